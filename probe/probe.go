@@ -1,0 +1,259 @@
+// Package probe is the contract between the book generator and its measurements.
+//
+// A Probe describes itself with data (its Spec: params with defaults, metrics
+// with units) and measures one run of one parameter combination. The
+// generator never calls Run in its own process: every run happens in a fresh
+// child process (see package runner), so a probe may raise limits, create
+// thousands of threads or crash without harming the build.
+package probe
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Kind is the type of a parameter value.
+type Kind string
+
+const (
+	Int      Kind = "int"      // a whole number: 1000
+	Float    Kind = "float"    // a real number: 0.5
+	String   Kind = "string"   // a word, often one of Choices: epoll
+	Duration Kind = "duration" // a Go duration: 500us, 1ms
+)
+
+// Unit is a metric's base unit. Values are always stored and exchanged in the
+// base unit and scaled only for display (the x/perf habit).
+type Unit string
+
+const (
+	Seconds Unit = "s" // a duration, in seconds
+	Bytes   Unit = "B" // a size, in bytes
+	Count   Unit = "1" // a dimensionless count, ratio, flag (1/0) or code
+)
+
+// Better says which direction of a metric is an improvement.
+type Better int
+
+const (
+	Neither Better = iota
+	Lower
+	Higher
+)
+
+// Param declares one parameter of a probe.
+type Param struct {
+	Name    string
+	Kind    Kind
+	Default string   // in the same syntax as a value written in a chapter
+	Choices []string // for String params: the allowed values, if restricted
+	Doc     string
+}
+
+// Metric declares one measured value of a probe.
+type Metric struct {
+	Name   string
+	Unit   Unit
+	Better Better
+	Doc    string
+	// Labels names the values of a code metric (Labels[i] is value i), for
+	// metrics such as "which limit stopped the thread ceiling".
+	Labels []string
+}
+
+// Spec describes a probe.
+type Spec struct {
+	Name    string // dotted family.name, e.g. "readiness" or "threads.handoff"
+	Doc     string // what it measures and how, well enough to redo it in C
+	Params  []Param
+	Metrics []Metric
+	// Timeout bounds one run in its child process; zero means the runner's default.
+	Timeout time.Duration
+}
+
+// Values are one run's metrics, in base units, keyed by metric name.
+type Values map[string]float64
+
+// Probe is a measurement: a Spec plus the function that runs it once.
+type Probe struct {
+	Spec
+	// Run measures one run of one parameter combination. It runs in a child
+	// process of its own; it must be bounded in time, threads and fds.
+	Run func(ctx context.Context, p Params) (Values, error)
+	// Sources are the probe's own package source and that of the helpers it
+	// measures with (embed.FS of their *.go files); their hash decides
+	// whether a stored result is stale.
+	Sources []fs.FS
+}
+
+// Param returns the named param's declaration.
+func (s *Spec) Param(name string) (Param, bool) {
+	for _, p := range s.Params {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Param{}, false
+}
+
+// Metric returns the named metric's declaration.
+func (s *Spec) Metric(name string) (Metric, bool) {
+	for _, m := range s.Metrics {
+		if m.Name == name {
+			return m, true
+		}
+	}
+	return Metric{}, false
+}
+
+// Params are one parameter combination: every declared param, by name, in
+// canonical text form (see Canonical).
+type Params map[string]string
+
+// Int returns an Int param. Params are validated before Run is called, so a
+// malformed value is a programming error and panics.
+func (p Params) Int(name string) int {
+	v, err := strconv.Atoi(p.must(name))
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// Float returns a Float param.
+func (p Params) Float(name string) float64 {
+	v, err := strconv.ParseFloat(p.must(name), 64)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// Duration returns a Duration param.
+func (p Params) Duration(name string) time.Duration {
+	v, err := time.ParseDuration(p.must(name))
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// String returns a String param.
+func (p Params) String(name string) string { return p.must(name) }
+
+func (p Params) must(name string) string {
+	v, ok := p[name]
+	if !ok {
+		panic(fmt.Sprintf("probe param %q not set", name))
+	}
+	return v
+}
+
+// Key is the params in a stable order, "k=v/k=v", as in a benchmark name.
+func (p Params) Key() string {
+	keys := make([]string, 0, len(p))
+	for k := range p {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + p[k]
+	}
+	return strings.Join(parts, "/")
+}
+
+// Canonical checks a value against a param's kind and returns its canonical
+// text: integers without leading zeros or separators, floats in shortest
+// form, durations as Go prints them (500µs), strings as they are. Two values
+// that mean the same have the same canonical form, so results match.
+func Canonical(p Param, v string) (string, error) {
+	v = strings.TrimSpace(v)
+	switch p.Kind {
+	case Int:
+		n, err := strconv.ParseInt(strings.ReplaceAll(v, "_", ""), 10, 64)
+		if err != nil {
+			return "", fmt.Errorf("param %s wants a whole number, got %q", p.Name, v)
+		}
+		return strconv.FormatInt(n, 10), nil
+	case Float:
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return "", fmt.Errorf("param %s wants a number, got %q", p.Name, v)
+		}
+		return strconv.FormatFloat(f, 'g', -1, 64), nil
+	case Duration:
+		d, err := time.ParseDuration(strings.ReplaceAll(v, "μ", "µ"))
+		if err != nil {
+			return "", fmt.Errorf("param %s wants a duration such as 500us or 1ms, got %q", p.Name, v)
+		}
+		return d.String(), nil
+	case String:
+		if v == "" || strings.ContainsAny(v, "/= \t") {
+			return "", fmt.Errorf("param %s wants a word without '/', '=' or spaces, got %q", p.Name, v)
+		}
+		if len(p.Choices) > 0 {
+			for _, c := range p.Choices {
+				if c == v {
+					return v, nil
+				}
+			}
+			return "", fmt.Errorf("param %s wants one of %s, got %q", p.Name, strings.Join(p.Choices, ", "), v)
+		}
+		return v, nil
+	}
+	return "", fmt.Errorf("param %s has unknown kind %q", p.Name, p.Kind)
+}
+
+// Resolve fills the defaults of every param not given and canonicalises all
+// values. Unknown names are an error.
+func (s *Spec) Resolve(given map[string]string) (Params, error) {
+	out := Params{}
+	for name := range given {
+		if _, ok := s.Param(name); !ok {
+			return nil, fmt.Errorf("probe %s has no param %q", s.Name, name)
+		}
+	}
+	for _, p := range s.Params {
+		v, ok := given[p.Name]
+		if !ok {
+			v = p.Default
+		}
+		c, err := Canonical(p, v)
+		if err != nil {
+			return nil, err
+		}
+		out[p.Name] = c
+	}
+	return out, nil
+}
+
+// Hash is the hex SHA-256 of the probe's name and the non-test Go source of
+// its Sources, so a change to the measuring code marks stored results stale.
+func (p *Probe) Hash() string {
+	h := sha256.New()
+	h.Write([]byte(p.Name))
+	for _, src := range p.Sources {
+		var names []string
+		fs.WalkDir(src, ".", func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
+				names = append(names, path)
+			}
+			return nil
+		})
+		sort.Strings(names)
+		for _, n := range names {
+			b, _ := fs.ReadFile(src, n)
+			fmt.Fprintf(h, "\x00%s\x00%d\x00", n, len(b))
+			h.Write(b)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}

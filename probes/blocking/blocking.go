@@ -1,0 +1,7 @@
+// Package blocking is being written; its probes land here.
+package blocking
+
+import "measuredbook/probe"
+
+// Probes lists this family's probes.
+func Probes() []probe.Probe { return nil }

@@ -1,0 +1,7 @@
+// Package goroutines is being written; its probes land here.
+package goroutines
+
+import "measuredbook/probe"
+
+// Probes lists this family's probes.
+func Probes() []probe.Probe { return nil }

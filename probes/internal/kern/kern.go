@@ -1,0 +1,66 @@
+// Package kern holds the small measuring tools every probe shares: the
+// monotonic clock, per-thread and per-process rusage and CPU time, and
+// raising RLIMIT_NOFILE. Per-thread counters answer "did this thread
+// sleep?"; per-process ones include the Go runtime's own threads.
+package kern
+
+import (
+	"embed"
+	"fmt"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Source is this package's source, part of every probe's code hash.
+//
+//go:embed *.go
+var Source embed.FS
+
+// Now is a monotonic timestamp in nanoseconds (CLOCK_MONOTONIC), cheap
+// enough for timed regions and comparable across threads of one process.
+func Now() int64 {
+	var ts unix.Timespec
+	unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts)
+	return ts.Nano()
+}
+
+// ProcessRusage returns the rusage of the whole process (every thread,
+// including the Go runtime's).
+func ProcessRusage() unix.Rusage {
+	var ru unix.Rusage
+	unix.Getrusage(unix.RUSAGE_SELF, &ru)
+	return ru
+}
+
+// RaiseNoFile raises the soft RLIMIT_NOFILE to the hard limit when it is
+// below want, and says clearly when the hard limit is too low.
+func RaiseNoFile(want uint64) error {
+	var lim unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &lim); err != nil {
+		return fmt.Errorf("getrlimit(RLIMIT_NOFILE): %w", err)
+	}
+	if uint64(lim.Cur) >= want {
+		return nil
+	}
+	if uint64(lim.Max) < want {
+		return fmt.Errorf("need %d file descriptors but RLIMIT_NOFILE's hard limit is %d (raise it with ulimit -Hn as root)", want, lim.Max)
+	}
+	// Cur's type differs between kernels; raising it to the hard limit is
+	// portable and leaves headroom for the runtime's own fds.
+	lim.Cur = lim.Max
+	if err := unix.Setrlimit(unix.RLIMIT_NOFILE, &lim); err != nil {
+		return fmt.Errorf("setrlimit(RLIMIT_NOFILE, %d): %w", lim.Max, err)
+	}
+	return nil
+}
+
+// NoFile returns the soft and hard RLIMIT_NOFILE.
+func NoFile() (cur, max uint64) {
+	var lim unix.Rlimit
+	unix.Getrlimit(unix.RLIMIT_NOFILE, &lim)
+	return uint64(lim.Cur), uint64(lim.Max)
+}
+
+// Elapsed is the time between two Now stamps.
+func Elapsed(from, to int64) time.Duration { return time.Duration(to - from) }

@@ -1,0 +1,24 @@
+//go:build !linux
+
+package kern
+
+import (
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// ThreadRusage falls back to the process's rusage where the kernel has no
+// RUSAGE_THREAD (macOS, FreeBSD's getrusage lacks it in x/sys); PerThread
+// is false there so probes can say so.
+func ThreadRusage() unix.Rusage { return ProcessRusage() }
+
+// ThreadCPU is the calling thread's CPU time.
+func ThreadCPU() time.Duration {
+	var ts unix.Timespec
+	unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts)
+	return time.Duration(ts.Nano())
+}
+
+// PerThread reports whether ThreadRusage is truly per thread here.
+const PerThread = false

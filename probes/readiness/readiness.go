@@ -1,0 +1,7 @@
+// Package readiness is being written; its probes land here.
+package readiness
+
+import "measuredbook/probe"
+
+// Probes lists this family's probes.
+func Probes() []probe.Probe { return nil }

@@ -1,0 +1,40 @@
+// Package probes is the registry: the one explicit list of every probe the
+// book can run. Nothing registers itself from init(); a probe exists when it
+// is listed here.
+package probes
+
+import (
+	"measuredbook/probe"
+	"measuredbook/probes/blocking"
+	"measuredbook/probes/goroutines"
+	"measuredbook/probes/nonblocking"
+	"measuredbook/probes/readiness"
+	"measuredbook/probes/syscalls"
+	"measuredbook/probes/threads"
+)
+
+// All returns every probe, in the order the book introduces them.
+func All() []probe.Probe {
+	var all []probe.Probe
+	for _, family := range [][]probe.Probe{
+		threads.Probes(),
+		goroutines.Probes(),
+		readiness.Probes(),
+		blocking.Probes(),
+		nonblocking.Probes(),
+		syscalls.Probes(),
+	} {
+		all = append(all, family...)
+	}
+	return all
+}
+
+// Lookup returns the probe with the given name.
+func Lookup(all []probe.Probe, name string) (probe.Probe, bool) {
+	for _, p := range all {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return probe.Probe{}, false
+}
