@@ -1,0 +1,234 @@
+// Package machine fingerprints the computer a measurement ran on: what a
+// reader needs to judge a number (CPU, cores, memory, kernel, Go release)
+// and the limits that shape the thread and fd experiments. It never
+// records the hostname: the fingerprint is published with the book.
+package machine
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"regexp"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// Fingerprint describes one machine. Name is the directory its results
+// live in (results/NAME/); the other fields are provenance.
+type Fingerprint struct {
+	Name   string
+	CPU    string
+	Cores  int
+	Memory uint64 // bytes
+	OS     string // distribution, e.g. "Debian GNU/Linux 12 (bookworm)"
+	Kernel string // uname release
+	Arch   string
+	Go     string
+	// Limits holds the kernel and runtime limits relevant to the book
+	// (threads-max, pid_max, RLIMIT_NPROC, RLIMIT_NOFILE, pids.max), as text.
+	Limits map[string]string
+}
+
+// Current fingerprints this machine. MBOOK_MACHINE overrides the name, for
+// a maintainer who wants to keep two result sets apart on one host.
+func Current() Fingerprint {
+	f := Fingerprint{
+		CPU:    cpuModel(),
+		Cores:  runtime.NumCPU(),
+		Memory: memTotal(),
+		OS:     osName(),
+		Kernel: kernelRelease(),
+		Arch:   runtime.GOARCH,
+		Go:     runtime.Version(),
+		Limits: limits(),
+	}
+	f.Name = os.Getenv("MBOOK_MACHINE")
+	if f.Name == "" {
+		f.Name = DefaultName(f)
+	}
+	return f
+}
+
+var nonAlnum = regexp.MustCompile(`[^a-z0-9]+`)
+
+// DefaultName derives a stable, hostname-free name from what identifies the
+// hardware class: OS family, architecture, CPU model and core count. A new
+// kernel or Go release keeps the name (it is recorded, not identifying).
+func DefaultName(f Fingerprint) string {
+	cpu := strings.Trim(nonAlnum.ReplaceAllString(strings.ToLower(f.CPU), "-"), "-")
+	if cpu == "" {
+		cpu = "cpu"
+	}
+	return fmt.Sprintf("%s-%s-%s-%dc", runtime.GOOS, f.Arch, cpu, f.Cores)
+}
+
+// Summary is the one-line description shown in provenance.
+func (f Fingerprint) Summary() string {
+	var parts []string
+	if f.CPU != "" {
+		parts = append(parts, fmt.Sprintf("%s, %d cores", f.CPU, f.Cores))
+	}
+	if f.Memory > 0 {
+		parts = append(parts, fmt.Sprintf("%.0f GiB", float64(f.Memory)/(1<<30)))
+	}
+	if f.OS != "" {
+		parts = append(parts, f.OS)
+	}
+	if f.Kernel != "" {
+		parts = append(parts, f.Kernel)
+	}
+	if f.Go != "" {
+		parts = append(parts, f.Go)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Config returns the fingerprint as benchfmt configuration lines, in a
+// stable order: "machine", "machine-cpu", ..., "limit-threads-max".
+func (f Fingerprint) Config() [][2]string {
+	c := [][2]string{
+		{"machine", f.Name},
+		{"machine-cpu", f.CPU},
+		{"machine-cores", strconv.Itoa(f.Cores)},
+		{"machine-memory", strconv.FormatUint(f.Memory, 10)},
+		{"machine-os", f.OS},
+		{"machine-kernel", f.Kernel},
+		{"machine-arch", f.Arch},
+		{"machine-go", f.Go},
+	}
+	keys := make([]string, 0, len(f.Limits))
+	for k := range f.Limits {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		c = append(c, [2]string{"limit-" + k, f.Limits[k]})
+	}
+	return c
+}
+
+// FromConfig rebuilds a fingerprint from configuration lines written by
+// Config; unknown keys are ignored.
+func FromConfig(get func(key string) string, keys []string) Fingerprint {
+	f := Fingerprint{
+		Name:   get("machine"),
+		CPU:    get("machine-cpu"),
+		OS:     get("machine-os"),
+		Kernel: get("machine-kernel"),
+		Arch:   get("machine-arch"),
+		Go:     get("machine-go"),
+		Limits: map[string]string{},
+	}
+	f.Cores, _ = strconv.Atoi(get("machine-cores"))
+	f.Memory, _ = strconv.ParseUint(get("machine-memory"), 10, 64)
+	for _, k := range keys {
+		if name, ok := strings.CutPrefix(k, "limit-"); ok {
+			f.Limits[name] = get(k)
+		}
+	}
+	return f
+}
+
+func readFile(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}
+
+func cpuModel() string {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err == nil {
+		s := bufio.NewScanner(bytes.NewReader(b))
+		for s.Scan() {
+			k, v, ok := strings.Cut(s.Text(), ":")
+			if ok && strings.TrimSpace(k) == "model name" {
+				return strings.TrimSpace(v)
+			}
+		}
+	}
+	if v := sysctl("machdep.cpu.brand_string"); v != "" {
+		return v
+	}
+	return sysctl("hw.model")
+}
+
+func memTotal() uint64 {
+	for _, line := range strings.Split(readFile("/proc/meminfo"), "\n") {
+		if v, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+			kb, _ := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	if v := sysctlUint64("hw.memsize"); v != 0 {
+		return v
+	}
+	return sysctlUint64("hw.physmem")
+}
+
+func osName() string {
+	for _, line := range strings.Split(readFile("/etc/os-release"), "\n") {
+		if v, ok := strings.CutPrefix(line, "PRETTY_NAME="); ok {
+			return strings.Trim(v, `"`)
+		}
+	}
+	return runtime.GOOS
+}
+
+func kernelRelease() string {
+	var u unix.Utsname
+	if err := unix.Uname(&u); err != nil {
+		return ""
+	}
+	return unix.ByteSliceToString(u.Sysname[:]) + " " + unix.ByteSliceToString(u.Release[:])
+}
+
+func limits() map[string]string {
+	l := map[string]string{}
+	set := func(k, v string) {
+		if v != "" {
+			l[k] = v
+		}
+	}
+	set("threads-max", readFile("/proc/sys/kernel/threads-max"))
+	set("pid-max", readFile("/proc/sys/kernel/pid_max"))
+	set("pids-max", cgroupPidsMax())
+	var r unix.Rlimit
+	if unix.Getrlimit(unix.RLIMIT_NOFILE, &r) == nil {
+		set("nofile", fmt.Sprintf("%d/%d", r.Cur, r.Max))
+	}
+	if unix.Getrlimit(unix.RLIMIT_NPROC, &r) == nil {
+		set("nproc", fmt.Sprintf("%d/%d", r.Cur, r.Max))
+	}
+	return l
+}
+
+// cgroupPidsMax reads pids.max of this process's cgroup, v2 or v1; "max"
+// means no limit.
+func cgroupPidsMax() string {
+	for _, line := range strings.Split(readFile("/proc/self/cgroup"), "\n") {
+		parts := strings.SplitN(line, ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		var path string
+		switch {
+		case parts[0] == "0" && parts[1] == "":
+			path = "/sys/fs/cgroup" + parts[2] + "/pids.max"
+		case parts[1] == "pids":
+			path = "/sys/fs/cgroup/pids" + parts[2] + "/pids.max"
+		default:
+			continue
+		}
+		if v := readFile(path); v != "" {
+			return v
+		}
+	}
+	return ""
+}
