@@ -255,8 +255,13 @@ func Read(rd io.Reader, fileName string) (*Result, error) {
 			}
 			run := probe.Values{}
 			for _, v := range rec.Values {
-				unit, metric := parseUnit(v.OrigUnit)
-				x := v.OrigValue
+				// benchfmt tidies "ns/round" into "sec/round" and keeps
+				// the original beside it; other units stay as written.
+				text, x := v.Unit, v.Value
+				if v.OrigUnit != "" {
+					text, x = v.OrigUnit, v.OrigValue
+				}
+				unit, metric := parseUnit(text)
 				if unit == probe.Seconds {
 					x /= 1e9
 				}
