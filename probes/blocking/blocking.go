@@ -1,7 +1,196 @@
-// Package blocking is being written; its probes land here.
+// Package blocking holds the probes of chapter 5, "the whole journey of one
+// read()": a blocking read(2) on an AF_UNIX stream socket when the data is
+// already there (a plain system call, no sleep) and when it is not (the
+// thread sleeps exactly once and is woken by the writer), and how long the
+// wake-up takes from the writer's write to the reader's return.
+//
+// Every probe works on raw descriptors with golang.org/x/sys/unix, never on
+// net.Conn or os.File, whose I/O goes through Go's netpoller and never
+// blocks a thread. The measuring goroutine is locked to its OS thread, so
+// RUSAGE_THREAD counts that thread's sleeps and nothing else.
 package blocking
 
-import "measuredbook/probe"
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"runtime"
+	"runtime/debug"
+	"sort"
+
+	"golang.org/x/sys/unix"
+
+	"measuredbook/probe"
+	"measuredbook/probes/internal/kern"
+)
+
+//go:embed *.go
+var source embed.FS
+
+// Bounds on params, so that no combination can run away with the machine.
+const (
+	maxReads  = 1_000_000
+	maxWarmup = 1_000_000
+	// batch is how many bytes are pre-filled and then read per timed batch.
+	// An AF_UNIX stream socket charges every write as an skb of its own
+	// against the writer's SO_SNDBUF (212,992 bytes here), so 2,000 one-byte
+	// writes would block the writer after a few hundred; one 4,096-byte write
+	// is a single skb. A batch of 4,096 one-byte reads also takes well under
+	// the 10 ms after which Go's sysmon preempts a running goroutine (which,
+	// for a locked goroutine, parks its thread: a voluntary switch that C
+	// would not have).
+	batch = 4096
+)
 
 // Probes lists this family's probes.
-func Probes() []probe.Probe { return nil }
+func Probes() []probe.Probe {
+	srcs := []fs.FS{source, kern.Source}
+	return []probe.Probe{
+		{Spec: readySpec, Run: runReady, Sources: srcs},
+		{Spec: emptySpec, Run: runEmpty, Sources: srcs},
+		{Spec: wakeSpec, Run: runWake, Sources: srcs},
+	}
+}
+
+var readySpec = probe.Spec{
+	Name: "blocking.ready",
+	Doc: `A blocking read(2) of 1 byte when the byte is already in the socket: a plain system call that never sleeps.
+Setup: socketpair(AF_UNIX, SOCK_STREAM, 0), both ends blocking. Warm-up: warmup pairs of write(w, 1 byte) +
+read(r, 1 byte). Then, per batch of up to 4,096 reads, outside the timed region: one write of the batch's
+bytes into w (a few large writes, not one write per byte: Linux charges every write to an AF_UNIX stream as
+an skb of its own against SO_SNDBUF, so a few hundred 1-byte writes would fill it and block the writer).
+Timed region: getrusage(RUSAGE_THREAD) and getrusage(RUSAGE_SELF), clock_gettime(CLOCK_MONOTONIC), then the
+batch's read(r, buf, 1) calls and nothing else, then the clock and both rusages again. Every read must
+return 1. read = total time of the reads / reads; vcsw_thread and vcsw_process = the growth of ru_nvcsw
+(voluntary context switches: the thread gave up the CPU, i.e. slept) over the reads, per read.
+What Go adds: each read passes through the runtime's entersyscall/exitsyscall (tens of ns); the goroutine
+is locked to its OS thread (runtime.LockOSThread) so RUSAGE_THREAD is the reading thread's; the GC runs
+before and is off during the reads; and between batches the goroutine yields once (runtime.Gosched, outside
+the timed region) so that sysmon's 10 ms preemption, which parks a locked goroutine's thread, cannot land
+inside a batch. vcsw_process also counts the Go runtime's own threads (sysmon, idle Ms); on macOS and
+FreeBSD, which have no RUSAGE_THREAD, vcsw_thread is the process count too.`,
+	Params: []probe.Param{
+		{Name: "reads", Kind: probe.Int, Default: "2000", Doc: "timed 1-byte blocking reads, all with data already waiting"},
+		{Name: "warmup", Kind: probe.Int, Default: "500", Doc: "untimed write+read pairs before the timed reads"},
+	},
+	Metrics: []probe.Metric{
+		{Name: "read", Unit: probe.Seconds, Better: probe.Lower, Doc: "time per read(2) that found its byte waiting"},
+		{Name: "vcsw_thread", Unit: probe.Count, Better: probe.Lower, Doc: "voluntary context switches of the reading thread per read (RUSAGE_THREAD): 0 means it never slept"},
+		{Name: "vcsw_process", Unit: probe.Count, Better: probe.Lower, Doc: "voluntary context switches of the whole process per read (RUSAGE_SELF), the Go runtime's threads included"},
+	},
+}
+
+func runReady(ctx context.Context, p probe.Params) (probe.Values, error) {
+	reads, warmup := p.Int("reads"), p.Int("warmup")
+	if reads < 1 || reads > maxReads {
+		return nil, fmt.Errorf("reads must be 1..%d, got %d", maxReads, reads)
+	}
+	if warmup < 0 || warmup > maxWarmup {
+		return nil, fmt.Errorf("warmup must be 0..%d, got %d", maxWarmup, warmup)
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
+	if err != nil {
+		return nil, fmt.Errorf("socketpair: %w", err)
+	}
+	defer unix.Close(fds[0])
+	defer unix.Close(fds[1])
+	r, w := fds[0], fds[1]
+
+	var one [1]byte
+	for i := 0; i < warmup; i++ {
+		if err := writeAll(w, one[:]); err != nil {
+			return nil, err
+		}
+		if n, err := unix.Read(r, one[:]); n != 1 {
+			return nil, fmt.Errorf("warm-up read returned %d: %v", n, err)
+		}
+	}
+
+	fill := make([]byte, batch)
+	defer quietGC()()
+
+	var total, vt, vp int64
+	for done := 0; done < reads; {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		k := min(batch, reads-done)
+		// Reset sysmon's preemption clock, then pre-fill: both untimed.
+		runtime.Gosched()
+		if err := writeAll(w, fill[:k]); err != nil {
+			return nil, err
+		}
+		bad := 0
+		rp0 := kern.ProcessRusage()
+		rt0 := kern.ThreadRusage()
+		t0 := kern.Now()
+		for j := 0; j < k; j++ {
+			if n, _ := unix.Read(r, one[:]); n != 1 {
+				bad++
+			}
+		}
+		t1 := kern.Now()
+		rt1 := kern.ThreadRusage()
+		rp1 := kern.ProcessRusage()
+		if bad > 0 {
+			return nil, fmt.Errorf("%d of %d reads did not return 1 byte", bad, k)
+		}
+		total += t1 - t0
+		vt += int64(rt1.Nvcsw - rt0.Nvcsw)
+		vp += int64(rp1.Nvcsw - rp0.Nvcsw)
+		done += k
+	}
+	n := float64(reads)
+	return probe.Values{
+		"read":         float64(total) / 1e9 / n,
+		"vcsw_thread":  float64(vt) / n,
+		"vcsw_process": float64(vp) / n,
+	}, nil
+}
+
+// writeAll writes b to the blocking fd w, however many writes it takes.
+func writeAll(w int, b []byte) error {
+	for len(b) > 0 {
+		n, err := unix.Write(w, b)
+		if err != nil {
+			if errors.Is(err, unix.EINTR) {
+				continue
+			}
+			return fmt.Errorf("write: %w", err)
+		}
+		b = b[n:]
+	}
+	return nil
+}
+
+// quietGC collects garbage now and turns the collector off until the
+// returned function restores it: the timed regions allocate nothing, and a
+// run is its own process, but tests call Run in-process.
+func quietGC() (restore func()) {
+	runtime.GC()
+	old := debug.SetGCPercent(-1)
+	return func() { debug.SetGCPercent(old) }
+}
+
+// stats returns the mean, median and maximum of xs, sorting xs.
+func stats(xs []float64) (mean, median, max float64) {
+	if len(xs) == 0 {
+		return 0, 0, 0
+	}
+	sort.Float64s(xs)
+	var sum float64
+	for _, x := range xs {
+		sum += x
+	}
+	n := len(xs)
+	median = xs[n/2]
+	if n%2 == 0 {
+		median = (xs[n/2-1] + xs[n/2]) / 2
+	}
+	return sum / float64(n), median, xs[n-1]
+}

@@ -1,0 +1,90 @@
+package blocking
+
+import (
+	"context"
+	"testing"
+
+	"measuredbook/probe"
+	"measuredbook/probes/internal/kern"
+)
+
+func run(t *testing.T, name string, given map[string]string) probe.Values {
+	t.Helper()
+	for _, p := range Probes() {
+		if p.Name != name {
+			continue
+		}
+		params, err := p.Resolve(given)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := p.Run(context.Background(), params)
+		if err != nil {
+			t.Fatalf("%s %v: %v", name, params, err)
+		}
+		for _, m := range p.Metrics {
+			if _, ok := v[m.Name]; !ok {
+				t.Errorf("%s: metric %s missing", name, m.Name)
+			}
+		}
+		if len(v) != len(p.Metrics) {
+			t.Errorf("%s: %d values for %d declared metrics", name, len(v), len(p.Metrics))
+		}
+		t.Logf("%s %s: %v", name, params.Key(), v)
+		return v
+	}
+	t.Fatalf("no probe %s", name)
+	return nil
+}
+
+// A read that finds its byte waiting never sleeps.
+func TestReadyNeverSleeps(t *testing.T) {
+	v := run(t, "blocking.ready", map[string]string{"reads": "500", "warmup": "100"})
+	if kern.PerThread && v["vcsw_thread"] != 0 {
+		t.Errorf("vcsw_thread = %g per read, want exactly 0", v["vcsw_thread"])
+	}
+	if v["read"] <= 0 || v["read"] > 100e-6 {
+		t.Errorf("read = %g s, want a plain syscall (0 < read < 100 µs)", v["read"])
+	}
+}
+
+// A read on an empty socket sleeps once per call and lasts at least the delay.
+func TestEmptySleepsOnce(t *testing.T) {
+	v := run(t, "blocking.empty", map[string]string{"delay": "200us", "calls": "20"})
+	if kern.PerThread && v["vcsw_thread"] < 0.9 {
+		t.Errorf("vcsw_thread = %g per call, want >= 0.9", v["vcsw_thread"])
+	}
+	if v["delay_actual"] < 200e-6 {
+		t.Errorf("delay_actual = %g s, less than the 200 µs asked", v["delay_actual"])
+	}
+	if v["read"] < v["delay_actual"] {
+		t.Errorf("read = %g s shorter than the writer's sleep %g s", v["read"], v["delay_actual"])
+	}
+	if v["vcsw_process"] < v["vcsw_thread"] {
+		t.Errorf("process switches %g < reader thread's %g", v["vcsw_process"], v["vcsw_thread"])
+	}
+}
+
+func TestWake(t *testing.T) {
+	v := run(t, "blocking.wake", map[string]string{"delay": "200us", "calls": "20"})
+	if !(0 < v["wake"] && v["wake"] <= v["wake_max"]) {
+		t.Errorf("want 0 < wake (%g) <= wake_max (%g)", v["wake"], v["wake_max"])
+	}
+	if v["wake_max"] > 0.2 {
+		t.Errorf("wake_max = %g s: a wake-up should not take 200 ms", v["wake_max"])
+	}
+}
+
+func TestParamsBounded(t *testing.T) {
+	for _, p := range Probes() {
+		for _, bad := range []map[string]string{{"calls": "0"}, {"reads": "0"}, {"delay": "2s"}} {
+			params, err := p.Resolve(bad)
+			if err != nil {
+				continue // not this probe's param
+			}
+			if _, err := p.Run(context.Background(), params); err == nil {
+				t.Errorf("%s %v: no error", p.Name, bad)
+			}
+		}
+	}
+}

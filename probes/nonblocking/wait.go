@@ -1,0 +1,290 @@
+package nonblocking
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"measuredbook/probe"
+	"measuredbook/probes/internal/kern"
+)
+
+// Bounds and constants of the waiting probes.
+const (
+	maxWaitCalls = 100_000
+	maxWaitDelay = time.Second
+	maxWaitTotal = 25 * time.Second // calls × delay
+	waitWarmup   = 10               // untimed calls before the timed ones
+	// spinTail is the end of each delay that the writer spins through
+	// instead of sleeping: nanosleep with 1 ns timer slack still overshoots
+	// by 60-130 µs on these virtual machines, so the writer sleeps until
+	// spinTail before the deadline, then spins on the clock.
+	spinTail = 200 * time.Microsecond
+	// yieldEvery bounds how long either thread runs without passing through
+	// the Go scheduler. sysmon preempts a goroutine that has run for 10 ms,
+	// and a preempted locked goroutine parks its thread until another thread
+	// hands its P back: a voluntary context switch that C would not have. A
+	// runtime.Gosched between calls, outside the timed region, restarts
+	// sysmon's count at a time of our choosing.
+	yieldEvery = 4 * time.Millisecond
+	// stallLimit: a hand-off spin that lasts this long means the other side
+	// has died; the run fails instead of hanging.
+	stallLimit = 5 * time.Second
+)
+
+var errStall = errors.New("the other thread stopped answering for 5 s")
+
+func waitParams(delay, calls string) []probe.Param {
+	return []probe.Param{
+		{Name: "mode", Kind: probe.String, Default: "busy", Choices: []string{"busy", "block"},
+			Doc: "busy: poll a non-blocking read until it returns the byte; block: one blocking read"},
+		{Name: "delay", Kind: probe.Duration, Default: delay, Doc: "how long after the reader starts waiting the writer writes the byte"},
+		{Name: "calls", Kind: probe.Int, Default: calls, Doc: "timed waits, one byte each"},
+	}
+}
+
+var waitMetrics = []probe.Metric{
+	{Name: "wall", Unit: probe.Seconds, Better: probe.Lower, Doc: "elapsed time per wait, from the reader's start to its read returning the byte"},
+	{Name: "cpu", Unit: probe.Seconds, Better: probe.Lower, Doc: "CPU time the reading thread used per wait (CLOCK_THREAD_CPUTIME_ID)"},
+	{Name: "vcsw", Unit: probe.Count, Better: probe.Lower, Doc: "voluntary context switches of the reading thread per wait (RUSAGE_THREAD)"},
+	{Name: "eagain", Unit: probe.Count, Doc: "reads that failed with EAGAIN per wait (0 when blocking)"},
+	{Name: "delay_actual", Unit: probe.Seconds, Doc: "mean time from the reader's start to the writer's write (asked: delay)"},
+	{Name: "latency", Unit: probe.Seconds, Better: probe.Lower, Doc: "median time from the writer's stamp just before its write to the reader's return with the byte"},
+}
+
+const waitMethod = `Setup: socketpair(AF_UNIX, SOCK_STREAM, 0); in busy mode the read end is set O_NONBLOCK. A writer thread
+(a goroutine locked to its own OS thread, timer slack set to 1 ns with prctl(PR_SET_TIMERSLACK) on Linux)
+and the reader (the measuring thread) hand each call off through shared atomic words, spinning rather than
+sleeping, so that no wake-up of the writer delays the data: the writer announces it is ready for call i and
+spins; the reader, untimed, reads getrusage(RUSAGE_THREAD), then stamps t0 (CLOCK_MONOTONIC), publishes t0
+and "go i", reads CLOCK_THREAD_CPUTIME_ID, and waits for the byte: busy mode calls read(r, buf, 1) again and
+again, counting EAGAINs, until it returns 1; block mode calls a blocking read(r, buf, 1) once. Then it stamps
+the return (tr), reads the thread CPU clock and RUSAGE_THREAD. The writer, seeing "go i",
+waits until t0 + delay: it nanosleeps until 200 µs before that deadline (when there is more than that to
+wait; select(2) on macOS/FreeBSD) and spins on the clock for the rest, because nanosleep overshoots by tens
+of µs here; then it stamps s (just before the write) and writes 1 byte. Per call: wall = tr − t0; cpu =
+the thread CPU clock's growth (each CPU clock read is a system call that reads the clock midway, so its
+window is wall's shifted by a fraction of a µs, and cpu may exceed wall by that much when busy); vcsw =
+growth of the reader's ru_nvcsw; eagain = failed reads; delay_actual = s − t0, the wait that really
+happened; latency = tr − s.
+wall, cpu, vcsw, eagain and delay_actual are means over calls, latency the median. 10 untimed calls come
+first. On two CPUs both threads may spin at once (busy mode), each on its own CPU; in block mode the
+writer spins while the reader sleeps.
+What Go adds: every read passes through entersyscall/exitsyscall (tens of ns, once per poll); the clock is
+read through the vDSO (time.Since on a monotonic time, about 40 ns) since x/sys's clock_gettime is a real
+system call; the GC is off during the calls; and both threads pass through the scheduler
+(runtime.Gosched) between calls at least every 4 ms, outside the timed region, because sysmon preempts a
+goroutine that runs for 10 ms and a preempted locked goroutine parks its thread (a voluntary switch C would
+not have). A blocking read releases the reader's P (entersyscall); while the writer spins on the other P,
+sysmon hands the idle P to a spinning M, and a reader that returns while that M holds it parks a second
+time to get a P back, so block-mode vcsw can exceed 1 where C would show exactly 1. On macOS and FreeBSD,
+which have no RUSAGE_THREAD, vcsw is the process count.`
+
+var busySpec = probe.Spec{
+	Name: "nonblocking.busy_vs_block",
+	Doc: `Waiting for data that arrives after delay, two ways: busy-polling a non-blocking read, or sleeping in a blocking
+read. Both take about as long; the busy reader burns a CPU for the whole wait and never sleeps, the blocking
+one sleeps once and uses almost no CPU.
+` + waitMethod,
+	Params:  waitParams("500us", "200"),
+	Metrics: waitMetrics,
+}
+
+var breakevenSpec = probe.Spec{
+	Name: "nonblocking.breakeven",
+	Doc: `The measurement of nonblocking.busy_vs_block at short waits, to sweep delay from 1 µs to 1 ms and see below
+which wait busy-polling returns sooner than a blocking read, whose wake-up costs tens of µs. At delays under
+a few µs the writer's own hand-off and write set a floor: delay_actual says what the wait really was.
+` + waitMethod,
+	Params:  waitParams("10us", "500"),
+	Metrics: waitMetrics,
+}
+
+// handoff is shared by the reader and the writer thread. The reader's words
+// and the writer's sit on separate cache lines.
+type handoff struct {
+	start  atomic.Int64 // the reader's t0 for the current call
+	goSeq  atomic.Int64 // the call the reader has started (1-based)
+	stop   atomic.Bool  // the reader is leaving: the writer must stop
+	_      [64]byte
+	ready  atomic.Int64 // the call the writer is waiting to start
+	stamp  atomic.Int64 // the writer's clock just before its write
+	failed atomic.Bool  // the writer has given up: err says why
+	err    error        // written before failed is set
+}
+
+func runWait(ctx context.Context, p probe.Params) (probe.Values, error) {
+	busy := p.String("mode") == "busy"
+	delay, calls := p.Duration("delay"), p.Int("calls")
+	if calls < 1 || calls > maxWaitCalls {
+		return nil, fmt.Errorf("calls must be 1..%d, got %d", maxWaitCalls, calls)
+	}
+	if delay < 0 || delay > maxWaitDelay {
+		return nil, fmt.Errorf("delay must be 0..%v, got %v", maxWaitDelay, delay)
+	}
+	if time.Duration(calls)*delay > maxWaitTotal {
+		return nil, fmt.Errorf("calls × delay = %v, more than %v", time.Duration(calls)*delay, maxWaitTotal)
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
+	if err != nil {
+		return nil, fmt.Errorf("socketpair: %w", err)
+	}
+	r, w := fds[0], fds[1]
+	if busy {
+		if err := unix.SetNonblock(r, true); err != nil {
+			unix.Close(r)
+			unix.Close(w)
+			return nil, fmt.Errorf("set O_NONBLOCK: %w", err)
+		}
+	}
+	total := int64(calls + waitWarmup)
+	h := new(handoff)
+	done := make(chan struct{})
+	go h.writer(w, int64(delay), total, done)
+	// Leaving for any reason: stop the writer, wait for it, then close.
+	defer func() {
+		h.stop.Store(true)
+		<-done
+		unix.Close(r)
+		unix.Close(w)
+	}()
+
+	var (
+		wall, cpu, slept float64
+		vcsw, eagains    int64
+		lat              = make([]float64, 0, calls)
+		buf              [1]byte
+	)
+	defer quietGC()()
+	lastYield := now()
+	for i := int64(1); i <= total; i++ {
+		if i%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		if now()-lastYield > int64(yieldEvery) {
+			runtime.Gosched()
+			lastYield = now()
+		}
+		for spins, t := 0, now(); h.ready.Load() < i; spins++ {
+			if h.failed.Load() {
+				return nil, fmt.Errorf("writer failed: %w", h.err)
+			}
+			if spins&0xfff == 0xfff && now()-t > int64(stallLimit) {
+				return nil, fmt.Errorf("waiting for the writer: %w", errStall)
+			}
+		}
+
+		ru0 := kern.ThreadRusage()
+		t0 := now()
+		h.start.Store(t0)
+		h.goSeq.Store(i)
+		c0 := kern.ThreadCPU()
+		var eag int64
+		if busy {
+			for {
+				n, err := unix.Read(r, buf[:])
+				if n == 1 {
+					break
+				}
+				if err != unix.EAGAIN {
+					return nil, fmt.Errorf("non-blocking read returned %d: %v", n, err)
+				}
+				eag++
+				if eag&0xffff == 0 && h.failed.Load() {
+					return nil, fmt.Errorf("writer failed: %w", h.err)
+				}
+			}
+		} else if n, err := unix.Read(r, buf[:]); n != 1 {
+			return nil, fmt.Errorf("blocking read returned %d: %v", n, err)
+		}
+		tr := now()
+		c1 := kern.ThreadCPU()
+		ru1 := kern.ThreadRusage()
+		s := h.stamp.Load()
+		if s < t0 || s > tr {
+			return nil, fmt.Errorf("call %d: the writer's stamp lies outside the reader's wait", i)
+		}
+		if i <= waitWarmup {
+			continue
+		}
+		wall += float64(tr - t0)
+		cpu += float64(c1 - c0)
+		vcsw += int64(ru1.Nvcsw - ru0.Nvcsw)
+		eagains += eag
+		slept += float64(s - t0)
+		lat = append(lat, float64(tr-s)/1e9)
+	}
+	n := float64(calls)
+	return probe.Values{
+		"wall":         wall / 1e9 / n,
+		"cpu":          cpu / 1e9 / n,
+		"vcsw":         float64(vcsw) / n,
+		"eagain":       float64(eagains) / n,
+		"delay_actual": slept / 1e9 / n,
+		"latency":      median(lat),
+	}, nil
+}
+
+// writer runs on an OS thread of its own. It never unlocks the thread, whose
+// timer slack it changed, so the runtime discards the thread at the end.
+func (h *handoff) writer(w int, delay, calls int64, done chan<- struct{}) {
+	runtime.LockOSThread()
+	defer close(done)
+	setTimerSlack()
+	if err := h.writeLoop(w, delay, calls); err != nil {
+		h.err = err
+		h.failed.Store(true)
+		// A blocking reader sees end-of-file instead of waiting forever.
+		unix.Shutdown(w, unix.SHUT_WR)
+	}
+}
+
+func (h *handoff) writeLoop(w int, delay, calls int64) error {
+	one := [1]byte{'x'}
+	lastYield := now()
+	for i := int64(1); i <= calls; i++ {
+		h.ready.Store(i)
+		for spins, t := 0, now(); h.goSeq.Load() < i; spins++ {
+			if h.stop.Load() {
+				return nil
+			}
+			if spins&0xfff == 0xfff && now()-t > int64(stallLimit) {
+				return fmt.Errorf("waiting for the reader: %w", errStall)
+			}
+		}
+		sleepUntil(h.start.Load() + delay)
+		h.stamp.Store(now())
+		if _, err := unix.Write(w, one[:]); err != nil {
+			return fmt.Errorf("write: %w", err)
+		}
+		if now()-lastYield > int64(yieldEvery) {
+			runtime.Gosched()
+			lastYield = now()
+		}
+	}
+	return nil
+}
+
+// sleepUntil waits until now() reaches deadline: in the kernel while more
+// than spinTail remains, then spinning on the clock.
+func sleepUntil(deadline int64) {
+	for {
+		rem := deadline - now()
+		if rem <= int64(spinTail) {
+			break
+		}
+		sleepOnce(rem - int64(spinTail))
+	}
+	for now() < deadline {
+	}
+}
