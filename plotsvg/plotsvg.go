@@ -1,0 +1,457 @@
+// Package plotsvg draws the book's line plots as SVG elements to inline in
+// HTML pages.
+//
+// A Plot is plain data: a title, axis labels with units, log or linear
+// axes, and series of points, each point with the min–max over runs. Render
+// checks it, lays it out with gonum.org/v1/plot, draws it with vg/vgsvg,
+// and returns an <svg> element whose first child is <title>. The same input
+// gives the same bytes.
+//
+// Each series is one line through its points, with a glyph at each point
+// and a vertical bar from Lo to Hi where Lo < Hi. Series take colours
+// (Okabe–Ito, readable by colour-blind readers) and glyph shapes in order,
+// so series are told apart even in grey print; Dashed draws the line dashed
+// (the reference machine's figures). The legend sits below the plot, never
+// over the data. A linear Y axis starts at zero (magnitudes are compared by
+// bar height and slope; a cut axis would overstate differences); a log axis
+// spans the data and labels powers of ten as plain numbers (100, 1,000,
+// 10,000).
+//
+// Text is emitted as <text> elements with a font list that ends in Korean
+// fonts and sans-serif, so the browser draws Hangul with its own fonts.
+// Layout is measured with Liberation Sans, which has no Hangul; see
+// wideHandler for how Korean text still gets room.
+package plotsvg
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image/color"
+	"math"
+	"sort"
+
+	xfont "golang.org/x/image/font"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// Plot describes one figure.
+type Plot struct {
+	Title          string // also the <title> of the svg (accessibility)
+	XLabel, YLabel string // with units, e.g. "유휴 연결 수", "round (μs)"
+	XLog, YLog     bool
+	Width, Height  float64 // points; zero → 480×300
+	Series         []Series
+}
+
+// Series is one line of a plot.
+type Series struct {
+	Name   string // legend entry
+	Points []Point
+	Dashed bool // e.g. the reference machine's figures
+}
+
+// Point is one measured value: Y at X, and Lo, Hi the min–max over runs,
+// drawn as an error bar when Lo < Hi. Lo == Hi (e.g. both zero) means no
+// spread is shown.
+type Point struct{ X, Y, Lo, Hi float64 }
+
+// Default size in points, and the smallest accepted.
+const (
+	DefaultWidth  = 480
+	DefaultHeight = 300
+	minSide       = 100
+)
+
+// Layout, in points.
+const (
+	margin      = 8   // around everything, so that no text touches the edge
+	legendGap   = 6   // between the x-axis label and the legend
+	legendColSp = 14  // between legend columns
+	thumbWidth  = 24  // a legend entry's line sample, long enough to show dashes
+	legendRowSp = 3   // between legend rows (Hangul stands taller than Latin capitals)
+	lineWidth   = 1.5 // series lines
+	glyphRadius = 3
+)
+
+var (
+	sans     = font.Font{Typeface: "Liberation", Variant: "Sans"}
+	sansBold = font.Font{Typeface: "Liberation", Variant: "Sans", Weight: xfont.WeightBold}
+	handler  = wideHandler{text.Plain{Fonts: font.DefaultCache}}
+
+	// The Okabe–Ito palette without its yellow, which is too pale on white.
+	palette = []color.RGBA{
+		{0x00, 0x72, 0xB2, 0xFF}, // blue
+		{0xD5, 0x5E, 0x00, 0xFF}, // vermillion
+		{0x00, 0x9E, 0x73, 0xFF}, // bluish green
+		{0xCC, 0x79, 0xA7, 0xFF}, // reddish purple
+		{0xE6, 0x9F, 0x00, 0xFF}, // orange
+		{0x56, 0xB4, 0xE9, 0xFF}, // sky blue
+		{0x00, 0x00, 0x00, 0xFF}, // black
+	}
+	// Filled shapes first; the palette and shape lists have coprime
+	// lengths, so colour and shape together stay distinct for 56 series.
+	shapes = []draw.GlyphDrawer{
+		draw.CircleGlyph{},
+		draw.BoxGlyph{},
+		draw.PyramidGlyph{},
+		draw.RingGlyph{},
+		draw.SquareGlyph{},
+		draw.TriangleGlyph{},
+		draw.CrossGlyph{},
+		draw.PlusGlyph{},
+	}
+	dashes   = []vg.Length{5, 3}
+	gridGrey = color.Gray{Y: 0xE0}
+)
+
+// Render draws p as an <svg> element (no XML prolog or doctype) whose first
+// child is <title>Title</title>. It returns an error, naming the series and
+// point, if p has no series, a series has no points, a value is NaN or
+// infinite, a value on a log axis is not positive, or Lo, Y, Hi are out of
+// order; all such problems are reported together.
+func Render(p Plot) (svg []byte, err error) {
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	// gonum/plot reports some bad input by panicking; check should have
+	// caught all of it, but one bad figure must not bring down a whole
+	// book build.
+	defer func() {
+		if r := recover(); r != nil {
+			svg, err = nil, fmt.Errorf("plotsvg: plot %q: gonum/plot panicked: %v", p.Title, r)
+		}
+	}()
+	w, h := p.size()
+
+	pl := plot.New()
+	pl.TextHandler = handler
+	pl.BackgroundColor = nil // the whole canvas is filled below
+	style := func(f font.Font, size vg.Length) text.Style {
+		return text.Style{Color: color.Black, Font: font.From(f, size), Handler: handler}
+	}
+	inner := vg.Length(w - 2*margin)
+
+	pl.Title.TextStyle = style(sansBold, 12)
+	pl.Title.TextStyle.XAlign = draw.XCenter
+	pl.Title.TextStyle.YAlign = draw.YTop
+	pl.Title.Padding = 8
+	pl.Title.Text = wrap(pl.Title.TextStyle, p.Title, inner)
+
+	for _, ax := range []struct {
+		a     *plot.Axis
+		label string
+		log   bool
+		span  vg.Length
+	}{
+		{&pl.X, p.XLabel, p.XLog, inner},
+		{&pl.Y, p.YLabel, p.YLog, vg.Length(h - 2*margin)},
+	} {
+		rot := ax.a.Label.TextStyle.Rotation // the Y axis label is turned
+		ax.a.Label.TextStyle = style(sans, 11)
+		ax.a.Label.TextStyle.Rotation = rot
+		ax.a.Label.TextStyle.XAlign = draw.XCenter
+		ax.a.Label.Padding = 4
+		ax.a.Label.Text = wrap(ax.a.Label.TextStyle, ax.label, ax.span*0.9)
+		xa, ya := ax.a.Tick.Label.XAlign, ax.a.Tick.Label.YAlign
+		ax.a.Tick.Label = style(sans, 10)
+		ax.a.Tick.Label.XAlign, ax.a.Tick.Label.YAlign = xa, ya
+		ax.a.Tick.Length = 5
+		if ax.log {
+			ax.a.Scale = plot.LogScale{}
+			ax.a.Tick.Marker = logTicks{}
+		} else {
+			ax.a.Tick.Marker = linearTicks{}
+		}
+	}
+
+	grid := plotter.NewGrid()
+	grid.Vertical.Color = gridGrey
+	grid.Horizontal.Color = gridGrey
+	pl.Add(grid)
+
+	legend := make([]entry, 0, len(p.Series))
+	for i, s := range p.Series {
+		thumbs, err := addSeries(pl, i, s)
+		if err != nil {
+			return nil, fmt.Errorf("plotsvg: series[%d] %q: %w", i, s.Name, err)
+		}
+		if s.Name != "" {
+			legend = append(legend, entry{s.Name, thumbs})
+		}
+	}
+	fixRange(&pl.X, p.XLog, false)
+	fixRange(&pl.Y, p.YLog, true)
+
+	canvas := vgsvg.New(vg.Length(w), vg.Length(h))
+	dc := draw.New(canvas)
+	dc.SetColor(color.White)
+	dc.Fill(dc.Rectangle.Path())
+	area := draw.Crop(dc, margin, -margin, margin, -margin)
+
+	lsty := style(sans, 10.5)
+	lh := legendHeight(lsty, legend, area)
+	if lh > 0 {
+		lh += legendGap
+	}
+	if area.Max.Y-area.Min.Y-lh < 80 {
+		return nil, fmt.Errorf("plotsvg: %d legend entries leave no room for the plot in %gx%g points", len(legend), w, h)
+	}
+	pl.Draw(draw.Crop(area, 0, 0, lh, 0))
+	drawLegend(lsty, legend, area)
+
+	var doc bytes.Buffer
+	if _, err := canvas.WriteTo(&doc); err != nil {
+		return nil, fmt.Errorf("plotsvg: %w", err)
+	}
+	return finish(doc.Bytes(), p.accessibleName(), w, h)
+}
+
+// addSeries adds series i to pl: error bars, then the line, then the glyphs
+// on top. It returns what the legend shows for it.
+func addSeries(pl *plot.Plot, i int, s Series) ([]plot.Thumbnailer, error) {
+	pts := make([]Point, len(s.Points))
+	copy(pts, s.Points)
+	// A line plot reads left to right; the caller's order need not.
+	sort.SliceStable(pts, func(a, b int) bool { return pts[a].X < pts[b].X })
+
+	xys := make(plotter.XYs, len(pts))
+	var bars spread
+	for k, pt := range pts {
+		xys[k].X, xys[k].Y = pt.X, pt.Y
+		if pt.Lo < pt.Hi {
+			bars = append(bars, pt)
+		}
+	}
+	col := palette[i%len(palette)]
+
+	if len(bars) > 0 {
+		eb, err := plotter.NewYErrorBars(bars)
+		if err != nil {
+			return nil, err
+		}
+		eb.LineStyle = draw.LineStyle{Color: col, Width: 1}
+		eb.CapWidth = 5
+		pl.Add(eb)
+	}
+
+	line, scatter, err := plotter.NewLinePoints(xys)
+	if err != nil {
+		return nil, err
+	}
+	line.LineStyle = draw.LineStyle{Color: col, Width: lineWidth}
+	if s.Dashed {
+		line.LineStyle.Dashes = dashes
+	}
+	scatter.GlyphStyle = draw.GlyphStyle{Color: col, Radius: glyphRadius, Shape: shapes[i%len(shapes)]}
+	pl.Add(line, scatter)
+	return []plot.Thumbnailer{line, scatter}, nil
+}
+
+// spread is the points of a series that have a min–max to show, as
+// plotter.YErrorBars wants them: errors relative to Y.
+type spread []Point
+
+func (s spread) Len() int                      { return len(s) }
+func (s spread) XY(i int) (x, y float64)       { return s[i].X, s[i].Y }
+func (s spread) YError(i int) (lo, hi float64) { return s[i].Y - s[i].Lo, s[i].Hi - s[i].Y }
+
+// fixRange settles an axis range that gonum would otherwise get wrong or
+// make hard to read: a linear value axis is stretched to include zero; a
+// log axis holding a single value is widened around it (gonum's ±1 could go
+// to zero or below); and each end of a log axis moves out to the next power
+// of ten when that is within a factor of two, so that a range like 1.4…400
+// gets its labels at 1, 10 and 100 instead of only 10 and 100.
+func fixRange(a *plot.Axis, log, values bool) {
+	switch {
+	case log:
+		if a.Min == a.Max {
+			a.Min, a.Max = a.Min/2, a.Max*2
+		}
+		if d := math.Pow10(int(math.Floor(math.Log10(a.Min)))); a.Min/d <= 2 {
+			a.Min = d
+		}
+		if u := math.Pow10(int(math.Ceil(math.Log10(a.Max)))); u/a.Max <= 2 {
+			a.Max = u
+		}
+	default:
+		if values && a.Min > 0 {
+			a.Min = 0
+		}
+		if values && a.Max < 0 {
+			a.Max = 0
+		}
+		if a.Min == a.Max {
+			return // gonum widens it by ±1
+		}
+		// Each end moves out to the next label if that is within half a
+		// step, so that the data's ends are not left unlabelled: threads
+		// 1…16 get an axis from 0 with labels at 0, 5, 10 and 15.
+		step, _ := niceStep(a.Min, a.Max)
+		if lo := math.Floor(a.Min/step) * step; a.Min-lo <= step/2 {
+			a.Min = lo
+		}
+		if hi := math.Ceil(a.Max/step) * step; hi-a.Max <= step/2 {
+			a.Max = hi
+		}
+	}
+}
+
+// entry is one legend line.
+type entry struct {
+	name   string
+	thumbs []plot.Thumbnailer
+}
+
+// legendGrid returns how many columns the legend uses in area, and the width
+// of each (entries are laid out row by row, all columns as wide as the widest
+// entry).
+func legendGrid(sty text.Style, es []entry, area draw.Canvas) (cols int, colW vg.Length) {
+	for _, e := range es {
+		colW = max(colW, thumbWidth+sty.Width(" "+e.name))
+	}
+	colW += legendColSp
+	cols = int((area.Max.X - area.Min.X + legendColSp) / colW)
+	return min(max(cols, 1), len(es)), colW
+}
+
+// rowHeight is the height of one legend row; as plot.Legend computes it.
+func rowHeight(sty text.Style, es []entry) (h vg.Length) {
+	for _, e := range es {
+		h = max(h, sty.Rectangle(e.name).Max.Y)
+	}
+	return h
+}
+
+// legendHeight is the height the legend takes at the bottom of area.
+func legendHeight(sty text.Style, es []entry, area draw.Canvas) vg.Length {
+	if len(es) == 0 {
+		return 0
+	}
+	cols, _ := legendGrid(sty, es, area)
+	rows := (len(es) + cols - 1) / cols
+	return vg.Length(rows)*rowHeight(sty, es) + vg.Length(rows-1)*legendRowSp + sty.FontExtents().Descent
+}
+
+// drawLegend draws the legend centred along the bottom of area, one
+// plot.Legend per column so that gonum draws the thumbnails and text.
+func drawLegend(sty text.Style, es []entry, area draw.Canvas) {
+	if len(es) == 0 {
+		return
+	}
+	cols, colW := legendGrid(sty, es, area)
+	blockW := vg.Length(cols)*colW - legendColSp
+	x0 := area.Min.X + (area.Max.X-area.Min.X-blockW)/2
+	top := area.Min.Y + legendHeight(sty, es, area)
+	for c := range cols {
+		l := plot.NewLegend()
+		l.TextStyle = sty
+		l.Top, l.Left = true, true
+		l.ThumbnailWidth = thumbWidth
+		l.Padding = legendRowSp
+		for k := c; k < len(es); k += cols {
+			l.Add(es[k].name, es[k].thumbs...)
+		}
+		col := area
+		col.Min.X = x0 + vg.Length(c)*colW
+		col.Max.X = col.Min.X + colW - legendColSp
+		col.Max.Y = top
+		l.Draw(col)
+	}
+}
+
+// size returns the canvas size in points, defaults applied.
+func (p Plot) size() (w, h float64) {
+	w, h = p.Width, p.Height
+	if w == 0 {
+		w = DefaultWidth
+	}
+	if h == 0 {
+		h = DefaultHeight
+	}
+	return w, h
+}
+
+// accessibleName is the text of <title>: the title, or failing that what
+// the axes show.
+func (p Plot) accessibleName() string {
+	switch {
+	case p.Title != "":
+		return p.Title
+	case p.YLabel != "" && p.XLabel != "":
+		return p.YLabel + " / " + p.XLabel
+	case p.YLabel != "":
+		return p.YLabel
+	case p.XLabel != "":
+		return p.XLabel
+	}
+	return "plot"
+}
+
+// check reports every problem with p, joined.
+func (p Plot) check() error {
+	var errs []error
+	bad := func(format string, args ...any) {
+		errs = append(errs, fmt.Errorf("plotsvg: "+format, args...))
+	}
+	for _, d := range []struct {
+		name string
+		v    float64
+	}{{"Width", p.Width}, {"Height", p.Height}} {
+		if d.v != 0 && !(d.v >= minSide && d.v <= 1e5) { // also catches NaN
+			bad("%s = %g: want 0 (default) or %d to 100000 points", d.name, d.v, minSide)
+		}
+	}
+	if len(p.Series) == 0 {
+		bad("plot %q has no series", p.Title)
+	}
+	names := make(map[string]int)
+	for i, s := range p.Series {
+		where := fmt.Sprintf("series[%d] %q", i, s.Name)
+		if s.Name == "" && len(p.Series) > 1 {
+			bad("%s: no name, but the legend needs one when there are %d series", where, len(p.Series))
+		}
+		if j, dup := names[s.Name]; dup && s.Name != "" {
+			bad("%s: same name as series[%d]", where, j)
+		} else {
+			names[s.Name] = i
+		}
+		if len(s.Points) == 0 {
+			bad("%s has no points", where)
+		}
+		for k, pt := range s.Points {
+			at := fmt.Sprintf("%s point[%d] {X:%g Y:%g Lo:%g Hi:%g}", where, k, pt.X, pt.Y, pt.Lo, pt.Hi)
+			finite := true
+			for _, v := range []float64{pt.X, pt.Y, pt.Lo, pt.Hi} {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					finite = false
+				}
+			}
+			if !finite {
+				bad("%s: NaN or infinite value", at)
+				continue
+			}
+			if p.XLog && pt.X <= 0 {
+				bad("%s: X must be positive on a log X axis", at)
+			}
+			if p.YLog && pt.Y <= 0 {
+				bad("%s: Y must be positive on a log Y axis", at)
+			}
+			switch {
+			case pt.Lo > pt.Hi:
+				bad("%s: Lo > Hi", at)
+			case pt.Lo < pt.Hi && (pt.Y < pt.Lo || pt.Y > pt.Hi):
+				bad("%s: Y outside [Lo, Hi]", at)
+			case pt.Lo < pt.Hi && p.YLog && pt.Lo <= 0:
+				bad("%s: Lo must be positive on a log Y axis", at)
+			}
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,55 @@
+package plotsvg
+
+import (
+	"bytes"
+	"fmt"
+	"html"
+	"regexp"
+)
+
+// fontFamily is set once on the root <svg>; every <text> inherits it.
+//
+// Layout is measured with Liberation Sans, so it comes first, then Arial and
+// Helvetica, which have the same metrics (Liberation was drawn to match
+// Arial). None of them has Hangul; the browser falls back glyph by glyph to
+// the first Korean font it has in the list, and at worst to its sans-serif.
+// Being a presentation attribute, a stylesheet rule on svg text overrides it.
+const fontFamily = `'Liberation Sans', Arial, Helvetica, 'Apple SD Gothic Neo', ` +
+	`'Noto Sans KR', 'Noto Sans CJK KR', 'Malgun Gothic', NanumGothic, sans-serif`
+
+// textFont matches the font-family declaration vgsvg writes into each
+// <text>'s style (the family name read from the font file, unquoted).
+var textFont = regexp.MustCompile(`font-family:[^;"]*;?`)
+
+// finish turns vgsvg's standalone document into an element for inline HTML:
+// the XML prolog and comment go; the start tag is rewritten with the same
+// viewBox, a width of 100% (the height follows from the viewBox's aspect
+// ratio) up to the natural size, role="img", and the font list; <title> is
+// its first child.
+//
+// vgsvg writes no ids, random or otherwise, and formats every number with
+// a fixed precision, so its bytes are already a function of the input; this
+// step keeps it so.
+func finish(doc []byte, title string, w, h float64) ([]byte, error) {
+	i := bytes.Index(doc, []byte("<svg"))
+	if i < 0 {
+		return nil, fmt.Errorf("plotsvg: vgsvg output has no <svg> element")
+	}
+	j := bytes.IndexByte(doc[i:], '>')
+	if j < 0 {
+		return nil, fmt.Errorf("plotsvg: vgsvg output has an unterminated <svg> tag")
+	}
+	body := textFont.ReplaceAll(doc[i+j+1:], nil)
+	// A style attribute that held only the font family is now empty.
+	body = bytes.ReplaceAll(body, []byte("\n\tstyle=\"\""), nil)
+
+	var b bytes.Buffer
+	b.Grow(len(body) + 512)
+	// Points in the viewBox; at its natural size a point is 4/3 CSS pixels.
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %.5g %.5g" `+
+		`width="100%%" style="max-width:%.5gpx;height:auto" role="img" font-family="%s">`,
+		w, h, w*4/3, fontFamily)
+	fmt.Fprintf(&b, "<title>%s</title>", html.EscapeString(title))
+	b.Write(body)
+	return b.Bytes(), nil
+}
