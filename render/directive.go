@@ -1,0 +1,445 @@
+package render
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"measuredbook/expr"
+	"measuredbook/probe"
+	"measuredbook/render/ast"
+)
+
+// directive is a parsed directive: the node, the file offsets it reports
+// errors at, and exactly one of the per-kind fields.
+type directive struct {
+	node   *ast.Directive
+	off    int // the opening fence
+	argOff int // the info string's argument (an experiment's id)
+	y      *ybody
+	at     map[string]int // file offset of each field's value
+
+	exp   *Experiment
+	table *tableDir
+	plot  *plotDir
+	claim *claimDir
+	when  *whenDir
+}
+
+type tableDir struct {
+	from, rows, cols, value, format, caption string
+	where                                    map[string]string
+}
+
+type plotDir struct {
+	from, x, y, series, title, ref, caption string
+	xlog, ylog                              bool
+	where                                   map[string]string
+}
+
+type claimDir struct {
+	expect *expr.Expr
+	src    string // the expect expression as written
+	m      offmap // expect offsets → file
+	text   *subdoc
+}
+
+type whenDir struct {
+	cond      *expr.Expr
+	src       string
+	m         offmap
+	then, els *subdoc
+	hasElse   bool
+}
+
+var directiveFields = map[string][]string{
+	"experiment": {"probe", "params", "runs", "show", "caption", "timeout"},
+	"table":      {"from", "rows", "cols", "value", "format", "caption", "where"},
+	"plot":       {"from", "x", "y", "series", "xscale", "yscale", "title", "ref", "where", "caption"},
+	"claim":      {"expect", "text"},
+	"when":       {"if", "then", "else"},
+}
+
+// parseDirective decodes a directive's YAML body. source is the text the
+// node's lines point into and base maps it to the file.
+func (d *Doc) parseDirective(n *ast.Directive, source []byte, base offmap, probes []probe.Probe, e *errs) *directive {
+	// The body is the concatenation of the block's lines; a line's
+	// padding (columns of a tab the container's indentation split) is
+	// spaces that map to the line's first byte.
+	var body []byte
+	var ps []piece
+	for i := 0; i < n.Lines().Len(); i++ {
+		seg := n.Lines().At(i)
+		body = append(body, strings.Repeat(" ", seg.Padding)...)
+		ps = append(ps, piece{from: len(body), to: seg.Start, n: seg.Stop - seg.Start})
+		body = append(body, source[seg.Start:seg.Stop]...)
+	}
+	fence := base(n.Pos())
+	inner := pieces(ps, n.Pos())
+	dir := &directive{
+		node:   n,
+		off:    fence,
+		argOff: fence,
+		y:      newYBody(body, func(k int) int { return base(inner(k)) }),
+		at:     map[string]int{},
+	}
+	if n.Info >= 0 {
+		dir.argOff = base(n.Info + len(n.Name))
+		for dir.argOff < len(d.f.src) && d.f.src[dir.argOff] == ' ' {
+			dir.argOff++
+		}
+	}
+	if n.Name != "experiment" && n.Arg != "" {
+		e.at(dir.argOff, "unexpected %q after %s: only an experiment takes an id on its fence line", n.Arg, n.Name)
+	}
+	root, ok := dir.y.parse(n.Name, e)
+	if !ok {
+		return nil
+	}
+	fs := dir.y.fields(n.Name, root, directiveFields[n.Name], e)
+	for name, f := range fs {
+		dir.at[name] = dir.y.at(f.val)
+	}
+	switch n.Name {
+	case "experiment":
+		dir.exp = d.parseExperiment(dir, fs, probes, e)
+		if dir.exp == nil {
+			return nil
+		}
+	case "table":
+		t := &tableDir{}
+		dir.strings(fs, e, map[string]*string{"from": &t.from, "rows": &t.rows, "cols": &t.cols,
+			"value": &t.value, "format": &t.format, "caption": &t.caption})
+		dir.require(fs, e, "from", "value")
+		t.where = dir.where(fs, e)
+		if t.format != "" {
+			checkFormat(t.format, dir.at["format"], e)
+		}
+		dir.table = t
+	case "plot":
+		p := &plotDir{}
+		var xscale, yscale string
+		dir.strings(fs, e, map[string]*string{"from": &p.from, "x": &p.x, "y": &p.y, "series": &p.series,
+			"title": &p.title, "ref": &p.ref, "caption": &p.caption, "xscale": &xscale, "yscale": &yscale})
+		dir.require(fs, e, "from", "x", "y")
+		p.xlog = dir.scale("xscale", xscale, e)
+		p.ylog = dir.scale("yscale", yscale, e)
+		p.where = dir.where(fs, e)
+		dir.plot = p
+	case "claim":
+		c := &claimDir{}
+		if !dir.require(fs, e, "expect") {
+			return nil
+		}
+		c.expect, c.src, c.m = dir.expr(fs["expect"], e)
+		// Without a text, the claim shows its expression as code.
+		text, m := "`"+c.src+"`", offmap(func(k int) int { return c.m(k - 1) })
+		if f, ok := fs["text"]; ok {
+			if s, ok := dir.y.scalar("claim", "text", f, e); ok {
+				text, m = s, dir.y.scalarMap(f.val, f.key.Column)
+			}
+		}
+		c.text = d.parseSub(text, m, "a claim's text", e)
+		if c.expect == nil {
+			return nil
+		}
+		dir.claim = c
+	case "when":
+		w := &whenDir{}
+		if !dir.require(fs, e, "if", "then") {
+			return nil
+		}
+		w.cond, w.src, w.m = dir.expr(fs["if"], e)
+		w.then = dir.markdown(d, fs["then"], "then", e)
+		if f, ok := fs["else"]; ok {
+			w.els = dir.markdown(d, f, "else", e)
+			w.hasElse = true
+		} else {
+			w.els = d.parseSub("", shift(dir.off), "when", e)
+		}
+		if w.cond == nil || w.then == nil || w.els == nil {
+			return nil
+		}
+		dir.when = w
+	}
+	return dir
+}
+
+// strings decodes single-valued string fields.
+func (dir *directive) strings(fs map[string]field, e *errs, dst map[string]*string) {
+	for name, p := range dst {
+		if f, ok := fs[name]; ok {
+			if v, ok := dir.y.scalar(dir.node.Name, name, f, e); ok {
+				*p = strings.TrimSpace(v)
+			}
+		}
+	}
+}
+
+// require reports every missing required field at the opening fence.
+func (dir *directive) require(fs map[string]field, e *errs, names ...string) bool {
+	ok := true
+	for _, name := range names {
+		if _, has := fs[name]; !has {
+			e.at(dir.off, "%s needs a %q field", dir.node.Name, name)
+			ok = false
+		}
+	}
+	return ok
+}
+
+func (dir *directive) scale(name, v string, e *errs) bool {
+	switch v {
+	case "", "linear":
+		return false
+	case "log":
+		return true
+	}
+	e.at(dir.at[name], "%s wants linear or log, got %q", name, v)
+	return false
+}
+
+// where decodes the optional where: mapping that pins params.
+func (dir *directive) where(fs map[string]field, e *errs) map[string]string {
+	f, ok := fs["where"]
+	if !ok {
+		return nil
+	}
+	if f.val.Kind != yaml.MappingNode {
+		e.at(dir.y.at(f.val), "where wants a mapping of params to values, e.g. where: {rounds: 2000}")
+		return nil
+	}
+	out := map[string]string{}
+	for i := 0; i+1 < len(f.val.Content); i += 2 {
+		k, v := f.val.Content[i], f.val.Content[i+1]
+		if v.Kind != yaml.ScalarNode {
+			e.at(dir.y.at(v), "where: %s wants a single value, got %s", k.Value, nodeKind(v))
+			continue
+		}
+		out[k.Value] = v.Value
+		dir.at["where."+k.Value] = dir.y.at(k)
+		dir.at["where="+k.Value] = dir.y.at(v)
+	}
+	return out
+}
+
+// expr parses an expression field; a syntax error is reported at the very
+// character and a nil Expr returned.
+func (dir *directive) expr(f field, e *errs) (*expr.Expr, string, offmap) {
+	src, ok := dir.y.scalar(dir.node.Name, f.key.Value, f, e)
+	m := dir.y.scalarMap(f.val, f.key.Column)
+	if !ok {
+		return nil, "", m
+	}
+	x, err := expr.Parse(src)
+	if err != nil {
+		exprError(e, m, err)
+		return nil, src, m
+	}
+	return x, src, m
+}
+
+func (dir *directive) markdown(d *Doc, f field, what string, e *errs) *subdoc {
+	src, ok := dir.y.scalar(dir.node.Name, what, f, e)
+	if !ok {
+		return nil
+	}
+	return d.parseSub(src, dir.y.scalarMap(f.val, f.key.Column), "when", e)
+}
+
+// checkFormat validates a format name by asking package expr, which knows
+// the formats and suggests the closest one.
+func checkFormat(format string, off int, e *errs) {
+	const lead = "0 | "
+	if _, err := expr.Parse(lead + format); err != nil {
+		msg := err.Error()
+		if xe, ok := err.(*expr.Error); ok {
+			msg = xe.Msg
+		}
+		e.at(off, "%s", msg)
+	}
+}
+
+// parseExperiment validates an experiment against its probe: the probe
+// exists, every param exists and every value has the param's type.
+func (d *Doc) parseExperiment(dir *directive, fs map[string]field, probes []probe.Probe, e *errs) *Experiment {
+	x := &Experiment{ID: dir.node.Arg, Pos: d.f.pos(dir.off), Runs: 3, Show: "table", Sweep: map[string][]string{}}
+	ok := true
+	if x.ID == "" {
+		e.at(dir.off, "experiment needs an id after the fence: ```experiment ID")
+		return nil
+	}
+	if !idRE.MatchString(x.ID) {
+		e.at(dir.argOff, "experiment id %q: use letters, digits and _ (dots separate words)", x.ID)
+		ok = false
+	}
+	x.Probe = x.ID
+	probeOff := dir.argOff
+	if f, has := fs["probe"]; has {
+		if v, good := dir.y.scalar("experiment", "probe", f, e); good {
+			x.Probe = strings.TrimSpace(v)
+			probeOff = dir.at["probe"]
+		}
+	}
+	var names []string
+	var p *probe.Probe
+	for i := range probes {
+		names = append(names, probes[i].Name)
+		if probes[i].Name == x.Probe {
+			p = &probes[i]
+		}
+	}
+	if p == nil {
+		e.at(probeOff, "unknown probe %q%s", x.Probe, suggest(x.Probe, names))
+		return nil
+	}
+	x.Spec = p.Spec
+	for _, prm := range x.Spec.Params {
+		x.Order = append(x.Order, prm.Name)
+	}
+
+	if f, has := fs["params"]; has {
+		if !d.parseParams(dir, x, f, e) {
+			ok = false
+		}
+	}
+	for _, prm := range x.Spec.Params {
+		if _, set := x.Sweep[prm.Name]; set {
+			continue
+		}
+		c, err := probe.Canonical(prm, prm.Default)
+		if err != nil {
+			e.at(dir.off, "probe %s: default of param %s: %v", x.Probe, prm.Name, err)
+			ok = false
+			continue
+		}
+		x.Sweep[prm.Name] = []string{c}
+	}
+	if f, has := fs["runs"]; has {
+		if v, good := dir.y.scalar("experiment", "runs", f, e); good {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil || n < 1 {
+				e.at(dir.at["runs"], "runs wants a whole number of at least 1, got %q", v)
+				ok = false
+			}
+			x.Runs = n
+		}
+	}
+	if f, has := fs["show"]; has {
+		if v, good := dir.y.scalar("experiment", "show", f, e); good {
+			switch v = strings.TrimSpace(v); v {
+			case "table", "none":
+				x.Show = v
+			default:
+				e.at(dir.at["show"], "show wants table or none, got %q%s", v, suggest(v, []string{"table", "none"}))
+				ok = false
+			}
+		}
+	}
+	if f, has := fs["caption"]; has {
+		if v, good := dir.y.scalar("experiment", "caption", f, e); good {
+			x.Caption = strings.TrimSpace(v)
+		}
+	}
+	if f, has := fs["timeout"]; has {
+		if v, good := dir.y.scalar("experiment", "timeout", f, e); good {
+			t, err := time.ParseDuration(strings.ReplaceAll(strings.TrimSpace(v), "μ", "µ"))
+			if err != nil || t <= 0 {
+				e.at(dir.at["timeout"], "timeout wants a positive duration such as 60s, got %q", v)
+				ok = false
+			}
+			x.Timeout = t
+		}
+	}
+	if !ok {
+		return nil
+	}
+	x.Combos = combos(x.Order, x.Sweep)
+	return x
+}
+
+func (d *Doc) parseParams(dir *directive, x *Experiment, f field, e *errs) bool {
+	if f.val.Kind != yaml.MappingNode {
+		e.at(dir.y.at(f.val), "params wants a mapping of param names to values, got %s", nodeKind(f.val))
+		return false
+	}
+	ok := true
+	for i := 0; i+1 < len(f.val.Content); i += 2 {
+		k, v := f.val.Content[i], f.val.Content[i+1]
+		prm, known := x.Spec.Param(k.Value)
+		if !known {
+			e.at(dir.y.at(k), "probe %s has no param %q%s", x.Probe, k.Value, suggest(k.Value, x.Order))
+			ok = false
+			continue
+		}
+		if _, dup := x.Sweep[prm.Name]; dup {
+			e.at(dir.y.at(k), "duplicate param %q", k.Value)
+			ok = false
+			continue
+		}
+		var items []*yaml.Node
+		switch v.Kind {
+		case yaml.ScalarNode:
+			items = []*yaml.Node{v}
+		case yaml.SequenceNode:
+			items = v.Content
+			if len(items) == 0 {
+				e.at(dir.y.at(v), "param %s: an empty list sweeps nothing", prm.Name)
+				ok = false
+				continue
+			}
+		default:
+			e.at(dir.y.at(v), "param %s wants a value or a list of values, got %s", prm.Name, nodeKind(v))
+			ok = false
+			continue
+		}
+		var vals []string
+		for _, it := range items {
+			if it.Kind != yaml.ScalarNode {
+				e.at(dir.y.at(it), "param %s wants a value, got %s", prm.Name, nodeKind(it))
+				ok = false
+				continue
+			}
+			c, err := probe.Canonical(prm, it.Value)
+			if err != nil {
+				e.at(dir.y.at(it), "%v", err)
+				ok = false
+				continue
+			}
+			if contains(vals, c) {
+				e.at(dir.y.at(it), "param %s: value %s repeats in the sweep", prm.Name, c)
+				ok = false
+				continue
+			}
+			vals = append(vals, c)
+		}
+		x.Sweep[prm.Name] = vals
+	}
+	return ok
+}
+
+// combos is the cartesian product of the sweep, the first param in order
+// outermost (so a table of combos reads like nested loops).
+func combos(order []string, sweep map[string][]string) []probe.Params {
+	out := []probe.Params{{}}
+	for _, name := range order {
+		var next []probe.Params
+		for _, c := range out {
+			for _, v := range sweep[name] {
+				p := probe.Params{}
+				for k, x := range c {
+					p[k] = x
+				}
+				p[name] = v
+				next = append(next, p)
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+func (x *Experiment) String() string { return fmt.Sprintf("experiment %s (probe %s)", x.ID, x.Probe) }

@@ -1,0 +1,365 @@
+// Package render turns a chapter of the measured book into HTML: it parses
+// the Markdown and its directives, evaluates every figure against stored
+// results, and renders the page body.
+//
+// The flow is three calls, each a pure function of its inputs:
+//
+//	d, err := render.Parse(file, src, probes)   // syntax, experiments checked against the probes
+//	warnings, err := d.Evaluate(results, all)   // values, tables, plots, claims, when blocks
+//	body, err := d.HTML()                       // the chapter body as an HTML fragment
+//
+// Parse never looks at results and Evaluate never runs a probe: measuring
+// happens between the two, outside this package, for the experiments that
+// Parse returned.
+//
+// # Directives
+//
+// A directive is a fenced code block whose info string's first word is
+// experiment, table, plot, claim or when; its body is YAML. Any other
+// fenced block is an ordinary code block. The fields:
+//
+//	```experiment ID
+//	probe: NAME          the probe to run (default: ID)
+//	params:              a list value is a sweep; several lists sweep their product
+//	  api: [poll, epoll]
+//	  rounds: 2000
+//	runs: 3              runs per combination, each in a fresh process (default 3)
+//	show: table          table (default) or none
+//	caption: TEXT
+//	timeout: 60s         per run (default: the probe's or the runner's)
+//	```
+//
+//	```table                          ```plot
+//	from: ID                          from: ID
+//	rows: PARAM     (optional)        x: PARAM          (a numeric param)
+//	cols: PARAM     (optional)        y: METRIC
+//	value: METRIC                     series: PARAM     (optional: one line per value)
+//	format: FORMAT  (optional)        xscale: log       (linear | log)
+//	caption: TEXT                     yscale: log
+//	where: {PARAM: VALUE}             title: TEXT
+//	```                               ref: m1           (overlay a reference set, dashed)
+//	                                  where: {PARAM: VALUE}
+//	                                  caption: TEXT
+//	                                  ```
+//
+// A table or plot draws from the build's result set. Every param of the
+// experiment that is neither rows, cols, x nor series must have one value,
+// in the experiment or pinned by where.
+//
+//	```claim                          ```when
+//	expect: EXPR    a condition       if: EXPR        a condition
+//	text: MARKDOWN  inline, {{ }} ok  then: MARKDOWN  blocks, {{ }} ok
+//	```                               else: MARKDOWN
+//	                                  ```
+//
+// A claim renders as a verdict: holds (성립), fails (불성립) with the
+// measured comparison, or inconclusive (판정 보류) when the runs disagree.
+// A when block renders then if its condition holds and else otherwise; an
+// inconclusive condition takes else and is reported as a warning.
+//
+// # Inline values
+//
+// {{ EXPR }} or {{ EXPR | FORMAT }} anywhere in prose, headings and table
+// cells, but not in code spans or code blocks; \{{ is a literal "{{".
+// Inside a GFM table cell write the format bar as \|. The expression
+// language is package expr's.
+//
+// # Errors and positions
+//
+// Every error is a *PosError, "FILE:LINE:COL: message", where LINE and COL
+// are 1-based and COL counts characters (code points), not bytes. Errors
+// are collected and joined, so one run reports all of them. Warnings
+// (inconclusive conditions, missing results) are returned beside the
+// result, also as *PosError.
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/yuin/goldmark"
+	gast "github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
+
+	"measuredbook/expr"
+	"measuredbook/probe"
+	"measuredbook/render/ast"
+)
+
+// Front is a chapter's YAML front matter.
+type Front struct {
+	Title string
+	Order int
+	Slug  string
+	Lang  string
+}
+
+// Doc is one parsed chapter.
+type Doc struct {
+	File        string
+	Front       Front
+	Experiments []*Experiment // in document order
+
+	f          *file
+	md         goldmark.Markdown
+	body       []byte // the Markdown after the front matter
+	root       gast.Node
+	values     []*value // inline values of the body, in document order
+	directives []*directive
+	claims     []Claim
+	evaluated  bool
+}
+
+// Experiment is one experiment directive, validated against its probe.
+type Experiment struct {
+	ID, Probe string
+	Pos       Pos // of the directive's opening fence
+	Spec      probe.Spec
+	Order     []string            // param names in the probe's order
+	Sweep     map[string][]string // canonical values per param (defaults filled; a list is a sweep)
+	Combos    []probe.Params      // the cartesian product, first param outermost
+	Runs      int                 // runs per combination, default 3
+	Show      string              // "table" (default) or "none"
+	Caption   string
+	Timeout   time.Duration // per run; 0 = the default
+}
+
+// Claim is an evaluated claim, for the check report.
+type Claim struct {
+	Pos     Pos
+	Text    string // the claim's text as plain text, values substituted
+	Expect  string // the expression
+	Verdict string // "holds", "fails" or "inconclusive"
+	Explain string // the comparison with the measured values substituted
+}
+
+// Parse parses one chapter: optional YAML front matter (title, order,
+// slug, lang; any other key is an error) between "---" lines, then
+// Markdown with directives. probes is the registry, used to validate
+// experiments. The error joins one *PosError per problem found.
+func Parse(file string, src []byte, probes []probe.Probe) (*Doc, error) {
+	d := &Doc{File: file, f: newFile(file, src), md: Markdown()}
+	e := &errs{f: d.f}
+	bodyOff := d.parseFront(src, e)
+	d.body = src[bodyOff:]
+	d.root = d.md.Parser().Parse(text.NewReader(d.body))
+	base := shift(bodyOff)
+
+	var ids = map[string]*Experiment{}
+	_ = gast.Walk(d.root, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
+		if !entering {
+			return gast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.Value:
+			if v := parseValue(n, base, e); v != nil {
+				d.values = append(d.values, v)
+			}
+		case *ast.Directive:
+			dir := d.parseDirective(n, d.body, base, probes, e)
+			if dir == nil {
+				break
+			}
+			d.directives = append(d.directives, dir)
+			if x := dir.exp; x != nil {
+				if first, dup := ids[x.ID]; dup {
+					e.at(dir.argOff, "duplicate experiment id %q (first at %s)", x.ID, first.Pos)
+				} else {
+					ids[x.ID] = x
+					d.Experiments = append(d.Experiments, x)
+				}
+			}
+		}
+		return gast.WalkContinue, nil
+	})
+	if err := e.err(); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+var frontKeys = []string{"title", "order", "slug", "lang"}
+
+// frontKey matches the first field of a front matter.
+var frontKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*[ \t]*:`)
+
+// parseFront decodes the front matter, if the file starts with one, and
+// returns the offset of the Markdown after it. A front matter is a first
+// line "---", YAML fields, and a closing line "---" (or "..."). What does
+// not look like one (a first line "---" that is not followed by a
+// "key:" line, such as a thematic break over a setext heading) is left to
+// Markdown, so that standard Markdown keeps its meaning.
+func (d *Doc) parseFront(src []byte, e *errs) int {
+	first, _, ok := bytes.Cut(src, []byte("\n"))
+	if !ok || strings.TrimRight(string(first), " \r") != "---" {
+		return 0
+	}
+	start := len(first) + 1
+	fields := false
+	for _, line := range strings.Split(string(src[start:]), "\n") {
+		if t := strings.TrimSpace(line); t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		fields = frontKey.MatchString(line)
+		break
+	}
+	if !fields {
+		return 0
+	}
+	end, next := -1, len(src)
+	for off := start; off < len(src); {
+		line, _, found := bytes.Cut(src[off:], []byte("\n"))
+		if t := strings.TrimRight(string(line), " \r"); t == "---" || t == "..." {
+			end = off
+			if found {
+				next = off + len(line) + 1
+			}
+			break
+		}
+		if !found {
+			break
+		}
+		off += len(line) + 1
+	}
+	if end < 0 {
+		e.at(0, "front matter is not closed: expected a line \"---\" after the fields")
+		return len(src)
+	}
+	y := newYBody(src[start:end], shift(start))
+	root, ok := y.parse("front matter", e)
+	if !ok {
+		return next
+	}
+	fs := y.fields("front matter", root, frontKeys, e)
+	for _, name := range frontKeys {
+		f, ok := fs[name]
+		if !ok {
+			continue
+		}
+		v, ok := y.scalar("front matter", name, f, e)
+		if !ok {
+			continue
+		}
+		switch name {
+		case "title":
+			d.Front.Title = v
+		case "slug":
+			d.Front.Slug = v
+		case "lang":
+			d.Front.Lang = v
+		case "order":
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				e.at(y.at(f.val), "order wants a whole number, got %q", v)
+			}
+			d.Front.Order = n
+		}
+	}
+	return next
+}
+
+// value is an inline value with its parsed expression and the map from
+// the expression's offsets to the file's.
+type value struct {
+	node *ast.Value
+	e    *expr.Expr
+	m    offmap
+}
+
+// parseValue parses an inline value node; base maps offsets in the source
+// the node was parsed from to file offsets.
+func parseValue(n *ast.Value, base offmap, e *errs) *value {
+	m := table(n.Map, base)
+	if n.Unclosed {
+		e.at(base(n.Pos()), "unclosed {{: expected }} to end the value")
+		return nil
+	}
+	x, err := expr.Parse(n.Expr)
+	if err != nil {
+		exprError(e, m, err)
+		return nil
+	}
+	return &value{node: n, e: x, m: m}
+}
+
+// exprError reports an error from package expr at the culprit's position.
+func exprError(e *errs, m offmap, err error) {
+	if xe, ok := err.(*expr.Error); ok {
+		e.at(m(xe.Off), "%s", xe.Msg)
+		return
+	}
+	e.at(m(0), "%s", err)
+}
+
+// subdoc is Markdown held in a directive's field (a claim's text, a when
+// block's branches): parsed like the body, with its own source.
+type subdoc struct {
+	src    []byte
+	root   gast.Node
+	values []*value
+}
+
+func (d *Doc) parseSub(src string, m offmap, what string, e *errs) *subdoc {
+	s := &subdoc{src: []byte(src)}
+	s.root = d.md.Parser().Parse(text.NewReader(s.src))
+	_ = gast.Walk(s.root, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
+		if !entering {
+			return gast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.Value:
+			if v := parseValue(n, m, e); v != nil {
+				s.values = append(s.values, v)
+			}
+		case *ast.Directive:
+			e.at(m(n.Pos()), "a %s directive cannot be nested inside %s", n.Name, what)
+		}
+		return gast.WalkContinue, nil
+	})
+	return s
+}
+
+// HTML renders the chapter body as an HTML fragment. Call it after
+// Evaluate; before, every value and directive shows its source.
+func (d *Doc) HTML() ([]byte, error) {
+	var b bytes.Buffer
+	if err := d.md.Renderer().Render(&b, d.body, d.root); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// Claims returns the chapter's claims with their verdicts, in document
+// order. Before Evaluate the verdicts are empty.
+func (d *Doc) Claims() []Claim { return slices.Clone(d.claims) }
+
+// RenderFragment is what `go run . render FILE|-` prints: Parse, Evaluate
+// and HTML of one document. experiments may be nil (then the document's
+// own experiments are all there is). On an evaluation error the HTML is
+// still returned, with the failing parts marked, beside the error.
+func RenderFragment(file string, src []byte, probes []probe.Probe, res Results, experiments map[string]*Experiment) ([]byte, []error, error) {
+	d, err := Parse(file, src, probes)
+	if err != nil {
+		return nil, nil, err
+	}
+	warnings, evalErr := d.Evaluate(res, experiments)
+	out, err := d.HTML()
+	if err != nil {
+		return nil, warnings, err
+	}
+	return out, warnings, evalErr
+}
+
+var idRE = regexp.MustCompile(`^[\p{L}_][\p{L}\p{N}_]*(\.[\p{L}_][\p{L}\p{N}_]*)*$`)
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

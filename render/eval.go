@@ -1,0 +1,417 @@
+package render
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"html"
+	"regexp"
+	"strings"
+
+	gast "github.com/yuin/goldmark/ast"
+
+	"measuredbook/expr"
+	"measuredbook/probe"
+	"measuredbook/render/ast"
+	"measuredbook/store"
+)
+
+// Results gives the evaluator the stored results. set "" is the build's
+// machine set; "m1" (or any name used in ref("NAME", …)) is a reference
+// set. ok=false: no result stored.
+type Results interface {
+	Lookup(set, id string) (*store.Result, bool)
+}
+
+// env is the expr.Env of one evaluation: every experiment of the book and
+// the stored results.
+type env struct {
+	res  Results
+	exps map[string]*Experiment
+	ids  []string // sorted, for suggestions
+}
+
+func (v *env) experiment(id string) (*Experiment, error) {
+	x, ok := v.exps[id]
+	if !ok {
+		return nil, fmt.Errorf("unknown experiment %q%s", id, suggest(id, v.ids))
+	}
+	return x, nil
+}
+
+func (v *env) lookup(set, id string) (*store.Result, bool) {
+	if v.res == nil {
+		return nil, false
+	}
+	return v.res.Lookup(set, id)
+}
+
+// Metric implements expr.Env.
+func (v *env) Metric(set, id, metric string) (*expr.Metric, error) {
+	x, err := v.experiment(id)
+	if err != nil {
+		return nil, err
+	}
+	m, ok := x.Spec.Metric(metric)
+	if !ok {
+		return nil, fmt.Errorf("experiment %s (probe %s) has no metric %q%s", id, x.Probe, metric, suggest(metric, metricNames(x.Spec)))
+	}
+	r, ok := v.lookup(set, id)
+	if !ok {
+		return nil, fmt.Errorf("no result stored for experiment %s in %s", id, setName(set))
+	}
+	out := &expr.Metric{Unit: m.Unit, Labels: m.Labels, Params: x.Order}
+	if len(r.Order) > 0 {
+		out.Params = r.Order
+	}
+	for _, row := range r.Rows {
+		s, ok := store.Summarize(row, metric)
+		if !ok {
+			continue
+		}
+		params := map[string]string{}
+		for k, vals := range r.Sweep {
+			if len(vals) == 1 {
+				params[k] = vals[0]
+			}
+		}
+		for k, val := range row.Params {
+			params[k] = val
+		}
+		out.Samples = append(out.Samples, expr.Sample{Params: params, Median: s.Median, Min: s.Min, Max: s.Max, Runs: s.N})
+	}
+	if len(out.Samples) == 0 {
+		return nil, fmt.Errorf("the result of %s in %s has no figures for metric %s", id, setName(set), metric)
+	}
+	return out, nil
+}
+
+func setName(set string) string {
+	if set == "" {
+		return "the build's result set"
+	}
+	return fmt.Sprintf("reference set %q", set)
+}
+
+func metricNames(s probe.Spec) []string {
+	var out []string
+	for _, m := range s.Metrics {
+		out = append(out, m.Name)
+	}
+	return out
+}
+
+// missing returns the first reference of x whose experiment is known but
+// whose result is not stored, as "set/id"; unknown experiments are left
+// for Eval to report as errors.
+func (v *env) missing(x *expr.Expr) (set, id string, ok bool) {
+	for _, r := range x.Refs() {
+		if _, known := v.exps[r.Experiment]; !known {
+			continue
+		}
+		if _, stored := v.lookup(r.Set, r.Experiment); !stored {
+			return r.Set, r.Experiment, true
+		}
+	}
+	return "", "", false
+}
+
+// missingMsg is the warning for a missing result: the experiment and the
+// command that measures it.
+func missingMsg(set, id string) string {
+	if set != "" {
+		return fmt.Sprintf("no result of experiment %s in reference set %q (results/%s/%s.txt)", id, set, set, id)
+	}
+	return fmt.Sprintf("no result of experiment %s: measure it with `go run . run %s`", id, id)
+}
+
+// eval is one evaluation of a document: its environment, errors and
+// warnings.
+type eval struct {
+	d    *Doc
+	env  *env
+	errs *errs
+	warn *errs
+}
+
+// Evaluate evaluates every inline value, table, plot, claim and when block
+// of d against res. experiments is every experiment of the whole book by
+// id (references may cross chapters); d's own experiments are added to it
+// when missing, and a nil map means d's experiments only. Errors (unknown
+// id, metric or param value, an ambiguous selector, a unit mismatch, a
+// format that does not fit) are *PosError, joined. The warnings are
+// *PosError too: inconclusive conditions and claims, and figures whose
+// result is not stored (rendered as a visible placeholder).
+//
+// Evaluate may be called again (with other results); each call replaces
+// the views of the last.
+func (d *Doc) Evaluate(res Results, experiments map[string]*Experiment) (warnings []error, err error) {
+	exps := map[string]*Experiment{}
+	for id, x := range experiments {
+		exps[id] = x
+	}
+	for _, x := range d.Experiments {
+		if _, ok := exps[x.ID]; !ok {
+			exps[x.ID] = x
+		}
+	}
+	ev := &eval{d: d, env: &env{res: res, exps: exps}, errs: &errs{f: d.f}, warn: &errs{f: d.f}}
+	for id := range exps {
+		ev.env.ids = append(ev.env.ids, id)
+	}
+	d.claims = nil
+	for _, v := range d.values {
+		ev.value(v)
+	}
+	for _, dir := range d.directives {
+		switch {
+		case dir.exp != nil:
+			dir.node.View = ev.experiment(dir)
+		case dir.table != nil:
+			dir.node.View = ev.table(dir)
+		case dir.plot != nil:
+			dir.node.View = ev.plot(dir)
+		case dir.claim != nil:
+			dir.node.View = ev.claim(dir)
+		case dir.when != nil:
+			dir.node.View = ev.when(dir)
+		}
+	}
+	d.evaluated = true
+	if w := joinSorted(ev.warn.list); w != nil {
+		warnings = w.(interface{ Unwrap() []error }).Unwrap()
+	}
+	return warnings, ev.errs.err()
+}
+
+// exprErr reports an error from package expr at its culprit.
+func (ev *eval) exprErr(m offmap, err error) {
+	var xe *expr.Error
+	if errors.As(err, &xe) {
+		ev.errs.at(m(xe.Off), "%s", xe.Msg)
+		return
+	}
+	ev.errs.at(m(0), "%s", err)
+}
+
+// value evaluates one inline value into its view.
+func (ev *eval) value(v *value) {
+	out, _ := ev.inline(v.e, v.m)
+	v.node.View = out
+}
+
+// inline evaluates an expression for display: the text, with a title
+// giving its interval, runs and machine. ok is false for an error or a
+// missing result.
+func (ev *eval) inline(x *expr.Expr, m offmap) (*ast.Out, bool) {
+	if set, id, miss := ev.env.missing(x); miss {
+		ev.warn.at(m(0), "%s", missingMsg(set, id))
+		return &ast.Out{Class: "mb-missing", Text: "측정 없음", Title: missingMsg(set, id)}, false
+	}
+	val, err := x.Eval(ev.env)
+	if err != nil {
+		ev.exprErr(m, err)
+		return &ast.Out{Class: "mb-error", Text: "{{ " + x.String() + " }}", Title: err.Error()}, false
+	}
+	ev.inconclusive(val, m)
+	var text string
+	switch val.Kind {
+	case expr.Bool:
+		text = verdictLabel(val.Truth.String())
+	case expr.String:
+		text = val.Str
+	default:
+		text, err = val.Format(x.Format())
+		if err != nil {
+			ev.exprErr(m, err)
+			return &ast.Out{Class: "mb-error", Text: "{{ " + x.String() + " }}", Title: err.Error()}, false
+		}
+	}
+	out := &ast.Out{Class: "mb-value", Text: text}
+	var title []string
+	if val.Kind == expr.Number && val.Runs > 0 && val.Lo != val.Hi {
+		if r, err := val.Format("range"); err == nil {
+			title = append(title, r)
+		}
+	}
+	if val.Runs > 0 {
+		title = append(title, plural(val.Runs, "run", "runs"))
+	}
+	ref := false
+	for _, s := range ev.sets(x) {
+		r, _ := ev.env.lookup(s.set, s.id)
+		if s.set != "" {
+			ref = true
+		}
+		title = append(title, machineNote(s.set, r))
+	}
+	if ref {
+		out.Class = "mb-value mb-ref"
+	}
+	out.Title = strings.Join(title, " · ")
+	return out, true
+}
+
+// machineNote names the machine a set's figures come from; a reference or
+// transcribed set says that its figures were not measured here.
+func machineNote(set string, r *store.Result) string {
+	name := r.Machine.Name
+	if name == "" {
+		name = set
+	}
+	if r.Machine.CPU != "" {
+		name += " (" + r.Machine.CPU + ")"
+	}
+	if !r.Measured() {
+		return fmt.Sprintf("%s: 원 책에서 옮겨 적은 값, 여기서 측정하지 않음 (%s)", name, r.Source)
+	}
+	if set != "" {
+		return fmt.Sprintf("%s: 참고 세트 %s", name, set)
+	}
+	return name
+}
+
+type setID struct{ set, id string }
+
+// sets returns the distinct (set, experiment) pairs an expression draws
+// on, one per set (the machine of a set is the same for all its results,
+// so the first experiment stands for the set), in order of appearance.
+func (ev *eval) sets(x *expr.Expr) []setID {
+	var out []setID
+	seen := map[string]bool{}
+	for _, r := range x.Refs() {
+		if seen[r.Set] {
+			continue
+		}
+		if _, ok := ev.env.lookup(r.Set, r.Experiment); !ok {
+			continue
+		}
+		seen[r.Set] = true
+		out = append(out, setID{r.Set, r.Experiment})
+	}
+	return out
+}
+
+// inconclusive warns about every ?: whose condition the runs left
+// undecided: the sentence took its else branch on a coin toss.
+func (ev *eval) inconclusive(val expr.Value, m offmap) {
+	for _, c := range val.Inconclusive {
+		ev.warn.at(m(0), "inconclusive condition %s: the runs disagree, so the else branch was taken", c)
+	}
+}
+
+// verdictLabel localises a verdict for the Korean book.
+func verdictLabel(v string) string {
+	switch v {
+	case "holds":
+		return "성립"
+	case "fails":
+		return "불성립"
+	}
+	return "판정 보류"
+}
+
+// condition evaluates a claim's or when's condition. ok is false after an
+// error; a missing result gives Unknown with the warning already made.
+func (ev *eval) condition(what string, x *expr.Expr, m offmap) (val expr.Value, missing string, ok bool) {
+	if set, id, miss := ev.env.missing(x); miss {
+		msg := missingMsg(set, id)
+		ev.warn.at(m(0), "%s not decided: %s", what, msg)
+		return expr.Value{Kind: expr.Bool, Truth: expr.Unknown}, msg, true
+	}
+	val, err := x.Eval(ev.env)
+	if err != nil {
+		ev.exprErr(m, err)
+		return val, "", false
+	}
+	if val.Kind != expr.Bool {
+		ev.errs.at(m(0), "%s wants a condition (a comparison such as a < b), got a %s", what, kindWord(val))
+		return val, "", false
+	}
+	ev.inconclusive(val, m)
+	return val, "", true
+}
+
+func kindWord(v expr.Value) string {
+	switch {
+	case v.Kind == expr.String:
+		return "string"
+	case v.Dim == expr.Duration:
+		return "duration"
+	case v.Dim == expr.Bytes:
+		return "size in bytes"
+	}
+	return "number"
+}
+
+func (ev *eval) claim(dir *directive) any {
+	c := dir.claim
+	pos := ev.d.f.pos(dir.off)
+	text, plain := ev.sub(c.text, true)
+	cl := Claim{Pos: pos, Text: plain, Expect: c.src}
+	val, missing, ok := ev.condition("claim", c.expect, c.m)
+	if !ok {
+		return &ast.Error{Msg: "claim could not be evaluated: " + c.src}
+	}
+	cl.Verdict = val.Truth.String()
+	if missing != "" {
+		cl.Explain = missing
+	} else {
+		cl.Explain = c.expect.Explain(ev.env)
+	}
+	if cl.Verdict == "inconclusive" && missing == "" {
+		ev.warn.at(dir.off, "claim inconclusive (the runs disagree): %s: %s", plain, cl.Explain)
+	}
+	ev.d.claims = append(ev.d.claims, cl)
+	return &ast.Claim{Verdict: cl.Verdict, Label: verdictLabel(cl.Verdict), Text: text, Expect: c.src, Explain: cl.Explain}
+}
+
+func (ev *eval) when(dir *directive) any {
+	w := dir.when
+	then, _ := ev.sub(w.then, false)
+	els, _ := ev.sub(w.els, false)
+	val, _, ok := ev.condition("when", w.cond, w.m)
+	if !ok {
+		return &ast.Error{Msg: "when could not be evaluated: " + w.src}
+	}
+	switch val.Truth {
+	case expr.True:
+		return &ast.When{Branch: "then", HTML: then}
+	case expr.Unknown:
+		if ev.env.missingAny(w.cond) {
+			break // already warned
+		}
+		ev.warn.at(w.m(0), "inconclusive condition %s: the runs disagree, so the else branch was shown", w.src)
+	}
+	return &ast.When{Branch: "else", HTML: els}
+}
+
+func (v *env) missingAny(x *expr.Expr) bool {
+	_, _, miss := v.missing(x)
+	return miss
+}
+
+// sub evaluates the values of a Markdown field and renders it. inline
+// drops the paragraph around a one-paragraph text. plain is the text
+// without markup, for reports.
+func (ev *eval) sub(s *subdoc, inline bool) (out []byte, plain string) {
+	for _, v := range s.values {
+		ev.value(v)
+	}
+	var b bytes.Buffer
+	if err := ev.d.md.Renderer().Render(&b, s.src, s.root); err != nil {
+		return nil, ""
+	}
+	out = b.Bytes()
+	if inline && s.root.ChildCount() == 1 && s.root.FirstChild().Kind() == gast.KindParagraph {
+		out = bytes.TrimSuffix(bytes.TrimPrefix(out, []byte("<p>")), []byte("</p>\n"))
+	}
+	return out, plainText(out)
+}
+
+var tagRE = regexp.MustCompile(`<[^>]*>`)
+
+// plainText strips tags and entities from rendered HTML.
+func plainText(h []byte) string {
+	return strings.TrimSpace(html.UnescapeString(tagRE.ReplaceAllString(string(h), "")))
+}

@@ -1,0 +1,130 @@
+package render
+
+// The HTML of the directive views. Class names are in English (mb- for
+// measured book) so the site's CSS can style them; the words a reader sees
+// are Korean, as the book is.
+
+import (
+	"bytes"
+	"html"
+
+	"measuredbook/render/ast"
+)
+
+func esc(s string) string { return html.EscapeString(s) }
+
+func writeTable(b *bytes.Buffer, class string, t *ast.Table) {
+	b.WriteString(`<table class="` + class + `">` + "\n")
+	if t.Caption != "" {
+		b.WriteString("<caption>" + esc(t.Caption) + "</caption>\n")
+	}
+	if len(t.Head) > 0 {
+		b.WriteString("<thead>\n<tr>")
+		for _, c := range t.Head {
+			writeCell(b, c, true)
+		}
+		b.WriteString("</tr>\n</thead>\n")
+	}
+	b.WriteString("<tbody>\n")
+	for _, row := range t.Rows {
+		b.WriteString("<tr>")
+		for _, c := range row {
+			writeCell(b, c, false)
+		}
+		b.WriteString("</tr>\n")
+	}
+	b.WriteString("</tbody>\n</table>\n")
+}
+
+func writeCell(b *bytes.Buffer, c ast.Cell, head bool) {
+	tag := "td"
+	if c.Head {
+		tag = "th"
+	}
+	b.WriteString("<" + tag)
+	if !head && c.Head {
+		b.WriteString(` scope="row"`)
+	}
+	class := c.Class
+	if c.Number {
+		class = join(class, "mb-num")
+	}
+	if class != "" {
+		b.WriteString(` class="` + esc(class) + `"`)
+	}
+	if c.Title != "" {
+		b.WriteString(` title="` + esc(c.Title) + `"`)
+	}
+	b.WriteString(">" + esc(c.Text) + "</" + tag + ">")
+}
+
+func join(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + " " + b
+}
+
+func writeExperiment(b *bytes.Buffer, v *ast.Experiment) {
+	if v.Hidden {
+		return
+	}
+	id := ` id="experiment-` + esc(v.ID) + `"`
+	if v.Missing != "" {
+		b.WriteString(`<figure class="mb-experiment"` + id + ">\n")
+		b.WriteString(`<p class="mb-missing">측정 없음: ` + esc(v.ID) + ` 실험의 결과가 없습니다 (` + esc(v.Missing) + ")</p>\n</figure>\n")
+		return
+	}
+	b.WriteString(`<figure class="mb-experiment"` + id + ">\n")
+	writeTable(b, "mb-results", v.Table)
+	if v.Fixed != "" {
+		b.WriteString(`<p class="mb-fixed">고정: ` + esc(v.Fixed) + "</p>\n")
+	}
+	class := "mb-provenance"
+	if !v.Measured {
+		class += " mb-transcribed"
+	}
+	b.WriteString(`<figcaption class="` + class + `">` + esc(v.Provenance) + "</figcaption>\n</figure>\n")
+}
+
+func writeTableView(b *bytes.Buffer, v *ast.TableView) {
+	if v.Missing != "" {
+		b.WriteString(`<p class="mb-missing">측정 없음 (` + esc(v.Missing) + ")</p>\n")
+		return
+	}
+	b.WriteString(`<figure class="mb-table">` + "\n")
+	writeTable(b, "mb-results", v.Table)
+	b.WriteString(`<figcaption class="mb-provenance">` + esc(v.Provenance) + "</figcaption>\n</figure>\n")
+}
+
+func writePlot(b *bytes.Buffer, v *ast.Plot) {
+	if v.Missing != "" {
+		b.WriteString(`<p class="mb-missing">측정 없음 (` + esc(v.Missing) + ")</p>\n")
+		return
+	}
+	b.WriteString(`<figure class="mb-plot">` + "\n")
+	b.Write(v.SVG)
+	b.WriteString("\n<figcaption>")
+	if v.Caption != "" {
+		b.WriteString(esc(v.Caption) + " ")
+	}
+	b.WriteString(`<span class="mb-provenance">` + esc(v.Provenance) + "</span></figcaption>\n</figure>\n")
+}
+
+var verdictMark = map[string]string{"holds": "✓", "fails": "✗", "inconclusive": "?"}
+
+func writeClaim(b *bytes.Buffer, v *ast.Claim) {
+	b.WriteString(`<div class="mb-claim mb-` + v.Verdict + `"`)
+	if v.Verdict == "holds" {
+		b.WriteString(` title="` + esc(v.Explain) + `"`)
+	}
+	b.WriteString(">")
+	b.WriteString(`<span class="mb-verdict">` + verdictMark[v.Verdict] + " " + esc(v.Label) + "</span> ")
+	b.WriteString(`<span class="mb-claim-text">`)
+	b.Write(v.Text)
+	b.WriteString("</span>")
+	if v.Verdict != "holds" {
+		b.WriteString(`<div class="mb-explain">측정값: <code>` + esc(v.Explain) + "</code></div>")
+	}
+	b.WriteString("</div>\n")
+}

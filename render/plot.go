@@ -1,0 +1,283 @@
+package render
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"measuredbook/plotsvg"
+	"measuredbook/probe"
+	"measuredbook/render/ast"
+	"measuredbook/store"
+)
+
+// scale is a display unit: values in base units are divided by div.
+type scale struct {
+	unit string
+	div  float64
+}
+
+// pickScale chooses the display unit in which the largest magnitude of a
+// plot's values reads between 1 and 1000 (1024 for sizes), so an axis
+// says "round (μs)" with ticks 10, 100 rather than 1e-5, 1e-4.
+func pickScale(u probe.Unit, largest float64) scale {
+	switch u {
+	case probe.Seconds:
+		switch {
+		case largest < 1e-6:
+			return scale{"ns", 1e-9}
+		case largest < 1e-3:
+			return scale{"μs", 1e-6}
+		case largest < 1:
+			return scale{"ms", 1e-3}
+		}
+		return scale{"s", 1}
+	case probe.Bytes:
+		switch {
+		case largest < 1<<10:
+			return scale{"B", 1}
+		case largest < 1<<20:
+			return scale{"KiB", 1 << 10}
+		case largest < 1<<30:
+			return scale{"MiB", 1 << 20}
+		}
+		return scale{"GiB", 1 << 30}
+	}
+	return scale{"", 1}
+}
+
+func (s scale) label(name string) string {
+	if s.unit == "" {
+		return name
+	}
+	return name + " (" + s.unit + ")"
+}
+
+// xValue converts a param's canonical value to a number on the x axis, in
+// base units (seconds for durations).
+func xValue(p probe.Param, v string) (float64, error) {
+	switch p.Kind {
+	case probe.Int, probe.Float:
+		return strconv.ParseFloat(v, 64)
+	case probe.Duration:
+		d, err := time.ParseDuration(v)
+		return d.Seconds(), err
+	}
+	return 0, fmt.Errorf("not a number")
+}
+
+// rawPoint is a point in base units, before scaling.
+type rawPoint struct{ x, y, lo, hi float64 }
+
+type rawSeries struct {
+	name   string
+	dashed bool
+	points []rawPoint
+}
+
+// plot builds a plotsvg.Plot from a plot directive: one series per value
+// of the series param (one series without it), points at the medians with
+// the min–max over the runs, and with ref: the reference set's points as
+// dashed series.
+func (ev *eval) plot(dir *directive) any {
+	p := dir.plot
+	fail := &ast.Error{Msg: "plot could not be evaluated"}
+	if p.series != "" && p.series == p.x {
+		ev.errs.at(dir.at["series"], "series and x are both %s", p.x)
+		return fail
+	}
+	x, err := ev.env.experiment(p.from)
+	if err != nil {
+		ev.errs.at(dir.at["from"], "%v", err)
+		return fail
+	}
+	ym, ok := x.Spec.Metric(p.y)
+	if !ok {
+		ev.errs.at(dir.at["y"], "experiment %s (probe %s) has no metric %q%s", x.ID, x.Probe, p.y, suggest(p.y, metricNames(x.Spec)))
+	}
+	if xp, known := x.Spec.Param(p.x); known && xp.Kind == probe.String {
+		ev.errs.at(dir.at["x"], "x wants a numeric param; %s takes words (%s): make it the series", p.x, strings.Join(x.Sweep[p.x], ", "))
+		ok = false
+	}
+	sel := ev.selectFrom(dir, x, p.where, []freeParam{{"x", p.x}, {"series", p.series}})
+	if sel == nil || !ok {
+		return fail
+	}
+	xp, _ := x.Spec.Param(p.x)
+	if sel.r == nil {
+		msg := missingMsg("", x.ID)
+		ev.warn.at(dir.off, "%s", msg)
+		return &ast.Plot{Missing: msg, Caption: p.caption}
+	}
+
+	seriesVals := []string{""}
+	if p.series != "" {
+		seriesVals = x.Sweep[p.series]
+	}
+	var all []rawSeries
+	ix := indexRows(sel.r)
+	for _, sv := range seriesVals {
+		s := rawSeries{name: sv}
+		if sv == "" {
+			s.name = sel.r.Machine.Name
+		}
+		for _, xv := range x.Sweep[p.x] {
+			row, ok := ix.rows[sel.params(p.x, xv, p.series, sv).Key()]
+			if !ok {
+				continue
+			}
+			pt, ok := point(row, xp, xv, ym.Name)
+			if ok {
+				s.points = append(s.points, pt)
+			}
+		}
+		sortPoints(s.points)
+		if len(s.points) > 0 {
+			all = append(all, s)
+		}
+	}
+	if len(all) == 0 {
+		msg := fmt.Sprintf("the result of %s has no %s figures to plot", x.ID, ym.Name)
+		ev.warn.at(dir.off, "%s", msg)
+		return &ast.Plot{Missing: msg, Caption: p.caption}
+	}
+	provenance := shortProvenance(sel.r)
+	if p.ref != "" {
+		refSeries, rr, err := refPlot(p, sel, xp, ym, ev.env)
+		switch {
+		case err != nil:
+			ev.errs.at(dir.at["ref"], "%v", err)
+			return fail
+		case rr == nil:
+			ev.warn.at(dir.at["ref"], "%s", missingMsg(p.ref, x.ID))
+		default:
+			all = append(all, refSeries...)
+			provenance += "; 점선: " + shortProvenance(rr)
+		}
+	}
+
+	largestX, largestY := 0.0, 0.0
+	for _, s := range all {
+		for _, pt := range s.points {
+			largestX = math.Max(largestX, math.Abs(pt.x))
+			largestY = math.Max(largestY, math.Max(math.Abs(pt.y), math.Abs(pt.hi)))
+		}
+	}
+	xs := scale{"", 1}
+	if xp.Kind == probe.Duration {
+		xs = pickScale(probe.Seconds, largestX)
+	}
+	ys := pickScale(ym.Unit, largestY)
+	title := p.title
+	if title == "" {
+		title = fmt.Sprintf("%s에 따른 %s", p.x, ym.Name)
+	}
+	pl := plotsvg.Plot{Title: title, XLabel: xs.label(p.x), YLabel: ys.label(ym.Name), XLog: p.xlog, YLog: p.ylog}
+	for _, s := range all {
+		ps := plotsvg.Series{Name: s.name, Dashed: s.dashed}
+		for _, pt := range s.points {
+			ps.Points = append(ps.Points, plotsvg.Point{X: pt.x / xs.div, Y: pt.y / ys.div, Lo: pt.lo / ys.div, Hi: pt.hi / ys.div})
+		}
+		pl.Series = append(pl.Series, ps)
+	}
+	svg, err := plotsvg.Render(pl)
+	if err != nil {
+		ev.errs.at(dir.off, "plot: %v", err)
+		return fail
+	}
+	return &ast.Plot{SVG: svg, Caption: p.caption, Provenance: provenance}
+}
+
+func point(row store.Row, xp probe.Param, xv, metric string) (rawPoint, bool) {
+	s, ok := store.Summarize(row, metric)
+	if !ok {
+		return rawPoint{}, false
+	}
+	xf, err := xValue(xp, xv)
+	if err != nil {
+		return rawPoint{}, false
+	}
+	return rawPoint{x: xf, y: s.Median, lo: s.Min, hi: s.Max}, true
+}
+
+// refPlot reads the reference set's points. A reference set holds what a
+// book reported, not a full sweep: its series are the values of the
+// series param it has (kqueue where we have epoll), its points the x
+// values it has; params pinned with where must match, and any other param
+// is ignored. A nil result means the set has no result for the experiment.
+func refPlot(p *plotDir, sel *selection, xp probe.Param, ym probe.Metric, v *env) ([]rawSeries, *store.Result, error) {
+	rr, ok := v.lookup(p.ref, sel.x.ID)
+	if !ok {
+		return nil, nil, nil
+	}
+	byName := map[string]int{}
+	var out []rawSeries
+	seen := map[string]bool{}
+	name := rr.Machine.Name
+	if name == "" {
+		name = p.ref
+	}
+rows:
+	for _, row := range rr.Rows {
+		for k := range p.where {
+			if rv, has := row.Params[k]; has && rv != sel.pins[k] {
+				continue rows
+			}
+		}
+		sv := row.Params[p.series]
+		xv, has := row.Params[p.x]
+		if !has {
+			continue
+		}
+		key := sv + "\x00" + xv
+		if seen[key] {
+			return nil, nil, fmt.Errorf("reference set %q has several figures for %s=%s%s; pin the other params with where", p.ref, p.x, xv, seriesNote(p.series, sv))
+		}
+		seen[key] = true
+		pt, ok := point(row, xp, canonicalOr(xp, xv), ym.Name)
+		if !ok {
+			continue
+		}
+		i, ok := byName[sv]
+		if !ok {
+			i = len(out)
+			byName[sv] = i
+			label := name
+			if sv != "" {
+				label = sv + " · " + name
+			}
+			out = append(out, rawSeries{name: label, dashed: true})
+		}
+		out[i].points = append(out[i].points, pt)
+	}
+	// Points in x order: a hand-written reference file may list them in
+	// any order, and a line must not zigzag.
+	for _, s := range out {
+		sortPoints(s.points)
+	}
+	return out, rr, nil
+}
+
+func seriesNote(series, v string) string {
+	if series == "" {
+		return ""
+	}
+	return fmt.Sprintf(", %s=%s", series, v)
+}
+
+func canonicalOr(p probe.Param, v string) string {
+	if c, err := probe.Canonical(p, v); err == nil {
+		return c
+	}
+	return v
+}
+
+func sortPoints(ps []rawPoint) {
+	for i := 1; i < len(ps); i++ {
+		for j := i; j > 0 && ps[j].x < ps[j-1].x; j-- {
+			ps[j], ps[j-1] = ps[j-1], ps[j]
+		}
+	}
+}

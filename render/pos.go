@@ -1,0 +1,128 @@
+package render
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"unicode/utf8"
+)
+
+// Pos is a position in a chapter file. Line and Col are 1-based; Col
+// counts characters (Unicode code points, not bytes), so a column in a
+// Korean sentence is what an editor shows. A tab counts as one column.
+type Pos struct {
+	File      string
+	Line, Col int
+}
+
+// String returns "FILE:LINE:COL".
+func (p Pos) String() string { return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col) }
+
+// PosError is an error at a position in a chapter.
+type PosError struct {
+	Pos Pos
+	Msg string
+}
+
+// Error returns "FILE:LINE:COL: Msg".
+func (e *PosError) Error() string { return e.Pos.String() + ": " + e.Msg }
+
+// file is a chapter's source with a line index. Positions are kept as byte
+// offsets into the whole file while parsing and turned into line and
+// column only when an error or a Pos is reported (Hugo's habit).
+type file struct {
+	name  string
+	src   []byte
+	lines []int // byte offset of each line's start
+}
+
+func newFile(name string, src []byte) *file {
+	f := &file{name: name, src: src, lines: []int{0}}
+	for i, c := range src {
+		if c == '\n' {
+			f.lines = append(f.lines, i+1)
+		}
+	}
+	return f
+}
+
+// pos converts a byte offset in the file to a Pos.
+func (f *file) pos(off int) Pos {
+	off = min(max(off, 0), len(f.src))
+	i := sort.Search(len(f.lines), func(i int) bool { return f.lines[i] > off }) - 1
+	return Pos{File: f.name, Line: i + 1, Col: utf8.RuneCount(f.src[f.lines[i]:off]) + 1}
+}
+
+// errs collects positioned errors.
+type errs struct {
+	f    *file
+	list []*PosError
+}
+
+func (e *errs) at(off int, format string, args ...any) {
+	e.list = append(e.list, &PosError{Pos: e.f.pos(off), Msg: fmt.Sprintf(format, args...)})
+}
+
+// err returns the errors sorted by position (stable, so two errors at one
+// place keep the order they were found in), joined; nil if none.
+func (e *errs) err() error { return joinSorted(e.list) }
+
+func joinSorted(list []*PosError) error {
+	if len(list) == 0 {
+		return nil
+	}
+	list = slices.Clone(list)
+	slices.SortStableFunc(list, func(a, b *PosError) int {
+		return cmp.Or(cmp.Compare(a.Pos.File, b.Pos.File), cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Col, b.Pos.Col))
+	})
+	out := make([]error, len(list))
+	for i, pe := range list {
+		out[i] = pe
+	}
+	return errors.Join(out...)
+}
+
+// offmap maps byte offsets in a derived text (a directive's YAML body, a
+// scalar's value, a Markdown sub-document, an expression) to byte offsets
+// in the file. Derived texts are made of pieces of the file, so maps
+// compose: the map of an expression inside a when block's Markdown inside
+// the YAML body is three functions applied in turn.
+type offmap func(k int) int
+
+// pieces builds an offmap from a list of pieces: bytes [from, from+n) of
+// the derived text are the bytes [to, to+n) of the text below. An offset
+// between pieces maps to the end of the piece before it (a folded line
+// break maps to the end of its line); one before every piece to dflt.
+func pieces(ps []piece, dflt int) offmap {
+	return func(k int) int {
+		best := -1
+		for i, p := range ps {
+			if p.from <= k {
+				best = i
+			}
+		}
+		if best < 0 {
+			return dflt
+		}
+		p := ps[best]
+		return p.to + min(k-p.from, p.n)
+	}
+}
+
+type piece struct{ from, to, n int }
+
+// table is an offmap from a table of offsets (ast.Value.Map): offsets past
+// its end map to the last entry.
+func table(t []int, below offmap) offmap {
+	return func(k int) int {
+		if len(t) == 0 {
+			return below(0)
+		}
+		return below(t[min(max(k, 0), len(t)-1)])
+	}
+}
+
+// shift is the offmap of a text that starts at byte base of the text below.
+func shift(base int) offmap { return func(k int) int { return base + k } }

@@ -1,0 +1,184 @@
+package render
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"measuredbook/probe"
+	"measuredbook/store"
+)
+
+var update = flag.Bool("update", false, "rewrite the expected output of testdata/*.txtar")
+
+// fakeProbes stand for the registry: Specs only, no Run, since rendering
+// never measures.
+var fakeProbes = []probe.Probe{
+	{Spec: probe.Spec{
+		Name: "readiness",
+		Params: []probe.Param{
+			{Name: "api", Kind: probe.String, Default: "epoll", Choices: []string{"select", "poll", "epoll", "kqueue"}, Doc: "readiness API"},
+			{Name: "idle", Kind: probe.Int, Default: "1000", Doc: "idle connections"},
+			{Name: "rounds", Kind: probe.Int, Default: "2000", Doc: "timed rounds"},
+		},
+		Metrics: []probe.Metric{
+			{Name: "round", Unit: probe.Seconds, Better: probe.Lower, Doc: "one readiness round"},
+			{Name: "usable", Unit: probe.Count, Doc: "1 if the API could watch every fd", Labels: []string{"no", "yes"}},
+		},
+	}},
+	{Spec: probe.Spec{
+		Name: "blocking",
+		Params: []probe.Param{
+			{Name: "calls", Kind: probe.Int, Default: "1000", Doc: "reads per run"},
+		},
+		Metrics: []probe.Metric{
+			{Name: "ready_read", Unit: probe.Seconds, Doc: "a read of ready data"},
+			{Name: "sndbuf", Unit: probe.Bytes, Doc: "socket send buffer"},
+			{Name: "sleeps", Unit: probe.Count, Doc: "voluntary switches per read"},
+		},
+	}},
+	{Spec: probe.Spec{
+		Name: "threads.handoff",
+		Params: []probe.Param{
+			{Name: "sleeping", Kind: probe.Int, Default: "0", Doc: "parked threads"},
+			{Name: "delay", Kind: probe.Duration, Default: "500us", Doc: "sleep before the wake"},
+		},
+		Metrics: []probe.Metric{
+			{Name: "time", Unit: probe.Seconds, Doc: "wake to run"},
+		},
+	}},
+}
+
+// sets is a Results from txtar files: results/ID.txt is the build's set,
+// NAME/ID.txt the reference set NAME.
+type sets map[string]map[string]*store.Result
+
+func (s sets) Lookup(set, id string) (*store.Result, bool) {
+	r, ok := s[set][id]
+	return r, ok
+}
+
+func loadSets(t *testing.T, a *txtar.Archive) sets {
+	s := sets{}
+	for _, f := range a.Files {
+		dir, name := filepath.Split(f.Name)
+		if !strings.HasSuffix(name, ".txt") || dir == "" {
+			continue
+		}
+		set := strings.TrimSuffix(dir, "/")
+		if set == "results" {
+			set = ""
+		}
+		r, err := store.Read(bytes.NewReader(f.Data), f.Name)
+		if err != nil {
+			t.Fatalf("%s: %v", f.Name, err)
+		}
+		if s[set] == nil {
+			s[set] = map[string]*store.Result{}
+		}
+		s[set][r.Experiment] = r
+	}
+	return s
+}
+
+func errLines(err error) string {
+	if err == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, e := range unwrapAll(err) {
+		b.WriteString(e.Error())
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func unwrapAll(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
+}
+
+// TestCases runs every testdata/*.txtar: chapter.md rendered against the
+// result files in the archive, compared with its html, errors and
+// warnings sections (absent means empty). With -update the sections are
+// rewritten from the output; review the diff.
+func TestCases(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*.txtar")
+	if len(files) == 0 {
+		t.Fatal("no test cases")
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			a, err := txtar.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sections := map[string][]byte{}
+			for _, f := range a.Files {
+				sections[f.Name] = f.Data
+			}
+			src, ok := sections["chapter.md"]
+			if !ok {
+				t.Fatal("no chapter.md")
+			}
+			got := map[string]string{}
+			d, err := Parse("chapter.md", src, fakeProbes)
+			if err != nil {
+				got["errors"] = errLines(err)
+			} else {
+				warnings, err := d.Evaluate(loadSets(t, a), nil)
+				got["errors"] = errLines(err)
+				got["warnings"] = errLines(errors.Join(warnings...))
+				if err == nil {
+					out, err := d.HTML()
+					if err != nil {
+						t.Fatal(err)
+					}
+					got["html"] = string(out)
+					// Rendering is deterministic: a second evaluation of
+					// the same input gives the same bytes.
+					d2, _ := Parse("chapter.md", src, fakeProbes)
+					d2.Evaluate(loadSets(t, a), nil)
+					out2, _ := d2.HTML()
+					if !bytes.Equal(out, out2) {
+						t.Errorf("two renderings differ")
+					}
+					for _, c := range d.Claims() {
+						got["claims"] += c.Pos.String() + " " + c.Verdict + ": " + c.Text + " [" + c.Explain + "]\n"
+					}
+				}
+			}
+			if *update {
+				var keep []txtar.File
+				for _, f := range a.Files {
+					if _, gen := got[f.Name]; !gen {
+						keep = append(keep, f)
+					}
+				}
+				for _, name := range []string{"errors", "warnings", "claims", "html"} {
+					if got[name] != "" {
+						keep = append(keep, txtar.File{Name: name, Data: []byte(got[name])})
+					}
+				}
+				a.Files = keep
+				if err := os.WriteFile(file, txtar.Format(a), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			for _, name := range []string{"errors", "warnings", "claims", "html"} {
+				if want := string(sections[name]); got[name] != want {
+					t.Errorf("%s:\ngot:\n%s\nwant:\n%s", name, got[name], want)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,372 @@
+package render
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"measuredbook/expr"
+	"measuredbook/probe"
+	"measuredbook/render/ast"
+	"measuredbook/store"
+)
+
+// rowIndex indexes a result's rows and failures by their params' Key.
+type rowIndex struct {
+	rows     map[string]store.Row
+	failures map[string]string
+}
+
+func indexRows(r *store.Result) rowIndex {
+	ix := rowIndex{rows: map[string]store.Row{}, failures: map[string]string{}}
+	for _, row := range r.Rows {
+		ix.rows[row.Params.Key()] = row
+	}
+	for _, f := range r.Failures {
+		ix.failures[f.Params.Key()] = f.Err
+	}
+	return ix
+}
+
+func dimOf(u probe.Unit) expr.Dim {
+	switch u {
+	case probe.Seconds:
+		return expr.Duration
+	case probe.Bytes:
+		return expr.Bytes
+	}
+	return expr.Dimensionless
+}
+
+// cell shows one metric of one combination: the median in the metric's
+// default format (or format), with "min–max, N runs" on hover.
+func (ix rowIndex) cell(p probe.Params, m probe.Metric, format string) (ast.Cell, error) {
+	key := p.Key()
+	row, ok := ix.rows[key]
+	if !ok {
+		if cause, failed := ix.failures[key]; failed {
+			return ast.Cell{Text: "실패", Title: cause, Class: "mb-failed"}, nil
+		}
+		return ast.Cell{Text: "—", Title: "측정 없음", Class: "mb-missing"}, nil
+	}
+	s, ok := store.Summarize(row, m.Name)
+	if !ok {
+		return ast.Cell{Text: "—", Title: "이 결과에 없는 지표", Class: "mb-missing"}, nil
+	}
+	v := expr.Value{Kind: expr.Number, Num: s.Median, Lo: s.Min, Hi: s.Max, Dim: dimOf(m.Unit), Runs: s.N, Labels: m.Labels}
+	if format == "" && len(m.Labels) > 0 {
+		format = "label"
+	}
+	text, err := v.Format(format)
+	if err != nil {
+		return ast.Cell{}, err
+	}
+	title := plural(s.N, "run", "runs")
+	if s.Min != s.Max && format != "label" {
+		if r, err := v.Format("range"); err == nil {
+			title = r + ", " + title
+		}
+	}
+	return ast.Cell{Text: text, Title: title, Number: true}, nil
+}
+
+// experiment renders an experiment directive: every combination × metric,
+// and the provenance line.
+func (ev *eval) experiment(dir *directive) any {
+	x := dir.exp
+	view := &ast.Experiment{ID: x.ID, Hidden: x.Show == "none"}
+	var fixed []string
+	for _, name := range x.Order {
+		if len(x.Sweep[name]) == 1 {
+			fixed = append(fixed, name+"="+x.Sweep[name][0])
+		}
+	}
+	view.Fixed = strings.Join(fixed, ", ")
+	r, ok := ev.env.lookup("", x.ID)
+	if !ok {
+		view.Missing = missingMsg("", x.ID)
+		if !view.Hidden {
+			ev.warn.at(dir.off, "%s", view.Missing)
+		}
+		return view
+	}
+	view.Provenance = provenance(r)
+	view.Measured = r.Measured()
+	if view.Hidden {
+		return view
+	}
+	t := &ast.Table{Caption: x.Caption}
+	var swept []string
+	for _, name := range x.Order {
+		if len(x.Sweep[name]) > 1 {
+			swept = append(swept, name)
+			t.Head = append(t.Head, ast.Cell{Text: name, Head: true, Title: paramDoc(x.Spec, name)})
+		}
+	}
+	for _, m := range x.Spec.Metrics {
+		t.Head = append(t.Head, ast.Cell{Text: m.Name, Head: true, Title: m.Doc, Number: true})
+	}
+	ix := indexRows(r)
+	for _, c := range x.Combos {
+		var row []ast.Cell
+		for _, name := range swept {
+			row = append(row, ast.Cell{Text: c[name], Head: true})
+		}
+		for _, m := range x.Spec.Metrics {
+			cell, err := ix.cell(c, m, "")
+			if err != nil {
+				ev.errs.at(dir.off, "experiment %s, metric %s: %v", x.ID, m.Name, err)
+				return &ast.Error{Msg: err.Error()}
+			}
+			row = append(row, cell)
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	for _, f := range r.Failures {
+		ev.warn.at(dir.off, "experiment %s: combination %s failed: %s", x.ID, f.Params.Key(), f.Err)
+	}
+	view.Table = t
+	return view
+}
+
+func paramDoc(s probe.Spec, name string) string {
+	p, _ := s.Param(name)
+	return p.Doc
+}
+
+// provenance is the line under an experiment: who measured, when, how
+// often and how much the runs spread. The spread is Result.Spread, the
+// widest min–max range of any metric of any combination relative to its
+// median, quoted as ± half of it.
+func provenance(r *store.Result) string {
+	var parts []string
+	if r.Measured() {
+		parts = append(parts, "✅ 실측")
+	} else {
+		parts = append(parts, "📄 옮겨 적음")
+	}
+	parts = append(parts, machineLine(r))
+	if !r.Start.IsZero() {
+		parts = append(parts, r.Start.UTC().Format("2006-01-02"))
+	}
+	if r.Runs > 0 {
+		parts = append(parts, fmt.Sprintf("%d회 실행", r.Runs))
+	}
+	if s := r.Spread(); s > 0 {
+		parts = append(parts, "편차 ±"+percent(s/2))
+	}
+	if n := len(r.Failures); n > 0 {
+		parts = append(parts, fmt.Sprintf("실패 %d건", n))
+	}
+	if !r.Measured() {
+		parts = append(parts, r.Source)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// shortProvenance is the line under a table or plot: machine and date.
+func shortProvenance(r *store.Result) string {
+	parts := []string{r.Machine.Name}
+	if !r.Measured() {
+		parts[0] = "📄 " + parts[0] + " (옮겨 적음)"
+	} else {
+		parts[0] = "✅ " + parts[0]
+	}
+	if !r.Start.IsZero() {
+		parts = append(parts, r.Start.UTC().Format("2006-01-02"))
+	}
+	if r.Runs > 0 {
+		parts = append(parts, fmt.Sprintf("%d회 실행", r.Runs))
+	}
+	return strings.Join(parts, " · ")
+}
+
+func machineLine(r *store.Result) string {
+	s := r.Machine.Name
+	if sum := r.Machine.Summary(); sum != "" {
+		s += " (" + sum + ")"
+	}
+	return s
+}
+
+// percent formats a fraction: one decimal below 10%, none above.
+func percent(f float64) string {
+	p := f * 100
+	if p < 10 {
+		s := fmt.Sprintf("%.1f", p)
+		return strings.TrimSuffix(s, ".0") + "%"
+	}
+	return fmt.Sprintf("%.0f%%", math.Round(p))
+}
+
+// selection is what a table or plot draws from: the experiment, its
+// result, and the params pinned to one value.
+type selection struct {
+	x    *Experiment
+	r    *store.Result
+	pins probe.Params // every param that is not free, with its value
+}
+
+// freeParam is a directive field naming a param left free (rows, cols,
+// x, series), in the order the fields are suggested in messages.
+type freeParam struct{ field, param string }
+
+// selectFrom resolves the free params and where against experiment x.
+// Every other param must have one value. It returns nil after reporting
+// an error; a missing result gives a selection with a nil r.
+func (ev *eval) selectFrom(dir *directive, x *Experiment, where map[string]string, free []freeParam) *selection {
+	ok := true
+	isFree := map[string]string{}
+	var fields []string
+	for _, f := range free {
+		fields = append(fields, f.field)
+		if f.param == "" {
+			continue
+		}
+		if _, known := x.Spec.Param(f.param); !known {
+			ev.errs.at(dir.at[f.field], "experiment %s (probe %s) has no param %q%s", x.ID, x.Probe, f.param, suggest(f.param, x.Order))
+			ok = false
+			continue
+		}
+		isFree[f.param] = f.field
+	}
+	sel := &selection{x: x, pins: probe.Params{}}
+	for _, name := range sortedKeys(where) {
+		prm, known := x.Spec.Param(name)
+		if !known {
+			ev.errs.at(dir.at["where."+name], "experiment %s (probe %s) has no param %q%s", x.ID, x.Probe, name, suggest(name, x.Order))
+			ok = false
+			continue
+		}
+		sel.pins[name] = where[name] // even when wrong: it is not left free
+		if field, dup := isFree[name]; dup {
+			ev.errs.at(dir.at["where."+name], "where pins %s, which is already %s", name, field)
+			ok = false
+			continue
+		}
+		c, err := probe.Canonical(prm, where[name])
+		if err != nil {
+			ev.errs.at(dir.at["where="+name], "%v", err)
+			ok = false
+			continue
+		}
+		if !contains(x.Sweep[name], c) {
+			ev.errs.at(dir.at["where="+name], "experiment %s does not measure %s=%s (it measures %s)", x.ID, name, c, strings.Join(x.Sweep[name], ", "))
+			ok = false
+			continue
+		}
+		sel.pins[name] = c
+	}
+	if !ok {
+		// Do not go on to blame params that a misspelt field would have
+		// covered.
+		return nil
+	}
+	for _, name := range x.Order {
+		if _, free := isFree[name]; free {
+			continue
+		}
+		if _, pinned := sel.pins[name]; pinned {
+			continue
+		}
+		vals := x.Sweep[name]
+		if len(vals) != 1 {
+			ev.errs.at(dir.off, "%s from %s: param %s takes %d values (%s); make it %s, or pin it with where: {%s: %s}",
+				dir.node.Name, x.ID, name, len(vals), strings.Join(vals, ", "), strings.Join(fields, " or "), name, vals[0])
+			ok = false
+			continue
+		}
+		sel.pins[name] = vals[0]
+	}
+	if !ok {
+		return nil
+	}
+	sel.r, _ = ev.env.lookup("", x.ID)
+	return sel
+}
+
+// params returns the combination of the selection's pins plus the given
+// free values.
+func (s *selection) params(kv ...string) probe.Params {
+	p := probe.Params{}
+	for k, v := range s.pins {
+		p[k] = v
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i] != "" {
+			p[kv[i]] = kv[i+1]
+		}
+	}
+	return p
+}
+
+// table renders a table directive: rows × cols of one metric.
+func (ev *eval) table(dir *directive) any {
+	t := dir.table
+	if t.rows != "" && t.rows == t.cols {
+		ev.errs.at(dir.at["cols"], "rows and cols are both %s", t.rows)
+		return &ast.Error{Msg: "table could not be evaluated"}
+	}
+	fail := &ast.Error{Msg: "table could not be evaluated"}
+	x, err := ev.env.experiment(t.from)
+	if err != nil {
+		ev.errs.at(dir.at["from"], "%v", err)
+		return fail
+	}
+	m, mok := x.Spec.Metric(t.value)
+	if !mok {
+		ev.errs.at(dir.at["value"], "experiment %s (probe %s) has no metric %q%s", x.ID, x.Probe, t.value, suggest(t.value, metricNames(x.Spec)))
+	}
+	sel := ev.selectFrom(dir, x, t.where, []freeParam{{"rows", t.rows}, {"cols", t.cols}})
+	if sel == nil || !mok {
+		return fail
+	}
+	if sel.r == nil {
+		msg := missingMsg("", x.ID)
+		ev.warn.at(dir.off, "%s", msg)
+		return &ast.TableView{Missing: msg}
+	}
+	rowVals, colVals := []string{""}, []string{""}
+	if t.rows != "" {
+		rowVals = x.Sweep[t.rows]
+	}
+	if t.cols != "" {
+		colVals = x.Sweep[t.cols]
+	}
+	tab := &ast.Table{Caption: t.caption}
+	corner := t.rows
+	if t.rows != "" && t.cols != "" {
+		corner = t.rows + " \\ " + t.cols
+	}
+	if t.rows != "" {
+		tab.Head = append(tab.Head, ast.Cell{Text: corner, Head: true})
+	}
+	for _, c := range colVals {
+		name := c
+		if t.cols == "" {
+			name = m.Name
+		}
+		tab.Head = append(tab.Head, ast.Cell{Text: name, Head: true, Title: m.Doc, Number: true})
+	}
+	ix := indexRows(sel.r)
+	for _, rv := range rowVals {
+		var row []ast.Cell
+		if t.rows != "" {
+			row = append(row, ast.Cell{Text: rv, Head: true})
+		}
+		for _, cv := range colVals {
+			cell, err := ix.cell(sel.params(t.rows, rv, t.cols, cv), m, t.format)
+			if err != nil {
+				ev.errs.at(dir.at["format"], "%v", err)
+				return &ast.Error{Msg: err.Error()}
+			}
+			row = append(row, cell)
+		}
+		tab.Rows = append(tab.Rows, row)
+	}
+	return &ast.TableView{Table: tab, Provenance: shortProvenance(sel.r)}
+}
+
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

@@ -1,0 +1,263 @@
+package render
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+
+	"measuredbook/expr"
+)
+
+// ybody is a YAML text (a directive's body or the front matter) with the
+// map from its byte offsets to the file's.
+type ybody struct {
+	text  []byte
+	lines []int // byte offset of each line's start in text
+	m     offmap
+}
+
+func newYBody(text []byte, m offmap) *ybody {
+	b := &ybody{text: text, lines: []int{0}, m: m}
+	for i, c := range text {
+		if c == '\n' && i+1 < len(text) {
+			b.lines = append(b.lines, i+1)
+		}
+	}
+	return b
+}
+
+// off converts a yaml.Node's 1-based line and column (yaml counts columns
+// in characters) to a byte offset in the text.
+func (b *ybody) off(line, col int) int {
+	if line < 1 {
+		return 0
+	}
+	if line > len(b.lines) {
+		return len(b.text)
+	}
+	o := b.lines[line-1]
+	for c := 1; c < col && o < len(b.text) && b.text[o] != '\n'; c++ {
+		_, w := utf8.DecodeRune(b.text[o:])
+		o += w
+	}
+	return o
+}
+
+// at returns the file offset of a node.
+func (b *ybody) at(n *yaml.Node) int { return b.m(b.off(n.Line, n.Column)) }
+
+func (b *ybody) lineEnd(start int) int {
+	if i := strings.IndexByte(string(b.text[start:]), '\n'); i >= 0 {
+		return start + i
+	}
+	return len(b.text)
+}
+
+// scalarMap maps byte offsets in a scalar's decoded Value to file offsets,
+// so that an error inside an expression or a Markdown value points at the
+// very character in the chapter. It walks the scalar's source lines and
+// matches each against the value in turn: exact for plain and literal
+// scalars, exact up to the line break for folded ones, and up to the first
+// escape in a quoted line (the rest of that line maps to where the match
+// stopped). indent is the least indentation of a continuation line (the
+// column of the scalar's key: YAML wants continuations indented more).
+func (b *ybody) scalarMap(n *yaml.Node, indent int) offmap {
+	start := b.off(n.Line, n.Column)
+	val := n.Value
+	block := n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0
+	quoted := n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0
+	var ps []piece
+	cur := 0
+	line := n.Line - 1
+	first := start
+	if quoted {
+		first++
+	}
+	if block {
+		line++
+		first = -1
+	}
+	for ; line < len(b.lines) && cur < len(val); line++ {
+		ls := b.lines[line]
+		le := b.lineEnd(ls)
+		from := first
+		if first >= 0 {
+			first = -1
+		} else {
+			ind := 0
+			for ls+ind < le && (b.text[ls+ind] == ' ' || b.text[ls+ind] == '\t') {
+				ind++
+			}
+			if ls+ind == le {
+				continue // a blank line: a line break in the value
+			}
+			if ind < indent {
+				break // the scalar ended
+			}
+			from = ls + ind
+		}
+		c := b.text[from:le]
+		// Skip what folding and indentation put into the value but not on
+		// this line: line breaks, and spaces the line has not.
+		for cur < len(val) && strings.IndexByte(" \t\n", val[cur]) >= 0 && (len(c) == 0 || val[cur] != c[0]) {
+			cur++
+		}
+		l := 0
+		for l < len(c) && cur+l < len(val) && c[l] == val[cur+l] {
+			l++
+		}
+		if l > 0 {
+			ps = append(ps, piece{from: cur, to: from, n: l})
+			cur += l
+		}
+	}
+	inner := pieces(ps, start)
+	return func(k int) int { return b.m(inner(k)) }
+}
+
+var yamlLineErr = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// yamlScannerProblems are the problems yaml.v3's scanner reports. The
+// "line N" of its error message is 1-based for these but 0-based for the
+// parser's problems (decode.go's fail adds 1 only for scanner errors), so
+// telling them apart puts every error on the right line.
+var yamlScannerProblems = []string{
+	"block sequence entries are not allowed in this context",
+	"could not find expected ':'",
+	"could not find expected directive name",
+	"did not find URI escaped octet",
+	"did not find expected '!'",
+	"did not find expected alphabetic or numeric character",
+	"did not find expected comment or line break",
+	"did not find expected digit or '.' character",
+	"did not find expected hexdecimal number",
+	"did not find expected tag URI",
+	"did not find expected version number",
+	"did not find expected whitespace",
+	"did not find the expected '>'",
+	"exceeded max depth",
+	"found a tab character",
+	"found an incorrect",
+	"found an indentation indicator equal to 0",
+	"found character that cannot start any token",
+	"found extremely long version number",
+	"found invalid Unicode character escape code",
+	"found unexpected document indicator",
+	"found unexpected end of stream",
+	"found unexpected non-alphabetical character",
+	"found unknown directive name",
+	"found unknown escape character",
+	"mapping keys are not allowed in this context",
+	"mapping values are not allowed in this context",
+}
+
+func yamlLine(n int, problem string) int {
+	for _, p := range yamlScannerProblems {
+		if strings.HasPrefix(problem, p) {
+			return n
+		}
+	}
+	return n + 1
+}
+
+// parse decodes the text into a mapping node. A YAML syntax error is
+// reported at the start of the line it names, mapped into the chapter.
+func (b *ybody) parse(what string, e *errs) (*yaml.Node, bool) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b.text, &doc); err != nil {
+		msg := err.Error()
+		off := 0
+		if m := yamlLineErr.FindStringSubmatch(msg); m != nil {
+			line, _ := strconv.Atoi(m[1])
+			off = b.off(yamlLine(line, m[2]), 1)
+			for off < len(b.text) && b.text[off] == ' ' {
+				off++
+			}
+			msg = m[2]
+		} else {
+			msg = strings.TrimPrefix(msg, "yaml: ")
+		}
+		e.at(b.m(off), "malformed YAML in %s: %s", what, msg)
+		return nil, false
+	}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return &yaml.Node{Kind: yaml.MappingNode, Line: 1, Column: 1}, true // empty body
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		e.at(b.at(root), "%s wants a YAML mapping of fields (key: value), got %s", what, nodeKind(root))
+		return nil, false
+	}
+	return root, true
+}
+
+func nodeKind(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.AliasNode:
+		return "an alias"
+	}
+	return fmt.Sprintf("%q", n.Value)
+}
+
+// field is one key: value pair of a mapping.
+type field struct{ key, val *yaml.Node }
+
+// fields checks a mapping's keys against the known ones: an unknown key is
+// an error at the key, with the closest known name suggested; a repeated
+// key is an error at its second occurrence.
+func (b *ybody) fields(what string, root *yaml.Node, known []string, e *errs) map[string]field {
+	out := map[string]field{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		name := k.Value
+		if k.Kind != yaml.ScalarNode {
+			e.at(b.at(k), "%s: a field name must be a plain word", what)
+			continue
+		}
+		if !contains(known, name) {
+			e.at(b.at(k), "unknown field %q in %s%s", name, what, suggest(name, known))
+			continue
+		}
+		if _, dup := out[name]; dup {
+			e.at(b.at(k), "duplicate field %q in %s", name, what)
+			continue
+		}
+		out[name] = field{k, v}
+	}
+	return out
+}
+
+// scalar returns a field's value as a string; a list or a mapping is an
+// error.
+func (b *ybody) scalar(what, name string, f field, e *errs) (string, bool) {
+	if f.val.Kind != yaml.ScalarNode {
+		e.at(b.at(f.val), "%s wants a single value for %s, got %s", what, name, nodeKind(f.val))
+		return "", false
+	}
+	return f.val.Value, true
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// suggest returns " (did you mean X?)" for the closest candidate, or "".
+func suggest(name string, candidates []string) string {
+	if c := expr.Closest(name, candidates); c != "" {
+		return fmt.Sprintf(" (did you mean %s?)", c)
+	}
+	return ""
+}
