@@ -1,0 +1,150 @@
+// Package expr evaluates the expressions a chapter writes inside inline
+// values {{ EXPR | FORMAT }}, in claim.expect and in when.if.
+//
+// An expression is arithmetic over measured results. The figures it shows
+// come from references to stored results, never from typed numbers (a
+// literal is a bound or a factor: < 2, * 1000), so a sentence built on it
+// stays true when the book is rebuilt on a machine where the numbers come
+// out otherwise.
+//
+// # References
+//
+// A reference names one metric of one experiment and picks one parameter
+// combination with a selector:
+//
+//	readiness.round[api=poll, idle=10000]
+//	threads.handoff.time[sleeping=100]
+//	syscall.overhead.getpid
+//	blocking.ready_read[]
+//
+// The reference is a dotted path whose last segment is the metric; everything
+// before it is the experiment id, which may itself contain dots (the second
+// example is metric "time" of experiment "threads.handoff"). Ids and metrics
+// are made of letters, digits and underscores; a '-' is always subtraction.
+//
+// The selector [k=v, ...] may be omitted, or written [], when the experiment
+// has a single parameter combination. Otherwise it must pick exactly one; a
+// selector that leaves a param free is an error that names the params to add
+// and their values. A value matches a stored one when the texts are equal,
+// when both are numbers and equal (1e4 matches 10000), or when both are
+// durations and equal (500us, 500µs and 0.5ms all match 500µs).
+//
+// A reference's value is the median of its runs. It is also an interval: the
+// minimum and maximum over the runs. Both travel through the arithmetic.
+//
+// # Numbers, strings and units
+//
+// Literal numbers may carry a unit: 2, 0.5, 1e3, 100ns, 500us (or 500µs), 1ms,
+// 2s, 64B, 8KiB, 1MiB, 1GiB. A number without a unit is dimensionless.
+//
+// Strings are written in double quotes, with \" and \\ as the only escapes.
+// A string may only be a result of ?:, as in
+//
+//	{{ growth(readiness.round[api=poll], idle) > 2 ? "자란다" : "평평하다" }}
+//
+// # Operators
+//
+// From the loosest to the tightest binding:
+//
+//	COND ? A : B           right-associative
+//	||
+//	&&
+//	< <= > >= == !=        comparisons do not chain
+//	+ -
+//	* /
+//	- ! (unary)
+//
+// Parentheses group as usual.
+//
+// Arithmetic keeps track of what a value measures. Durations are in seconds,
+// sizes in bytes, counts are plain numbers:
+//
+//	duration ± duration       duration
+//	duration × number         duration (also bytes × number)
+//	duration ÷ number         duration (a time per item; also bytes ÷ number)
+//	duration ÷ duration       ratio    (also bytes ÷ bytes, count ÷ count)
+//
+// Adding, subtracting or comparing values of different kinds is an error
+// ("unit mismatch: duration + bytes"), as are products and quotients with no
+// format to show them in (duration × duration, bytes ÷ duration). A ratio and
+// a plain number are both dimensionless: growth(…) < 2 compares them.
+//
+// # Intervals and three-valued conditions
+//
+// Every value is a median with an interval around it. Literals are points.
+// The interval of a sum, difference, product or quotient is every result the
+// operands' intervals allow (interval arithmetic); dividing by an interval
+// that contains zero is an error, since the quotient would be unbounded.
+//
+// A comparison is decided over the whole intervals:
+//
+//	a < b    holds when a.Hi < b.Lo, fails when a.Lo >= b.Hi, else inconclusive
+//	a == b   holds only when both are the same point, fails when they are disjoint
+//
+// so a claim holds only when every run agrees, fails only when every run
+// disagrees, and is inconclusive when the runs straddle the bound.
+// Expr.Explain shows a claim's operands with their values and intervals,
+// which is what a reader of a failing claim needs to see. The
+// logical operators follow Kleene's three-valued logic: false && x is false
+// and true || x is true whatever x is, and otherwise an inconclusive operand
+// makes the result inconclusive.
+//
+// COND ? A : B takes A when COND holds and B when it fails or is
+// inconclusive. An inconclusive condition is recorded in
+// Value.Inconclusive so that the build can warn about the sentence it chose.
+//
+// Both operands of && and || and both branches of ?: are always evaluated,
+// so a misspelt reference in the branch this machine does not take is still
+// reported: a chapter that builds here must build where the numbers go the
+// other way.
+//
+// # Functions
+//
+//	growth(REF, PARAM)   the value at PARAM's largest value over the value at its smallest
+//	slope(REF, PARAM)    the least-squares slope of log(median) against log(PARAM)
+//	min(A, B, ...)       the smallest; max(A, B, ...) the largest (of one kind)
+//	min(REF), max(REF)   over every combination the selector leaves free
+//	abs(A)
+//	ref("m1", EXPR)      EXPR evaluated against the reference set results/m1/
+//
+// In growth and slope the selector must fix every param but PARAM (or the
+// param must have a single value), as in
+// growth(readiness.round[api=epoll], idle). PARAM's values are ordered as
+// numbers or as durations; values that are neither keep the order of the
+// results, and slope refuses them.
+//
+// growth is a ratio; its interval is the largest and smallest quotient the
+// two endpoints' runs allow. slope is an exponent (1 is linear, 0 flat); its
+// interval is exact for the least-squares fit: the slope is a weighted sum of
+// the log values, so its extremes put every point at the end of its run
+// interval that the point's weight favours.
+//
+// # Formats
+//
+// The format after | says how an inline value is shown. Without one, a value
+// uses its kind's default: dur for durations, bytes for sizes, x for ratios,
+// label for a code metric with named values, int for whole numbers, f2 for
+// other numbers, the text itself for strings and holds / fails /
+// inconclusive for conditions (the renderer localises these).
+//
+//	dur     873 ns, 31.2 μs, 5.25 ms, 1.5 s: 3 significant digits, unit picked
+//	ns      674,705 ns   (also us → 31.2 μs, ms → 5.25 ms: a fixed unit)
+//	int     4,068        rounded, thousands separators
+//	f1, f2  1.5, 0.25    fixed decimals
+//	x       5,712×, 22.5×, 1.4×: ratios, 1 decimal below 100
+//	pct     96%, 4.5%    a ratio as a percentage, 1 decimal below 10%
+//	bytes   64 B, 8 KiB, 62.1 KiB, 1.5 MiB
+//	range   298–1,207 ns, 2,587–2,645: the run interval, unit written once
+//	label   the name of a code value (the metric's Labels)
+//
+// Significant digits never round away the integer part: 1,234 s, not 1,230 s.
+// Durations print with the Greek μ (U+03BC). A format that does not fit the
+// value (bytes of a duration, x of a condition) is an error.
+//
+// # Errors
+//
+// Every error is an *Error with the byte offset and length of the culprit in
+// the source text, so the caller can print FILE:LINE:COL. Unknown names of
+// formats, functions, params and units come with the closest known name
+// (see Closest); unknown selector values list the known ones.
+package expr

@@ -1,0 +1,607 @@
+package expr
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"measuredbook/probe"
+)
+
+// Env gives an expression its data.
+type Env interface {
+	// Metric returns one metric of one experiment in a data set ("" = the
+	// build's set; "m1" = the reference set). Its errors (unknown
+	// experiment/metric, result missing) already carry a "did you mean"
+	// suggestion; Eval wraps them positioned at the reference.
+	Metric(set, experiment, metric string) (*Metric, error)
+}
+
+// Metric is one metric of one experiment: every parameter combination's
+// summary over its runs.
+type Metric struct {
+	Unit    probe.Unit // Seconds "s", Bytes "B", Count "1"
+	Labels  []string   // names of code values (Labels[i] names value i), may be nil
+	Params  []string   // the experiment's param names, in declared order
+	Samples []Sample   // one per parameter combination
+}
+
+// Sample is one parameter combination's summary.
+type Sample struct {
+	Params           map[string]string // canonical text values ("10000", "500µs", "epoll")
+	Median, Min, Max float64           // over the runs, in base units
+	Runs             int
+}
+
+// Eval evaluates the expression against env. Errors are *Error positioned
+// at the culprit. When the expression has a format, Eval also checks that
+// the format fits the value, so that "bytes of a duration" is reported with
+// the expression's position rather than later by whoever formats it.
+func (e *Expr) Eval(env Env) (Value, error) {
+	ev := &evaluator{env: env, src: e.src, metrics: map[[3]string]*Metric{}}
+	v, err := ev.eval(e.root)
+	if err != nil {
+		return Value{}, err
+	}
+	if e.format != "" {
+		if _, err := v.Format(e.format); err != nil {
+			return Value{}, &Error{Off: e.fmtOff, Len: e.fmtLen, Msg: err.Error()}
+		}
+	}
+	return v, nil
+}
+
+type evaluator struct {
+	env     Env
+	src     string
+	metrics map[[3]string]*Metric // one lookup per reference target per Eval
+}
+
+func errAt(n node, format string, args ...any) *Error {
+	off, end := n.span()
+	return &Error{Off: off, Len: end - off, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (ev *evaluator) text(n node) string {
+	off, end := n.span()
+	return ev.src[off:end]
+}
+
+func (ev *evaluator) eval(n node) (Value, error) {
+	switch n := n.(type) {
+	case *numNode:
+		return point(n.v, n.dim), nil
+	case *strNode:
+		return Value{Kind: String, Str: n.s}, nil
+	case *refNode:
+		m, err := ev.metric(n)
+		if err != nil {
+			return Value{}, err
+		}
+		s, err := ev.one(n, m)
+		if err != nil {
+			return Value{}, err
+		}
+		v, err := fromSample(m, s)
+		if err != nil {
+			return Value{}, errAt(n, "%s.%s: %v", n.ref.Experiment, n.ref.Metric, err)
+		}
+		return v, nil
+	case *setNode:
+		return ev.eval(n.x)
+	case *unaryNode:
+		return ev.unary(n)
+	case *binaryNode:
+		return ev.binary(n)
+	case *condNode:
+		return ev.cond(n)
+	case *callNode:
+		return ev.call(n)
+	case *identNode:
+		return Value{}, errAt(n, "%s is not a value", n.name)
+	}
+	panic(fmt.Sprintf("expr: unknown node %T", n))
+}
+
+func (ev *evaluator) unary(n *unaryNode) (Value, error) {
+	x, err := ev.eval(n.x)
+	if err != nil {
+		return Value{}, err
+	}
+	if n.op == tNot {
+		if x.Kind != Bool {
+			return Value{}, errAt(n, "! needs a condition, found %s", x.describe())
+		}
+		x.Truth = not(x.Truth)
+		return x, nil
+	}
+	if x.Kind != Number {
+		return Value{}, errAt(n, "- needs a number, found %s", x.describe())
+	}
+	return negate(x), nil
+}
+
+// binary evaluates both operands first, even for && and || whose left side
+// may already decide: a misspelt reference on the right must fail the build
+// on every machine, not only on those whose numbers reach it.
+func (ev *evaluator) binary(n *binaryNode) (Value, error) {
+	x, err := ev.eval(n.x)
+	if err != nil {
+		return Value{}, err
+	}
+	y, err := ev.eval(n.y)
+	if err != nil {
+		return Value{}, err
+	}
+	opErr := func(err error) *Error { return &Error{Off: n.opOff, Len: n.opEnd - n.opOff, Msg: err.Error()} }
+	switch n.op {
+	case tPlus, tMinus, tStar:
+		v, err := arith(n.op, x, y)
+		if err != nil {
+			return Value{}, opErr(err)
+		}
+		return v, nil
+	case tSlash:
+		v, err := arith(n.op, x, y)
+		if err != nil {
+			if x.Kind == Number && y.Kind == Number && y.Lo <= 0 && y.Hi >= 0 {
+				return Value{}, errAt(n.y, "%v", err) // the divisor is the culprit
+			}
+			return Value{}, opErr(err)
+		}
+		return v, nil
+	case tAnd, tOr:
+		for _, side := range []struct {
+			v Value
+			n node
+		}{{x, n.x}, {y, n.y}} {
+			if side.v.Kind != Bool {
+				return Value{}, errAt(side.n, "%s joins conditions such as a < b, found %s", n.opText, side.v.describe())
+			}
+		}
+		t := and(x.Truth, y.Truth)
+		if n.op == tOr {
+			t = or(x.Truth, y.Truth)
+		}
+		return merge(Value{Kind: Bool, Truth: t}, x, y), nil
+	}
+	v, err := compare(n.op, x, y)
+	if err != nil {
+		return Value{}, opErr(err)
+	}
+	return v, nil
+}
+
+// cond evaluates both branches (see binary) and returns the one the
+// condition picks. An inconclusive condition picks the else branch, the
+// cautious sentence, and leaves its source text in Inconclusive.
+func (ev *evaluator) cond(n *condNode) (Value, error) {
+	c, err := ev.eval(n.c)
+	if err != nil {
+		return Value{}, err
+	}
+	if c.Kind != Bool {
+		return Value{}, errAt(n.c, "the condition before ? must be a comparison such as a < b, found %s", c.describe())
+	}
+	a, err := ev.eval(n.a)
+	if err != nil {
+		return Value{}, err
+	}
+	b, err := ev.eval(n.b)
+	if err != nil {
+		return Value{}, err
+	}
+	v := b
+	if c.Truth == True {
+		v = a
+	}
+	v.Inconclusive = unionStrings(c.Inconclusive, v.Inconclusive)
+	if c.Truth == Unknown {
+		v.Inconclusive = unionStrings(v.Inconclusive, []string{ev.text(n.c)})
+	}
+	v.Runs = fewestRuns(v.Runs, c.Runs)
+	return v, nil
+}
+
+// metric looks a reference's metric up in the environment, once per Eval.
+func (ev *evaluator) metric(r *refNode) (*Metric, error) {
+	key := [3]string{r.ref.Set, r.ref.Experiment, r.ref.Metric}
+	if m, ok := ev.metrics[key]; ok {
+		return m, nil
+	}
+	if ev.env == nil {
+		return nil, errAt(r, "no data to evaluate %s.%s against", r.ref.Experiment, r.ref.Metric)
+	}
+	m, err := ev.env.Metric(r.ref.Set, r.ref.Experiment, r.ref.Metric)
+	if err != nil {
+		return nil, errAt(r, "%v", err)
+	}
+	if m == nil {
+		return nil, errAt(r, "no result for %s.%s", r.ref.Experiment, r.ref.Metric)
+	}
+	ev.metrics[key] = m
+	return m, nil
+}
+
+// paramNames returns the metric's declared params, or those its samples
+// carry when the environment did not declare them.
+func paramNames(m *Metric) []string {
+	if len(m.Params) > 0 {
+		return m.Params
+	}
+	var names []string
+	for _, s := range m.Samples {
+		for k := range s.Params {
+			if !slices.Contains(names, k) {
+				names = append(names, k)
+			}
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// values returns the distinct values of param among samples, in the order
+// the results list them (the order of the experiment's sweep).
+func values(samples []Sample, param string) []string {
+	var vs []string
+	for _, s := range samples {
+		if v, ok := s.Params[param]; ok && !slices.Contains(vs, v) {
+			vs = append(vs, v)
+		}
+	}
+	return vs
+}
+
+// valueMatches compares a selector value with a stored canonical one: as
+// text, as numbers (1e4 = 10000), or as durations (0.5ms = 500us = 500µs).
+// time.ParseDuration accepts us, µs (U+00B5) and μs (U+03BC) alike.
+func valueMatches(want, have string) bool {
+	if want == have {
+		return true
+	}
+	if a, err := strconv.ParseFloat(want, 64); err == nil {
+		if b, err := strconv.ParseFloat(have, 64); err == nil {
+			return a == b
+		}
+	}
+	if a, err := time.ParseDuration(want); err == nil {
+		if b, err := time.ParseDuration(have); err == nil {
+			return a == b
+		}
+	}
+	return false
+}
+
+// match returns the samples a reference's selector picks, checking every
+// key against the declared params and every value against the stored ones.
+func (ev *evaluator) match(r *refNode, m *Metric) ([]Sample, error) {
+	names := paramNames(m)
+	for _, s := range r.sels {
+		if !slices.Contains(names, s.key) {
+			msg := fmt.Sprintf("%s has no param %q", r.ref.Experiment, s.key)
+			if c := Closest(s.key, names); c != "" {
+				msg += fmt.Sprintf(" (did you mean %s?)", c)
+			} else if len(names) > 0 {
+				msg += "; its params are " + strings.Join(names, ", ")
+			} else {
+				msg += "; it has no params, so write " + r.ref.Experiment + "." + r.ref.Metric + "[]"
+			}
+			return nil, &Error{Off: s.keyOff, Len: s.keyEnd - s.keyOff, Msg: msg}
+		}
+		known := values(m.Samples, s.key)
+		if !slices.ContainsFunc(known, func(v string) bool { return valueMatches(s.val, v) }) {
+			msg := fmt.Sprintf("no result has %s=%s", s.key, s.val)
+			// Suggest a spelling only for words: "did you mean 0?" for
+			// sleeping=5 would point at a neighbour, not a typo.
+			if _, err := strconv.ParseFloat(s.val, 64); err != nil {
+				if c := Closest(s.val, known); c != "" {
+					msg += fmt.Sprintf(" (did you mean %s?)", c)
+				}
+			}
+			return nil, &Error{Off: s.valOff, Len: s.valEnd - s.valOff,
+				Msg: msg + fmt.Sprintf("; %s is one of %s", s.key, listValues(known))}
+		}
+	}
+	var out []Sample
+	for _, smp := range m.Samples {
+		ok := true
+		for _, s := range r.sels {
+			ok = ok && valueMatches(s.val, smp.Params[s.key])
+		}
+		if ok {
+			out = append(out, smp)
+		}
+	}
+	if len(out) == 0 {
+		return nil, errAt(r, "no result for %s: that combination was not measured", ev.text(r))
+	}
+	return out, nil
+}
+
+func listValues(vs []string) string {
+	const most = 12
+	if len(vs) > most {
+		return strings.Join(vs[:most], ", ") + fmt.Sprintf(", … (%d in all)", len(vs))
+	}
+	if len(vs) == 0 {
+		return "(none)"
+	}
+	return strings.Join(vs, ", ")
+}
+
+// freeParams describes the params other than except that still vary among
+// samples, as "api=select|poll|epoll, idle=100|1000": what to add.
+func freeParams(m *Metric, samples []Sample, except string) []string {
+	var free []string
+	for _, p := range paramNames(m) {
+		if p == except {
+			continue
+		}
+		if vs := values(samples, p); len(vs) > 1 {
+			if len(vs) > 8 {
+				vs = append(vs[:8:8], "…")
+			}
+			free = append(free, p+"="+strings.Join(vs, "|"))
+		}
+	}
+	return free
+}
+
+// one returns the single sample a reference picks.
+func (ev *evaluator) one(r *refNode, m *Metric) (Sample, error) {
+	samples, err := ev.match(r, m)
+	if err != nil {
+		return Sample{}, err
+	}
+	if len(samples) > 1 {
+		msg := fmt.Sprintf("selector matches %d combinations", len(samples))
+		if free := freeParams(m, samples, ""); len(free) > 0 {
+			msg += "; add one of " + strings.Join(free, ", ")
+		}
+		return Sample{}, errAt(r, "%s", msg)
+	}
+	return samples[0], nil
+}
+
+func (ev *evaluator) call(n *callNode) (Value, error) {
+	switch n.name {
+	case "growth":
+		return ev.growth(n)
+	case "slope":
+		return ev.slope(n)
+	case "min", "max":
+		return ev.minmax(n)
+	case "abs":
+		x, err := ev.eval(n.args[0])
+		if err != nil {
+			return Value{}, err
+		}
+		if x.Kind != Number {
+			return Value{}, errAt(n.args[0], "abs needs a number, found %s", x.describe())
+		}
+		return absValue(x), nil
+	}
+	panic("expr: unknown function " + n.name)
+}
+
+// sweep is a reference's samples along one param, ordered by it.
+type sweep struct {
+	metric  *Metric
+	xs      []string  // the param's values, ordered
+	xnum    []float64 // their numeric value (durations in seconds), when ordered as numbers
+	samples []Sample  // samples[i] has param = xs[i]
+}
+
+// sweepOf checks growth's and slope's arguments: the selector must leave
+// exactly the swept param free, so that the result compares like with like.
+func (ev *evaluator) sweepOf(n *callNode) (sweep, error) {
+	r := n.args[0].(*refNode)
+	p := n.args[1].(*identNode)
+	m, err := ev.metric(r)
+	if err != nil {
+		return sweep{}, err
+	}
+	names := paramNames(m)
+	if !slices.Contains(names, p.name) {
+		msg := fmt.Sprintf("%s has no param %q", r.ref.Experiment, p.name)
+		if c := Closest(p.name, names); c != "" {
+			msg += fmt.Sprintf(" (did you mean %s?)", c)
+		} else if len(names) > 0 {
+			msg += "; its params are " + strings.Join(names, ", ")
+		}
+		return sweep{}, errAt(p, "%s", msg)
+	}
+	for _, s := range r.sels {
+		if s.key == p.name {
+			return sweep{}, &Error{Off: s.keyOff, Len: s.valEnd - s.keyOff,
+				Msg: fmt.Sprintf("%s sweeps %s, so the selector must not fix it: remove %s=%s", n.name, p.name, s.key, s.val)}
+		}
+	}
+	samples, err := ev.match(r, m)
+	if err != nil {
+		return sweep{}, err
+	}
+	if free := freeParams(m, samples, p.name); len(free) > 0 {
+		return sweep{}, errAt(r, "%s needs every param but %s fixed; add one of %s", n.name, p.name, strings.Join(free, ", "))
+	}
+	sw := sweep{metric: m}
+	for _, s := range samples {
+		v, ok := s.Params[p.name]
+		if !ok {
+			return sweep{}, errAt(r, "a result of %s lacks param %s", r.ref.Experiment, p.name)
+		}
+		if slices.Contains(sw.xs, v) {
+			return sweep{}, errAt(r, "%s has two results with %s=%s", r.ref.Experiment, p.name, v)
+		}
+		sw.xs = append(sw.xs, v)
+		sw.samples = append(sw.samples, s)
+	}
+	if len(sw.xs) < 2 {
+		return sweep{}, errAt(p, "%s has a single value (%s) in the results; %s needs at least two", p.name, sw.xs[0], n.name)
+	}
+	// Order as numbers if every value is one, else as durations, else
+	// keep the results' order (the sweep as declared).
+	floats, secs := make([]float64, len(sw.xs)), make([]float64, len(sw.xs))
+	numeric, durations := true, true
+	for i, x := range sw.xs {
+		f, err := strconv.ParseFloat(x, 64)
+		numeric = numeric && err == nil && !math.IsNaN(f)
+		floats[i] = f
+		d, err := time.ParseDuration(x)
+		durations = durations && err == nil
+		secs[i] = d.Seconds()
+	}
+	nums := floats
+	if !numeric {
+		nums = secs
+	}
+	if numeric || durations {
+		idx := make([]int, len(sw.xs))
+		for i := range idx {
+			idx[i] = i
+		}
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(nums[a], nums[b]) })
+		xs, smp, xn := make([]string, len(idx)), make([]Sample, len(idx)), make([]float64, len(idx))
+		for i, j := range idx {
+			xs[i], smp[i], xn[i] = sw.xs[j], sw.samples[j], nums[j]
+		}
+		sw.xs, sw.samples, sw.xnum = xs, smp, xn
+	}
+	return sw, nil
+}
+
+// growth is the last sample over the first, by interval division: its
+// interval runs from the smallest quotient the runs allow (last.Min /
+// first.Max) to the largest (last.Max / first.Min).
+func (ev *evaluator) growth(n *callNode) (Value, error) {
+	sw, err := ev.sweepOf(n)
+	if err != nil {
+		return Value{}, err
+	}
+	first, err := fromSample(sw.metric, sw.samples[0])
+	if err != nil {
+		return Value{}, errAt(n, "%v", err)
+	}
+	last, err := fromSample(sw.metric, sw.samples[len(sw.samples)-1])
+	if err != nil {
+		return Value{}, errAt(n, "%v", err)
+	}
+	first.Labels, last.Labels = nil, nil
+	v, err := arith(tSlash, last, first)
+	if err != nil {
+		return Value{}, errAt(n, "growth from %s=%s: %v", n.args[1].(*identNode).name, sw.xs[0], err)
+	}
+	v.Dim, v.Ratio = Dimensionless, true
+	return v, nil
+}
+
+// slope fits log(median) = a + slope·log(x) by least squares. The slope is
+// linear in the log values, slope = Σ wᵢ·log yᵢ with wᵢ = (uᵢ-ū)/Σ(uⱼ-ū)²,
+// uᵢ = log xᵢ, so its exact extremes over the run intervals put each point
+// at its min or max according to the sign of its weight. The median fit
+// lies between them.
+func (ev *evaluator) slope(n *callNode) (Value, error) {
+	sw, err := ev.sweepOf(n)
+	if err != nil {
+		return Value{}, err
+	}
+	p := n.args[1].(*identNode)
+	if sw.xnum == nil {
+		return Value{}, errAt(p, "slope needs a param whose values are numbers or durations; %s is %s", p.name, strings.Join(sw.xs, ", "))
+	}
+	k := len(sw.xs)
+	u := make([]float64, k)
+	var ubar float64
+	for i, x := range sw.xnum {
+		if x <= 0 {
+			return Value{}, errAt(p, "slope takes logarithms, but %s=%s is not positive", p.name, sw.xs[i])
+		}
+		u[i] = math.Log(x)
+		ubar += u[i] / float64(k)
+	}
+	var sxx float64
+	for _, ui := range u {
+		sxx += (ui - ubar) * (ui - ubar)
+	}
+	v := Value{Kind: Number, Dim: Dimensionless}
+	for i, s := range sw.samples {
+		if s.Median <= 0 || s.Min <= 0 {
+			return Value{}, errAt(n, "slope takes logarithms, but a run at %s=%s is not positive", p.name, sw.xs[i])
+		}
+		lo, hi := math.Log(math.Min(s.Min, s.Median)), math.Log(math.Max(s.Max, s.Median))
+		w := (u[i] - ubar) / sxx
+		v.Num += w * math.Log(s.Median)
+		if w < 0 {
+			lo, hi = hi, lo
+		}
+		v.Lo += w * lo
+		v.Hi += w * hi
+		v.Runs = fewestRuns(v.Runs, s.Runs)
+	}
+	// Summation order can leave the median a rounding error outside.
+	v.Lo, v.Hi = math.Min(v.Lo, v.Num), math.Max(v.Hi, v.Num)
+	return v, nil
+}
+
+// minmax is min or max of several values of one kind, or of every sample a
+// single reference's selector leaves free. The interval of a minimum is the
+// minimum of the Los to the minimum of the His: every value the minimum can
+// take when each operand ranges over its interval.
+func (ev *evaluator) minmax(n *callNode) (Value, error) {
+	var vals []Value
+	var nodes []node
+	if r, ok := n.args[0].(*refNode); ok && len(n.args) == 1 {
+		m, err := ev.metric(r)
+		if err != nil {
+			return Value{}, err
+		}
+		samples, err := ev.match(r, m)
+		if err != nil {
+			return Value{}, err
+		}
+		for _, s := range samples {
+			v, err := fromSample(m, s)
+			if err != nil {
+				return Value{}, errAt(r, "%v", err)
+			}
+			vals, nodes = append(vals, v), append(nodes, r)
+		}
+	} else {
+		for _, a := range n.args {
+			v, err := ev.eval(a)
+			if err != nil {
+				return Value{}, err
+			}
+			vals, nodes = append(vals, v), append(nodes, a)
+		}
+	}
+	pick := math.Min
+	if n.name == "max" {
+		pick = math.Max
+	}
+	out := vals[0]
+	for i, v := range vals {
+		if v.Kind != Number {
+			return Value{}, errAt(nodes[i], "%s needs numbers, found %s", n.name, v.describe())
+		}
+		if v.Dim != out.Dim {
+			return Value{}, errAt(nodes[i], "unit mismatch: %s of %s and %s", n.name, out.dimName(), v.dimName())
+		}
+		if i == 0 {
+			continue
+		}
+		out.Num, out.Lo, out.Hi = pick(out.Num, v.Num), pick(out.Lo, v.Lo), pick(out.Hi, v.Hi)
+		out.Ratio = out.Ratio || v.Ratio
+		out.Runs = fewestRuns(out.Runs, v.Runs)
+		out.Inconclusive = unionStrings(out.Inconclusive, v.Inconclusive)
+		if !slices.Equal(out.Labels, v.Labels) {
+			out.Labels = nil
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,601 @@
+package expr
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Error is a parse or evaluation error, positioned in the expression's
+// source: Off and Len are the byte offset and length of the culprit, so the
+// caller can turn them into FILE:LINE:COL.
+type Error struct {
+	Off, Len int
+	Msg      string
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+// Expr is a parsed expression, ready to be evaluated against any data set.
+type Expr struct {
+	src            string
+	root           node
+	format         string
+	fmtOff, fmtLen int
+	refs           []Ref
+}
+
+// Ref is one reference in an expression, as written.
+type Ref struct {
+	Set        string // "" for the build's data set, "m1" inside ref("m1", …)
+	Experiment string // the dotted path but its last segment
+	Metric     string // the last segment
+	Selector   []Sel  // as written; nil when omitted or []
+	Off, Len   int    // the whole reference, path and selector, in the source
+}
+
+// Sel is one k=v of a selector.
+type Sel struct {
+	Key, Value string
+	Off        int // of the key
+}
+
+// Format returns the format written after |, or "" when there is none.
+func (e *Expr) Format() string { return e.format }
+
+// Refs returns every reference in the expression, in source order, so the
+// caller can collect the experiments a page depends on before evaluating.
+func (e *Expr) Refs() []Ref { return append([]Ref(nil), e.refs...) }
+
+// String returns the expression's source.
+func (e *Expr) String() string { return e.src }
+
+// formats are the names accepted after |. Aliases map to their canonical name.
+var formats = map[string]string{
+	"dur": "dur", "ns": "ns", "us": "us", "µs": "us", "μs": "us", "ms": "ms",
+	"int": "int", "f1": "f1", "f2": "f2", "x": "x", "pct": "pct",
+	"bytes": "bytes", "range": "range", "label": "label",
+}
+
+// formatNames lists the formats in the order the manual gives them.
+var formatNames = []string{"dur", "ns", "us", "ms", "int", "f1", "f2", "x", "pct", "bytes", "range", "label"}
+
+var funcNames = []string{"growth", "slope", "min", "max", "abs", "ref"}
+
+// The syntax tree. Every node knows its span in the source, for errors and
+// for Explain, which quotes the source of each operand.
+type node interface{ span() (off, end int) }
+
+type pos struct{ off, end int }
+
+func (p pos) span() (int, int) { return p.off, p.end }
+
+type numNode struct {
+	pos
+	v   float64
+	dim Dim
+}
+
+type strNode struct {
+	pos
+	s string
+}
+
+// identNode is a bare name: only the PARAM of growth and slope.
+type identNode struct {
+	pos
+	name string
+}
+
+type selNode struct {
+	key, val       string
+	keyOff, valOff int
+	keyEnd, valEnd int
+}
+
+type refNode struct {
+	pos
+	ref  Ref
+	sels []selNode
+}
+
+type unaryNode struct {
+	pos
+	op tokKind
+	x  node
+}
+
+type binaryNode struct {
+	pos
+	op           tokKind
+	opOff, opEnd int
+	x, y         node
+	opText       string
+}
+
+type condNode struct {
+	pos
+	c, a, b node
+}
+
+type callNode struct {
+	pos
+	name    string
+	args    []node
+}
+
+// setNode is ref("m1", x): x evaluated against another data set. The set is
+// also recorded in every refNode below it, so Refs and Eval need no context.
+type setNode struct {
+	pos
+	set string
+	x   node
+}
+
+type parser struct {
+	src   string
+	toks  []token
+	i     int
+	set   string // the data set of references being parsed: ref("m1", …) changes it
+	refs  []Ref
+	depth int
+}
+
+// maxDepth bounds nesting, so that a pathological input fails with an
+// error instead of a deep recursion. No sentence needs 100 parentheses.
+const maxDepth = 100
+
+// Parse parses "EXPR" or "EXPR | FORMAT". Errors are *Error.
+func Parse(src string) (*Expr, error) {
+	toks, err := lex(src)
+	if err != nil {
+		return nil, err
+	}
+	p := &parser{src: src, toks: toks}
+	if t := p.peek(); t.kind == tEOF || t.kind == tPipe {
+		return nil, p.errTok(t, "expected an expression")
+	}
+	root, err := p.cond()
+	if err != nil {
+		return nil, err
+	}
+	e := &Expr{src: src, root: root}
+	if p.peek().kind == tPipe {
+		p.next()
+		f := p.next()
+		if f.kind != tIdent {
+			return nil, p.errTok(f, "expected a format after | (one of %s)", strings.Join(formatNames, ", "))
+		}
+		canon, ok := formats[f.text]
+		if !ok {
+			msg := fmt.Sprintf("unknown format %q", f.text)
+			if c := Closest(f.text, formatNames); c != "" {
+				msg += fmt.Sprintf(" (did you mean %s?)", c)
+			} else {
+				msg += "; formats are " + strings.Join(formatNames, ", ")
+			}
+			return nil, &Error{Off: f.off, Len: f.end - f.off, Msg: msg}
+		}
+		e.format, e.fmtOff, e.fmtLen = canon, f.off, f.end-f.off
+	}
+	if t := p.peek(); t.kind != tEOF {
+		msg := "expected an operator or the end of the expression, found %s"
+		if t.kind == tPipe {
+			msg = "only one format may follow the expression; found a second %s"
+		}
+		return nil, p.errTok(t, msg, t.describe())
+	}
+	if err := checkStrings(root, false); err != nil {
+		return nil, err
+	}
+	e.refs = p.refs
+	return e, nil
+}
+
+func (p *parser) peek() token { return p.toks[p.i] }
+
+func (p *parser) next() token {
+	t := p.toks[p.i]
+	if t.kind != tEOF {
+		p.i++
+	}
+	return t
+}
+
+func (p *parser) errTok(t token, format string, args ...any) *Error {
+	return &Error{Off: t.off, Len: t.end - t.off, Msg: fmt.Sprintf(format, args...)}
+}
+
+// expect consumes a token of kind k or reports what was expected instead.
+func (p *parser) expect(k tokKind, what string) (token, error) {
+	t := p.peek()
+	if t.kind != k {
+		return t, p.errTok(t, "expected %s, found %s", what, t.describe())
+	}
+	return p.next(), nil
+}
+
+// cond: OR [ '?' cond ':' cond ]. Both branches are full conditionals, which
+// makes ?: right-associative: a ? b : c ? d : e is a ? b : (c ? d : e).
+func (p *parser) cond() (node, error) {
+	p.depth++
+	defer func() { p.depth-- }()
+	if p.depth > maxDepth {
+		return nil, p.errTok(p.peek(), "expression nested more than %d deep", maxDepth)
+	}
+	c, err := p.or()
+	if err != nil || p.peek().kind != tQuest {
+		return c, err
+	}
+	p.next()
+	a, err := p.operand("a value after ?")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := p.expect(tColon, `":" between the branches of COND ? A : B`); err != nil {
+		return nil, err
+	}
+	b, err := p.operand("a value after :")
+	if err != nil {
+		return nil, err
+	}
+	off, _ := c.span()
+	_, end := b.span()
+	return &condNode{pos: pos{off, end}, c: c, a: a, b: b}, nil
+}
+
+// operand parses a conditional where one is required, saying what was
+// expected when the expression has ended or an operator stands there.
+func (p *parser) operand(what string) (node, error) {
+	if t := p.peek(); !startsValue(t.kind) {
+		return nil, p.errTok(t, "expected %s, found %s", what, t.describe())
+	}
+	return p.cond()
+}
+
+func (p *parser) binaryLevel(ops []tokKind, sub func() (node, error)) (node, error) {
+	x, err := sub()
+	if err != nil {
+		return nil, err
+	}
+	for {
+		t := p.peek()
+		found := false
+		for _, k := range ops {
+			found = found || t.kind == k
+		}
+		if !found {
+			return x, nil
+		}
+		p.next()
+		if nt := p.peek(); !startsValue(nt.kind) {
+			return nil, p.errTok(nt, "expected a value after %s, found %s", t.text, nt.describe())
+		}
+		y, err := sub()
+		if err != nil {
+			return nil, err
+		}
+		off, _ := x.span()
+		_, end := y.span()
+		x = &binaryNode{pos: pos{off, end}, op: t.kind, opOff: t.off, opEnd: t.end, opText: t.text, x: x, y: y}
+	}
+}
+
+func (p *parser) or() (node, error) { return p.binaryLevel([]tokKind{tOr}, p.and) }
+
+func (p *parser) and() (node, error) { return p.binaryLevel([]tokKind{tAnd}, p.cmp) }
+
+// cmp parses one comparison. Chains such as a < b < c are refused: in C they
+// compare a bool with c, which nobody means.
+func (p *parser) cmp() (node, error) {
+	x, err := p.add()
+	if err != nil {
+		return nil, err
+	}
+	t := p.peek()
+	if !isComparison(t.kind) {
+		return x, nil
+	}
+	p.next()
+	if nt := p.peek(); !startsValue(nt.kind) {
+		return nil, p.errTok(nt, "expected a value after %s, found %s", t.text, nt.describe())
+	}
+	y, err := p.add()
+	if err != nil {
+		return nil, err
+	}
+	if t2 := p.peek(); isComparison(t2.kind) {
+		return nil, p.errTok(t2, "comparisons do not chain: write a < b && b < c")
+	}
+	off, _ := x.span()
+	_, end := y.span()
+	return &binaryNode{pos: pos{off, end}, op: t.kind, opOff: t.off, opEnd: t.end, opText: t.text, x: x, y: y}, nil
+}
+
+// startsValue reports whether a token can begin an operand; checking it
+// before descending gives "expected a value after +" rather than an error
+// about whatever token happens to stand there.
+func startsValue(k tokKind) bool {
+	switch k {
+	case tNum, tStr, tIdent, tSel, tLParen, tMinus, tPlus, tNot:
+		return true
+	}
+	return false
+}
+
+func isComparison(k tokKind) bool {
+	switch k {
+	case tLT, tLE, tGT, tGE, tEQ, tNE:
+		return true
+	}
+	return false
+}
+
+func (p *parser) add() (node, error) { return p.binaryLevel([]tokKind{tPlus, tMinus}, p.mul) }
+
+func (p *parser) mul() (node, error) { return p.binaryLevel([]tokKind{tStar, tSlash}, p.unary) }
+
+func (p *parser) unary() (node, error) {
+	t := p.peek()
+	if t.kind != tMinus && t.kind != tNot && t.kind != tPlus {
+		return p.primary()
+	}
+	p.next()
+	p.depth++
+	defer func() { p.depth-- }()
+	if p.depth > maxDepth {
+		return nil, p.errTok(t, "expression nested more than %d deep", maxDepth)
+	}
+	x, err := p.unary()
+	if err != nil {
+		return nil, err
+	}
+	if t.kind == tPlus {
+		return x, nil
+	}
+	_, end := x.span()
+	return &unaryNode{pos: pos{t.off, end}, op: t.kind, x: x}, nil
+}
+
+func (p *parser) primary() (node, error) {
+	t := p.next()
+	switch t.kind {
+	case tNum:
+		return &numNode{pos: pos{t.off, t.end}, v: t.num, dim: t.dim}, nil
+	case tStr:
+		return &strNode{pos: pos{t.off, t.end}, s: t.text}, nil
+	case tLParen:
+		x, err := p.operand("an expression after (")
+		if err != nil {
+			return nil, err
+		}
+		if _, err := p.expect(tRParen, ") to close the ( at offset "+fmt.Sprint(t.off)); err != nil {
+			return nil, err
+		}
+		return x, nil
+	case tIdent:
+		if p.peek().kind == tLParen {
+			return p.call(t)
+		}
+		if strings.Contains(t.text, ".") {
+			return p.reference(t)
+		}
+		if c := Closest(t.text, funcNames); c == t.text {
+			return nil, p.errTok(t, "%s is a function: write %s(…)", t.text, t.text)
+		}
+		return nil, p.errTok(t, "expected a reference ID.METRIC[k=v], a number or a function, found %q", t.text)
+	case tSel:
+		return nil, p.errTok(t, "a selector %s must follow a reference such as readiness.round", t.text)
+	case tEOF:
+		return nil, p.errTok(t, "expected a value, found the end of the expression")
+	}
+	return nil, p.errTok(t, "expected a value, found %s", t.describe())
+}
+
+// reference parses ID.METRIC and an optional selector.
+func (p *parser) reference(t token) (node, error) {
+	dot := strings.LastIndexByte(t.text, '.')
+	r := &refNode{pos: pos{t.off, t.end}}
+	r.ref = Ref{Set: p.set, Experiment: t.text[:dot], Metric: t.text[dot+1:], Off: t.off}
+	if s := p.peek(); s.kind == tSel {
+		p.next()
+		sels, err := parseSelector(s)
+		if err != nil {
+			return nil, err
+		}
+		r.sels = sels
+		r.end = s.end
+		for _, sn := range sels {
+			r.ref.Selector = append(r.ref.Selector, Sel{Key: sn.key, Value: sn.val, Off: sn.keyOff})
+		}
+	}
+	r.ref.Len = r.end - r.off
+	p.refs = append(p.refs, r.ref)
+	return r, nil
+}
+
+// parseSelector splits a raw [k=v, ...] token. Values are raw text (trimmed,
+// optional double quotes removed), because they are compared with canonical
+// param values, not evaluated: 500µs, 1e4 and epoll are all fine.
+func parseSelector(t token) ([]selNode, error) {
+	inner := t.text[1 : len(t.text)-1]
+	base := t.off + 1
+	if strings.TrimSpace(inner) == "" {
+		return nil, nil
+	}
+	var sels []selNode
+	seen := map[string]bool{}
+	off := 0
+	for _, part := range strings.Split(inner, ",") {
+		partOff := base + off
+		off += len(part) + 1
+		eq := strings.IndexByte(part, '=')
+		if strings.TrimSpace(part) == "" {
+			return nil, &Error{Off: partOff, Len: max(len(part), 1), Msg: "empty entry in selector: expected k=v"}
+		}
+		if eq < 0 {
+			lead := len(part) - len(strings.TrimLeft(part, " \t"))
+			return nil, &Error{Off: partOff + lead, Len: len(strings.TrimSpace(part)), Msg: fmt.Sprintf("expected k=v in selector, found %q", strings.TrimSpace(part))}
+		}
+		key, keyOff := trimmed(part[:eq], partOff)
+		val, valOff := trimmed(part[eq+1:], partOff+eq+1)
+		if key == "" {
+			return nil, &Error{Off: partOff + eq, Len: 1, Msg: "expected a param name before = in selector"}
+		}
+		for _, r := range key {
+			if !isIdentPart(r) {
+				return nil, &Error{Off: keyOff, Len: len(key), Msg: fmt.Sprintf("param name %q in selector is not a name", key)}
+			}
+		}
+		if len(val) >= 2 && val[0] == '"' && val[len(val)-1] == '"' {
+			val, valOff = val[1:len(val)-1], valOff+1
+		}
+		if val == "" {
+			return nil, &Error{Off: partOff + eq, Len: 1, Msg: fmt.Sprintf("expected a value after %s= in selector", key)}
+		}
+		if seen[key] {
+			return nil, &Error{Off: keyOff, Len: len(key), Msg: fmt.Sprintf("param %s appears twice in the selector", key)}
+		}
+		seen[key] = true
+		sels = append(sels, selNode{key: key, val: val, keyOff: keyOff, keyEnd: keyOff + len(key), valOff: valOff, valEnd: valOff + len(val)})
+	}
+	return sels, nil
+}
+
+func trimmed(s string, off int) (string, int) {
+	t := strings.TrimLeft(s, " \t")
+	off += len(s) - len(t)
+	return strings.TrimRight(t, " \t"), off
+}
+
+// call parses a function call; name is the identifier before '('.
+func (p *parser) call(name token) (node, error) {
+	if strings.Contains(name.text, ".") {
+		return nil, p.errTok(name, "%q is not a function: functions are %s", name.text, strings.Join(funcNames, ", "))
+	}
+	known := false
+	for _, f := range funcNames {
+		known = known || f == name.text
+	}
+	if !known {
+		msg := fmt.Sprintf("unknown function %q", name.text)
+		if c := Closest(name.text, funcNames); c != "" {
+			msg += fmt.Sprintf(" (did you mean %s?)", c)
+		} else {
+			msg += "; functions are " + strings.Join(funcNames, ", ")
+		}
+		return nil, p.errTok(name, "%s", msg)
+	}
+	p.next() // (
+	switch name.text {
+	case "ref":
+		return p.refCall(name)
+	case "growth", "slope":
+		return p.sweepCall(name)
+	}
+	c := &callNode{pos: pos{off: name.off}, name: name.text}
+	for {
+		arg, err := p.operand("an argument of " + name.text)
+		if err != nil {
+			return nil, err
+		}
+		c.args = append(c.args, arg)
+		t := p.next()
+		if t.kind == tRParen {
+			c.end = t.end
+			break
+		}
+		if t.kind != tComma {
+			return nil, p.errTok(t, "expected , or ) in the arguments of %s, found %s", name.text, t.describe())
+		}
+	}
+	if name.text == "abs" && len(c.args) != 1 {
+		return nil, &Error{Off: c.off, Len: c.end - c.off, Msg: fmt.Sprintf("abs takes one argument, found %d", len(c.args))}
+	}
+	return c, nil
+}
+
+// refCall parses ref("SET", EXPR).
+func (p *parser) refCall(name token) (node, error) {
+	s := p.next()
+	if s.kind != tStr {
+		return nil, p.errTok(s, `expected the name of a data set in quotes, as in ref("m1", …), found %s`, s.describe())
+	}
+	if s.text == "" || strings.ContainsAny(s.text, " \t/\\") {
+		return nil, p.errTok(s, "data set name %q is not a plain name such as \"m1\"", s.text)
+	}
+	if _, err := p.expect(tComma, `"," after the data set name`); err != nil {
+		return nil, err
+	}
+	saved := p.set
+	p.set = s.text
+	x, err := p.operand(`an expression after ref("` + s.text + `",`)
+	p.set = saved
+	if err != nil {
+		return nil, err
+	}
+	end, err := p.expect(tRParen, `")" to close ref(`)
+	if err != nil {
+		return nil, err
+	}
+	return &setNode{pos: pos{name.off, end.end}, set: s.text, x: x}, nil
+}
+
+// sweepCall parses growth(REF, PARAM) and slope(REF, PARAM).
+func (p *parser) sweepCall(name token) (node, error) {
+	r, err := p.operand("a reference as the first argument of " + name.text)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := r.(*refNode); !ok {
+		off, end := r.span()
+		return nil, &Error{Off: off, Len: end - off, Msg: fmt.Sprintf("%s's first argument must be a reference such as readiness.round[api=epoll]", name.text)}
+	}
+	if _, err := p.expect(tComma, fmt.Sprintf(`"," and the param that varies, as in %s(readiness.round[api=epoll], idle)`, name.text)); err != nil {
+		return nil, err
+	}
+	t := p.next()
+	if t.kind != tIdent || strings.Contains(t.text, ".") {
+		return nil, p.errTok(t, "expected the name of the param that varies as %s's second argument, found %s", name.text, t.describe())
+	}
+	end, err := p.expect(tRParen, `")" to close `+name.text+"(")
+	if err != nil {
+		return nil, err
+	}
+	return &callNode{pos: pos{name.off, end.end}, name: name.text,
+		args: []node{r, &identNode{pos: pos{t.off, t.end}, name: t.text}}}, nil
+}
+
+// checkStrings refuses strings anywhere but as a result of ?:. A string
+// elsewhere could only be compared or added, which means nothing here.
+func checkStrings(n node, allowed bool) error {
+	switch n := n.(type) {
+	case *strNode:
+		if !allowed {
+			return &Error{Off: n.off, Len: n.end - n.off, Msg: `a string can only be a result of ?:, as in COND ? "grows" : "stays flat"`}
+		}
+	case *condNode:
+		if err := checkStrings(n.c, false); err != nil {
+			return err
+		}
+		if err := checkStrings(n.a, true); err != nil {
+			return err
+		}
+		return checkStrings(n.b, true)
+	case *unaryNode:
+		return checkStrings(n.x, false)
+	case *binaryNode:
+		if err := checkStrings(n.x, false); err != nil {
+			return err
+		}
+		return checkStrings(n.y, false)
+	case *callNode:
+		for _, a := range n.args {
+			if err := checkStrings(a, false); err != nil {
+				return err
+			}
+		}
+	case *setNode:
+		return checkStrings(n.x, allowed)
+	}
+	return nil
+}

@@ -1,0 +1,340 @@
+package expr
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"measuredbook/probe"
+)
+
+// Kind is what a Value holds.
+type Kind int
+
+const (
+	Number Kind = iota // Num with the interval [Lo, Hi]
+	String             // Str: only as a result of ?:
+	Bool               // Truth: a condition
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Number:
+		return "number"
+	case String:
+		return "string"
+	case Bool:
+		return "condition"
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// Dim is the physical dimension of a Number, which decides what arithmetic
+// is allowed and how the value is shown. Values are in base units.
+type Dim int
+
+const (
+	Dimensionless Dim = iota // counts, ratios, literal numbers
+	Duration                 // seconds
+	Bytes                    // bytes
+)
+
+// String names the dimension in a reader's words, for error messages.
+func (d Dim) String() string {
+	switch d {
+	case Dimensionless:
+		return "number"
+	case Duration:
+		return "duration"
+	case Bytes:
+		return "bytes"
+	}
+	return fmt.Sprintf("Dim(%d)", int(d))
+}
+
+// Truth is a three-valued truth: a comparison of intervals can be decided
+// either way or not at all.
+type Truth int
+
+const (
+	Unknown Truth = iota // the runs disagree: inconclusive
+	False
+	True
+)
+
+// String returns the default rendering of a claim's verdict.
+func (t Truth) String() string {
+	switch t {
+	case True:
+		return "holds"
+	case False:
+		return "fails"
+	}
+	return "inconclusive"
+}
+
+// Value is the result of evaluating an expression or a part of one.
+type Value struct {
+	Kind   Kind
+	Num    float64 // the median (Number), in base units
+	Lo, Hi float64 // the interval: min–max over the runs, propagated by interval arithmetic
+	Dim    Dim
+	// Ratio marks a quotient of like quantities (duration/duration,
+	// count/count, growth), whose default format is x.
+	Ratio bool
+	// Runs is the fewest runs among the references the value came from; 0
+	// for a value made of literals only.
+	Runs   int
+	Str    string   // String
+	Truth  Truth    // Bool
+	Labels []string // names of code values, from a code metric
+	// Inconclusive holds the source text of every ?: condition that was
+	// inconclusive, so that its else branch was taken: warnings for the build.
+	Inconclusive []string
+}
+
+// dimName names a value's kind in a reader's words, for "unit mismatch:
+// duration + bytes".
+func (v Value) dimName() string {
+	if v.Kind != Number {
+		return v.Kind.String()
+	}
+	return v.Dim.String()
+}
+
+// describe is dimName with an article, for "found a duration".
+func (v Value) describe() string {
+	if v.Kind == Number && v.Dim == Bytes {
+		return "a size in bytes"
+	}
+	return "a " + v.dimName()
+}
+
+func point(x float64, d Dim) Value { return Value{Kind: Number, Num: x, Lo: x, Hi: x, Dim: d} }
+
+// fromSample is a reference's value. A median outside its own min–max can
+// only come from a damaged result; widening the interval keeps the invariant
+// Lo <= Num <= Hi that interval arithmetic relies on.
+func fromSample(m *Metric, s Sample) (Value, error) {
+	v := Value{Kind: Number, Num: s.Median, Lo: math.Min(s.Min, s.Median), Hi: math.Max(s.Max, s.Median), Runs: s.Runs, Labels: m.Labels}
+	switch m.Unit {
+	case probe.Seconds:
+		v.Dim = Duration
+	case probe.Bytes:
+		v.Dim = Bytes
+	case probe.Count:
+		v.Dim = Dimensionless
+	default:
+		return Value{}, fmt.Errorf("unit %q is not one of s, B, 1", m.Unit)
+	}
+	if math.IsNaN(s.Median) || math.IsNaN(s.Min) || math.IsNaN(s.Max) {
+		return Value{}, fmt.Errorf("the stored result is not a number")
+	}
+	return v, nil
+}
+
+// measured reports whether a number is a quantity rather than a plain
+// literal: it came from a reference, or is a ratio, or has a unit.
+func (v Value) measured() bool { return v.Runs > 0 || v.Ratio || v.Dim != Dimensionless }
+
+// fewestRuns combines run counts: literals (0) do not lower the count.
+func fewestRuns(a, b int) int {
+	switch {
+	case a == 0:
+		return b
+	case b == 0:
+		return a
+	}
+	return min(a, b)
+}
+
+// merge carries what both operands contribute besides the number.
+func merge(v, a, b Value) Value {
+	v.Runs = fewestRuns(a.Runs, b.Runs)
+	v.Inconclusive = unionStrings(a.Inconclusive, b.Inconclusive)
+	return v
+}
+
+func unionStrings(a, b []string) []string {
+	if len(b) == 0 {
+		return a
+	}
+	out := slices.Clone(a)
+	for _, s := range b {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+var opSymbol = map[tokKind]string{tPlus: "+", tMinus: "-", tStar: "×", tSlash: "÷"}
+
+// arith applies + - * / to two numbers. The median of the result is the
+// operation on the medians; its interval is every result the operands'
+// intervals allow. Since each operand's median lies in its interval, so does
+// the result's. The error message is positioned by the caller.
+func arith(op tokKind, a, b Value) (Value, error) {
+	if a.Kind != Number || b.Kind != Number {
+		bad := a
+		if a.Kind == Number {
+			bad = b
+		}
+		return Value{}, fmt.Errorf("%s needs numbers on both sides, found %s", opSymbol[op], bad.describe())
+	}
+	mismatch := fmt.Errorf("unit mismatch: %s %s %s", a.dimName(), opSymbol[op], b.dimName())
+	var v Value
+	switch op {
+	case tPlus, tMinus:
+		if a.Dim != b.Dim {
+			return Value{}, mismatch
+		}
+		v = Value{Kind: Number, Dim: a.Dim, Ratio: a.Ratio || b.Ratio}
+		if op == tPlus {
+			v.Num, v.Lo, v.Hi = a.Num+b.Num, a.Lo+b.Lo, a.Hi+b.Hi
+		} else {
+			v.Num, v.Lo, v.Hi = a.Num-b.Num, a.Lo-b.Hi, a.Hi-b.Lo
+		}
+	case tStar:
+		// A product of two quantities with units (seconds², byte-seconds)
+		// has no format to show it in and no use in the book.
+		if a.Dim != Dimensionless && b.Dim != Dimensionless {
+			return Value{}, mismatch
+		}
+		v = Value{Kind: Number, Dim: max(a.Dim, b.Dim), Ratio: a.Dim == b.Dim && (a.Ratio || b.Ratio)}
+		v.Num = a.Num * b.Num
+		v.Lo, v.Hi = corners(a, b, func(x, y float64) float64 { return x * y })
+	case tSlash:
+		switch {
+		case a.Dim == b.Dim && (a.Dim != Dimensionless || (a.measured() && b.measured())):
+			// Like over like: duration/duration, bytes/bytes, count/count.
+			v = Value{Kind: Number, Dim: Dimensionless, Ratio: true}
+		case b.Dim == Dimensionless:
+			// Per item: a duration over a count is a time per item.
+			v = Value{Kind: Number, Dim: a.Dim, Ratio: a.Dim == Dimensionless && (a.Ratio || b.Ratio)}
+		default:
+			// number/duration, bytes/duration: rates the book never shows.
+			return Value{}, mismatch
+		}
+		if b.Lo <= 0 && b.Hi >= 0 {
+			if b.Lo == b.Hi {
+				return Value{}, fmt.Errorf("division by zero")
+			}
+			// An interval through zero makes the quotient unbounded:
+			// refuse it rather than return an infinite interval nobody
+			// can format or compare meaningfully.
+			return Value{}, fmt.Errorf("division by a value whose runs range over zero (%s)", explainRange(b))
+		}
+		v.Num = a.Num / b.Num
+		v.Lo, v.Hi = corners(a, b, func(x, y float64) float64 { return x / y })
+	}
+	if math.IsInf(v.Lo, 0) || math.IsInf(v.Hi, 0) || math.IsNaN(v.Num) {
+		return Value{}, fmt.Errorf("result of %s is out of range", opSymbol[op])
+	}
+	return merge(v, a, b), nil
+}
+
+// corners is the interval of f over the box [a.Lo,a.Hi]×[b.Lo,b.Hi] for f
+// monotonic in each argument (× everywhere, ÷ away from zero): the extremes
+// are at the corners.
+func corners(a, b Value, f func(x, y float64) float64) (lo, hi float64) {
+	c := [4]float64{f(a.Lo, b.Lo), f(a.Lo, b.Hi), f(a.Hi, b.Lo), f(a.Hi, b.Hi)}
+	lo, hi = c[0], c[0]
+	for _, x := range c[1:] {
+		lo, hi = math.Min(lo, x), math.Max(hi, x)
+	}
+	return lo, hi
+}
+
+func negate(a Value) Value {
+	a.Num, a.Lo, a.Hi = -a.Num, -a.Hi, -a.Lo
+	return a
+}
+
+func absValue(a Value) Value {
+	switch {
+	case a.Lo >= 0:
+	case a.Hi <= 0:
+		a = negate(a)
+	default:
+		a.Num, a.Lo, a.Hi = math.Abs(a.Num), 0, math.Max(-a.Lo, a.Hi)
+	}
+	return a
+}
+
+// compare decides a comparison over whole intervals. a < b holds when every
+// value a's runs allow is below every value b's allow (a.Hi < b.Lo), fails
+// when none is (a.Lo >= b.Hi), and is Unknown when the intervals overlap.
+func compare(op tokKind, a, b Value) (Value, error) {
+	if a.Kind != Number || b.Kind != Number {
+		bad := a
+		if a.Kind == Number {
+			bad = b
+		}
+		return Value{}, fmt.Errorf("%s compares numbers, found %s", tokNames[op], bad.describe())
+	}
+	if a.Dim != b.Dim {
+		return Value{}, fmt.Errorf("unit mismatch: %s %s %s", a.dimName(), tokNames[op], b.dimName())
+	}
+	var t Truth
+	switch op {
+	case tLT:
+		t = decide(a.Hi < b.Lo, a.Lo >= b.Hi)
+	case tLE:
+		t = decide(a.Hi <= b.Lo, a.Lo > b.Hi)
+	case tGT:
+		t = decide(b.Hi < a.Lo, b.Lo >= a.Hi)
+	case tGE:
+		t = decide(b.Hi <= a.Lo, b.Lo > a.Hi)
+	case tEQ, tNE:
+		// Equal only as equal points; unequal as soon as the intervals are
+		// disjoint. Overlapping intervals could be equal or not.
+		t = decide(a.Lo == a.Hi && b.Lo == b.Hi && a.Lo == b.Lo, a.Hi < b.Lo || b.Hi < a.Lo)
+		if op == tNE {
+			t = not(t)
+		}
+	}
+	return merge(Value{Kind: Bool, Truth: t}, a, b), nil
+}
+
+func decide(holds, fails bool) Truth {
+	switch {
+	case holds:
+		return True
+	case fails:
+		return False
+	}
+	return Unknown
+}
+
+// Kleene's strong three-valued logic: a decided operand that decides the
+// result wins over an unknown one.
+func not(t Truth) Truth {
+	switch t {
+	case True:
+		return False
+	case False:
+		return True
+	}
+	return Unknown
+}
+
+func and(a, b Truth) Truth {
+	switch {
+	case a == False || b == False:
+		return False
+	case a == True && b == True:
+		return True
+	}
+	return Unknown
+}
+
+func or(a, b Truth) Truth {
+	switch {
+	case a == True || b == True:
+		return True
+	case a == False && b == False:
+		return False
+	}
+	return Unknown
+}
