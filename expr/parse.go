@@ -119,8 +119,8 @@ type condNode struct {
 
 type callNode struct {
 	pos
-	name    string
-	args    []node
+	name string
+	args []node
 }
 
 // setNode is ref("m1", x): x evaluated against another data set. The set is
