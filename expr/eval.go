@@ -86,7 +86,7 @@ func (ev *evaluator) eval(n node) (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		v, err := fromSample(m, s)
+		v, err := FromSample(m, s)
 		if err != nil {
 			return Value{}, errAt(n, "%s.%s: %v", n.ref.Experiment, n.ref.Metric, err)
 		}
@@ -483,11 +483,11 @@ func (ev *evaluator) growth(n *callNode) (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
-	first, err := fromSample(sw.metric, sw.samples[0])
+	first, err := FromSample(sw.metric, sw.samples[0])
 	if err != nil {
 		return Value{}, errAt(n, "%v", err)
 	}
-	last, err := fromSample(sw.metric, sw.samples[len(sw.samples)-1])
+	last, err := FromSample(sw.metric, sw.samples[len(sw.samples)-1])
 	if err != nil {
 		return Value{}, errAt(n, "%v", err)
 	}
@@ -565,7 +565,7 @@ func (ev *evaluator) minmax(n *callNode) (Value, error) {
 			return Value{}, err
 		}
 		for _, s := range samples {
-			v, err := fromSample(m, s)
+			v, err := FromSample(m, s)
 			if err != nil {
 				return Value{}, errAt(r, "%v", err)
 			}

@@ -112,10 +112,11 @@ func (v Value) describe() string {
 
 func point(x float64, d Dim) Value { return Value{Kind: Number, Num: x, Lo: x, Hi: x, Dim: d} }
 
-// fromSample is a reference's value. A median outside its own min–max can
-// only come from a damaged result; widening the interval keeps the invariant
-// Lo <= Num <= Hi that interval arithmetic relies on.
-func fromSample(m *Metric, s Sample) (Value, error) {
+// FromSample is the value of one stored sample of metric m, as a reference
+// to it evaluates (and as tables and the CLI print it). A median outside its
+// own min–max can only come from a damaged result; widening the interval
+// keeps the invariant Lo <= Num <= Hi that interval arithmetic relies on.
+func FromSample(m *Metric, s Sample) (Value, error) {
 	v := Value{Kind: Number, Num: s.Median, Lo: math.Min(s.Min, s.Median), Hi: math.Max(s.Max, s.Median), Runs: s.Runs, Labels: m.Labels}
 	switch m.Unit {
 	case probe.Seconds:
