@@ -112,7 +112,6 @@ type Doc struct {
 	values     []*value // inline values of the body, in document order
 	directives []*directive
 	claims     []Claim
-	evaluated  bool
 }
 
 // Experiment is one experiment directive, validated against its probe.
@@ -269,6 +268,7 @@ type value struct {
 	node *ast.Value
 	e    *expr.Expr
 	m    offmap
+	at   int // file offset of the opening {{, where warnings point
 }
 
 // parseValue parses an inline value node; base maps offsets in the source
@@ -284,7 +284,7 @@ func parseValue(n *ast.Value, base offmap, e *errs) *value {
 		exprError(e, m, err)
 		return nil
 	}
-	return &value{node: n, e: x, m: m}
+	return &value{node: n, e: x, m: m, at: base(n.Pos())}
 }
 
 // exprError reports an error from package expr at the culprit's position.

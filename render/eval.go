@@ -125,6 +125,14 @@ func missingMsg(set, id string) string {
 	return fmt.Sprintf("no result of experiment %s: measure it with `go run . run %s`", id, id)
 }
 
+// missingKo is the placeholder's text on the page.
+func missingKo(set, id string) string {
+	if set != "" {
+		return fmt.Sprintf("참고 세트 %s에 %s 결과가 없습니다", set, id)
+	}
+	return fmt.Sprintf("측정 없음: go run . run %s", id)
+}
+
 // eval is one evaluation of a document: its environment, errors and
 // warnings.
 type eval struct {
@@ -177,7 +185,6 @@ func (d *Doc) Evaluate(res Results, experiments map[string]*Experiment) (warning
 			dir.node.View = ev.when(dir)
 		}
 	}
-	d.evaluated = true
 	if w := joinSorted(ev.warn.list); w != nil {
 		warnings = w.(interface{ Unwrap() []error }).Unwrap()
 	}
@@ -196,24 +203,23 @@ func (ev *eval) exprErr(m offmap, err error) {
 
 // value evaluates one inline value into its view.
 func (ev *eval) value(v *value) {
-	out, _ := ev.inline(v.e, v.m)
-	v.node.View = out
+	v.node.View = ev.inline(v)
 }
 
-// inline evaluates an expression for display: the text, with a title
-// giving its interval, runs and machine. ok is false for an error or a
-// missing result.
-func (ev *eval) inline(x *expr.Expr, m offmap) (*ast.Out, bool) {
+// inline evaluates an inline value for display: the text, with a title
+// giving its interval, runs and machine.
+func (ev *eval) inline(v *value) *ast.Out {
+	x, m := v.e, v.m
 	if set, id, miss := ev.env.missing(x); miss {
-		ev.warn.at(m(0), "%s", missingMsg(set, id))
-		return &ast.Out{Class: "mb-missing", Text: "측정 없음", Title: missingMsg(set, id)}, false
+		ev.warn.at(v.at, "%s", missingMsg(set, id))
+		return &ast.Out{Class: "mb-missing", Text: "측정 없음", Title: missingKo(set, id)}
 	}
 	val, err := x.Eval(ev.env)
 	if err != nil {
 		ev.exprErr(m, err)
-		return &ast.Out{Class: "mb-error", Text: "{{ " + x.String() + " }}", Title: err.Error()}, false
+		return &ast.Out{Class: "mb-error", Text: "{{" + x.String() + "}}", Title: err.Error()}
 	}
-	ev.inconclusive(val, m)
+	ev.inconclusive(val, v.at)
 	var text string
 	switch val.Kind {
 	case expr.Bool:
@@ -224,7 +230,7 @@ func (ev *eval) inline(x *expr.Expr, m offmap) (*ast.Out, bool) {
 		text, err = val.Format(x.Format())
 		if err != nil {
 			ev.exprErr(m, err)
-			return &ast.Out{Class: "mb-error", Text: "{{ " + x.String() + " }}", Title: err.Error()}, false
+			return &ast.Out{Class: "mb-error", Text: "{{" + x.String() + "}}", Title: err.Error()}
 		}
 	}
 	out := &ast.Out{Class: "mb-value", Text: text}
@@ -249,7 +255,7 @@ func (ev *eval) inline(x *expr.Expr, m offmap) (*ast.Out, bool) {
 		out.Class = "mb-value mb-ref"
 	}
 	out.Title = strings.Join(title, " · ")
-	return out, true
+	return out
 }
 
 // machineNote names the machine a set's figures come from; a reference or
@@ -294,9 +300,9 @@ func (ev *eval) sets(x *expr.Expr) []setID {
 
 // inconclusive warns about every ?: whose condition the runs left
 // undecided: the sentence took its else branch on a coin toss.
-func (ev *eval) inconclusive(val expr.Value, m offmap) {
+func (ev *eval) inconclusive(val expr.Value, at int) {
 	for _, c := range val.Inconclusive {
-		ev.warn.at(m(0), "inconclusive condition %s: the runs disagree, so the else branch was taken", c)
+		ev.warn.at(at, "inconclusive condition %s: the runs disagree, so the else branch was taken", c)
 	}
 }
 
@@ -315,9 +321,8 @@ func verdictLabel(v string) string {
 // error; a missing result gives Unknown with the warning already made.
 func (ev *eval) condition(what string, x *expr.Expr, m offmap) (val expr.Value, missing string, ok bool) {
 	if set, id, miss := ev.env.missing(x); miss {
-		msg := missingMsg(set, id)
-		ev.warn.at(m(0), "%s not decided: %s", what, msg)
-		return expr.Value{Kind: expr.Bool, Truth: expr.Unknown}, msg, true
+		ev.warn.at(m(0), "%s not decided: %s", what, missingMsg(set, id))
+		return expr.Value{Kind: expr.Bool, Truth: expr.Unknown}, missingKo(set, id), true
 	}
 	val, err := x.Eval(ev.env)
 	if err != nil {
@@ -328,7 +333,7 @@ func (ev *eval) condition(what string, x *expr.Expr, m offmap) (val expr.Value, 
 		ev.errs.at(m(0), "%s wants a condition (a comparison such as a < b), got a %s", what, kindWord(val))
 		return val, "", false
 	}
-	ev.inconclusive(val, m)
+	ev.inconclusive(val, m(0))
 	return val, "", true
 }
 

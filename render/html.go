@@ -72,7 +72,7 @@ func writeExperiment(b *bytes.Buffer, v *ast.Experiment) {
 	id := ` id="experiment-` + esc(v.ID) + `"`
 	if v.Missing != "" {
 		b.WriteString(`<figure class="mb-experiment"` + id + ">\n")
-		b.WriteString(`<p class="mb-missing">측정 없음: ` + esc(v.ID) + ` 실험의 결과가 없습니다 (` + esc(v.Missing) + ")</p>\n</figure>\n")
+		b.WriteString(`<p class="mb-missing">` + esc(v.Missing) + "</p>\n</figure>\n")
 		return
 	}
 	b.WriteString(`<figure class="mb-experiment"` + id + ">\n")
@@ -89,7 +89,7 @@ func writeExperiment(b *bytes.Buffer, v *ast.Experiment) {
 
 func writeTableView(b *bytes.Buffer, v *ast.TableView) {
 	if v.Missing != "" {
-		b.WriteString(`<p class="mb-missing">측정 없음 (` + esc(v.Missing) + ")</p>\n")
+		b.WriteString(`<p class="mb-missing">` + esc(v.Missing) + "</p>\n")
 		return
 	}
 	b.WriteString(`<figure class="mb-table">` + "\n")
@@ -99,7 +99,7 @@ func writeTableView(b *bytes.Buffer, v *ast.TableView) {
 
 func writePlot(b *bytes.Buffer, v *ast.Plot) {
 	if v.Missing != "" {
-		b.WriteString(`<p class="mb-missing">측정 없음 (` + esc(v.Missing) + ")</p>\n")
+		b.WriteString(`<p class="mb-missing">` + esc(v.Missing) + "</p>\n")
 		return
 	}
 	b.WriteString(`<figure class="mb-plot">` + "\n")

@@ -19,10 +19,23 @@ type scale struct {
 	div  float64
 }
 
-// pickScale chooses the display unit in which the largest magnitude of a
+// pickScale chooses the display unit in which a typical magnitude of a
 // plot's values reads between 1 and 1000 (1024 for sizes), so an axis
-// says "round (μs)" with ticks 10, 100 rather than 1e-5, 1e-4.
-func pickScale(u probe.Unit, largest float64) scale {
+// says "round (μs)" with ticks 10, 100 rather than 1e-5, 1e-4. On a
+// linear axis the typical magnitude is the largest; on a log axis, which
+// may span decades, it is the geometric middle of the range.
+func pickScale(u probe.Unit, vals []float64, log bool) scale {
+	largest, smallest := 0.0, math.Inf(1)
+	for _, v := range vals {
+		v = math.Abs(v)
+		largest = math.Max(largest, v)
+		if v > 0 {
+			smallest = math.Min(smallest, v)
+		}
+	}
+	if log && largest > 0 {
+		largest = math.Sqrt(largest * smallest)
+	}
 	switch u {
 	case probe.Seconds:
 		switch {
@@ -107,19 +120,20 @@ func (ev *eval) plot(dir *directive) any {
 	}
 	xp, _ := x.Spec.Param(p.x)
 	if sel.r == nil {
-		msg := missingMsg("", x.ID)
-		ev.warn.at(dir.off, "%s", msg)
-		return &ast.Plot{Missing: msg, Caption: p.caption}
+		ev.warn.at(dir.off, "%s", missingMsg("", x.ID))
+		return &ast.Plot{Missing: missingKo("", x.ID), Caption: p.caption}
 	}
 
 	seriesVals := []string{""}
+	var sp probe.Param
 	if p.series != "" {
 		seriesVals = x.Sweep[p.series]
+		sp, _ = x.Spec.Param(p.series)
 	}
 	var all []rawSeries
 	ix := indexRows(sel.r)
 	for _, sv := range seriesVals {
-		s := rawSeries{name: sv}
+		s := rawSeries{name: seriesLabel(sp, sv)}
 		if sv == "" {
 			s.name = sel.r.Machine.Name
 		}
@@ -139,13 +153,12 @@ func (ev *eval) plot(dir *directive) any {
 		}
 	}
 	if len(all) == 0 {
-		msg := fmt.Sprintf("the result of %s has no %s figures to plot", x.ID, ym.Name)
-		ev.warn.at(dir.off, "%s", msg)
-		return &ast.Plot{Missing: msg, Caption: p.caption}
+		ev.warn.at(dir.off, "the result of %s has no %s figures to plot", x.ID, ym.Name)
+		return &ast.Plot{Missing: fmt.Sprintf("측정 없음: %s 결과에 %s 값이 없습니다", x.ID, ym.Name), Caption: p.caption}
 	}
 	provenance := shortProvenance(sel.r)
 	if p.ref != "" {
-		refSeries, rr, err := refPlot(p, sel, xp, ym, ev.env)
+		refSeries, rr, err := refPlot(p, sel, xp, sp, ym, ev.env)
 		switch {
 		case err != nil:
 			ev.errs.at(dir.at["ref"], "%v", err)
@@ -158,18 +171,18 @@ func (ev *eval) plot(dir *directive) any {
 		}
 	}
 
-	largestX, largestY := 0.0, 0.0
+	var xv, yv []float64
 	for _, s := range all {
 		for _, pt := range s.points {
-			largestX = math.Max(largestX, math.Abs(pt.x))
-			largestY = math.Max(largestY, math.Max(math.Abs(pt.y), math.Abs(pt.hi)))
+			xv = append(xv, pt.x)
+			yv = append(yv, pt.y, pt.hi)
 		}
 	}
 	xs := scale{"", 1}
 	if xp.Kind == probe.Duration {
-		xs = pickScale(probe.Seconds, largestX)
+		xs = pickScale(probe.Seconds, xv, p.xlog)
 	}
-	ys := pickScale(ym.Unit, largestY)
+	ys := pickScale(ym.Unit, yv, p.ylog)
 	title := p.title
 	if title == "" {
 		title = fmt.Sprintf("%s에 따른 %s", p.x, ym.Name)
@@ -207,7 +220,7 @@ func point(row store.Row, xp probe.Param, xv, metric string) (rawPoint, bool) {
 // series param it has (kqueue where we have epoll), its points the x
 // values it has; params pinned with where must match, and any other param
 // is ignored. A nil result means the set has no result for the experiment.
-func refPlot(p *plotDir, sel *selection, xp probe.Param, ym probe.Metric, v *env) ([]rawSeries, *store.Result, error) {
+func refPlot(p *plotDir, sel *selection, xp, sp probe.Param, ym probe.Metric, v *env) ([]rawSeries, *store.Result, error) {
 	rr, ok := v.lookup(p.ref, sel.x.ID)
 	if !ok {
 		return nil, nil, nil
@@ -246,7 +259,7 @@ rows:
 			byName[sv] = i
 			label := name
 			if sv != "" {
-				label = sv + " · " + name
+				label = seriesLabel(sp, sv) + " · " + name
 			}
 			out = append(out, rawSeries{name: label, dashed: true})
 		}
@@ -258,6 +271,15 @@ rows:
 		sortPoints(s.points)
 	}
 	return out, rr, nil
+}
+
+// seriesLabel names a series in the legend: a word stands for itself
+// ("epoll"), a number needs its param's name ("sleeping=100").
+func seriesLabel(p probe.Param, v string) string {
+	if p.Kind == probe.String || p.Name == "" {
+		return v
+	}
+	return p.Name + "=" + v
 }
 
 func seriesNote(series, v string) string {

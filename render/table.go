@@ -86,9 +86,9 @@ func (ev *eval) experiment(dir *directive) any {
 	view.Fixed = strings.Join(fixed, ", ")
 	r, ok := ev.env.lookup("", x.ID)
 	if !ok {
-		view.Missing = missingMsg("", x.ID)
+		view.Missing = missingKo("", x.ID)
 		if !view.Hidden {
-			ev.warn.at(dir.off, "%s", view.Missing)
+			ev.warn.at(dir.off, "%s", missingMsg("", x.ID))
 		}
 		return view
 	}
@@ -324,9 +324,8 @@ func (ev *eval) table(dir *directive) any {
 		return fail
 	}
 	if sel.r == nil {
-		msg := missingMsg("", x.ID)
-		ev.warn.at(dir.off, "%s", msg)
-		return &ast.TableView{Missing: msg}
+		ev.warn.at(dir.off, "%s", missingMsg("", x.ID))
+		return &ast.TableView{Missing: missingKo("", x.ID)}
 	}
 	rowVals, colVals := []string{""}, []string{""}
 	if t.rows != "" {

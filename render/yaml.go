@@ -178,6 +178,9 @@ func (b *ybody) parse(what string, e *errs) (*yaml.Node, bool) {
 				off++
 			}
 			msg = m[2]
+			if strings.HasPrefix(msg, "mapping values are not allowed") {
+				msg += ` (a value containing ": " must be quoted)`
+			}
 		} else {
 			msg = strings.TrimPrefix(msg, "yaml: ")
 		}
