@@ -1,7 +1,173 @@
-// Package threads is being written; its probes land here.
+// Package threads measures what an OS thread costs while it does nothing:
+// how many a process may have before the kernel refuses one more, how much
+// resident memory a parked one holds, and how much slower two other threads
+// hand a turn to each other while many sleep beside them (chapter 1, the
+// thread-per-connection model).
+//
+// A parked thread here is a goroutine that called runtime.LockOSThread and
+// then sleeps in futex(2) (FUTEX_WAIT_PRIVATE on a word of its own), which
+// is what a C program's pthread_cond_wait or Java's LockSupport.park does
+// underneath on Linux. Because the goroutine is locked and blocked in a
+// syscall, its OS thread (M) stays asleep in the kernel and the runtime
+// starts other Ms for everything else, so N parked goroutines are N parked
+// kernel threads. No cgo is used: the threads are created by the Go runtime
+// with clone(2), not by pthread_create.
+//
+// The thread ceiling cannot be measured in-process: a failed clone(2) in the
+// Go runtime is fatal ("runtime: failed to create new OS thread"). The
+// threads.ceiling probe therefore re-executes its own binary as a
+// grandchild with MBOOK_THREADS_CEILING_CHILD set; every program that runs
+// this probe must call CeilingChildMain first thing in main (and in
+// TestMain), which takes over the process in that case.
 package threads
 
-import "measuredbook/probe"
+import (
+	"embed"
+	"io/fs"
+	"time"
+
+	"measuredbook/probe"
+	"measuredbook/probes/internal/kern"
+)
+
+//go:embed *.go
+var source embed.FS
+
+var sources = []fs.FS{source, kern.Source}
+
+// ceilingEnv, when set in the environment, makes CeilingChildMain run the
+// thread-creation loop; its value is the cap.
+const ceilingEnv = "MBOOK_THREADS_CEILING_CHILD"
+
+// Stop codes of threads.ceiling's stopped_by metric, in Labels order.
+const (
+	stopCap = iota
+	stopThreadsMax
+	stopNproc
+	stopPidsMax
+	stopPidMax
+	stopGoMaxThreads
+	stopMemory
+	stopUnknown
+	stopTimeLimit
+)
+
+var stopLabels = []string{"cap", "threads-max", "RLIMIT_NPROC", "pids.max", "pid_max", "go-max-threads", "memory", "unknown", "time-limit"}
 
 // Probes lists this family's probes.
-func Probes() []probe.Probe { return nil }
+func Probes() []probe.Probe {
+	return []probe.Probe{
+		{Spec: ceilingSpec, Run: runCeiling, Sources: sources},
+		{Spec: idleRSSSpec, Run: runIdleRSS, Sources: sources},
+		{Spec: handoffSpec, Run: runHandoff, Sources: sources},
+	}
+}
+
+var ceilingSpec = probe.Spec{
+	Name: "threads.ceiling",
+	Doc: `How many parked threads one process can create before thread creation fails, and which limit stopped it.
+Method: the probe re-executes its own binary as a grandchild process (env MBOOK_THREADS_CEILING_CHILD=cap), because a
+failed clone(2) inside the Go runtime is fatal and cannot be caught. The grandchild raises Go's own thread limit
+(debug.SetMaxThreads(cap+164): the cap, 100 for the runtime, 64 for the spare Ms below) and starts cap goroutines;
+each locks itself to an OS thread of its own, writes its ordinal as one line to stdout, and parks in
+futex(FUTEX_WAIT_PRIVATE) on a word of its own. When all cap are there it prints its live thread count
+(/proc/self/status) and exits. If clone(2) fails first, the runtime prints "runtime: failed to create new OS thread
+(have N already; errno=E)" and dies; the parent keeps the highest ordinal it read, takes N and errno from the head
+of the grandchild's stderr (then kills it rather than let it print every goroutine's stack), and kills a grandchild
+still running after 20 s. The grandchild runs with GOMAXPROCS=64 so that each new goroutine finds an idle P at
+once instead of waiting for sysmon to retake the P of a thread that has just parked (that wait makes 20,000
+threads take several times longer); the few spare Ms this starts are in process_threads. With pids_limit > 0
+the parent makes a pids cgroup (v1, or v2 with the pids controller) with that pids.max and the grandchild moves
+itself into it before it creates any thread: the container case. In C this is a loop of pthread_create with a
+thread that calls pthread_cond_wait, stopping at the first non-zero return; Go adds the runtime's own threads
+(sysmon, idle Ms), a fatal error instead of an error return, and clone(2) without pthread's mmap'd stack.
+Which limit stopped it: before starting the grandchild the parent reads threads-max (/proc/sys/kernel/threads-max),
+pid_max (/proc/sys/kernel/pid_max), RLIMIT_NPROC, and the cgroup pids.max with the least headroom on the path from
+its cgroup to the root (v1 and v2), with their current use: the system's threads (the fourth field of
+/proc/loadavg), the user's tasks (Threads summed over /proc/*/status with this real uid) and the cgroup's
+pids.current. At an EAGAIN it adds the grandchild's N to each current use and names the limit with the least
+headroom left, if that headroom is within ±max(64, 2% of the limit); otherwise "unknown". RLIMIT_NPROC is not
+enforced for root or with CAP_SYS_RESOURCE/CAP_SYS_ADMIN, so it is no candidate then. Go's "thread exhaustion"
+is go-max-threads; ENOMEM, Go's own out-of-memory or a SIGKILL from someone else (the OOM killer) is memory; a
+grandchild killed at the time limit is time-limit (threads then holds how far it got).`,
+	Params: []probe.Param{
+		{Name: "cap", Kind: probe.Int, Default: "20000", Doc: "stop after this many parked threads (the book's loop runs to 20,000)"},
+		{Name: "pids_limit", Kind: probe.Int, Default: "0", Doc: "if above 0, run the grandchild alone in a new pids cgroup with this pids.max, as a container would (needs root and a pids controller); 0 runs it in the probe's own cgroup"},
+	},
+	Metrics: []probe.Metric{
+		{Name: "threads", Unit: probe.Count, Better: probe.Higher, Doc: "parked threads created before creation failed or the cap was reached"},
+		{Name: "errno", Unit: probe.Count, Doc: "errno of the failed clone(2) (11 = EAGAIN, 12 = ENOMEM); 0 when none failed"},
+		{Name: "stopped_by", Unit: probe.Count, Doc: "which limit stopped thread creation (a code, see labels)", Labels: stopLabels},
+		{Name: "process_threads", Unit: probe.Count, Doc: "the grandchild's threads when it stopped, the Go runtime's own included (/proc/self/status at the cap, the runtime's 'have N' at a failure)"},
+		{Name: "threads_max", Unit: probe.Count, Doc: "/proc/sys/kernel/threads-max: threads the whole system may have"},
+		{Name: "nproc", Unit: probe.Count, Doc: "RLIMIT_NPROC soft limit: tasks (threads) per user; -1 when unlimited"},
+		{Name: "pids_max", Unit: probe.Count, Doc: "the cgroup pids.max with the least headroom on the way to the root (pids_limit when set); -1 for max or no pids controller"},
+		{Name: "pid_max", Unit: probe.Count, Doc: "/proc/sys/kernel/pid_max: every thread takes a pid"},
+		{Name: "go_max_threads", Unit: probe.Count, Doc: "the Go runtime's thread limit the grandchild ran with (debug.SetMaxThreads(cap+164))"},
+	},
+	Timeout: 40 * time.Second,
+}
+
+var idleRSSSpec = probe.Spec{
+	Name: "threads.idle_rss",
+	Doc: `Resident memory added by N parked OS threads.
+Method: runtime.GC twice; read RSS (/proc/self/statm: resident pages × page size), the live thread count
+(/proc/self/status Threads) and the runtime's stack memory (runtime/metrics /memory/classes/heap/stacks +
+/memory/classes/os-stacks); start N goroutines that each lock to their own OS thread and sleep in
+futex(FUTEX_WAIT_PRIVATE) on a word of their own; wait until the kernel shows all N asleep in futex on those words
+(/proc/self/task/TID/syscall); read the three again; wake and end them. Per-thread figures divide by the threads
+the process really gained (a sleeper may take over an idle M that already existed). RSS counts user pages only:
+the kernel's task struct and kernel stack per thread are not in it. In C: pthread_create N threads that
+pthread_cond_wait and compare VmRSS. What Go adds: each thread is a runtime M with a 16 KiB g0 stack (the stack
+clone(2) is given, carved from the Go heap, not mmap'd), a 32 KiB signal stack (gsignal), the M struct, and the
+locked goroutine with its own stack (2 KiB to start); pthreads instead mmap a stack of RLIMIT_STACK size (8 MiB
+by default on Linux; the JVM asks for 2 MiB). stack_reserved is measured, not assumed: the growth of the
+runtime's stack memory per thread, covering the g0, signal and goroutine stacks, touched or not.`,
+	Params: []probe.Param{
+		{Name: "threads", Kind: probe.Int, Default: "2000", Doc: "parked threads to create (the book: 2,000)"},
+	},
+	Metrics: []probe.Metric{
+		{Name: "rss_added", Unit: probe.Bytes, Better: probe.Lower, Doc: "RSS after minus RSS before"},
+		{Name: "rss_per_thread", Unit: probe.Bytes, Better: probe.Lower, Doc: "rss_added / threads the process gained"},
+		{Name: "stack_reserved", Unit: probe.Bytes, Better: probe.Lower, Doc: "growth of the Go runtime's stack memory per thread (g0 + signal + goroutine stacks)"},
+		{Name: "threads", Unit: probe.Count, Doc: "the process's live threads while the N were parked (/proc/self/status)"},
+	},
+	Timeout: 30 * time.Second,
+}
+
+var handoffSpec = probe.Spec{
+	Name: "threads.handoff",
+	Doc: `Time for one park→unpark hand-off between two threads while other threads sleep.
+Method: optionally size the process's private futex hash (prctl(PR_FUTEX_HASH, PR_FUTEX_HASH_SET_SLOTS), param
+futex_slots); park S sleeping threads (locked goroutines in futex(FUTEX_WAIT_PRIVATE) on words of their own,
+verified asleep through /proc/self/task/TID/syscall, and verified again after the run). Start two goroutines
+locked to their own threads, optionally pinned with sched_setaffinity (cpus=same: both on CPU 0; apart: CPU 0
+and CPU 1; any: unpinned). They share a turn word; each, handoffs times: while the turn is not its own, park
+(futex wait on its own permit word until a permit is there, then consume it); then give the turn to the other and
+unpark it (set the other's permit, FUTEX_WAKE_PRIVATE 1). This is the book's LockSupport.park/unpark loop
+written on the futex that park uses on Linux. After a warm-up of min(handoffs/10, 1000) turns each, thread A
+reads CLOCK_MONOTONIC and both read getrusage(RUSAGE_THREAD); after A's last turn A reads the clock again and
+both read rusage again. handoff = elapsed / (2 × handoffs); vcsw and ivcsw = the two threads' voluntary and
+involuntary context switches in that window / (2 × handoffs). On one CPU their sum is about 1: the giver either
+parks (voluntary) or is preempted by the thread it woke (involuntary); on two CPUs the giver often gets the turn
+back before it parks. GC is off during the run. In C the same loop calls syscall(SYS_futex) directly; Go adds
+entersyscall/exitsyscall around each futex call (tens of ns) and, when sysmon has retaken a sleeping thread's P,
+a P to find again on waking. Since Linux 6.16 a process's private futexes hash into a table of its own, sized
+from the CPU count (16 slots on 2 CPUs), so the S sleepers share hash chains with the two active words and every
+wait and wake walks them; futex_slots=4096 or 0 (the global hash) tests that. With cpus=any on 2 CPUs the pair
+sometimes shares a CPU and sometimes not, so runs can disagree (same and apart measure each mode).`,
+	Params: []probe.Param{
+		{Name: "sleeping", Kind: probe.Int, Default: "0", Doc: "parked threads sleeping beside the pair (the book sweeps 0, 100, 1,000, 4,000)"},
+		{Name: "handoffs", Kind: probe.Int, Default: "100000", Doc: "turns each of the two threads takes (2 × handoffs hand-offs in all)"},
+		{Name: "futex_slots", Kind: probe.Int, Default: "-1", Doc: "the process's private futex hash size, set with prctl(PR_FUTEX_HASH) before the threads are made: -1 leaves the kernel's choice, 0 uses the global hash, a power of two sizes the private one (Linux 6.16+)"},
+		{Name: "cpus", Kind: probe.String, Default: "any", Choices: []string{"any", "same", "apart"}, Doc: "where the pair runs: unpinned, both on CPU 0, or on CPUs 0 and 1"},
+	},
+	Metrics: []probe.Metric{
+		{Name: "handoff", Unit: probe.Seconds, Better: probe.Lower, Doc: "time per hand-off (elapsed / (2 × handoffs))"},
+		{Name: "threads", Unit: probe.Count, Doc: "the process's live threads just before the timed run (/proc/self/status)"},
+		{Name: "vcsw", Unit: probe.Count, Doc: "voluntary context switches of the two threads per hand-off (RUSAGE_THREAD): a thread that parked and slept"},
+		{Name: "ivcsw", Unit: probe.Count, Doc: "involuntary context switches of the two threads per hand-off: on one CPU the woken thread often preempts its waker before the waker parks"},
+		{Name: "futex_slots", Unit: probe.Count, Doc: "slots of the process's private futex hash during the run (prctl PR_FUTEX_HASH_GET_SLOTS); 0 = the global hash, -1 = not available"},
+	},
+	Timeout: 60 * time.Second,
+}

@@ -1,0 +1,196 @@
+package threads
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"measuredbook/probe"
+	"measuredbook/probes/internal/kern"
+)
+
+// pingPong is the state two hand-off threads share. Each field sits on its
+// own cache line so that a permit store does not bounce the turn word.
+type pingPong struct {
+	turn   atomic.Uint32 // 0: A's turn, 1: B's
+	_      [60]byte
+	permit [2]struct {
+		w uint32 // 1: an unpark is pending
+		_ [60]byte
+	}
+	start chan struct{}
+	ready sync.WaitGroup
+	done  sync.WaitGroup
+	warm  int
+	n     int
+	// results, written by the two threads before done.Done
+	t0, t1 int64
+	vcsw   [2]int64
+	ivcsw  [2]int64
+	err    [2]error
+}
+
+// park sleeps until a permit is there and consumes it (LockSupport.park).
+func (pp *pingPong) park(me int) {
+	w := &pp.permit[me].w
+	for atomic.SwapUint32(w, 0) == 0 {
+		futexWaitPrivate(w, 0)
+	}
+}
+
+// unpark gives the other thread a permit and wakes it (LockSupport.unpark).
+func (pp *pingPong) unpark(other int) {
+	w := &pp.permit[other].w
+	atomic.StoreUint32(w, 1)
+	futexWakePrivate(w, 1)
+}
+
+// side is one of the two threads. It stays locked to its thread and so ends
+// it on return: a thread pinned by sched_setaffinity never returns to the
+// runtime's pool.
+func (pp *pingPong) side(me, cpu int) {
+	defer pp.done.Done()
+	runtime.LockOSThread()
+	if cpu >= 0 {
+		var set unix.CPUSet
+		set.Set(cpu)
+		if err := unix.SchedSetaffinity(0, &set); err != nil {
+			pp.err[me] = fmt.Errorf("sched_setaffinity(CPU %d): %w", cpu, err)
+		}
+	}
+	pp.ready.Done()
+	<-pp.start
+	if pp.err[0] != nil || pp.err[1] != nil {
+		return
+	}
+	var ru0 unix.Rusage
+	other := uint32(1 - me)
+	for i := 0; i < pp.warm+pp.n; i++ {
+		if i == pp.warm {
+			ru0 = kern.ThreadRusage()
+			if me == 0 {
+				pp.t0 = kern.Now()
+			}
+		}
+		for pp.turn.Load() != uint32(me) {
+			pp.park(me)
+		}
+		pp.turn.Store(other)
+		pp.unpark(int(other))
+	}
+	if me == 0 {
+		pp.t1 = kern.Now()
+	}
+	ru1 := kern.ThreadRusage()
+	pp.vcsw[me] = ru1.Nvcsw - ru0.Nvcsw
+	pp.ivcsw[me] = ru1.Nivcsw - ru0.Nivcsw
+}
+
+func runHandoff(ctx context.Context, p probe.Params) (probe.Values, error) {
+	sleeping, n := p.Int("sleeping"), p.Int("handoffs")
+	if sleeping < 0 || sleeping > 20000 {
+		return nil, fmt.Errorf("sleeping %d: want 0..20000", sleeping)
+	}
+	if n < 1 || n > 10_000_000 {
+		return nil, fmt.Errorf("handoffs %d: want 1..10000000", n)
+	}
+	cpus := [2]int{-1, -1}
+	switch p.String("cpus") {
+	case "same":
+		cpus = [2]int{0, 0}
+	case "apart":
+		if runtime.NumCPU() < 2 {
+			return nil, fmt.Errorf("cpus=apart needs 2 CPUs, this machine has %d", runtime.NumCPU())
+		}
+		cpus = [2]int{0, 1}
+	}
+	slots := p.Int("futex_slots")
+	if slots < -1 {
+		return nil, fmt.Errorf("futex_slots %d: want -1 (kernel's choice), 0 (global hash) or a power of two", slots)
+	}
+	if slots >= 0 {
+		prev := futexSlots()
+		if prev < 0 {
+			return nil, fmt.Errorf("futex_slots=%d: this kernel has no per-process futex hash (prctl PR_FUTEX_HASH, Linux 6.16+)", slots)
+		}
+		if err := setFutexSlots(slots); err != nil {
+			return nil, err
+		}
+		if prev > 0 {
+			defer setFutexSlots(prev)
+		}
+	}
+	var s *sleepers
+	if sleeping > 0 {
+		var err error
+		if s, err = startSleepers(sleeping, 20*time.Second); err != nil {
+			return nil, err
+		}
+		defer s.stop()
+	}
+	pp := &pingPong{start: make(chan struct{}), warm: min(max(n/10, 1), 1000), n: n}
+	pp.ready.Add(2)
+	pp.done.Add(2)
+	go pp.side(0, cpus[0])
+	go pp.side(1, cpus[1])
+	pp.ready.Wait()
+	inEffect := futexSlots()
+	live, err := kern.LiveThreads()
+	if err != nil {
+		close(pp.start)
+		pp.done.Wait()
+		return nil, err
+	}
+	runtime.GC()
+	gc := debug.SetGCPercent(-1)
+	close(pp.start)
+	pp.done.Wait()
+	debug.SetGCPercent(gc)
+	for _, err := range pp.err {
+		if err != nil {
+			return nil, err
+		}
+	}
+	if s != nil {
+		// The sleepers must still be asleep, or the run measured fewer.
+		if parked, err := s.parked(); err != nil || parked != sleeping {
+			return nil, fmt.Errorf("after the run %d of %d sleeping threads were still parked (%v)", parked, sleeping, err)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	total := float64(2 * n)
+	return probe.Values{
+		"handoff":     time.Duration(pp.t1-pp.t0).Seconds() / total,
+		"threads":     float64(live),
+		"vcsw":        float64(pp.vcsw[0]+pp.vcsw[1]) / total,
+		"ivcsw":       float64(pp.ivcsw[0]+pp.ivcsw[1]) / total,
+		"futex_slots": float64(inEffect),
+	}, nil
+}
+
+// futexSlots is the size of the process's private futex hash
+// (prctl(PR_FUTEX_HASH, PR_FUTEX_HASH_GET_SLOTS), Linux 6.16+): 0 when the
+// process uses the global hash, -1 when the kernel has no such prctl.
+func futexSlots() int {
+	r, _, e := unix.Syscall6(unix.SYS_PRCTL, unix.PR_FUTEX_HASH, unix.PR_FUTEX_HASH_GET_SLOTS, 0, 0, 0, 0)
+	if e != 0 {
+		return -1
+	}
+	return int(r)
+}
+
+// setFutexSlots resizes the private futex hash (0: use the global hash).
+func setFutexSlots(n int) error {
+	if _, _, e := unix.Syscall6(unix.SYS_PRCTL, unix.PR_FUTEX_HASH, unix.PR_FUTEX_HASH_SET_SLOTS, uintptr(n), 0, 0, 0); e != 0 {
+		return fmt.Errorf("prctl(PR_FUTEX_HASH_SET_SLOTS, %d): %w", n, e)
+	}
+	return nil
+}

@@ -1,0 +1,197 @@
+package threads
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"measuredbook/probe"
+)
+
+func run(t *testing.T, name string, given map[string]string) probe.Values {
+	t.Helper()
+	for _, p := range Probes() {
+		if p.Name != name {
+			continue
+		}
+		params, err := p.Resolve(given)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := p.Run(context.Background(), params)
+		if err != nil {
+			t.Fatalf("%s %v: %v", name, given, err)
+		}
+		for _, m := range p.Metrics {
+			if _, ok := v[m.Name]; !ok {
+				t.Errorf("%s: metric %s missing", name, m.Name)
+			}
+		}
+		if len(v) != len(p.Metrics) {
+			t.Errorf("%s: %d values for %d metrics", name, len(v), len(p.Metrics))
+		}
+		t.Logf("%s %v: %v", name, params, v)
+		return v
+	}
+	t.Fatalf("no probe %s", name)
+	return nil
+}
+
+func TestSpecs(t *testing.T) {
+	for _, p := range Probes() {
+		if !strings.HasPrefix(p.Name, "threads.") || p.Doc == "" || p.Run == nil || len(p.Sources) == 0 {
+			t.Errorf("%s: incomplete spec", p.Name)
+		}
+		if _, err := p.Resolve(nil); err != nil {
+			t.Errorf("%s defaults: %v", p.Name, err)
+		}
+		for _, m := range p.Metrics {
+			if m.Unit == "" || m.Doc == "" {
+				t.Errorf("%s.%s: unit or doc missing", p.Name, m.Name)
+			}
+		}
+	}
+}
+
+func TestCeilingCap(t *testing.T) {
+	v := run(t, "threads.ceiling", map[string]string{"cap": "200"})
+	if v["threads"] != 200 || v["stopped_by"] != stopCap || v["errno"] != 0 {
+		t.Errorf("cap=200: threads %v stopped_by %v errno %v, want 200, cap, 0", v["threads"], stopLabels[int(v["stopped_by"])], v["errno"])
+	}
+	// The grandchild had its 200 parked threads plus the runtime's own.
+	if v["process_threads"] < 201 || v["process_threads"] > 200+ceilingProcs+10 {
+		t.Errorf("process_threads %v, want a little over 200", v["process_threads"])
+	}
+	if v["go_max_threads"] != 200+100+ceilingProcs || v["pid_max"] < 300 || v["threads_max"] < 200 {
+		t.Errorf("limits: %v", v)
+	}
+}
+
+// The Go runtime's thread limit is a real ceiling: a grandchild whose
+// SetMaxThreads is below what it needs dies with "thread exhaustion".
+func TestCeilingGoMaxThreads(t *testing.T) {
+	t.Setenv("MBOOK_THREADS_TEST_MAXTHREADS", "60")
+	out, err := runGrandchild(context.Background(), 200, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := decide(limits{threadsMax: 1 << 20, pidMax: 1 << 20}, out, 200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code != stopGoMaxThreads || out.reached >= 60 || out.reached < 10 {
+		t.Errorf("reached %d, stopped by %s; want fewer than 60 and go-max-threads", out.reached, stopLabels[code])
+	}
+}
+
+func TestDecide(t *testing.T) {
+	lim := limits{threadsMax: 192730, pidMax: 32768, pidsMax: 5000, nproc: 96365, sysThreads: 90, pidsCurrent: 50, userTasks: 80}
+	for _, c := range []struct {
+		out  outcome
+		want int
+	}{
+		{outcome{reached: 4940, have: 4945, errno: 11}, stopPidsMax},
+		{outcome{reached: 32500, have: 32510, errno: 11}, stopPidMax}, // far past pids.max: not that one
+		{outcome{reached: 100, have: 105, errno: 11}, stopUnknown},
+		{outcome{reached: 100, errno: 12}, stopMemory},
+		{outcome{reached: 100, signal: 9}, stopMemory},
+		{outcome{reached: 100, timedOut: true}, stopTimeLimit},
+	} {
+		got, err := decide(lim, c.out, 20000)
+		if err != nil || got != c.want {
+			t.Errorf("%+v: got %s (%v), want %s", c.out, stopLabels[got], err, stopLabels[c.want])
+		}
+	}
+	lim.pidsMax = -1
+	if got, _ := decide(lim, outcome{reached: 32500, have: 32510, errno: 11}, 40000); got != stopPidMax {
+		t.Errorf("at pid_max: got %s", stopLabels[got])
+	}
+	lim.nprocExempt, lim.nproc = false, 1000
+	if got, _ := decide(lim, outcome{reached: 910, have: 915, errno: 11}, 40000); got != stopNproc {
+		t.Errorf("at RLIMIT_NPROC: got %s", stopLabels[got])
+	}
+}
+
+// A pids cgroup is a real ceiling: the grandchild's clone(2) fails with
+// EAGAIN near pids.max, and the probe names it.
+func TestCeilingPidsMax(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("pids_limit needs root")
+	}
+	if _, err := makePidsCgroupProbe(); err != nil {
+		t.Skip(err)
+	}
+	v := run(t, "threads.ceiling", map[string]string{"cap": "1000", "pids_limit": "150"})
+	if v["stopped_by"] != stopPidsMax || v["errno"] != 11 {
+		t.Errorf("stopped by %s, errno %v; want pids.max, 11 (EAGAIN)", stopLabels[int(v["stopped_by"])], v["errno"])
+	}
+	// 150 tasks minus the runtime's own threads.
+	if v["threads"] < 100 || v["threads"] >= 150 || v["process_threads"] > 152 {
+		t.Errorf("threads %v, process_threads %v: want under 150", v["threads"], v["process_threads"])
+	}
+}
+
+func makePidsCgroupProbe() (string, error) {
+	d, err := makePidsCgroup(10)
+	if err == nil {
+		removeCgroup(d)
+	}
+	return d, err
+}
+
+func TestFutexSlots(t *testing.T) {
+	if futexSlots() < 0 {
+		t.Skip("no PR_FUTEX_HASH on this kernel")
+	}
+	v := run(t, "threads.handoff", map[string]string{"sleeping": "20", "handoffs": "500", "futex_slots": "256"})
+	if v["futex_slots"] != 256 {
+		t.Errorf("futex_slots %v, want 256", v["futex_slots"])
+	}
+}
+
+func TestIdleRSS(t *testing.T) {
+	v := run(t, "threads.idle_rss", map[string]string{"threads": "200"})
+	if v["rss_per_thread"] <= 4096 {
+		t.Errorf("rss_per_thread %v: a parked thread touches at least a page of stack", v["rss_per_thread"])
+	}
+	if v["stack_reserved"] < 16<<10 {
+		t.Errorf("stack_reserved %v: below the 16 KiB g0 stack every M gets", v["stack_reserved"])
+	}
+	if v["rss_per_thread"] >= v["stack_reserved"] {
+		t.Errorf("rss_per_thread %v not below stack_reserved %v", v["rss_per_thread"], v["stack_reserved"])
+	}
+	if v["threads"] < 200 {
+		t.Errorf("threads %v < 200 parked", v["threads"])
+	}
+}
+
+func TestHandoff(t *testing.T) {
+	for _, cpus := range []string{"any", "same", "apart"} {
+		v := run(t, "threads.handoff", map[string]string{"sleeping": "50", "handoffs": "2000", "cpus": cpus})
+		if v["threads"] < 52 {
+			t.Errorf("cpus=%s: threads %v < sleeping+2", cpus, v["threads"])
+		}
+		if v["handoff"] <= 0 || v["handoff"] > 0.01 {
+			t.Errorf("cpus=%s: handoff %v s", cpus, v["handoff"])
+		}
+		// On one CPU each hand-off is one context switch: the giver parks
+		// (voluntary) or the woken thread preempts it first (involuntary).
+		// On two CPUs a giver may find the turn back before it parks.
+		sw := v["vcsw"] + v["ivcsw"]
+		if cpus == "same" && (sw < 0.8 || sw > 1.3 || v["vcsw"] < 0.3) {
+			t.Errorf("cpus=same: vcsw %v + ivcsw %v per hand-off, want a sum of about 1", v["vcsw"], v["ivcsw"])
+		}
+		if v["vcsw"] < 0.05 || sw > 1.5 {
+			t.Errorf("cpus=%s: vcsw %v, ivcsw %v per hand-off: parks did not happen, or too many switches", cpus, v["vcsw"], v["ivcsw"])
+		}
+	}
+}
+
+func init() {
+	// Lets TestCeilingGoMaxThreads lower the grandchild's Go thread limit.
+	if v, err := strconv.Atoi(os.Getenv("MBOOK_THREADS_TEST_MAXTHREADS")); err == nil {
+		testMaxThreads = v
+	}
+}
