@@ -64,6 +64,32 @@
 // Inside a GFM table cell write the format bar as \|. The expression
 // language is package expr's.
 //
+// # What the page shows
+//
+// Every figure carries its provenance. A value renders as
+//
+//	<span class="mb-value" title="5.1–5.4 ms · 3 runs · MACHINE (CPU)">5.25 ms</span>
+//
+// and one drawn from a reference set (inside ref("m1", …)) gets the class
+// "mb-value mb-ref" and a title saying it was transcribed, not measured
+// here. A table cell shows the median with "min–max, N runs" on hover. An
+// experiment shows every combination × metric and under it a provenance
+// line: "✅ 실측 · MACHINE (fingerprint) · date · N회 실행 · 편차 ±x%"
+// (the spread is half the widest min–max range of any figure, relative to
+// its median), or "📄 옮겨 적음 …" with the source of a transcribed set. A
+// figure whose result is not stored renders as a visible placeholder
+// (class mb-missing, "측정 없음") and a warning names the command that
+// measures it. Class names are English, the words a reader sees Korean.
+//
+// The same chapter and the same results give the same bytes.
+//
+// # Front matter
+//
+// A chapter may start with YAML front matter between "---" lines: title,
+// order, slug and lang; any other key is an error. A first line "---" not
+// followed by a "key:" line is Markdown (a thematic break), so that every
+// CommonMark document renders as goldmark renders it.
+//
 // # Errors and positions
 //
 // Every error is a *PosError, "FILE:LINE:COL: message", where LINE and COL

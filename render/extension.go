@@ -85,7 +85,9 @@ func (directiveTransformer) Transform(doc *gast.Document, reader text.Reader, pc
 // lines of the paragraph, so a long expression may wrap. Inside a GFM
 // table cell the format bar must be written \| (GFM splits cells at every
 // unescaped pipe); the parser turns every \| into | and keeps a map from
-// the expression's bytes back to the source for error positions.
+// the expression's bytes back to the source for error positions. A string
+// in a cell needs \| for a pipe too; expr strings know no such escape, so
+// \| is always the cell's pipe.
 type valueParser struct{}
 
 func (valueParser) Trigger() []byte { return []byte{'{'} }
@@ -107,8 +109,14 @@ func (valueParser) Parse(parent gast.Node, block text.Reader, pc parser.Context)
 		if line == nil {
 			break
 		}
+		// A line's padding is spaces standing for part of a tab: they are
+		// in line but not in the source.
+		at := func(i int) int { return seg.Start + max(i-seg.Padding, 0) }
 		for i := skip; i < len(line); i++ {
 			c := line[i]
+			if c == '\\' && i+1 < len(line) && line[i+1] == '|' && !escaped {
+				continue // drop the backslash of \|, in a string too
+			}
 			if inString {
 				switch {
 				case escaped:
@@ -121,17 +129,14 @@ func (valueParser) Parse(parent gast.Node, block text.Reader, pc parser.Context)
 			} else if c == '"' {
 				inString = true
 			} else if c == '}' && i+1 < len(line) && line[i+1] == '}' {
-				offs = append(offs, seg.Start+i)
+				offs = append(offs, at(i))
 				block.Advance(i + 2)
-				n := &ast.Value{Expr: string(expr), Map: offs, Raw: source[start : seg.Start+i+2]}
+				n := &ast.Value{Expr: string(expr), Map: offs, Raw: source[start : at(i)+2]}
 				n.SetPos(start)
 				return n
 			}
-			if !inString && c == '\\' && i+1 < len(line) && line[i+1] == '|' {
-				continue // drop the backslash of \|
-			}
 			expr = append(expr, c)
-			offs = append(offs, seg.Start+i)
+			offs = append(offs, at(i))
 		}
 		skip = 0
 		block.AdvanceLine()

@@ -30,16 +30,6 @@ func indexRows(r *store.Result) rowIndex {
 	return ix
 }
 
-func dimOf(u probe.Unit) expr.Dim {
-	switch u {
-	case probe.Seconds:
-		return expr.Duration
-	case probe.Bytes:
-		return expr.Bytes
-	}
-	return expr.Dimensionless
-}
-
 // cell shows one metric of one combination: the median in the metric's
 // default format (or format), with "min–max, N runs" on hover.
 func (ix rowIndex) cell(p probe.Params, m probe.Metric, format string) (ast.Cell, error) {
@@ -55,7 +45,12 @@ func (ix rowIndex) cell(p probe.Params, m probe.Metric, format string) (ast.Cell
 	if !ok {
 		return ast.Cell{Text: "—", Title: "이 결과에 없는 지표", Class: "mb-missing"}, nil
 	}
-	v := expr.Value{Kind: expr.Number, Num: s.Median, Lo: s.Min, Hi: s.Max, Dim: dimOf(m.Unit), Runs: s.N, Labels: m.Labels}
+	// The same Value a reference to this cell would evaluate to, so a
+	// table and an inline value show a figure alike.
+	v, err := expr.FromSample(&expr.Metric{Unit: m.Unit, Labels: m.Labels}, expr.Sample{Median: s.Median, Min: s.Min, Max: s.Max, Runs: s.N})
+	if err != nil {
+		return ast.Cell{}, err
+	}
 	if format == "" && len(m.Labels) > 0 {
 		format = "label"
 	}
@@ -358,7 +353,11 @@ func (ev *eval) table(dir *directive) any {
 		for _, cv := range colVals {
 			cell, err := ix.cell(sel.params(t.rows, rv, t.cols, cv), m, t.format)
 			if err != nil {
-				ev.errs.at(dir.at["format"], "%v", err)
+				off, ok := dir.at["format"]
+				if !ok {
+					off = dir.off
+				}
+				ev.errs.at(off, "%v", err)
 				return &ast.Error{Msg: err.Error()}
 			}
 			row = append(row, cell)
