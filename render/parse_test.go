@@ -1,0 +1,131 @@
+package render
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"measuredbook/probe"
+	"measuredbook/store"
+)
+
+func TestParseExperiment(t *testing.T) {
+	src := `---
+title: 제목
+order: 2
+slug: two
+lang: ko
+---
+intro
+
+` + "```experiment handoff" + `
+probe: threads.handoff
+params:
+  sleeping: [100, 0, 1_000]
+  delay: 0.5ms
+runs: 5
+show: none
+caption: 인계
+timeout: 45s
+` + "```\n"
+	d, err := Parse("ch.md", []byte(src), fakeProbes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Front{Title: "제목", Order: 2, Slug: "two", Lang: "ko"}); d.Front != want {
+		t.Errorf("front = %+v, want %+v", d.Front, want)
+	}
+	if len(d.Experiments) != 1 {
+		t.Fatalf("%d experiments", len(d.Experiments))
+	}
+	x := d.Experiments[0]
+	if x.ID != "handoff" || x.Probe != "threads.handoff" || x.Runs != 5 || x.Show != "none" || x.Caption != "인계" || x.Timeout != 45*time.Second {
+		t.Errorf("experiment = %+v", x)
+	}
+	if x.Pos != (Pos{File: "ch.md", Line: 9, Col: 1}) {
+		t.Errorf("pos = %v", x.Pos)
+	}
+	if !reflect.DeepEqual(x.Order, []string{"sleeping", "delay"}) {
+		t.Errorf("order = %v", x.Order)
+	}
+	// Canonical values, in the author's order; 0.5ms is Go's 500µs.
+	want := map[string][]string{"sleeping": {"100", "0", "1000"}, "delay": {"500µs"}}
+	if !reflect.DeepEqual(x.Sweep, want) {
+		t.Errorf("sweep = %v, want %v", x.Sweep, want)
+	}
+	var keys []string
+	for _, c := range x.Combos {
+		keys = append(keys, c.Key())
+	}
+	if got := strings.Join(keys, " "); got != "delay=500µs/sleeping=100 delay=500µs/sleeping=0 delay=500µs/sleeping=1000" {
+		t.Errorf("combos = %s", got)
+	}
+}
+
+// TestCombosOrder: the first param is the outermost loop, and every
+// combination holds every param.
+func TestCombosOrder(t *testing.T) {
+	got := combos([]string{"a", "b", "c"}, map[string][]string{"a": {"1", "2"}, "b": {"x"}, "c": {"p", "q"}})
+	var keys []string
+	for _, c := range got {
+		keys = append(keys, c["a"]+c["b"]+c["c"])
+	}
+	if s := strings.Join(keys, " "); s != "1xp 1xq 2xp 2xq" {
+		t.Errorf("combos = %s", s)
+	}
+}
+
+// TestPosColumns: columns count characters, lines start at 1.
+func TestPosColumns(t *testing.T) {
+	f := newFile("f.md", []byte("ab\n한글x\n\n"))
+	for off, want := range map[int]Pos{0: {"f.md", 1, 1}, 2: {"f.md", 1, 3}, 3: {"f.md", 2, 1}, 9: {"f.md", 2, 3}, 10: {"f.md", 2, 4}, 11: {"f.md", 3, 1}} {
+		if got := f.pos(off); got != want {
+			t.Errorf("pos(%d) = %v, want %v", off, got, want)
+		}
+	}
+}
+
+// TestUnevaluated: Markdown().Convert without Parse and Evaluate shows a
+// directive's YAML and a value's source rather than dropping them.
+func TestUnevaluated(t *testing.T) {
+	var b strings.Builder
+	src := "x {{ a.b[] }}\n\n```claim\nexpect: 1 < 2\n```\n"
+	if err := Markdown().Convert([]byte(src), &b); err != nil {
+		t.Fatal(err)
+	}
+	want := "<p>x <span class=\"mb-unevaluated\">{{ a.b[] }}</span></p>\n<pre class=\"mb-directive\" data-directive=\"claim\"><code>expect: 1 &lt; 2\n</code></pre>\n"
+	if b.String() != want {
+		t.Errorf("got %q\nwant %q", b.String(), want)
+	}
+}
+
+type oneResult struct{ r *store.Result }
+
+func (o oneResult) Lookup(set, id string) (*store.Result, bool) {
+	return o.r, set == "" && id == o.r.Experiment
+}
+
+func ExampleRenderFragment() {
+	probes := []probe.Probe{{Spec: probe.Spec{
+		Name:    "syscall",
+		Params:  []probe.Param{{Name: "calls", Kind: probe.Int, Default: "1000"}},
+		Metrics: []probe.Metric{{Name: "getpid", Unit: probe.Seconds}},
+	}}}
+	res := &store.Result{
+		Experiment: "syscall", Probe: "syscall", Order: []string{"calls"},
+		Sweep: map[string][]string{"calls": {"1000"}}, Runs: 3,
+		Units: map[string]probe.Unit{"getpid": probe.Seconds},
+		Rows: []store.Row{{Params: probe.Params{"calls": "1000"}, Runs: []probe.Values{
+			{"getpid": 251e-9}, {"getpid": 248e-9}, {"getpid": 262e-9},
+		}}},
+	}
+	res.Machine.Name = "box"
+	src := "```experiment syscall\nshow: none\n```\n\n`getpid` 한 번은 {{ syscall.getpid[] }}입니다.\n"
+	html, warnings, err := RenderFragment("ch.md", []byte(src), probes, oneResult{res}, nil)
+	fmt.Print(string(html), warnings, err)
+	// Output:
+	// <p><code>getpid</code> 한 번은 <span class="mb-value" title="248–262 ns · 3 runs · box">251 ns</span>입니다.</p>
+	// [] <nil>
+}
