@@ -124,6 +124,7 @@ type limits struct {
 type outcome struct {
 	reached    int   // lines counted
 	have       int   // the runtime's "have N already" (0 if not printed)
+	atFatal    int   // the grandchild's live threads when the fatal message came (0 if not read)
 	capThreads int   // live threads printed at the cap (0 if not reached)
 	errno      int   // from "errno=E"
 	exhaustion bool  // Go's "thread exhaustion" fatal
@@ -133,7 +134,24 @@ type outcome struct {
 	exitErr    error // anything else
 }
 
-var haveRE = regexp.MustCompile(`failed to create new OS thread \(have (\d+) already; errno=(\d+)\)`)
+// The two ways a Go program reports a failed thread creation: the runtime's
+// own clone(2), and pthread_create in a cgo binary (where threads are
+// pthreads and the message carries strerror's text).
+var (
+	haveRE = regexp.MustCompile(`failed to create new OS thread \(have (\d+) already; errno=(\d+)\)`)
+	cgoRE  = regexp.MustCompile(`runtime/cgo: pthread_create failed: ([^\n]*)`)
+)
+
+// errnoFromText maps strerror's text back to its errno.
+func errnoFromText(text string) int {
+	text = strings.TrimSpace(text)
+	for e := unix.Errno(1); e < 256; e++ {
+		if strings.EqualFold(e.Error(), text) {
+			return int(e)
+		}
+	}
+	return 0
+}
 
 func runCeiling(ctx context.Context, p probe.Params) (probe.Values, error) {
 	capN := p.Int("cap")
@@ -165,9 +183,12 @@ func runCeiling(ctx context.Context, p probe.Params) (probe.Values, error) {
 	if err != nil {
 		return nil, err
 	}
-	procThreads := out.have
-	if out.capThreads > 0 {
-		procThreads = out.capThreads
+	procThreads := out.capThreads
+	if procThreads == 0 {
+		procThreads = out.atFatal
+	}
+	if procThreads == 0 {
+		procThreads = out.have
 	}
 	return probe.Values{
 		"threads":         float64(out.reached),
@@ -205,7 +226,14 @@ func runGrandchild(ctx context.Context, capN int, cgDir string) (outcome, error)
 	// A runtime throw prints every goroutine's stack whatever GOTRACEBACK
 	// says (tens of thousands of them): keep the head, where the fatal
 	// message is, and kill the grandchild once "fatal error:" is there.
-	stderr := &headBuffer{kill: func() { cmd.Process.Kill() }}
+	var atFatal atomic.Int64
+	stderr := &headBuffer{kill: func() {
+		// The dying grandchild's thread count, read before it goes.
+		if t, err := kern.StatusField(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid), "Threads"); err == nil {
+			atFatal.Store(int64(t))
+		}
+		cmd.Process.Kill()
+	}}
 	cmd.Stderr = stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -226,9 +254,15 @@ func runGrandchild(ctx context.Context, capN int, cgDir string) (outcome, error)
 		}
 	}
 	werr := cmd.Wait()
+	out.atFatal = int(atFatal.Load())
 	if m := haveRE.FindSubmatch(stderr.Bytes()); m != nil {
 		out.have, _ = strconv.Atoi(string(m[1]))
 		out.errno, _ = strconv.Atoi(string(m[2]))
+	} else if m := cgoRE.FindSubmatch(stderr.Bytes()); m != nil {
+		out.errno = errnoFromText(string(m[1]))
+		if out.errno == 0 {
+			out.exitErr = fmt.Errorf("ceiling grandchild: pthread_create failed with an error not recognised: %s", m[1])
+		}
 	}
 	out.exhaustion = bytes.Contains(stderr.Bytes(), []byte("thread exhaustion"))
 	out.outOfMem = bytes.Contains(stderr.Bytes(), []byte("fatal error: out of memory")) ||
@@ -247,7 +281,7 @@ func runGrandchild(ctx context.Context, capN int, cgDir string) (outcome, error)
 				out.signal = int(ws.Signal())
 			}
 		}
-		if out.errno == 0 && !out.exhaustion && !out.outOfMem && out.signal == 0 {
+		if out.errno == 0 && !out.exhaustion && !out.outOfMem && out.signal == 0 && out.exitErr == nil {
 			out.exitErr = fmt.Errorf("ceiling grandchild failed after %d threads: %v: %s", out.reached, werr, firstLines(stderr.Bytes(), 5))
 		}
 	case out.capThreads == 0:
@@ -265,16 +299,21 @@ func decide(lim limits, out outcome, capN int) (int, error) {
 		return stopTimeLimit, nil
 	case out.exhaustion:
 		return stopGoMaxThreads, nil
-	case out.outOfMem || out.errno == int(unix.ENOMEM) || out.signal == int(syscall.SIGKILL):
-		return stopMemory, nil
 	case out.exitErr != nil:
 		return 0, out.exitErr
+	case out.outOfMem || out.errno == int(unix.ENOMEM) || (out.errno == 0 && out.signal == int(syscall.SIGKILL)):
+		return stopMemory, nil
 	case out.errno != int(unix.EAGAIN):
 		return stopUnknown, nil
 	}
-	grand := int64(out.have)
+	grand := int64(out.atFatal)
 	if grand == 0 {
-		grand = int64(out.reached)
+		grand = int64(out.have)
+	}
+	if grand == 0 {
+		// cgo's message has no count: the parked threads and a few of the
+		// runtime's own (within the tolerance below).
+		grand = int64(out.reached) + 4
 	}
 	type cand struct {
 		code         int
@@ -531,7 +570,8 @@ func pidsCgroupDirs() []cgroupDir {
 }
 
 // headBuffer keeps the first 16 KiB written to it and calls kill once the
-// Go runtime's "fatal error:" line has arrived.
+// Go runtime's "fatal error:" line (or cgo's "pthread_create failed") has
+// arrived.
 type headBuffer struct {
 	mu   sync.Mutex
 	b    []byte
@@ -545,7 +585,7 @@ func (h *headBuffer) Write(p []byte) (int, error) {
 	if room := 16<<10 - len(h.b); room > 0 {
 		h.b = append(h.b, p[:min(room, len(p))]...)
 	}
-	if !h.dead && bytes.Contains(h.b, []byte("fatal error:")) {
+	if !h.dead && (bytes.Contains(h.b, []byte("fatal error:")) || bytes.Contains(h.b, []byte("pthread_create failed"))) {
 		h.dead = true
 		h.kill()
 	}

@@ -72,9 +72,10 @@ failed clone(2) inside the Go runtime is fatal and cannot be caught. The grandch
 each locks itself to an OS thread of its own, writes its ordinal as one line to stdout, and parks in
 futex(FUTEX_WAIT_PRIVATE) on a word of its own. When all cap are there it prints its live thread count
 (/proc/self/status) and exits. If clone(2) fails first, the runtime prints "runtime: failed to create new OS thread
-(have N already; errno=E)" and dies; the parent keeps the highest ordinal it read, takes N and errno from the head
-of the grandchild's stderr (then kills it rather than let it print every goroutine's stack), and kills a grandchild
-still running after 20 s. The grandchild runs with GOMAXPROCS=64 so that each new goroutine finds an idle P at
+(have N already; errno=E)" and dies (in a cgo binary, where threads are pthreads: "runtime/cgo: pthread_create
+failed: <strerror>" and abort); the parent keeps the highest ordinal it read, takes errno from the head of the
+grandchild's stderr, reads the grandchild's Threads from /proc/PID/status at that moment and kills it (rather
+than let it print every goroutine's stack), and kills a grandchild still running after 20 s. The grandchild runs with GOMAXPROCS=64 so that each new goroutine finds an idle P at
 once instead of waiting for sysmon to retake the P of a thread that has just parked (that wait makes 20,000
 threads take several times longer); the few spare Ms this starts are in process_threads. With pids_limit > 0
 the parent makes a pids cgroup (v1, or v2 with the pids controller) with that pids.max and the grandchild moves
@@ -85,7 +86,7 @@ Which limit stopped it: before starting the grandchild the parent reads threads-
 pid_max (/proc/sys/kernel/pid_max), RLIMIT_NPROC, and the cgroup pids.max with the least headroom on the path from
 its cgroup to the root (v1 and v2), with their current use: the system's threads (the fourth field of
 /proc/loadavg), the user's tasks (Threads summed over /proc/*/status with this real uid) and the cgroup's
-pids.current. At an EAGAIN it adds the grandchild's N to each current use and names the limit with the least
+pids.current. At an EAGAIN it adds the grandchild's threads at the failure to each current use and names the limit with the least
 headroom left, if that headroom is within ±max(64, 2% of the limit); otherwise "unknown". RLIMIT_NPROC is not
 enforced for root or with CAP_SYS_RESOURCE/CAP_SYS_ADMIN, so it is no candidate then. Go's "thread exhaustion"
 is go-max-threads; ENOMEM, Go's own out-of-memory or a SIGKILL from someone else (the OOM killer) is memory; a
@@ -96,9 +97,9 @@ grandchild killed at the time limit is time-limit (threads then holds how far it
 	},
 	Metrics: []probe.Metric{
 		{Name: "threads", Unit: probe.Count, Better: probe.Higher, Doc: "parked threads created before creation failed or the cap was reached"},
-		{Name: "errno", Unit: probe.Count, Doc: "errno of the failed clone(2) (11 = EAGAIN, 12 = ENOMEM); 0 when none failed"},
+		{Name: "errno", Unit: probe.Count, Doc: "errno of the failed clone(2) or pthread_create (11 = EAGAIN, 12 = ENOMEM); 0 when none failed"},
 		{Name: "stopped_by", Unit: probe.Count, Doc: "which limit stopped thread creation (a code, see labels)", Labels: stopLabels},
-		{Name: "process_threads", Unit: probe.Count, Doc: "the grandchild's threads when it stopped, the Go runtime's own included (/proc/self/status at the cap, the runtime's 'have N' at a failure)"},
+		{Name: "process_threads", Unit: probe.Count, Doc: "the grandchild's live threads when it stopped, the Go runtime's own included (its /proc/PID/status); 0 if it could not be read"},
 		{Name: "threads_max", Unit: probe.Count, Doc: "/proc/sys/kernel/threads-max: threads the whole system may have"},
 		{Name: "nproc", Unit: probe.Count, Doc: "RLIMIT_NPROC soft limit: tasks (threads) per user; -1 when unlimited"},
 		{Name: "pids_max", Unit: probe.Count, Doc: "the cgroup pids.max with the least headroom on the way to the root (pids_limit when set); -1 for max or no pids controller"},
@@ -120,17 +121,21 @@ the process really gained (a sleeper may take over an idle M that already existe
 the kernel's task struct and kernel stack per thread are not in it. In C: pthread_create N threads that
 pthread_cond_wait and compare VmRSS. What Go adds: each thread is a runtime M with a 16 KiB g0 stack (the stack
 clone(2) is given, carved from the Go heap, not mmap'd), a 32 KiB signal stack (gsignal), the M struct, and the
-locked goroutine with its own stack (2 KiB to start); pthreads instead mmap a stack of RLIMIT_STACK size (8 MiB
-by default on Linux; the JVM asks for 2 MiB). stack_reserved is measured, not assumed: the growth of the
-runtime's stack memory per thread, covering the g0, signal and goroutine stacks, touched or not.`,
+locked goroutine with its own stack (2 KiB to start). In a cgo binary the runtime makes its threads with
+pthread_create instead, and glibc mmaps each a stack of RLIMIT_STACK size (8 MiB by default; the JVM asks for
+2 MiB) under a guard page. stack_reserved is measured, not assumed: per thread gained, the growth of the runtime's
+stack memory (g0, signal and goroutine stacks) plus the pthread stack mappings that appeared in /proc/self/maps
+(an anonymous rw mapping right above a guard of at most 64 KiB; counted only if about one per thread appeared),
+address space set aside whether touched or not.`,
 	Params: []probe.Param{
 		{Name: "threads", Kind: probe.Int, Default: "2000", Doc: "parked threads to create (the book: 2,000)"},
 	},
 	Metrics: []probe.Metric{
 		{Name: "rss_added", Unit: probe.Bytes, Better: probe.Lower, Doc: "RSS after minus RSS before"},
 		{Name: "rss_per_thread", Unit: probe.Bytes, Better: probe.Lower, Doc: "rss_added / threads the process gained"},
-		{Name: "stack_reserved", Unit: probe.Bytes, Better: probe.Lower, Doc: "growth of the Go runtime's stack memory per thread (g0 + signal + goroutine stacks)"},
+		{Name: "stack_reserved", Unit: probe.Bytes, Better: probe.Lower, Doc: "stack address space set aside per thread: the Go runtime's stack memory (g0, signal, goroutine stacks) plus, in a cgo binary, the pthread stack mapping"},
 		{Name: "threads", Unit: probe.Count, Doc: "the process's live threads while the N were parked (/proc/self/status)"},
+		{Name: "pthreads", Unit: probe.Count, Doc: "1 when the threads came with pthread stack mappings (the binary links runtime/cgo), 0 when the Go runtime made them with clone(2) and its own stacks"},
 	},
 	Timeout: 30 * time.Second,
 }
