@@ -1,0 +1,138 @@
+package book
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+
+	"measuredbook/probe"
+	"measuredbook/probes"
+	"measuredbook/render"
+	"measuredbook/store"
+)
+
+// Results reads result sets from results/SET/ID.txt on demand. Set "" is
+// the build's own set (Machine); any other name is a reference set such as
+// m1, reached through ref("m1", …).
+type Results struct {
+	Dir     string
+	Machine string
+	cache   map[string]*store.Result
+	errs    []error
+}
+
+// NewResults opens the result sets under dir, drawing the build's numbers
+// from machineName's set.
+func NewResults(dir, machineName string) *Results {
+	return &Results{Dir: dir, Machine: machineName, cache: map[string]*store.Result{}}
+}
+
+// Lookup implements render.Results.
+func (r *Results) Lookup(set, id string) (*store.Result, bool) {
+	if set == "" {
+		set = r.Machine
+	}
+	key := set + "/" + id
+	if res, ok := r.cache[key]; ok {
+		return res, res != nil
+	}
+	res, err := store.Load(store.Path(r.Dir, set, id))
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			r.errs = append(r.errs, err)
+		}
+		res = nil
+	}
+	r.cache[key] = res
+	return res, res != nil
+}
+
+// Forget drops a cached result after it was measured anew.
+func (r *Results) Forget(set, id string) { delete(r.cache, set+"/"+id) }
+
+// Errors are the result files that exist but could not be read.
+func (r *Results) Errors() []error { return r.errs }
+
+// Sets lists the result sets present (directory names), sorted.
+func (r *Results) Sets() []string {
+	entries, _ := os.ReadDir(r.Dir)
+	var sets []string
+	for _, e := range entries {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+			sets = append(sets, e.Name())
+		}
+	}
+	return sets
+}
+
+// State is what the build's set holds for one experiment.
+type State string
+
+const (
+	Fresh   State = "fresh"   // stored, and matches the probe's code, params and runs
+	Stale   State = "stale"   // stored, but something it was measured with changed
+	Missing State = "missing" // never measured in this set
+	Failed  State = "failed"  // stored with combinations that failed
+)
+
+// Status is one experiment's state in a result set.
+type Status struct {
+	ID     string
+	State  State
+	Why    string // for stale and failed: what changed or what broke
+	Result *store.Result
+}
+
+// Status compares every experiment (or the given ids) with what the set
+// holds: a stored result matches when the probe's code hash, its params and
+// its runs are the ones the chapter asks for now.
+func (b *Book) Status(res *Results, all []probe.Probe, ids []string) []Status {
+	var out []Status
+	for _, id := range ids {
+		e := b.Experiments[id]
+		st := Status{ID: id}
+		r, ok := res.Lookup("", id)
+		st.Result = r
+		switch {
+		case !ok:
+			st.State = Missing
+		default:
+			p, _ := probes.Lookup(all, e.Probe)
+			st.State, st.Why = compare(e, p, r)
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+func compare(e *render.Experiment, p probe.Probe, r *store.Result) (State, string) {
+	var why []string
+	if r.Probe != e.Probe {
+		why = append(why, fmt.Sprintf("measured with probe %s, chapter asks for %s", r.Probe, e.Probe))
+	} else if h := p.Hash(); r.Hash != h {
+		why = append(why, fmt.Sprintf("probe code changed (%.8s → %.8s)", r.Hash, h))
+	}
+	if !slices.Equal(r.Order, e.Order) {
+		why = append(why, fmt.Sprintf("params changed (%s → %s)", strings.Join(r.Order, ","), strings.Join(e.Order, ",")))
+	} else {
+		for _, k := range e.Order {
+			if !slices.Equal(r.Sweep[k], e.Sweep[k]) {
+				why = append(why, fmt.Sprintf("%s changed (%s → %s)", k, strings.Join(r.Sweep[k], ","), strings.Join(e.Sweep[k], ",")))
+			}
+		}
+	}
+	if r.Runs != e.Runs {
+		why = append(why, fmt.Sprintf("runs changed (%d → %d)", r.Runs, e.Runs))
+	}
+	if len(why) > 0 {
+		return Stale, strings.Join(why, "; ")
+	}
+	if len(r.Failures) > 0 {
+		f := r.Failures[0]
+		return Failed, fmt.Sprintf("%d combination(s) failed, first [%s]: %s", len(r.Failures), f.Params.Key(), f.Err)
+	}
+	return Fresh, ""
+}
