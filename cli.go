@@ -69,13 +69,13 @@ var verbs = []verb{
 		}, run: runProbe},
 	{name: "status", summary: "say for every experiment whether its stored result is fresh, stale (why), missing or failed",
 		example: "go run . status\n  go run . status --machine m1",
-		flags: bookFlags, run: runStatus},
+		flags:   bookFlags, run: runStatus},
 	{name: "check", summary: "evaluate every claim against the results and print a report; exit 1 if any fails",
 		example: "go run . check",
-		flags: bookFlags, run: runCheck},
+		flags:   bookFlags, run: runCheck},
 	{name: "render", args: "FILE|-", summary: "render one Markdown document to an HTML fragment on stdout (never measures)",
 		example: "go run . render chapters/02-select-to-epoll.md\n  echo '# hi' | go run . render -",
-		flags: bookFlags, run: runRender},
+		flags:   bookFlags, run: runRender},
 }
 
 func bookFlags(fs *pflag.FlagSet, e *cliEnv) {
