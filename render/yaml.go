@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -51,7 +52,7 @@ func (b *ybody) off(line, col int) int {
 func (b *ybody) at(n *yaml.Node) int { return b.m(b.off(n.Line, n.Column)) }
 
 func (b *ybody) lineEnd(start int) int {
-	if i := strings.IndexByte(string(b.text[start:]), '\n'); i >= 0 {
+	if i := bytes.IndexByte(b.text[start:], '\n'); i >= 0 {
 		return start + i
 	}
 	return len(b.text)

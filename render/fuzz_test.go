@@ -1,0 +1,56 @@
+package render
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+// FuzzParse: no chapter text makes Parse, Evaluate or HTML panic or hang
+// (an input taking 3 s is reported as a crash, with the input), and every
+// error they return is positioned.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		"{{ a.b[] }}",
+		"x {{ 1 +\n  2 }} y\n",
+		"| a |\n| - |\n| {{ 1 \\| x }} |\n",
+		"\t{{\t1 }}",
+		"> {{ \"}}\" }}\n",
+		"```claim\nexpect: 1 < 2\ntext: |\n  {{ 3 }}\n```\n",
+		"```when\nif: 1 < 2\nthen: >\n  a {{ (\n  }}\n```\n",
+		"---\ntitle: x\n---\n```experiment readiness\nparams: {idle: [1, 2]}\n```\n",
+		"- ```table\n  from: readiness\n  value: round\n  ```\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		done := make(chan bool)
+		defer close(done)
+		go func() {
+			select {
+			case <-done:
+			case <-time.After(3 * time.Second):
+				panic(fmt.Sprintf("slow input %q", src))
+			}
+		}()
+		d, err := Parse("f.md", []byte(src), fakeProbes)
+		if err != nil {
+			for _, e := range unwrapAll(err) {
+				if _, ok := e.(*PosError); !ok {
+					t.Fatalf("error without a position: %v", e)
+				}
+			}
+			return
+		}
+		if _, err := d.Evaluate(sets{}, nil); err != nil {
+			for _, e := range unwrapAll(err) {
+				if _, ok := e.(*PosError); !ok {
+					t.Fatalf("error without a position: %v", e)
+				}
+			}
+		}
+		if _, err := d.HTML(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
