@@ -234,23 +234,25 @@ func (ev *eval) inline(v *value) *ast.Out {
 		}
 	}
 	out := &ast.Out{Class: "mb-value", Text: text}
-	var title []string
-	if val.Kind == expr.Number && val.Runs > 0 && val.Lo != val.Hi {
-		if r, err := val.Format("range"); err == nil {
-			title = append(title, r)
-		}
-	}
-	if val.Runs > 0 {
-		title = append(title, plural(val.Runs, "run", "runs"))
-	}
-	ref := false
+	var title, machines []string
+	ref, transcribed := false, false
 	for _, s := range ev.sets(x) {
 		r, _ := ev.env.lookup(s.set, s.id)
-		if s.set != "" {
-			ref = true
-		}
-		title = append(title, machineNote(s.set, r))
+		ref = ref || s.set != ""
+		transcribed = transcribed || !r.Measured()
+		machines = append(machines, machineNote(s.set, r))
 	}
+	if val.Runs > 0 {
+		if r := rangeText(val); r != "" {
+			title = append(title, r)
+		}
+		// A transcribed set holds one figure per combination: its "runs"
+		// would count lines, not the original's runs.
+		if !transcribed {
+			title = append(title, plural(val.Runs, "run", "runs"))
+		}
+	}
+	title = append(title, machines...)
 	if ref {
 		out.Class = "mb-value mb-ref"
 	}

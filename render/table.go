@@ -59,10 +59,8 @@ func (ix rowIndex) cell(p probe.Params, m probe.Metric, format string) (ast.Cell
 		return ast.Cell{}, err
 	}
 	title := plural(s.N, "run", "runs")
-	if s.Min != s.Max && format != "label" {
-		if r, err := v.Format("range"); err == nil {
-			title = r + ", " + title
-		}
+	if r := rangeText(v); r != "" && format != "label" {
+		title = r + ", " + title
 	}
 	return ast.Cell{Text: text, Title: title, Number: true}, nil
 }
@@ -368,3 +366,24 @@ func (ev *eval) table(dir *directive) any {
 }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+
+// rangeText is a number's run interval, "298–1,207 ns", or "" when its
+// ends read the same (one run, or runs that agree to 3 digits).
+func rangeText(v expr.Value) string {
+	if v.Kind != expr.Number || v.Lo == v.Hi {
+		return ""
+	}
+	lo, hi := v, v
+	lo.Num, lo.Hi = v.Lo, v.Lo
+	hi.Num, hi.Lo = v.Hi, v.Hi
+	a, err1 := lo.Format("")
+	b, err2 := hi.Format("")
+	if err1 != nil || err2 != nil || a == b {
+		return ""
+	}
+	r, err := v.Format("range")
+	if err != nil {
+		return ""
+	}
+	return r
+}
