@@ -37,8 +37,9 @@ var emptySpec = probe.Spec{
 read = mean over calls of the reader's clock pair: the whole blocked read, which includes the writer
 thread's start, its sleep (delay_actual) and the wake-up. vcsw_thread = growth of the reader thread's
 ru_nvcsw across its read, per call; vcsw_process = growth of the process's ru_nvcsw from before the writer
-was started to after the read returned, per call (the writer's sleep, the reader's, and any of the Go
-runtime's threads that slept meanwhile); vcsw_writer = the writer thread's own ru_nvcsw over its sleep, per
+was started to after the read returned, per call: the writer's sleep, the reader's, and those of the Go
+runtime's threads, chiefly sysmon, which sleeps between its checks as often as every 20 µs while a P is in a
+system call (vcsw_thread + vcsw_writer is what a C program's two threads would show); vcsw_writer = the writer thread's own ru_nvcsw over its sleep, per
 call; delay_actual = mean of the writer's second stamp minus its first.
 What Go adds: the writer is a goroutine, so starting it costs a runtime thread hand-off (an idle M is woken or
 a new one cloned) on top of the thread creation; each syscall passes through entersyscall/exitsyscall, and a

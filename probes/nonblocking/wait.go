@@ -52,6 +52,7 @@ var waitMetrics = []probe.Metric{
 	{Name: "wall", Unit: probe.Seconds, Better: probe.Lower, Doc: "elapsed time per wait, from the reader's start to its read returning the byte"},
 	{Name: "cpu", Unit: probe.Seconds, Better: probe.Lower, Doc: "CPU time the reading thread used per wait (CLOCK_THREAD_CPUTIME_ID)"},
 	{Name: "vcsw", Unit: probe.Count, Better: probe.Lower, Doc: "voluntary context switches of the reading thread per wait (RUSAGE_THREAD)"},
+	{Name: "ivcsw", Unit: probe.Count, Better: probe.Lower, Doc: "involuntary context switches of the reading thread per wait: the scheduler took its CPU away (another runnable thread, on two shared CPUs)"},
 	{Name: "eagain", Unit: probe.Count, Doc: "reads that failed with EAGAIN per wait (0 when blocking)"},
 	{Name: "delay_actual", Unit: probe.Seconds, Doc: "mean time from the reader's start to the writer's write (asked: delay)"},
 	{Name: "latency", Unit: probe.Seconds, Better: probe.Lower, Doc: "median time from the writer's stamp just before its write to the reader's return with the byte"},
@@ -70,7 +71,8 @@ wait; select(2) on macOS/FreeBSD) and spins on the clock for the rest, because n
 of µs here; then it stamps s (just before the write) and writes 1 byte. Per call: wall = tr − t0; cpu =
 the thread CPU clock's growth (each CPU clock read is a system call that reads the clock midway, so its
 window is wall's shifted by a fraction of a µs, and cpu may exceed wall by that much when busy); vcsw =
-growth of the reader's ru_nvcsw; eagain = failed reads; delay_actual = s − t0, the wait that really
+growth of the reader's ru_nvcsw (ivcsw: ru_nivcsw, preemptions, which explain a busy reader's cpu falling
+short of wall); eagain = failed reads; delay_actual = s − t0, the wait that really
 happened; latency = tr − s.
 wall, cpu, vcsw, eagain and delay_actual are means over calls, latency the median. 10 untimed calls come
 first. On two CPUs both threads may spin at once (busy mode), each on its own CPU; in block mode the
@@ -82,7 +84,9 @@ system call; the GC is off during the calls; and both threads pass through the s
 goroutine that runs for 10 ms and a preempted locked goroutine parks its thread (a voluntary switch C would
 not have). A blocking read releases the reader's P (entersyscall); while the writer spins on the other P,
 sysmon hands the idle P to a spinning M, and a reader that returns while that M holds it parks a second
-time to get a P back, so block-mode vcsw can exceed 1 where C would show exactly 1. On macOS and FreeBSD,
+time to get a P back, so block-mode vcsw can exceed 1 where C would show exactly 1. The runtime's sysmon
+thread wakes as often as every 20 µs while a P sits in a system call, and a wake-up on the busy reader's
+CPU may preempt it (ivcsw), as may any other process's thread on these two shared CPUs. On macOS and FreeBSD,
 which have no RUSAGE_THREAD, vcsw is the process count.`
 
 var busySpec = probe.Spec{
@@ -159,7 +163,8 @@ func runWait(ctx context.Context, p probe.Params) (probe.Values, error) {
 
 	var (
 		wall, cpu, slept float64
-		vcsw, eagains    int64
+		vcsw, ivcsw      int64
+		eagains          int64
 		lat              = make([]float64, 0, calls)
 		buf              [1]byte
 	)
@@ -220,6 +225,7 @@ func runWait(ctx context.Context, p probe.Params) (probe.Values, error) {
 		wall += float64(tr - t0)
 		cpu += float64(c1 - c0)
 		vcsw += int64(ru1.Nvcsw - ru0.Nvcsw)
+		ivcsw += int64(ru1.Nivcsw - ru0.Nivcsw)
 		eagains += eag
 		slept += float64(s - t0)
 		lat = append(lat, float64(tr-s)/1e9)
@@ -229,6 +235,7 @@ func runWait(ctx context.Context, p probe.Params) (probe.Values, error) {
 		"wall":         wall / 1e9 / n,
 		"cpu":          cpu / 1e9 / n,
 		"vcsw":         float64(vcsw) / n,
+		"ivcsw":        float64(ivcsw) / n,
 		"eagain":       float64(eagains) / n,
 		"delay_actual": slept / 1e9 / n,
 		"latency":      median(lat),
