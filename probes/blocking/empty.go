@@ -23,8 +23,9 @@ const emptyMethod = `Per call, untimed: a fresh socketpair(AF_UNIX, SOCK_STREAM,
 goroutine that locks itself to an OS thread and exits without unlocking, so the runtime discards that thread
 and each call's writer runs on a thread of its own, as a pthread_create per call would in C. The writer sets
 its timer slack to 1 ns (prctl(PR_SET_TIMERSLACK, 1) on Linux; the default 50 µs slack would add to every
-sleep), stamps CLOCK_MONOTONIC, sleeps with nanosleep(2) until delay has passed (repeated on EINTR; select(2)
-with a timeout on macOS/FreeBSD, which x/sys gives no nanosleep), stamps again (the delay that actually
+sleep), stamps CLOCK_MONOTONIC, sleeps with nanosleep(2) until delay has passed (repeated if cut short;
+called raw, without the runtime's entersyscall, so the writer keeps its P and wakes as a C thread would;
+select(2) with a timeout on macOS/FreeBSD, where x/sys has no nanosleep), stamps again (the delay that actually
 happened: nanosleep overshoots, by tens of µs on these virtual machines), stamps once more just before
 write(w, 1 byte), and writes. The reader, meanwhile: getrusage(RUSAGE_SELF) before starting the writer,
 then getrusage(RUSAGE_THREAD), clock_gettime(CLOCK_MONOTONIC), one blocking read(r, buf, 1) (it must return

@@ -68,7 +68,8 @@ again, counting EAGAINs, until it returns 1; block mode calls a blocking read(r,
 the return (tr), reads the thread CPU clock and RUSAGE_THREAD. The writer, seeing "go i",
 waits until t0 + delay: it nanosleeps until 200 µs before that deadline (when there is more than that to
 wait; select(2) on macOS/FreeBSD) and spins on the clock for the rest, because nanosleep overshoots by tens
-of µs here; then it stamps s (just before the write) and writes 1 byte. Per call: wall = tr − t0; cpu =
+of µs here (the nanosleep is a raw system call, without entersyscall, so the thread keeps its P and never
+waits for one on waking); then it stamps s (just before the write) and writes 1 byte. Per call: wall = tr − t0; cpu =
 the thread CPU clock's growth (each CPU clock read is a system call that reads the clock midway, so its
 window is wall's shifted by a fraction of a µs, and cpu may exceed wall by that much when busy); vcsw =
 growth of the reader's ru_nvcsw (ivcsw: ru_nivcsw, preemptions, which explain a busy reader's cpu falling
@@ -102,8 +103,9 @@ one sleeps once and uses almost no CPU.
 var breakevenSpec = probe.Spec{
 	Name: "nonblocking.breakeven",
 	Doc: `The measurement of nonblocking.busy_vs_block at short waits, to sweep delay from 1 µs to 1 ms and see below
-which wait busy-polling returns sooner than a blocking read, whose wake-up costs tens of µs. At delays under
-a few µs the writer's own hand-off and write set a floor: delay_actual says what the wait really was.
+which wait busy-polling returns sooner than a blocking read, whose wake-up costs tens of µs, and above which
+the blocking read's small, fixed CPU cost beats the poller's CPU, which grows with the wait. At the shortest
+delays the hand-off to the writer (a fraction of a µs) sets a floor: delay_actual says what the wait was.
 ` + waitMethod,
 	Params:  waitParams("10us", "500"),
 	Metrics: waitMetrics,
