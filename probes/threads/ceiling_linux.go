@@ -585,11 +585,18 @@ func (h *headBuffer) Write(p []byte) (int, error) {
 	if room := 16<<10 - len(h.b); room > 0 {
 		h.b = append(h.b, p[:min(room, len(p))]...)
 	}
-	if !h.dead && (bytes.Contains(h.b, []byte("fatal error:")) || bytes.Contains(h.b, []byte("pthread_create failed"))) {
+	if !h.dead && (lineDone(h.b, "fatal error:") || lineDone(h.b, "pthread_create failed")) {
 		h.dead = true
 		h.kill()
 	}
 	return len(p), nil
+}
+
+// lineDone reports whether b holds marker and the rest of its line (the
+// runtime writes a message in pieces).
+func lineDone(b []byte, marker string) bool {
+	i := bytes.Index(b, []byte(marker))
+	return i >= 0 && bytes.IndexByte(b[i:], '\n') >= 0
 }
 
 func (h *headBuffer) Bytes() []byte {

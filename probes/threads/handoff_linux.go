@@ -15,6 +15,10 @@ import (
 	"measuredbook/probes/internal/kern"
 )
 
+// handoffBudget bounds the timed run; a run over it fails and says so
+// rather than report fewer hand-offs than asked.
+var handoffBudget = 20 * time.Second
+
 // pingPong is the state two hand-off threads share. Each field sits on its
 // own cache line so that a permit store does not bounce the turn word.
 type pingPong struct {
@@ -25,10 +29,18 @@ type pingPong struct {
 		_ [60]byte
 	}
 	start chan struct{}
-	ready sync.WaitGroup
-	done  sync.WaitGroup
-	warm  int
-	n     int
+	// limit is the number of turns each thread takes, warm-up included.
+	// Thread A lowers it to end a run that is over budget: at the top of
+	// its turn i it sets i+1, so both threads stop after turn i (B cannot
+	// start turn i+1 without A's hand-off, and reads the new limit first).
+	limit    atomic.Int64
+	abort    atomic.Bool
+	deadline int64  // kern.Now() value after which A aborts
+	turns    [2]int // turns each thread completed in the timed window
+	ready    sync.WaitGroup
+	done     sync.WaitGroup
+	warm     int
+	n        int
 	// results, written by the two threads before done.Done
 	t0, t1 int64
 	vcsw   [2]int64
@@ -71,12 +83,17 @@ func (pp *pingPong) side(me, cpu int) {
 	}
 	var ru0 unix.Rusage
 	other := uint32(1 - me)
-	for i := 0; i < pp.warm+pp.n; i++ {
+	i := 0
+	for ; int64(i) < pp.limit.Load(); i++ {
 		if i == pp.warm {
 			ru0 = kern.ThreadRusage()
 			if me == 0 {
 				pp.t0 = kern.Now()
 			}
+		}
+		if me == 0 && i&1023 == 0 && kern.Now() > pp.deadline {
+			pp.abort.Store(true)
+			pp.limit.Store(int64(i + 1))
 		}
 		for pp.turn.Load() != uint32(me) {
 			pp.park(me)
@@ -84,6 +101,7 @@ func (pp *pingPong) side(me, cpu int) {
 		pp.turn.Store(other)
 		pp.unpark(int(other))
 	}
+	pp.turns[me] = i - pp.warm
 	if me == 0 {
 		pp.t1 = kern.Now()
 	}
@@ -149,6 +167,8 @@ func runHandoff(ctx context.Context, p probe.Params) (probe.Values, error) {
 	}
 	runtime.GC()
 	gc := debug.SetGCPercent(-1)
+	pp.deadline = kern.Now() + int64(handoffBudget)
+	pp.limit.Store(int64(pp.warm + pp.n))
 	close(pp.start)
 	pp.done.Wait()
 	debug.SetGCPercent(gc)
@@ -156,6 +176,14 @@ func runHandoff(ctx context.Context, p probe.Params) (probe.Values, error) {
 		if err != nil {
 			return nil, err
 		}
+	}
+	if pp.abort.Load() {
+		done := pp.turns[0]
+		if done <= 0 {
+			return nil, fmt.Errorf("the %d warm-up turns alone took over %v: too slow here (a busy machine, or pinned threads waiting for their CPU)", pp.warm, handoffBudget)
+		}
+		return nil, fmt.Errorf("only %d of %d turns each in %v (%.3g µs per hand-off): too slow here for these params (a busy machine, or pinned threads waiting for their CPU); use fewer handoffs",
+			done, n, handoffBudget, time.Duration(pp.t1-pp.t0).Seconds()/float64(2*done)*1e6)
 	}
 	if s != nil {
 		// The sleepers must still be asleep, or the run measured fewer.

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"measuredbook/probe"
 )
@@ -178,13 +179,15 @@ func TestHandoff(t *testing.T) {
 		}
 		// On one CPU each hand-off is one context switch: the giver parks
 		// (voluntary) or the woken thread preempts it first (involuntary).
-		// On two CPUs a giver may find the turn back before it parks.
+		// On two CPUs a giver may find the turn back before it parks, so
+		// the count can fall near 0 there.
 		sw := v["vcsw"] + v["ivcsw"]
 		if cpus == "same" && (sw < 0.8 || sw > 1.3 || v["vcsw"] < 0.3) {
 			t.Errorf("cpus=same: vcsw %v + ivcsw %v per hand-off, want a sum of about 1", v["vcsw"], v["ivcsw"])
 		}
-		if v["vcsw"] < 0.05 || sw > 1.5 {
-			t.Errorf("cpus=%s: vcsw %v, ivcsw %v per hand-off: parks did not happen, or too many switches", cpus, v["vcsw"], v["ivcsw"])
+		// A hand-off never needs more than one switch per thread.
+		if sw > 2.1 {
+			t.Errorf("cpus=%s: vcsw %v + ivcsw %v per hand-off: more switches than threads", cpus, v["vcsw"], v["ivcsw"])
 		}
 	}
 }
@@ -194,4 +197,18 @@ func init() {
 	if v, err := strconv.Atoi(os.Getenv("MBOOK_THREADS_TEST_MAXTHREADS")); err == nil {
 		testMaxThreads = v
 	}
+}
+
+// A run over its time budget fails and says so instead of reporting fewer
+// hand-offs than asked for.
+func TestHandoffBudget(t *testing.T) {
+	defer func(b time.Duration) { handoffBudget = b }(handoffBudget)
+	handoffBudget = 20 * time.Millisecond
+	p := Probes()[2]
+	params, _ := p.Resolve(map[string]string{"handoffs": "10000000"})
+	_, err := p.Run(context.Background(), params)
+	if err == nil || !strings.Contains(err.Error(), "too slow") {
+		t.Fatalf("got %v, want a too-slow error", err)
+	}
+	t.Log(err)
 }
