@@ -10,8 +10,10 @@
 // underneath on Linux. Because the goroutine is locked and blocked in a
 // syscall, its OS thread (M) stays asleep in the kernel and the runtime
 // starts other Ms for everything else, so N parked goroutines are N parked
-// kernel threads. No cgo is used: the threads are created by the Go runtime
-// with clone(2), not by pthread_create.
+// kernel threads. The package itself uses no cgo; the runtime makes its
+// threads with clone(2) and stacks of its own, or, in a binary that links
+// runtime/cgo (the book's main binary does), with pthread_create and glibc's
+// mmap'd stacks. threads.idle_rss reports which (its pthreads metric).
 //
 // The thread ceiling cannot be measured in-process: a failed clone(2) in the
 // Go runtime is fatal ("runtime: failed to create new OS thread"). The
