@@ -17,13 +17,14 @@ import (
 //go:embed *.go
 var Source embed.FS
 
-// Now is a monotonic timestamp in nanoseconds (CLOCK_MONOTONIC), cheap
-// enough for timed regions and comparable across threads of one process.
-func Now() int64 {
-	var ts unix.Timespec
-	unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts)
-	return ts.Nano()
-}
+// epoch anchors Now; it is set once when the process starts.
+var epoch = time.Now()
+
+// Now is a monotonic timestamp in nanoseconds, comparable across threads of
+// one process. It reads Go's monotonic clock, which goes through the vDSO
+// (tens of ns, no kernel entry); x/sys's ClockGettime is a real system call
+// (hundreds of ns here) and would inflate every timed region it brackets.
+func Now() int64 { return int64(time.Since(epoch)) }
 
 // ProcessRusage returns the rusage of the whole process (every thread,
 // including the Go runtime's).
