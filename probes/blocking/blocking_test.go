@@ -37,11 +37,20 @@ func run(t *testing.T, name string, given map[string]string) probe.Values {
 	return nil
 }
 
-// A read that finds its byte waiting never sleeps.
+// A read that finds its byte waiting never sleeps. The Go runtime may, rarely,
+// park the locked thread itself (a preemption or a GC stop lands in the timed
+// region); that is not the read sleeping, which would happen on every call of
+// every attempt. So one of three attempts must show exactly zero switches.
 func TestReadyNeverSleeps(t *testing.T) {
-	v := run(t, "blocking.ready", map[string]string{"reads": "500", "warmup": "100"})
+	var v probe.Values
+	for attempt := 0; attempt < 3; attempt++ {
+		v = run(t, "blocking.ready", map[string]string{"reads": "500", "warmup": "100"})
+		if !kern.PerThread || v["vcsw_thread"] == 0 {
+			break
+		}
+	}
 	if kern.PerThread && v["vcsw_thread"] != 0 {
-		t.Errorf("vcsw_thread = %g per read, want exactly 0", v["vcsw_thread"])
+		t.Errorf("vcsw_thread = %g per read in three attempts, want exactly 0", v["vcsw_thread"])
 	}
 	if v["read"] <= 0 || v["read"] > 100e-6 {
 		t.Errorf("read = %g s, want a plain syscall (0 < read < 100 µs)", v["read"])

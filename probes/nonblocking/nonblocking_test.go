@@ -42,8 +42,17 @@ func run(t *testing.T, name string, given map[string]string) probe.Values {
 	return nil
 }
 
+// A non-blocking read on an empty socket returns EAGAIN at once and never
+// sleeps; as in blocking's TestReadyNeverSleeps, one of three attempts must
+// be free of the runtime's own rare parking of the thread.
 func TestEagain(t *testing.T) {
-	v := run(t, "nonblocking.eagain", map[string]string{"calls": "200", "warmup": "50"})
+	var v probe.Values
+	for attempt := 0; attempt < 3; attempt++ {
+		v = run(t, "nonblocking.eagain", map[string]string{"calls": "200", "warmup": "50"})
+		if !kern.PerThread || v["vcsw_thread"] == 0 {
+			break
+		}
+	}
 	if v["ret"] != -1 {
 		t.Errorf("ret = %g, want -1", v["ret"])
 	}
@@ -54,7 +63,7 @@ func TestEagain(t *testing.T) {
 		t.Errorf("EAGAIN %g != EWOULDBLOCK %g on Linux", v["eagain"], v["ewouldblock"])
 	}
 	if kern.PerThread && v["vcsw_thread"] != 0 {
-		t.Errorf("vcsw_thread = %g per call: a non-blocking read slept", v["vcsw_thread"])
+		t.Errorf("vcsw_thread = %g per call in three attempts: a non-blocking read slept", v["vcsw_thread"])
 	}
 	if v["read"] <= 0 || v["read"] > 100e-6 {
 		t.Errorf("read = %g s, want a plain syscall", v["read"])
