@@ -117,11 +117,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	for i, v := range verbs {
 		names[i] = v.name
 	}
-	msg := fmt.Sprintf("unknown verb %q", args[0])
-	if s := expr.Closest(args[0], names); s != "" {
-		msg += fmt.Sprintf(" (did you mean %s?)", s)
-	}
-	return usagef("%s; verbs: %s", msg, strings.Join(names, ", "))
+	return usagef("unknown verb %q%s; verbs: %s", args[0], expr.DidYouMean(args[0], names), strings.Join(names, ", "))
 }
 
 func argsSpace(a string) string {
@@ -271,11 +267,7 @@ func runProbe(ctx context.Context, e *cliEnv, args []string) error {
 		for i, q := range all {
 			names[i] = q.Name
 		}
-		msg := fmt.Sprintf("unknown probe %q", args[0])
-		if s := expr.Closest(args[0], names); s != "" {
-			msg += fmt.Sprintf(" (did you mean %s?)", s)
-		}
-		return usagef("%s", msg)
+		return usagef("unknown probe %q%s", args[0], expr.DidYouMean(args[0], names))
 	}
 	sweep := map[string][]string{}
 	for _, kv := range e.params {
@@ -289,11 +281,7 @@ func runProbe(ctx context.Context, e *cliEnv, args []string) error {
 			for _, q := range p.Params {
 				names = append(names, q.Name)
 			}
-			msg := fmt.Sprintf("probe %s has no param %q", p.Name, k)
-			if s := expr.Closest(k, names); s != "" {
-				msg += fmt.Sprintf(" (did you mean %s?)", s)
-			}
-			return usagef("%s", msg)
+			return usagef("probe %s has no param %q%s", p.Name, k, expr.DidYouMean(k, names))
 		}
 		for _, one := range strings.Split(v, ",") {
 			c, err := probe.Canonical(prm, one)

@@ -115,11 +115,7 @@ func (b *Book) Select(ids []string) ([]string, error) {
 	}
 	for _, id := range ids {
 		if _, ok := b.Experiments[id]; !ok {
-			msg := fmt.Sprintf("unknown experiment %q", id)
-			if s := expr.Closest(id, b.Order); s != "" {
-				msg += fmt.Sprintf(" (did you mean %s?)", s)
-			}
-			return nil, errors.New(msg)
+			return nil, fmt.Errorf("unknown experiment %q%s", id, expr.DidYouMean(id, b.Order))
 		}
 	}
 	return ids, nil

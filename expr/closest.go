@@ -51,3 +51,12 @@ func editDistance(a, b []rune) int {
 	}
 	return prev[len(b)]
 }
+
+// DidYouMean is the suffix every "unknown name" message ends with:
+// " (did you mean X?)" naming Closest's pick, or "" when nothing is near.
+func DidYouMean(name string, candidates []string) string {
+	if c := Closest(name, candidates); c != "" {
+		return " (did you mean " + c + "?)"
+	}
+	return ""
+}

@@ -293,7 +293,7 @@ func (d *Doc) parseExperiment(dir *directive, fs map[string]field, probes []prob
 		}
 	}
 	if p == nil {
-		e.at(probeOff, "unknown probe %q%s", x.Probe, suggest(x.Probe, names))
+		e.at(probeOff, "unknown probe %q%s", x.Probe, expr.DidYouMean(x.Probe, names))
 		return nil
 	}
 	x.Spec = p.Spec
@@ -334,7 +334,7 @@ func (d *Doc) parseExperiment(dir *directive, fs map[string]field, probes []prob
 			case "table", "none":
 				x.Show = v
 			default:
-				e.at(dir.at["show"], "show wants table or none, got %q%s", v, suggest(v, []string{"table", "none"}))
+				e.at(dir.at["show"], "show wants table or none, got %q%s", v, expr.DidYouMean(v, []string{"table", "none"}))
 				ok = false
 			}
 		}
@@ -371,7 +371,7 @@ func (d *Doc) parseParams(dir *directive, x *Experiment, f field, e *errs) bool 
 		k, v := f.val.Content[i], f.val.Content[i+1]
 		prm, known := x.Spec.Param(k.Value)
 		if !known {
-			e.at(dir.y.at(k), "probe %s has no param %q%s", x.Probe, k.Value, suggest(k.Value, x.Order))
+			e.at(dir.y.at(k), "probe %s has no param %q%s", x.Probe, k.Value, expr.DidYouMean(k.Value, x.Order))
 			ok = false
 			continue
 		}

@@ -34,7 +34,7 @@ type env struct {
 func (v *env) experiment(id string) (*Experiment, error) {
 	x, ok := v.exps[id]
 	if !ok {
-		return nil, fmt.Errorf("unknown experiment %q%s", id, suggest(id, v.ids))
+		return nil, fmt.Errorf("unknown experiment %q%s", id, expr.DidYouMean(id, v.ids))
 	}
 	return x, nil
 }
@@ -54,7 +54,7 @@ func (v *env) Metric(set, id, metric string) (*expr.Metric, error) {
 	}
 	m, ok := x.Spec.Metric(metric)
 	if !ok {
-		return nil, fmt.Errorf("experiment %s (probe %s) has no metric %q%s", id, x.Probe, metric, suggest(metric, metricNames(x.Spec)))
+		return nil, fmt.Errorf("experiment %s (probe %s) has no metric %q%s", id, x.Probe, metric, expr.DidYouMean(metric, metricNames(x.Spec)))
 	}
 	r, ok := v.lookup(set, id)
 	if !ok {

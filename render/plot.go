@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"measuredbook/expr"
 	"measuredbook/plotsvg"
 	"measuredbook/probe"
 	"measuredbook/render/ast"
@@ -108,7 +109,7 @@ func (ev *eval) plot(dir *directive) any {
 	}
 	ym, ok := x.Spec.Metric(p.y)
 	if !ok {
-		ev.errs.at(dir.at["y"], "experiment %s (probe %s) has no metric %q%s", x.ID, x.Probe, p.y, suggest(p.y, metricNames(x.Spec)))
+		ev.errs.at(dir.at["y"], "experiment %s (probe %s) has no metric %q%s", x.ID, x.Probe, p.y, expr.DidYouMean(p.y, metricNames(x.Spec)))
 	}
 	if xp, known := x.Spec.Param(p.x); known && xp.Kind == probe.String {
 		ev.errs.at(dir.at["x"], "x wants a numeric param; %s takes words (%s): make it the series", p.x, strings.Join(x.Sweep[p.x], ", "))

@@ -219,7 +219,7 @@ func (ev *eval) selectFrom(dir *directive, x *Experiment, where map[string]strin
 			continue
 		}
 		if _, known := x.Spec.Param(f.param); !known {
-			ev.errs.at(dir.at[f.field], "experiment %s (probe %s) has no param %q%s", x.ID, x.Probe, f.param, suggest(f.param, x.Order))
+			ev.errs.at(dir.at[f.field], "experiment %s (probe %s) has no param %q%s", x.ID, x.Probe, f.param, expr.DidYouMean(f.param, x.Order))
 			ok = false
 			continue
 		}
@@ -229,7 +229,7 @@ func (ev *eval) selectFrom(dir *directive, x *Experiment, where map[string]strin
 	for _, name := range sortedKeys(where) {
 		prm, known := x.Spec.Param(name)
 		if !known {
-			ev.errs.at(dir.at["where."+name], "experiment %s (probe %s) has no param %q%s", x.ID, x.Probe, name, suggest(name, x.Order))
+			ev.errs.at(dir.at["where."+name], "experiment %s (probe %s) has no param %q%s", x.ID, x.Probe, name, expr.DidYouMean(name, x.Order))
 			ok = false
 			continue
 		}
@@ -310,7 +310,7 @@ func (ev *eval) table(dir *directive) any {
 	}
 	m, mok := x.Spec.Metric(t.value)
 	if !mok {
-		ev.errs.at(dir.at["value"], "experiment %s (probe %s) has no metric %q%s", x.ID, x.Probe, t.value, suggest(t.value, metricNames(x.Spec)))
+		ev.errs.at(dir.at["value"], "experiment %s (probe %s) has no metric %q%s", x.ID, x.Probe, t.value, expr.DidYouMean(t.value, metricNames(x.Spec)))
 	}
 	sel := ev.selectFrom(dir, x, t.where, []freeParam{{"rows", t.rows}, {"cols", t.cols}})
 	if sel == nil || !mok {

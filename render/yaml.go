@@ -227,7 +227,7 @@ func (b *ybody) fields(what string, root *yaml.Node, known []string, e *errs) ma
 			continue
 		}
 		if !contains(known, name) {
-			e.at(b.at(k), "unknown field %q in %s%s", name, what, suggest(name, known))
+			e.at(b.at(k), "unknown field %q in %s%s", name, what, expr.DidYouMean(name, known))
 			continue
 		}
 		if _, dup := out[name]; dup {
@@ -259,9 +259,3 @@ func contains(list []string, s string) bool {
 }
 
 // suggest returns " (did you mean X?)" for the closest candidate, or "".
-func suggest(name string, candidates []string) string {
-	if c := expr.Closest(name, candidates); c != "" {
-		return fmt.Sprintf(" (did you mean %s?)", c)
-	}
-	return ""
-}
