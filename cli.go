@@ -145,9 +145,32 @@ func (e *cliEnv) options(ctx context.Context) (book.Options, error) {
 		This: machine.Current(), Log: e.stderr}, nil
 }
 
+// printWarnings prints each distinct warning once, at its first position:
+// a missing result is otherwise reported at every value that needs it.
 func printWarnings(w io.Writer, warnings []error) {
+	var order []string
+	first := map[string]string{}
+	more := map[string]int{}
 	for _, warn := range warnings {
-		fmt.Fprintf(w, "warning: %v\n", warn)
+		text := warn.Error()
+		msg := text
+		var pe *render.PosError
+		if errors.As(warn, &pe) {
+			msg = pe.Msg
+		}
+		if _, seen := first[msg]; seen {
+			more[msg]++
+			continue
+		}
+		first[msg] = text
+		order = append(order, msg)
+	}
+	for _, msg := range order {
+		fmt.Fprintf(w, "warning: %s", first[msg])
+		if n := more[msg]; n > 0 {
+			fmt.Fprintf(w, " (and %d more places)", n)
+		}
+		fmt.Fprintln(w)
 	}
 }
 

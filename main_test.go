@@ -12,6 +12,7 @@ import (
 
 	"measuredbook/probes"
 	"measuredbook/probes/threads"
+	"measuredbook/render"
 	"measuredbook/runner"
 )
 
@@ -220,5 +221,17 @@ func TestProbeVerbMeasuresInChildren(t *testing.T) {
 	code, _, stderr = cli(t, "", "probe", "readiness", "--param", "idel=3")
 	if code != 2 || !strings.Contains(stderr, "did you mean idle?") {
 		t.Errorf("misspelt param: exit %d, %q", code, stderr)
+	}
+}
+
+func TestWarningsAreGroupedByMessage(t *testing.T) {
+	at := func(line int, msg string) error {
+		return &render.PosError{Pos: render.Pos{File: "c.md", Line: line, Col: 1}, Msg: msg}
+	}
+	var buf bytes.Buffer
+	printWarnings(&buf, []error{at(3, "no result of experiment x"), at(9, "other"), at(5, "no result of experiment x"), at(7, "no result of experiment x")})
+	want := "warning: c.md:3:1: no result of experiment x (and 2 more places)\nwarning: c.md:9:1: other\n"
+	if buf.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", buf.String(), want)
 	}
 }
