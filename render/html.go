@@ -65,18 +65,24 @@ func join(a, b string) string {
 	return a + " " + b
 }
 
+// writeExperiment writes an experiment's table of results and its
+// provenance line. With show: none the table goes (the chapter shows the
+// figures its own way) but the provenance line stays: every experiment on
+// a page says who measured it, when and how often.
 func writeExperiment(b *bytes.Buffer, v *ast.Experiment) {
-	if v.Hidden {
-		return
-	}
 	id := ` id="experiment-` + esc(v.ID) + `"`
 	if v.Missing != "" {
+		if v.Hidden {
+			return
+		}
 		b.WriteString(`<figure class="mb-experiment"` + id + ">\n")
 		b.WriteString(`<p class="mb-missing">` + esc(v.Missing) + "</p>\n</figure>\n")
 		return
 	}
 	b.WriteString(`<figure class="mb-experiment"` + id + ">\n")
-	writeTable(b, "mb-results", v.Table)
+	if !v.Hidden {
+		writeTable(b, "mb-results", v.Table)
+	}
 	if v.Fixed != "" {
 		b.WriteString(`<p class="mb-fixed">고정: ` + esc(v.Fixed) + "</p>\n")
 	}

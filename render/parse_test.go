@@ -126,6 +126,10 @@ func ExampleRenderFragment() {
 	html, warnings, err := RenderFragment("ch.md", []byte(src), probes, oneResult{res}, nil)
 	fmt.Print(string(html), warnings, err)
 	// Output:
+	// <figure class="mb-experiment" id="experiment-syscall">
+	// <p class="mb-fixed">고정: calls=1000</p>
+	// <figcaption class="mb-provenance">✅ 실측 · box · 3회 실행 · 편차 ±2.8%</figcaption>
+	// </figure>
 	// <p><code>getpid</code> 한 번은 <span class="mb-value" title="248–262 ns · 3 runs · box">251 ns</span>입니다.</p>
 	// [] <nil>
 }
