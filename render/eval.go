@@ -256,6 +256,10 @@ func (ev *eval) inline(v *value) *ast.Out {
 	if ref {
 		out.Class = "mb-value mb-ref"
 	}
+	if val.Kind == expr.String {
+		// Words chosen by ?: flow like prose; numbers never break.
+		out.Class += " mb-text"
+	}
 	out.Title = strings.Join(title, " · ")
 	return out
 }
