@@ -1,52 +1,16 @@
 package goroutines
 
 import (
-	"context"
 	"runtime"
-	"strings"
 	"testing"
 
 	"measuredbook/probe"
+	"measuredbook/probes/internal/probetest"
 )
 
 func run(t *testing.T, name string, given map[string]string) probe.Values {
 	t.Helper()
-	for _, p := range Probes() {
-		if p.Name != name {
-			continue
-		}
-		params, err := p.Resolve(given)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, err := p.Run(context.Background(), params)
-		if err != nil {
-			t.Fatalf("%s %v: %v", name, given, err)
-		}
-		if len(v) != len(p.Metrics) {
-			t.Errorf("%s: %d values for %d metrics", name, len(v), len(p.Metrics))
-		}
-		t.Logf("%s %v: %v", name, params, v)
-		return v
-	}
-	t.Fatalf("no probe %s", name)
-	return nil
-}
-
-func TestSpecs(t *testing.T) {
-	for _, p := range Probes() {
-		if !strings.HasPrefix(p.Name, "goroutines.") || p.Doc == "" || p.Run == nil || len(p.Sources) == 0 {
-			t.Errorf("%s: incomplete spec", p.Name)
-		}
-		if _, err := p.Resolve(nil); err != nil {
-			t.Errorf("%s defaults: %v", p.Name, err)
-		}
-		for _, m := range p.Metrics {
-			if m.Unit == "" || m.Doc == "" {
-				t.Errorf("%s.%s: unit or doc missing", p.Name, m.Name)
-			}
-		}
-	}
+	return probetest.Run(t, Probes(), name, given)
 }
 
 func TestIdleRSS(t *testing.T) {

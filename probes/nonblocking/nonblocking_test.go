@@ -1,7 +1,6 @@
 package nonblocking
 
 import (
-	"context"
 	"fmt"
 	"runtime"
 	"strings"
@@ -11,35 +10,12 @@ import (
 
 	"measuredbook/probe"
 	"measuredbook/probes/internal/kern"
+	"measuredbook/probes/internal/probetest"
 )
 
 func run(t *testing.T, name string, given map[string]string) probe.Values {
 	t.Helper()
-	for _, p := range Probes() {
-		if p.Name != name {
-			continue
-		}
-		params, err := p.Resolve(given)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, err := p.Run(context.Background(), params)
-		if err != nil {
-			t.Fatalf("%s %v: %v", name, params, err)
-		}
-		if len(v) != len(p.Metrics) {
-			t.Errorf("%s: %d values for %d declared metrics", name, len(v), len(p.Metrics))
-		}
-		for _, m := range p.Metrics {
-			if _, ok := v[m.Name]; !ok {
-				t.Errorf("%s: metric %s missing", name, m.Name)
-			}
-		}
-		t.Logf("%s %s: %v", name, params.Key(), v)
-		return v
-	}
-	t.Fatalf("no probe %s", name)
-	return nil
+	return probetest.Run(t, Probes(), name, given)
 }
 
 // A non-blocking read on an empty socket returns EAGAIN at once and never

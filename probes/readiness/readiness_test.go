@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"measuredbook/probe"
+	"measuredbook/probes/internal/probetest"
 )
 
 func find(t *testing.T, name string) probe.Probe {
@@ -29,37 +30,7 @@ func find(t *testing.T, name string) probe.Probe {
 
 func run(t *testing.T, name string, given map[string]string) probe.Values {
 	t.Helper()
-	p := find(t, name)
-	params, err := p.Resolve(given)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := p.Run(context.Background(), params)
-	if err != nil {
-		t.Fatalf("%s %v: %v", name, given, err)
-	}
-	for _, m := range p.Metrics {
-		if _, ok := v[m.Name]; !ok {
-			t.Errorf("%s %v: metric %s missing", name, given, m.Name)
-		}
-	}
-	return v
-}
-
-func TestSpecs(t *testing.T) {
-	for _, p := range Probes() {
-		if p.Doc == "" || p.Run == nil || len(p.Sources) == 0 {
-			t.Errorf("%s: incomplete probe", p.Name)
-		}
-		if _, err := p.Resolve(nil); err != nil {
-			t.Errorf("%s: defaults do not resolve: %v", p.Name, err)
-		}
-		for _, m := range p.Metrics {
-			if m.Unit == "" || m.Doc == "" {
-				t.Errorf("%s: metric %s lacks unit or doc", p.Name, m.Name)
-			}
-		}
-	}
+	return probetest.Run(t, Probes(), name, given)
 }
 
 // Only the active socket is ever readable, so every wait reports exactly one
