@@ -32,9 +32,7 @@ func NewResults(dir, machineName string) *Results {
 
 // Lookup implements render.Results.
 func (r *Results) Lookup(set, id string) (*store.Result, bool) {
-	if set == "" {
-		set = r.Machine
-	}
+	set = r.setName(set)
 	key := set + "/" + id
 	if res, ok := r.cache[key]; ok {
 		return res, res != nil
@@ -51,7 +49,16 @@ func (r *Results) Lookup(set, id string) (*store.Result, bool) {
 }
 
 // Forget drops a cached result after it was measured anew.
-func (r *Results) Forget(set, id string) { delete(r.cache, set+"/"+id) }
+func (r *Results) Forget(set, id string) { delete(r.cache, r.setName(set)+"/"+id) }
+
+// setName resolves "" to the build's own set, so both spellings share one
+// cache entry.
+func (r *Results) setName(set string) string {
+	if set == "" {
+		return r.Machine
+	}
+	return set
+}
 
 // Errors are the result files that exist but could not be read.
 func (r *Results) Errors() []error { return r.errs }
@@ -76,6 +83,9 @@ const (
 	Stale   State = "stale"   // stored, but something it was measured with changed
 	Missing State = "missing" // never measured in this set
 	Failed  State = "failed"  // stored with combinations that failed
+	// Transcribed figures (a reference set such as m1) were never measured
+	// by a probe, so they cannot go stale: they are what the book reported.
+	Transcribed State = "transcribed"
 )
 
 // Status is one experiment's state in a result set.
@@ -99,6 +109,8 @@ func (b *Book) Status(res *Results, all []probe.Probe, ids []string) []Status {
 		switch {
 		case !ok:
 			st.State = Missing
+		case !r.Measured():
+			st.State, st.Why = Transcribed, r.Source
 		default:
 			p, _ := probes.Lookup(all, e.Probe)
 			st.State, st.Why = compare(e, p, r)
