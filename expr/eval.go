@@ -257,10 +257,10 @@ func values(samples []Sample, param string) []string {
 	return vs
 }
 
-// valueMatches compares a selector value with a stored canonical one: as
+// ValueMatches compares a selector value with a stored canonical one: as
 // text, as numbers (1e4 = 10000), or as durations (0.5ms = 500us = 500µs).
 // time.ParseDuration accepts us, µs (U+00B5) and μs (U+03BC) alike.
-func valueMatches(want, have string) bool {
+func ValueMatches(want, have string) bool {
 	if want == have {
 		return true
 	}
@@ -294,7 +294,7 @@ func (ev *evaluator) match(r *refNode, m *Metric) ([]Sample, error) {
 			return nil, &Error{Off: s.keyOff, Len: s.keyEnd - s.keyOff, Msg: msg}
 		}
 		known := values(m.Samples, s.key)
-		if !slices.ContainsFunc(known, func(v string) bool { return valueMatches(s.val, v) }) {
+		if !slices.ContainsFunc(known, func(v string) bool { return ValueMatches(s.val, v) }) {
 			msg := fmt.Sprintf("no result has %s=%s", s.key, s.val)
 			// Suggest a spelling only for words: "did you mean 0?" for
 			// sleeping=5 would point at a neighbour, not a typo.
@@ -311,7 +311,7 @@ func (ev *evaluator) match(r *refNode, m *Metric) ([]Sample, error) {
 	for _, smp := range m.Samples {
 		ok := true
 		for _, s := range r.sels {
-			ok = ok && valueMatches(s.val, smp.Params[s.key])
+			ok = ok && ValueMatches(s.val, smp.Params[s.key])
 		}
 		if ok {
 			out = append(out, smp)

@@ -101,19 +101,57 @@ func metricNames(s probe.Spec) []string {
 	return out
 }
 
+// gap is a reference the page cannot show: its result is not stored, or
+// the combination it names failed to measure (failed says which and why).
+type gap struct{ set, id, failed string }
+
+// msg is the warning: what is missing and the command that measures it.
+func (g gap) msg() string {
+	if g.failed != "" {
+		return fmt.Sprintf("experiment %s failed for %s; measure it again with `go run . run %s`", g.id, g.failed, g.id)
+	}
+	return missingMsg(g.set, g.id)
+}
+
+// ko is the placeholder's text on the page.
+func (g gap) ko() string {
+	if g.failed != "" {
+		return "측정 실패: " + g.failed
+	}
+	return missingKo(g.set, g.id)
+}
+
 // missing returns the first reference of x whose experiment is known but
-// whose result is not stored, as "set/id"; unknown experiments are left
-// for Eval to report as errors.
-func (v *env) missing(x *expr.Expr) (set, id string, ok bool) {
+// whose result is not stored, or whose selector could pick a combination
+// that failed; unknown experiments are left for Eval to report as errors.
+func (v *env) missing(x *expr.Expr) (gap, bool) {
 	for _, r := range x.Refs() {
 		if _, known := v.exps[r.Experiment]; !known {
 			continue
 		}
-		if _, stored := v.lookup(r.Set, r.Experiment); !stored {
-			return r.Set, r.Experiment, true
+		res, stored := v.lookup(r.Set, r.Experiment)
+		if !stored {
+			return gap{set: r.Set, id: r.Experiment}, true
+		}
+		for _, f := range res.Failures {
+			if selects(r.Selector, f.Params) {
+				return gap{r.Set, r.Experiment, "[" + f.Params.Key() + "]: " + f.Err}, true
+			}
 		}
 	}
-	return "", "", false
+	return gap{}, false
+}
+
+// selects reports whether a selector may pick combination p: every key it
+// names that p has carries p's value. A selector that leaves a param free
+// (growth, slope, min over a sweep) needs every combination, failed ones too.
+func selects(sel []expr.Sel, p probe.Params) bool {
+	for _, s := range sel {
+		if v, ok := p[s.Key]; ok && !expr.ValueMatches(s.Value, v) {
+			return false
+		}
+	}
+	return true
 }
 
 // missingMsg is the warning for a missing result: the experiment and the
@@ -210,9 +248,9 @@ func (ev *eval) value(v *value) {
 // giving its interval, runs and machine.
 func (ev *eval) inline(v *value) *ast.Out {
 	x, m := v.e, v.m
-	if set, id, miss := ev.env.missing(x); miss {
-		ev.warn.at(v.at, "%s", missingMsg(set, id))
-		return &ast.Out{Class: "mb-missing", Text: "측정 없음", Title: missingKo(set, id)}
+	if g, miss := ev.env.missing(x); miss {
+		ev.warn.at(v.at, "%s", g.msg())
+		return &ast.Out{Class: "mb-missing", Text: "측정 없음", Title: g.ko()}
 	}
 	val, err := x.Eval(ev.env)
 	if err != nil {
@@ -326,9 +364,9 @@ func verdictLabel(v string) string {
 // condition evaluates a claim's or when's condition. ok is false after an
 // error; a missing result gives Unknown with the warning already made.
 func (ev *eval) condition(what string, x *expr.Expr, m offmap) (val expr.Value, missing string, ok bool) {
-	if set, id, miss := ev.env.missing(x); miss {
-		ev.warn.at(m(0), "%s not decided: %s", what, missingMsg(set, id))
-		return expr.Value{Kind: expr.Bool, Truth: expr.Unknown}, missingKo(set, id), true
+	if g, miss := ev.env.missing(x); miss {
+		ev.warn.at(m(0), "%s not decided: %s", what, g.msg())
+		return expr.Value{Kind: expr.Bool, Truth: expr.Unknown}, g.ko(), true
 	}
 	val, err := x.Eval(ev.env)
 	if err != nil {
@@ -398,7 +436,7 @@ func (ev *eval) when(dir *directive) any {
 }
 
 func (v *env) missingAny(x *expr.Expr) bool {
-	_, _, miss := v.missing(x)
+	_, miss := v.missing(x)
 	return miss
 }
 

@@ -118,7 +118,7 @@ func (ev *eval) experiment(dir *directive) any {
 		t.Rows = append(t.Rows, row)
 	}
 	for _, f := range r.Failures {
-		ev.warn.at(dir.off, "experiment %s: combination %s failed: %s", x.ID, f.Params.Key(), f.Err)
+		ev.warn.at(dir.off, "experiment %s: combination [%s] failed: %s", x.ID, f.Params.Key(), f.Err)
 	}
 	view.Table = t
 	return view
