@@ -490,9 +490,18 @@ func runStatus(ctx context.Context, e *cliEnv, args []string) error {
 			detail = fmt.Sprintf("%s, %d runs", st.Result.Start.Format("2006-01-02"), st.Result.Runs)
 		}
 		if st.State == book.Missing || st.State == book.Stale {
-			detail = strings.TrimPrefix(detail+"; ", "; ") + "measure with: go run . run " + st.ID
+			hint := "measure with: go run . run " + st.ID
+			if set != opts.This.Name {
+				hint = "measure on " + set + " with: go run . run " + st.ID
+			}
+			detail = strings.TrimPrefix(detail+"; ", "; ") + hint
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", st.ID, ex.Probe, st.State, detail)
+		state := string(st.State)
+		if st.State == book.Fresh && set != opts.This.Name {
+			// Good numbers, but not this machine's: say so on every row.
+			state = "other machine"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", st.ID, ex.Probe, state, detail)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
