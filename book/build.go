@@ -179,6 +179,9 @@ func (b *Book) Render(res *Results) (pages map[string][]byte, warnings []error, 
 	for i, d := range b.Docs {
 		page := site
 		page.Page, page.Body = d.Front.Title, template.HTML(bodies[i])
+		if d.Front.Lang != "" {
+			page.Lang = d.Front.Lang // a chapter may be in another language than the book
+		}
 		if i > 0 {
 			page.Prev = &site.Chapters[i-1]
 		}
