@@ -135,7 +135,7 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "\n'go run . VERB --help' shows a verb's flags and an example.")
 }
 
-func (e *cliEnv) options(ctx context.Context) (book.Options, error) {
+func (e *cliEnv) options() (book.Options, error) {
 	r, err := runner.New()
 	if err != nil {
 		return book.Options{}, err
@@ -143,6 +143,16 @@ func (e *cliEnv) options(ctx context.Context) (book.Options, error) {
 	return book.Options{Chapters: e.chapters, Results: e.results, Out: e.out, Machine: e.machineName,
 		Fresh: e.fresh, Only: e.only, Strict: e.strict, Probes: probes.All(), Runner: r,
 		This: machine.Current(), Log: e.stderr}, nil
+}
+
+// load reads the chapters with this invocation's options.
+func (e *cliEnv) load() (book.Options, *book.Book, error) {
+	opts, err := e.options()
+	if err != nil {
+		return opts, nil, err
+	}
+	b, err := book.Load(e.chapters, opts.Probes)
+	return opts, b, err
 }
 
 // printWarnings prints each distinct warning once, at its first position:
@@ -178,7 +188,7 @@ func runBuild(ctx context.Context, e *cliEnv, args []string) error {
 	if len(args) > 0 {
 		return usagef("build takes no arguments, got %q", args)
 	}
-	opts, err := e.options(ctx)
+	opts, err := e.options()
 	if err != nil {
 		return err
 	}
@@ -213,11 +223,7 @@ func runRun(ctx context.Context, e *cliEnv, args []string) error {
 	if len(args) == 0 {
 		return usagef("run needs at least one experiment id (see go run . status for the list)")
 	}
-	opts, err := e.options(ctx)
-	if err != nil {
-		return err
-	}
-	b, err := book.Load(e.chapters, opts.Probes)
+	opts, b, err := e.load()
 	if err != nil {
 		return err
 	}
@@ -467,11 +473,7 @@ func printJSON(w io.Writer, p probe.Probe, res *store.Result) error {
 }
 
 func runStatus(ctx context.Context, e *cliEnv, args []string) error {
-	opts, err := e.options(ctx)
-	if err != nil {
-		return err
-	}
-	b, err := book.Load(e.chapters, opts.Probes)
+	opts, b, err := e.load()
 	if err != nil {
 		return err
 	}
@@ -520,11 +522,7 @@ func runStatus(ctx context.Context, e *cliEnv, args []string) error {
 }
 
 func runCheck(ctx context.Context, e *cliEnv, args []string) error {
-	opts, err := e.options(ctx)
-	if err != nil {
-		return err
-	}
-	b, err := book.Load(e.chapters, opts.Probes)
+	opts, b, err := e.load()
 	if err != nil {
 		return err
 	}
