@@ -93,13 +93,11 @@ func runReady(ctx context.Context, p probe.Params) (probe.Values, error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
+	r, w, closeBoth, err := kern.Socketpair()
 	if err != nil {
-		return nil, fmt.Errorf("socketpair: %w", err)
+		return nil, err
 	}
-	defer unix.Close(fds[0])
-	defer unix.Close(fds[1])
-	r, w := fds[0], fds[1]
+	defer closeBoth()
 
 	var one [1]byte
 	for i := 0; i < warmup; i++ {

@@ -189,7 +189,7 @@ func measureEmpty(ctx context.Context, delay time.Duration, calls int) (*emptyRe
 func writeAfter(w int, delay time.Duration, res *writerResult, done chan<- struct{}) {
 	runtime.LockOSThread()
 	defer func() { done <- struct{}{} }()
-	setTimerSlack()
+	kern.SetTimerSlack()
 	ru0 := kern.ThreadRusage()
 	s0 := kern.Now()
 	sleepUntil(s0 + int64(delay))
@@ -215,6 +215,6 @@ func sleepUntil(deadline int64) {
 		if rem <= 0 {
 			return
 		}
-		sleepOnce(rem)
+		kern.SleepOnce(rem)
 	}
 }

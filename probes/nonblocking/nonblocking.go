@@ -80,13 +80,11 @@ func runEagain(ctx context.Context, p probe.Params) (probe.Values, error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
+	r, _, closeBoth, err := kern.Socketpair()
 	if err != nil {
-		return nil, fmt.Errorf("socketpair: %w", err)
+		return nil, err
 	}
-	defer unix.Close(fds[0])
-	defer unix.Close(fds[1])
-	r := fds[0]
+	defer closeBoth()
 	if err := unix.SetNonblock(r, true); err != nil {
 		return nil, fmt.Errorf("set O_NONBLOCK: %w", err)
 	}

@@ -249,7 +249,7 @@ func runWait(ctx context.Context, p probe.Params) (probe.Values, error) {
 func (h *handoff) writer(w int, delay, calls int64, done chan<- struct{}) {
 	runtime.LockOSThread()
 	defer close(done)
-	setTimerSlack()
+	kern.SetTimerSlack()
 	if err := h.writeLoop(w, delay, calls); err != nil {
 		h.err = err
 		h.failed.Store(true)
@@ -292,7 +292,7 @@ func sleepUntil(deadline int64) {
 		if rem <= int64(spinTail) {
 			break
 		}
-		sleepOnce(rem - int64(spinTail))
+		kern.SleepOnce(rem - int64(spinTail))
 	}
 	for now() < deadline {
 	}

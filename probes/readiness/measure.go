@@ -277,14 +277,12 @@ func runEdge(ctx context.Context, p probe.Params) (probe.Values, error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
+	r, w, closeBoth, err := kern.Socketpair()
 	if err != nil {
-		return nil, fmt.Errorf("socketpair: %w", err)
+		return nil, err
 	}
-	defer unix.Close(fds[0])
-	defer unix.Close(fds[1])
-	r, w := fds[0], fds[1]
-	for _, fd := range fds {
+	defer closeBoth()
+	for _, fd := range []int{r, w} {
 		if err := unix.SetNonblock(fd, true); err != nil {
 			return nil, fmt.Errorf("set non-blocking: %w", err)
 		}

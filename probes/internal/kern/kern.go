@@ -65,3 +65,13 @@ func NoFile() (cur, max uint64) {
 
 // Elapsed is the time between two Now stamps.
 func Elapsed(from, to int64) time.Duration { return time.Duration(to - from) }
+
+// Socketpair opens an AF_UNIX stream socketpair of blocking raw fds (never
+// Go's netpoller) and returns its two ends and a function closing both.
+func Socketpair() (r, w int, closeBoth func(), err error) {
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
+	if err != nil {
+		return -1, -1, nil, fmt.Errorf("socketpair: %w", err)
+	}
+	return fds[0], fds[1], func() { unix.Close(fds[0]); unix.Close(fds[1]) }, nil
+}
