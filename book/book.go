@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -51,7 +52,7 @@ func Load(dir string, probes []probe.Probe) (*Book, error) {
 	if data, err := os.ReadFile(cfgPath); err == nil {
 		dec := yaml.NewDecoder(bytes.NewReader(data))
 		dec.KnownFields(true)
-		if err := dec.Decode(&b.Config); err != nil && !errors.Is(err, fs.ErrNotExist) && err.Error() != "EOF" {
+		if err := dec.Decode(&b.Config); err != nil && !errors.Is(err, io.EOF) {
 			errs = append(errs, fmt.Errorf("%s:1:1: %v", cfgPath, err))
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
