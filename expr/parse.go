@@ -167,9 +167,9 @@ type setNode struct {
 }
 
 type parser struct {
-	src   string
-	toks  []token
-	i     int
+	src    string
+	toks   []token
+	i      int
 	set    string // the data set of references being parsed: ref("m1", …) changes it
 	refs   []Ref
 	params []ParamRef
