@@ -66,6 +66,11 @@ type Metric struct {
 	// Labels names the values of a code metric (Labels[i] is value i), for
 	// metrics such as "which limit stopped the thread ceiling".
 	Labels []string
+	// Optional, when not empty, declares that the metric may be absent
+	// from some combinations (it does not apply there, e.g. select's round
+	// where select cannot be used) and says why: the page shows "—" with
+	// this reason rather than a number.
+	Optional string
 }
 
 // Spec describes a probe.

@@ -41,6 +41,7 @@ type plotDir struct {
 }
 
 type claimDir struct {
+	basis  string // "" (measured) or "rule": a probe decides it by rule, not by measurement
 	expect *expr.Expr
 	src    string // the expect expression as written
 	m      offmap // expect offsets → file
@@ -52,6 +53,7 @@ type whenDir struct {
 	src       string
 	m         offmap
 	then, els *subdoc
+	unsure    *subdoc // nil without an unsure: branch
 	hasElse   bool
 }
 
@@ -59,8 +61,8 @@ var directiveFields = map[string][]string{
 	"experiment": {"probe", "params", "runs", "show", "caption", "timeout"},
 	"table":      {"from", "rows", "cols", "value", "format", "caption", "where"},
 	"plot":       {"from", "x", "y", "series", "xscale", "yscale", "title", "ref", "where", "caption"},
-	"claim":      {"expect", "text"},
-	"when":       {"if", "then", "else"},
+	"claim":      {"expect", "text", "basis"},
+	"when":       {"if", "then", "else", "unsure"},
 }
 
 // parseDirective decodes a directive's YAML body. source is the text the
@@ -143,6 +145,17 @@ func (d *Doc) parseDirective(n *ast.Directive, source []byte, base offmap, probe
 			}
 		}
 		c.text = d.parseSub(text, m, "a claim's text", e)
+		if f, ok := fs["basis"]; ok {
+			if v, ok := dir.y.scalar("claim", "basis", f, e); ok {
+				switch v = strings.TrimSpace(v); v {
+				case "measurement":
+				case "rule":
+					c.basis = v
+				default:
+					e.at(dir.at["basis"], "basis wants measurement or rule, got %q%s", v, expr.DidYouMean(v, []string{"measurement", "rule"}))
+				}
+			}
+		}
 		if c.expect == nil {
 			return nil
 		}
@@ -159,6 +172,11 @@ func (d *Doc) parseDirective(n *ast.Directive, source []byte, base offmap, probe
 			w.hasElse = true
 		} else {
 			w.els = d.parseSub("", shift(dir.off), "when", e)
+		}
+		if f, ok := fs["unsure"]; ok {
+			if w.unsure = dir.markdown(d, f, "unsure", e); w.unsure == nil {
+				return nil
+			}
 		}
 		if w.cond == nil || w.then == nil || w.els == nil {
 			return nil

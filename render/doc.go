@@ -161,6 +161,7 @@ type Claim struct {
 	Expect  string // the expression
 	Verdict string // "holds", "fails" or "inconclusive"
 	Explain string // the comparison with the measured values substituted
+	Basis   string // "" when measured; "rule" when a probe decides it by rule
 }
 
 // Parse parses one chapter: optional YAML front matter (title, order,

@@ -121,7 +121,7 @@ func (ev *eval) plot(dir *directive) any {
 	}
 	xp, _ := x.Spec.Param(p.x)
 	if sel.r == nil {
-		ev.warn.at(dir.off, "%s", missingMsg("", x.ID))
+		ev.warn.kindAt(KindMissing, dir.off, "%s", missingMsg("", x.ID))
 		return &ast.Plot{Missing: missingKo("", x.ID), Caption: p.caption}
 	}
 
@@ -154,7 +154,7 @@ func (ev *eval) plot(dir *directive) any {
 		}
 	}
 	if len(all) == 0 {
-		ev.warn.at(dir.off, "the result of %s has no %s figures to plot", x.ID, ym.Name)
+		ev.warn.kindAt(KindMissing, dir.off, "the result of %s has no %s figures to plot", x.ID, ym.Name)
 		return &ast.Plot{Missing: fmt.Sprintf("측정 없음: %s 결과에 %s 값이 없습니다", x.ID, ym.Name), Caption: p.caption}
 	}
 	provenance := shortProvenance(sel.r)
@@ -165,7 +165,7 @@ func (ev *eval) plot(dir *directive) any {
 			ev.errs.at(dir.at["ref"], "%v", err)
 			return fail
 		case rr == nil:
-			ev.warn.at(dir.at["ref"], "%s", missingMsg(p.ref, x.ID))
+			ev.warn.kindAt(KindMissing, dir.at["ref"], "%s", missingMsg(p.ref, x.ID))
 		default:
 			all = append(all, refSeries...)
 			provenance += "; 점선: " + shortProvenance(rr)

@@ -81,7 +81,7 @@ func (ev *eval) experiment(dir *directive) any {
 	if !ok {
 		view.Missing = missingKo("", x.ID)
 		if !view.Hidden {
-			ev.warn.at(dir.off, "%s", missingMsg("", x.ID))
+			ev.warn.kindAt(KindMissing, dir.off, "%s", missingMsg("", x.ID))
 		}
 		return view
 	}
@@ -118,7 +118,7 @@ func (ev *eval) experiment(dir *directive) any {
 		t.Rows = append(t.Rows, row)
 	}
 	for _, f := range r.Failures {
-		ev.warn.at(dir.off, "experiment %s: combination [%s] failed: %s", x.ID, f.Params.Key(), f.Err)
+		ev.warn.kindAt(KindFailed, dir.off, "experiment %s: combination [%s] failed: %s", x.ID, f.Params.Key(), f.Err)
 	}
 	view.Table = t
 	return view
@@ -317,7 +317,7 @@ func (ev *eval) table(dir *directive) any {
 		return fail
 	}
 	if sel.r == nil {
-		ev.warn.at(dir.off, "%s", missingMsg("", x.ID))
+		ev.warn.kindAt(KindMissing, dir.off, "%s", missingMsg("", x.ID))
 		return &ast.TableView{Missing: missingKo("", x.ID)}
 	}
 	rowVals, colVals := []string{""}, []string{""}

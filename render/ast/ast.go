@@ -146,11 +146,12 @@ type Claim struct {
 	Text    []byte // the claim's text as inline HTML, values evaluated
 	Expect  string // the expression's source
 	Explain string // the comparison with measured values substituted
+	Rule    bool   // basis: rule: a probe decides it by rule, not by measurement
 }
 
 // When is the view of a when directive: the chosen branch as HTML.
 type When struct {
-	Branch string // "then" or "else"
+	Branch string // "then", "else", "unsure", or "missing" (a gap: no data decides it)
 	HTML   []byte
 }
 
