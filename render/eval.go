@@ -377,6 +377,14 @@ func (ev *eval) inline(v *value) *ast.Out {
 		}
 	}
 	title = append(title, machines...)
+	for _, p := range x.Params() {
+		title = append(title, fmt.Sprintf("설정: 실험 %s의 %s", p.Experiment, p.Name))
+	}
+	if len(x.Facts()) > 0 {
+		if f, err := ev.env.Machine(""); err == nil {
+			title = append(title, "기계 지문: "+f.Name)
+		}
+	}
 	title = append(title, stale...)
 	if ref {
 		out.Class = "mb-value mb-ref"

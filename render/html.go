@@ -90,7 +90,11 @@ func writeExperiment(b *bytes.Buffer, v *ast.Experiment) {
 	if !v.Measured {
 		class += " mb-transcribed"
 	}
-	b.WriteString(`<figcaption class="` + class + `">` + esc(v.Provenance) + "</figcaption>\n</figure>\n")
+	title := ""
+	if v.SpreadNote != "" {
+		title = ` title="` + esc(v.SpreadNote) + `"`
+	}
+	b.WriteString(`<figcaption class="` + class + `"` + title + ">" + esc(v.Provenance) + "</figcaption>\n</figure>\n")
 }
 
 func writeTableView(b *bytes.Buffer, v *ast.TableView) {

@@ -157,7 +157,8 @@ func (ev *eval) plot(dir *directive) any {
 		ev.warn.kindAt(KindMissing, dir.off, "the result of %s has no %s figures to plot", x.ID, ym.Name)
 		return &ast.Plot{Missing: fmt.Sprintf("측정 없음: %s 결과에 %s 값이 없습니다", x.ID, ym.Name), Caption: p.caption}
 	}
-	provenance := shortProvenance(sel.r)
+	why, _ := ev.env.stale("", x.ID)
+	provenance := shortProvenance(sel.r, why)
 	if p.ref != "" {
 		refSeries, rr, err := refPlot(p, sel, xp, sp, ym, ev.env)
 		switch {
@@ -168,7 +169,8 @@ func (ev *eval) plot(dir *directive) any {
 			ev.warn.kindAt(KindMissing, dir.at["ref"], "%s", missingMsg(p.ref, x.ID))
 		default:
 			all = append(all, refSeries...)
-			provenance += "; 점선: " + shortProvenance(rr)
+			stale, _ := ev.env.stale(p.ref, x.ID)
+			provenance += "; 점선: " + shortProvenance(rr, stale)
 		}
 	}
 

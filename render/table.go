@@ -43,7 +43,11 @@ func (ix rowIndex) cell(p probe.Params, m probe.Metric, format string) (ast.Cell
 	}
 	s, ok := store.Summarize(row, m.Name)
 	if !ok {
-		return ast.Cell{Text: "—", Title: "이 결과에 없는 지표", Class: "mb-missing"}, nil
+		why := "이 결과에 없는 지표"
+		if m.Optional != "" {
+			why = "해당 없음: " + m.Optional
+		}
+		return ast.Cell{Text: "—", Title: why, Class: "mb-missing"}, nil
 	}
 	// The same Value a reference to this cell would evaluate to, so a
 	// table and an inline value show a figure alike.
@@ -85,7 +89,12 @@ func (ev *eval) experiment(dir *directive) any {
 		}
 		return view
 	}
-	view.Provenance = provenance(r)
+	why, stale := ev.env.stale("", x.ID)
+	if stale {
+		ev.warn.kindAt(KindStale, dir.off, "experiment %s is stale (%s): its figures are shown, marked; measure it again with `go run . run %s`", x.ID, why, x.ID)
+	}
+	view.Provenance = provenance(r, x.Spec.Metrics, func(s string) string { return s }, why)
+	view.SpreadNote = spreadNote
 	view.Measured = r.Measured()
 	if view.Hidden {
 		return view
@@ -130,10 +139,9 @@ func paramDoc(s probe.Spec, name string) string {
 }
 
 // provenance is the line under an experiment: who measured, when, how
-// often and how much the runs spread. The spread is Result.Spread, the
-// widest min–max range of any metric of any combination relative to its
-// median, quoted as ± half of it.
-func provenance(r *store.Result) string {
+// often (the runs stored, not the runs asked for) and how much the runs of
+// each metric spread (see spreads), and a mark when the result is stale.
+func provenance(r *store.Result, metrics []probe.Metric, name func(string) string, stale string) string {
 	var parts []string
 	if r.Measured() {
 		parts = append(parts, "✅ 실측")
@@ -144,14 +152,17 @@ func provenance(r *store.Result) string {
 	if !r.Start.IsZero() {
 		parts = append(parts, r.Start.UTC().Format("2006-01-02"))
 	}
-	if r.Runs > 0 {
-		parts = append(parts, fmt.Sprintf("%d회 실행", r.Runs))
+	if n := storedRuns(r); n != "" && r.Measured() {
+		parts = append(parts, n+"회 실행")
 	}
-	if s := r.Spread(); s > 0 {
-		parts = append(parts, "편차 ±"+percent(s/2))
+	if s := spreads(r, metrics, name); s != "" {
+		parts = append(parts, "편차 "+s)
 	}
 	if n := len(r.Failures); n > 0 {
 		parts = append(parts, fmt.Sprintf("실패 %d건", n))
+	}
+	if stale != "" {
+		parts = append(parts, staleKo(stale))
 	}
 	if !r.Measured() {
 		parts = append(parts, r.Source)
@@ -159,8 +170,56 @@ func provenance(r *store.Result) string {
 	return strings.Join(parts, " · ")
 }
 
-// shortProvenance is the line under a table or plot: machine and date.
-func shortProvenance(r *store.Result) string {
+// spreadNote defines the spread where it is shown (the provenance line's
+// hover).
+const spreadNote = "편차: 지표마다, 조합별 (최댓값 − 최솟값) ÷ 중앙값의 절반 가운데 가장 큰 값. 중앙값이 1보다 작은 횟수는 상대 편차가 뜻이 없어 뺍니다."
+
+// spreads is the spread of each metric shown, "ready_read ±13%, sndbuf
+// ±0%": half the widest (max−min)/median over the combinations with two
+// runs or more. A count whose median is below 1 (0 or 0.002 context
+// switches per read) has no meaningful relative spread and is left out,
+// so a near-zero count never stands for the experiment.
+func spreads(r *store.Result, metrics []probe.Metric, name func(string) string) string {
+	var out []string
+	for _, m := range metrics {
+		worst, any := 0.0, false
+		for _, row := range r.Rows {
+			s, ok := store.Summarize(row, m.Name)
+			if !ok || s.N < 2 || s.Median == 0 || m.Unit == probe.Count && math.Abs(s.Median) < 1 {
+				continue
+			}
+			worst, any = math.Max(worst, (s.Max-s.Min)/math.Abs(s.Median)), true
+		}
+		if any {
+			out = append(out, name(m.Name)+" ±"+percent(worst/2))
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// storedRuns counts the runs the result holds per combination: "3", or
+// "1–3" when combinations differ; "" when it holds none.
+func storedRuns(r *store.Result) string {
+	lo, hi := 0, 0
+	for i, row := range r.Rows {
+		n := len(row.Runs)
+		if i == 0 {
+			lo, hi = n, n
+		}
+		lo, hi = min(lo, n), max(hi, n)
+	}
+	switch {
+	case hi == 0:
+		return ""
+	case lo == hi:
+		return fmt.Sprint(lo)
+	}
+	return fmt.Sprintf("%d–%d", lo, hi)
+}
+
+// shortProvenance is the line under a table or plot: machine, date, runs
+// stored, and a mark when the result is stale.
+func shortProvenance(r *store.Result, stale string) string {
 	parts := []string{r.Machine.Name}
 	if !r.Measured() {
 		parts[0] = "📄 " + parts[0] + " (옮겨 적음)"
@@ -170,8 +229,11 @@ func shortProvenance(r *store.Result) string {
 	if !r.Start.IsZero() {
 		parts = append(parts, r.Start.UTC().Format("2006-01-02"))
 	}
-	if r.Runs > 0 {
-		parts = append(parts, fmt.Sprintf("%d회 실행", r.Runs))
+	if n := storedRuns(r); n != "" && r.Measured() {
+		parts = append(parts, n+"회 실행")
+	}
+	if stale != "" {
+		parts = append(parts, staleKo(stale))
 	}
 	return strings.Join(parts, " · ")
 }
@@ -362,7 +424,8 @@ func (ev *eval) table(dir *directive) any {
 		}
 		tab.Rows = append(tab.Rows, row)
 	}
-	return &ast.TableView{Table: tab, Provenance: shortProvenance(sel.r)}
+	why, _ := ev.env.stale("", x.ID)
+	return &ast.TableView{Table: tab, Provenance: shortProvenance(sel.r, why)}
 }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

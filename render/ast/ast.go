@@ -119,6 +119,7 @@ type Experiment struct {
 	Table      *Table // nil for show: none, or when no result is stored
 	Fixed      string // the params with one value, "rounds=2000, …"
 	Provenance string // "✅ 실측 · machine (…) · date · runs · spread"
+	SpreadNote string // the provenance's hover: what the spread means
 	Measured   bool   // false for a transcribed set
 	Missing    string // set when no result is stored: what to run
 	Hidden     bool   // show: none
