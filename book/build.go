@@ -110,6 +110,7 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 			}
 		}
 	}
+	res.MarkStale(b.Status(res, opts.Probes, b.Order))
 	pages, warnings, claims, err := b.Render(res)
 	rep.Warnings = append(rep.Warnings, warnings...)
 	rep.Claims = claims

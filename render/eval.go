@@ -150,14 +150,14 @@ func metricNames(s probe.Spec) []string {
 
 // gap is a reference the page cannot show: its result is not stored, or
 // the combination it names failed to measure (failed says which and why),
-// or it lacks an optional metric (absent says why it does not apply).
-type gap struct{ set, id, failed, metric, absent string }
+// or it lacks an optional metric (inapplicable says why it does not apply).
+type gap struct{ set, id, failed, metric, inapplicable string }
 
 // kind is the kind of the gap's warning.
 func (g gap) kind() string {
 	switch {
-	case g.absent != "":
-		return KindAbsent
+	case g.inapplicable != "":
+		return KindNotApplicable
 	case g.failed != "":
 		return KindFailed
 	}
@@ -166,8 +166,8 @@ func (g gap) kind() string {
 
 // msg is the warning: what is missing and the command that measures it.
 func (g gap) msg() string {
-	if g.absent != "" {
-		return fmt.Sprintf("%s.%s does not apply to %s, so the expression has no value: %s", g.id, g.metric, g.failed, g.absent)
+	if g.inapplicable != "" {
+		return fmt.Sprintf("%s.%s does not apply to %s, so the expression has no value: %s", g.id, g.metric, g.failed, g.inapplicable)
 	}
 	if g.failed != "" {
 		return fmt.Sprintf("experiment %s failed for %s; measure it again with `go run . run %s`", g.id, g.failed, g.id)
@@ -177,8 +177,8 @@ func (g gap) msg() string {
 
 // ko is the placeholder's text on the page.
 func (g gap) ko() string {
-	if g.absent != "" {
-		return "해당 없음 (" + g.failed + "): " + g.absent
+	if g.inapplicable != "" {
+		return "해당 없음 (" + g.failed + "): " + g.inapplicable
 	}
 	if g.failed != "" {
 		return "측정 실패: " + g.failed
@@ -208,7 +208,7 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 		if m, ok := v.exps[r.Experiment].Spec.Metric(r.Metric); ok && m.Optional != "" {
 			for _, row := range res.Rows {
 				if _, has := store.Summarize(row, r.Metric); !has && selects(r.Selector, row.Params) {
-					return gap{set: r.Set, id: r.Experiment, failed: "[" + row.Params.Key() + "]", metric: r.Metric, absent: m.Optional}, true
+					return gap{set: r.Set, id: r.Experiment, failed: "[" + row.Params.Key() + "]", metric: r.Metric, inapplicable: m.Optional}, true
 				}
 			}
 		}
@@ -328,7 +328,7 @@ func (ev *eval) inline(v *value) *ast.Out {
 	if g, miss := ev.env.missing(x); miss {
 		ev.warn.kindAt(g.kind(), v.at, "%s", g.msg())
 		text := "측정 없음"
-		if g.absent != "" {
+		if g.inapplicable != "" {
 			text = "—"
 		}
 		return &ast.Out{Class: "mb-missing", Text: text, Title: g.ko()}

@@ -40,7 +40,7 @@ const (
 	KindMissing           = "missing result" // a figure shown as 측정 없음
 	KindFailed            = "failed result"  // a combination that failed to measure
 	KindStale             = "stale result"   // shown, marked as measured with other settings or code
-	KindAbsent            = "absent metric"  // an optional metric a combination does not have
+	KindNotApplicable     = "absent metric"  // an optional metric a combination does not have
 )
 
 // Kind is the warning's kind (one of the Kind constants), "" for an error.
