@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -31,13 +32,13 @@ type directive struct {
 
 type tableDir struct {
 	from, rows, cols, value, format, caption string
-	where                                    map[string]string
+	where, labels                            map[string]string
 }
 
 type plotDir struct {
 	from, x, y, series, title, ref, caption string
 	xlog, ylog                              bool
-	where                                   map[string]string
+	where, labels                           map[string]string
 }
 
 type claimDir struct {
@@ -58,9 +59,9 @@ type whenDir struct {
 }
 
 var directiveFields = map[string][]string{
-	"experiment": {"probe", "params", "runs", "show", "caption", "timeout"},
-	"table":      {"from", "rows", "cols", "value", "format", "caption", "where"},
-	"plot":       {"from", "x", "y", "series", "xscale", "yscale", "title", "ref", "where", "caption"},
+	"experiment": {"probe", "params", "runs", "show", "caption", "timeout", "labels"},
+	"table":      {"from", "rows", "cols", "value", "format", "caption", "where", "labels"},
+	"plot":       {"from", "x", "y", "series", "xscale", "yscale", "title", "ref", "where", "caption", "labels"},
 	"claim":      {"expect", "text", "basis"},
 	"when":       {"if", "then", "else", "unsure"},
 }
@@ -117,6 +118,7 @@ func (d *Doc) parseDirective(n *ast.Directive, source []byte, base offmap, probe
 			"value": &t.value, "format": &t.format, "caption": &t.caption})
 		dir.require(fs, e, "from", "value")
 		t.where = dir.where(fs, e)
+		t.labels = dir.labels(fs, e)
 		if t.format != "" {
 			checkFormat(t.format, dir.at["format"], e)
 		}
@@ -130,6 +132,7 @@ func (d *Doc) parseDirective(n *ast.Directive, source []byte, base offmap, probe
 		p.xlog = dir.scale("xscale", xscale, e)
 		p.ylog = dir.scale("yscale", yscale, e)
 		p.where = dir.where(fs, e)
+		p.labels = dir.labels(fs, e)
 		dir.plot = p
 	case "claim":
 		c := &claimDir{}
@@ -242,6 +245,56 @@ func (dir *directive) where(fs map[string]field, e *errs) map[string]string {
 		dir.at["where="+k.Value] = dir.y.at(v)
 	}
 	return out
+}
+
+// labels decodes the optional labels: mapping, which names params,
+// metrics and values in the chapter's language: {idle: 유휴 연결, round:
+// 한 바퀴}.
+func (dir *directive) labels(fs map[string]field, e *errs) map[string]string {
+	f, ok := fs["labels"]
+	if !ok {
+		return nil
+	}
+	if f.val.Kind != yaml.MappingNode {
+		e.at(dir.y.at(f.val), "labels wants a mapping of names to labels, e.g. labels: {idle: 유휴 연결, round: 한 바퀴}")
+		return nil
+	}
+	out := map[string]string{}
+	for i := 0; i+1 < len(f.val.Content); i += 2 {
+		k, v := f.val.Content[i], f.val.Content[i+1]
+		if v.Kind != yaml.ScalarNode || strings.TrimSpace(v.Value) == "" {
+			e.at(dir.y.at(v), "labels: %s wants a text, got %s", k.Value, nodeKind(v))
+			continue
+		}
+		out[k.Value] = strings.TrimSpace(v.Value)
+		dir.at["labels."+k.Value] = dir.y.at(k)
+	}
+	return out
+}
+
+// label is name's label, or name itself.
+func label(labels map[string]string, name string) string {
+	if l, ok := labels[name]; ok {
+		return l
+	}
+	return name
+}
+
+// checkLabels reports a label for a name the directive cannot show: a
+// misspelt param, metric or value would silently keep its raw name.
+func (dir *directive) checkLabels(labels map[string]string, x *Experiment, e *errs) {
+	known := slices.Clone(x.Order)
+	for _, m := range x.Spec.Metrics {
+		known = append(known, m.Name)
+	}
+	for _, vals := range x.Sweep {
+		known = append(known, vals...)
+	}
+	for _, k := range sortedKeys(labels) {
+		if !slices.Contains(known, k) {
+			e.at(dir.at["labels."+k], "labels: %s is not a param, metric or value of experiment %s%s", k, x.ID, expr.DidYouMean(k, known))
+		}
+	}
 }
 
 // expr parses an expression field; a syntax error is reported at the very
@@ -362,6 +415,7 @@ func (d *Doc) parseExperiment(dir *directive, fs map[string]field, probes []prob
 			x.Caption = strings.TrimSpace(v)
 		}
 	}
+	x.Labels = dir.labels(fs, e)
 	if f, has := fs["timeout"]; has {
 		if v, good := dir.y.scalar("experiment", "timeout", f, e); good {
 			t, err := time.ParseDuration(strings.ReplaceAll(strings.TrimSpace(v), "μ", "µ"))
@@ -376,6 +430,7 @@ func (d *Doc) parseExperiment(dir *directive, fs map[string]field, probes []prob
 		return nil
 	}
 	x.Combos = combos(x.Order, x.Sweep)
+	dir.checkLabels(x.Labels, x, e)
 	return x
 }
 

@@ -152,6 +152,9 @@ type Experiment struct {
 	Show      string              // "table" (default) or "none"
 	Caption   string
 	Timeout   time.Duration // per run; 0 = the default
+	// Labels names params, metrics and values in the chapter's language
+	// (labels:), for the experiment's table.
+	Labels map[string]string
 }
 
 // Claim is an evaluated claim, for the check report.

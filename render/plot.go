@@ -120,6 +120,8 @@ func (ev *eval) plot(dir *directive) any {
 		return fail
 	}
 	xp, _ := x.Spec.Param(p.x)
+	dir.checkLabels(p.labels, x, ev.errs)
+	lbl := func(s string) string { return label(p.labels, s) }
 	if sel.r == nil {
 		ev.warn.kindAt(KindMissing, dir.off, "%s", missingMsg("", x.ID))
 		return &ast.Plot{Missing: missingKo("", x.ID), Caption: p.caption}
@@ -134,7 +136,7 @@ func (ev *eval) plot(dir *directive) any {
 	var all []rawSeries
 	ix := indexRows(sel.r)
 	for _, sv := range seriesVals {
-		s := rawSeries{name: seriesLabel(sp, sv)}
+		s := rawSeries{name: seriesLabel(sp, sv, p.labels)}
 		if sv == "" {
 			s.name = sel.r.Machine.Name
 		}
@@ -161,6 +163,10 @@ func (ev *eval) plot(dir *directive) any {
 	provenance := shortProvenance(sel.r, why)
 	if p.ref != "" {
 		refSeries, rr, err := refPlot(p, sel, xp, sp, ym, ev.env)
+		if rr != nil && len(all) == 1 && all[0].name == sel.r.Machine.Name {
+			// One series beside a reference set: name both by their set.
+			all[0].name = "이 기계 (" + sel.r.Machine.Name + ")"
+		}
 		switch {
 		case err != nil:
 			ev.errs.at(dir.at["ref"], "%v", err)
@@ -188,9 +194,9 @@ func (ev *eval) plot(dir *directive) any {
 	ys := pickScale(ym.Unit, yv, p.ylog)
 	title := p.title
 	if title == "" {
-		title = fmt.Sprintf("%s에 따른 %s", p.x, ym.Name)
+		title = fmt.Sprintf("%s에 따른 %s", lbl(p.x), lbl(ym.Name))
 	}
-	pl := plotsvg.Plot{Title: title, XLabel: xs.label(p.x), YLabel: ys.label(ym.Name), XLog: p.xlog, YLog: p.ylog}
+	pl := plotsvg.Plot{Title: title, XLabel: xs.label(lbl(p.x)), YLabel: ys.label(lbl(ym.Name)), XLog: p.xlog, YLog: p.ylog}
 	for _, s := range all {
 		ps := plotsvg.Series{Name: s.name, Dashed: s.dashed}
 		for _, pt := range s.points {
@@ -262,7 +268,7 @@ rows:
 			byName[sv] = i
 			label := name
 			if sv != "" {
-				label = seriesLabel(sp, sv) + " · " + name
+				label = seriesLabel(sp, sv, p.labels) + " · " + name
 			}
 			out = append(out, rawSeries{name: label, dashed: true})
 		}
@@ -276,13 +282,17 @@ rows:
 	return out, rr, nil
 }
 
-// seriesLabel names a series in the legend: a word stands for itself
-// ("epoll"), a number needs its param's name ("sleeping=100").
-func seriesLabel(p probe.Param, v string) string {
+// seriesLabel names a series in the legend: a labelled value by its
+// label, a word by itself ("epoll"), a number with its param's name or
+// label ("sleeping=100").
+func seriesLabel(p probe.Param, v string, labels map[string]string) string {
+	if l, ok := labels[v]; ok {
+		return l
+	}
 	if p.Kind == probe.String || p.Name == "" {
 		return v
 	}
-	return p.Name + "=" + v
+	return label(labels, p.Name) + "=" + v
 }
 
 func seriesNote(series, v string) string {

@@ -93,7 +93,7 @@ func (ev *eval) experiment(dir *directive) any {
 	if stale {
 		ev.warn.kindAt(KindStale, dir.off, "experiment %s is stale (%s): its figures are shown, marked; measure it again with `go run . run %s`", x.ID, why, x.ID)
 	}
-	view.Provenance = provenance(r, x.Spec.Metrics, func(s string) string { return s }, why)
+	view.Provenance = provenance(r, x.Spec.Metrics, func(s string) string { return label(x.Labels, s) }, why)
 	view.SpreadNote = spreadNote
 	view.Measured = r.Measured()
 	if view.Hidden {
@@ -104,17 +104,17 @@ func (ev *eval) experiment(dir *directive) any {
 	for _, name := range x.Order {
 		if len(x.Sweep[name]) > 1 {
 			swept = append(swept, name)
-			t.Head = append(t.Head, ast.Cell{Text: name, Head: true, Title: paramDoc(x.Spec, name)})
+			t.Head = append(t.Head, ast.Cell{Text: label(x.Labels, name), Head: true, Title: paramDoc(x.Spec, name)})
 		}
 	}
 	for _, m := range x.Spec.Metrics {
-		t.Head = append(t.Head, ast.Cell{Text: m.Name, Head: true, Title: m.Doc, Number: true})
+		t.Head = append(t.Head, ast.Cell{Text: label(x.Labels, m.Name), Head: true, Title: m.Doc, Number: true})
 	}
 	ix := indexRows(r)
 	for _, c := range x.Combos {
 		var row []ast.Cell
 		for _, name := range swept {
-			row = append(row, ast.Cell{Text: c[name], Head: true})
+			row = append(row, ast.Cell{Text: label(x.Labels, c[name]), Head: true})
 		}
 		for _, m := range x.Spec.Metrics {
 			cell, err := ix.cell(c, m, "")
@@ -378,6 +378,8 @@ func (ev *eval) table(dir *directive) any {
 	if sel == nil || !mok {
 		return fail
 	}
+	dir.checkLabels(t.labels, x, ev.errs)
+	lbl := func(s string) string { return label(t.labels, s) }
 	if sel.r == nil {
 		ev.warn.kindAt(KindMissing, dir.off, "%s", missingMsg("", x.ID))
 		return &ast.TableView{Missing: missingKo("", x.ID)}
@@ -390,17 +392,17 @@ func (ev *eval) table(dir *directive) any {
 		colVals = x.Sweep[t.cols]
 	}
 	tab := &ast.Table{Caption: t.caption}
-	corner := t.rows
+	corner := lbl(t.rows)
 	if t.rows != "" && t.cols != "" {
-		corner = t.rows + " \\ " + t.cols
+		corner = lbl(t.rows) + " \\ " + lbl(t.cols)
 	}
 	if t.rows != "" {
 		tab.Head = append(tab.Head, ast.Cell{Text: corner, Head: true})
 	}
 	for _, c := range colVals {
-		name := c
+		name := lbl(c)
 		if t.cols == "" {
-			name = m.Name
+			name = lbl(m.Name)
 		}
 		tab.Head = append(tab.Head, ast.Cell{Text: name, Head: true, Title: m.Doc, Number: true})
 	}
@@ -408,7 +410,7 @@ func (ev *eval) table(dir *directive) any {
 	for _, rv := range rowVals {
 		var row []ast.Cell
 		if t.rows != "" {
-			row = append(row, ast.Cell{Text: rv, Head: true})
+			row = append(row, ast.Cell{Text: lbl(rv), Head: true})
 		}
 		for _, cv := range colVals {
 			cell, err := ix.cell(sel.params(t.rows, rv, t.cols, cv), m, t.format)
