@@ -1,6 +1,7 @@
 package render
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -39,6 +40,16 @@ type plotDir struct {
 	from, x, y, series, title, ref, caption string
 	xlog, ylog                              bool
 	where, labels                           map[string]string
+	cdf                                     bool       // kind: cdf
+	quantiles                               []quantile // kind: cdf, by fraction
+}
+
+// quantile is one entry of a cdf plot's quantiles: a metric that holds
+// the value below which a fraction of the samples fall.
+type quantile struct {
+	metric string
+	frac   float64
+	off    int // of the metric's name, for errors
 }
 
 type claimDir struct {
@@ -61,7 +72,7 @@ type whenDir struct {
 var directiveFields = map[string][]string{
 	"experiment": {"probe", "params", "runs", "show", "caption", "timeout", "labels"},
 	"table":      {"from", "rows", "cols", "value", "format", "caption", "where", "labels"},
-	"plot":       {"from", "x", "y", "series", "xscale", "yscale", "title", "ref", "where", "caption", "labels"},
+	"plot":       {"from", "kind", "x", "y", "quantiles", "series", "xscale", "yscale", "title", "ref", "where", "caption", "labels"},
 	"claim":      {"expect", "text", "basis"},
 	"when":       {"if", "then", "else", "unsure"},
 }
@@ -125,10 +136,27 @@ func (d *Doc) parseDirective(n *ast.Directive, source []byte, base offmap, probe
 		dir.table = t
 	case "plot":
 		p := &plotDir{}
-		var xscale, yscale string
+		var xscale, yscale, kind string
 		dir.strings(fs, e, map[string]*string{"from": &p.from, "x": &p.x, "y": &p.y, "series": &p.series,
-			"title": &p.title, "ref": &p.ref, "caption": &p.caption, "xscale": &xscale, "yscale": &yscale})
-		dir.require(fs, e, "from", "x", "y")
+			"title": &p.title, "ref": &p.ref, "caption": &p.caption, "xscale": &xscale, "yscale": &yscale, "kind": &kind})
+		switch kind {
+		case "", "line":
+			dir.require(fs, e, "from", "x", "y")
+			if _, has := fs["quantiles"]; has {
+				e.at(dir.at["quantiles"], "quantiles belong to a distribution plot: add kind: cdf")
+			}
+		case "cdf":
+			p.cdf = true
+			dir.require(fs, e, "from", "quantiles")
+			for _, f := range []string{"x", "y"} {
+				if _, has := fs[f]; has {
+					e.at(dir.at[f], "a cdf plot takes its axes from quantiles (x: the metrics' values, y: the fractions); remove %s", f)
+				}
+			}
+			p.quantiles = dir.quantiles(fs, e)
+		default:
+			e.at(dir.at["kind"], "kind wants line or cdf, got %q%s", kind, expr.DidYouMean(kind, []string{"line", "cdf"}))
+		}
 		p.xlog = dir.scale("xscale", xscale, e)
 		p.ylog = dir.scale("yscale", yscale, e)
 		p.where = dir.where(fs, e)
@@ -269,6 +297,36 @@ func (dir *directive) labels(fs map[string]field, e *errs) map[string]string {
 		out[k.Value] = strings.TrimSpace(v.Value)
 		dir.at["labels."+k.Value] = dir.y.at(k)
 	}
+	return out
+}
+
+// quantiles decodes a cdf plot's quantiles: a mapping of metric to
+// fraction, {wake_min: 0, wake: 0.5, wake_max: 1}, sorted by fraction.
+func (dir *directive) quantiles(fs map[string]field, e *errs) []quantile {
+	f, ok := fs["quantiles"]
+	if !ok {
+		return nil
+	}
+	if f.val.Kind != yaml.MappingNode || len(f.val.Content) == 0 {
+		e.at(dir.y.at(f.val), "quantiles wants a mapping of metrics to fractions, e.g. quantiles: {wake_min: 0, wake: 0.5, wake_max: 1}")
+		return nil
+	}
+	var out []quantile
+	for i := 0; i+1 < len(f.val.Content); i += 2 {
+		k, v := f.val.Content[i], f.val.Content[i+1]
+		x, err := strconv.ParseFloat(strings.TrimSpace(v.Value), 64)
+		if v.Kind != yaml.ScalarNode || err != nil || !(x >= 0 && x <= 1) {
+			e.at(dir.y.at(v), "quantiles: %s wants a fraction from 0 to 1 (0.5 for the median), got %q", k.Value, v.Value)
+			continue
+		}
+		for _, q := range out {
+			if q.frac == x {
+				e.at(dir.y.at(v), "quantiles: %s and %s are both at %g", q.metric, k.Value, x)
+			}
+		}
+		out = append(out, quantile{metric: k.Value, frac: x, off: dir.y.at(k)})
+	}
+	slices.SortStableFunc(out, func(a, b quantile) int { return cmp.Compare(a.frac, b.frac) })
 	return out
 }
 

@@ -63,6 +63,19 @@ var fakeProbes = []probe.Probe{
 			{Name: "open", Unit: probe.Count, Doc: "fds open"},
 		},
 	}},
+	{Spec: probe.Spec{
+		Name: "wake",
+		Params: []probe.Param{
+			{Name: "mode", Kind: probe.String, Default: "block", Doc: "how the reader waits"},
+		},
+		Metrics: []probe.Metric{
+			{Name: "wake_min", Unit: probe.Seconds, Doc: "fastest wake"},
+			{Name: "wake_p25", Unit: probe.Seconds, Doc: "25th percentile"},
+			{Name: "wake", Unit: probe.Seconds, Doc: "median wake"},
+			{Name: "wake_max", Unit: probe.Seconds, Doc: "slowest wake"},
+			{Name: "calls", Unit: probe.Count, Doc: "wakes per run"},
+		},
+	}},
 }
 
 // sets is a Results from txtar files: results/ID.txt is the build's set,
