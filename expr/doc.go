@@ -61,15 +61,20 @@
 //
 //	machine.cores         the CPU count
 //	machine.memory        its memory, in bytes (bytes format: 8 GiB)
+//	machine.virtual       a condition: holds on a virtual machine guest
 //	machine.threads_max   machine.pid_max   machine.pids_max
 //	machine.nofile_soft   machine.nofile_hard   (RLIMIT_NOFILE)
 //	machine.nproc_soft    machine.nproc_hard    (RLIMIT_NPROC)
 //
 // Inside ref("m1", …) they are the reference machine's. A limit the
 // fingerprint did not record, or records as unlimited ("max"), is an
-// error rather than a number. Whether the machine is a virtual machine is
-// not recorded yet. Settings and facts need an Env that also implements
-// Settings.
+// error rather than a number, as is machine.virtual for results measured
+// before the fingerprint recorded it. A condition on facts alone is fine
+// for prose:
+//
+//	{{ machine.virtual ? "가상 머신 게스트" : "실제 기계" }}
+//
+// Settings and facts need an Env that also implements Settings.
 //
 // # Numbers, strings and units
 //

@@ -299,7 +299,7 @@ func (ev *evaluator) param(n *paramNode) (Value, error) {
 
 // factNames are the machine facts an expression may read, in the order
 // the manual lists them.
-var factNames = []string{"cores", "memory", "threads_max", "pid_max", "pids_max", "nofile_soft", "nofile_hard", "nproc_soft", "nproc_hard"}
+var factNames = []string{"cores", "memory", "virtual", "threads_max", "pid_max", "pids_max", "nofile_soft", "nofile_hard", "nproc_soft", "nproc_hard"}
 
 // fact is one fact of the fingerprint of the machine that measured the
 // set: a count, or memory in bytes. A limit the machine did not record,
@@ -319,6 +319,14 @@ func (ev *evaluator) fact(n *factNode) (Value, error) {
 		return point(float64(f.Cores), Dimensionless), nil
 	case "memory":
 		return point(float64(f.Memory), Bytes), nil
+	case "virtual":
+		switch f.Virtual {
+		case "yes":
+			return Value{Kind: Bool, Truth: True}, nil
+		case "no":
+			return Value{Kind: Bool, Truth: False}, nil
+		}
+		return Value{}, errAt(n, "machine %s did not record whether it is a virtual machine (its results predate the record; measure again)", f.Name)
 	}
 	key, half, _ := strings.Cut(n.field, "_")
 	if half == "max" {

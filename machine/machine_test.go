@@ -32,3 +32,22 @@ func TestDefaultNameIsASlug(t *testing.T) {
 		t.Errorf("name %q", got)
 	}
 }
+
+// TestVirtualIsRecorded: on Linux the hypervisor flag decides, and the
+// answer survives the round trip (a set measured before it was recorded
+// reads as "").
+func TestVirtualIsRecorded(t *testing.T) {
+	f := Current()
+	if info, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		want := "no"
+		if strings.Contains(string(info), " hypervisor") {
+			want = "yes"
+		}
+		if f.Virtual != want {
+			t.Errorf("Virtual = %q, want %q", f.Virtual, want)
+		}
+	}
+	if got := FromConfig(func(string) string { return "" }, nil); got.Virtual != "" {
+		t.Errorf("unrecorded Virtual = %q", got.Virtual)
+	}
+}
