@@ -137,6 +137,7 @@ func (ev *eval) plot(dir *directive) any {
 		sp, _ = x.Spec.Param(p.series)
 	}
 	var all []rawSeries
+	var inapplicable []string // combinations the optional metric does not apply to
 	ix := indexRows(sel.r)
 	for _, sv := range seriesVals {
 		s := rawSeries{name: seriesLabel(sp, sv, p.labels)}
@@ -151,6 +152,8 @@ func (ev *eval) plot(dir *directive) any {
 			pt, ok := point(row, xp, xv, ym.Name)
 			if ok {
 				s.points = append(s.points, pt)
+			} else if _, has := store.Summarize(row, ym.Name); !has && ym.Optional != "" {
+				inapplicable = append(inapplicable, strings.TrimPrefix(seriesNote(p.series, sv)+", ", ", ")+p.x+"="+xv)
 			}
 		}
 		sortPoints(s.points)
@@ -164,6 +167,10 @@ func (ev *eval) plot(dir *directive) any {
 	}
 	why, _ := ev.env.stale("", x.ID)
 	provenance := shortProvenance(sel.r, why)
+	if len(inapplicable) > 0 {
+		// A point the metric does not apply to is left out, and said so.
+		provenance += " · 해당 없음(" + strings.Join(inapplicable, "; ") + "): " + ym.Optional
+	}
 	if p.ref != "" {
 		refSeries, rr, err := refPlot(p, sel, xp, sp, ym, ev.env)
 		if rr != nil && len(all) == 1 && all[0].name == sel.r.Machine.Name {
