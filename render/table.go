@@ -175,13 +175,19 @@ func provenance(r *store.Result, metrics []probe.Metric, name func(string) strin
 const spreadNote = "편차: 지표마다, 조합별 (최댓값 − 최솟값) ÷ 중앙값의 절반 가운데 가장 큰 값. 중앙값이 1보다 작은 횟수는 상대 편차가 뜻이 없어 뺍니다."
 
 // spreads is the spread of each metric shown, "ready_read ±13%, sndbuf
-// ±0%": half the widest (max−min)/median over the combinations with two
+// ±2%": half the widest (max−min)/median over the combinations with two
 // runs or more. A count whose median is below 1 (0 or 0.002 context
 // switches per read) has no meaningful relative spread and is left out,
-// so a near-zero count never stands for the experiment.
+// so a near-zero count never stands for the experiment; so are codes
+// (metrics with labels). Metrics whose runs agree exactly are named
+// together at the end ("그 밖은 실행마다 같음").
 func spreads(r *store.Result, metrics []probe.Metric, name func(string) string) string {
 	var out []string
+	same := false
 	for _, m := range metrics {
+		if len(m.Labels) > 0 {
+			continue
+		}
 		worst, any := 0.0, false
 		for _, row := range r.Rows {
 			s, ok := store.Summarize(row, m.Name)
@@ -190,9 +196,20 @@ func spreads(r *store.Result, metrics []probe.Metric, name func(string) string) 
 			}
 			worst, any = math.Max(worst, (s.Max-s.Min)/math.Abs(s.Median)), true
 		}
-		if any {
+		switch {
+		case any && worst/2 < 0.0005:
+			out = append(out, name(m.Name)+" ±0.1% 미만")
+		case any && worst > 0:
 			out = append(out, name(m.Name)+" ±"+percent(worst/2))
+		case any:
+			same = true
 		}
+	}
+	switch {
+	case same && len(out) == 0:
+		return "실행마다 같음"
+	case same:
+		out = append(out, "그 밖은 실행마다 같음")
 	}
 	return strings.Join(out, ", ")
 }
