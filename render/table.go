@@ -197,12 +197,13 @@ func spreads(r *store.Result, metrics []probe.Metric, name func(string) string) 
 			worst, any = math.Max(worst, (s.Max-s.Min)/math.Abs(s.Median)), true
 		}
 		switch {
-		case any && worst/2 < 0.0005:
-			out = append(out, name(m.Name)+" ±0.1% 미만")
-		case any && worst > 0:
-			out = append(out, name(m.Name)+" ±"+percent(worst/2))
-		case any:
+		case !any:
+		case worst == 0:
 			same = true
+		case worst/2 < 0.0005:
+			out = append(out, name(m.Name)+" ±0.1% 미만")
+		default:
+			out = append(out, name(m.Name)+" ±"+percent(worst/2))
 		}
 	}
 	switch {
