@@ -123,9 +123,10 @@ func (v *env) Param(set, id, name string) (*expr.Param, error) {
 }
 
 // Machine implements expr.Settings: the fingerprint of the machine that
-// measured the set, from any of its results.
+// measured the set, from its result of the first experiment id in sorted
+// order (so that the same results always give the same answer).
 func (v *env) Machine(set string) (machine.Fingerprint, error) {
-	for _, id := range v.ids {
+	for _, id := range sortedKeys(v.exps) {
 		if r, ok := v.lookup(set, id); ok {
 			return r.Machine, nil
 		}
