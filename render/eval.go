@@ -151,8 +151,9 @@ func metricNames(s probe.Spec) []string {
 
 // gap is a reference the page cannot show: its result is not stored, or
 // the combination it names failed to measure (failed says which and why),
-// or it lacks an optional metric (inapplicable says why it does not apply).
-type gap struct{ set, id, failed, metric, inapplicable string }
+// or it lacks an optional metric (inapplicable says why it does not apply),
+// or its stale result was measured without the value it selects (stale).
+type gap struct{ set, id, failed, metric, inapplicable, stale string }
 
 // kind is the kind of the gap's warning.
 func (g gap) kind() string {
@@ -167,6 +168,9 @@ func (g gap) kind() string {
 
 // msg is the warning: what is missing and the command that measures it.
 func (g gap) msg() string {
+	if g.stale != "" {
+		return fmt.Sprintf("the stored result of experiment %s has no %s: measure it again with `go run . run %s`", g.id, g.stale, g.id)
+	}
 	if g.inapplicable != "" {
 		return fmt.Sprintf("%s.%s does not apply to %s, so the expression has no value: %s", g.id, g.metric, g.failed, g.inapplicable)
 	}
@@ -178,6 +182,9 @@ func (g gap) msg() string {
 
 // ko is the placeholder's text on the page.
 func (g gap) ko() string {
+	if g.stale != "" {
+		return "측정 없음: 오래된 결과에 " + g.stale + " 값이 없습니다"
+	}
 	if g.inapplicable != "" {
 		return "해당 없음 (" + g.failed + "): " + g.inapplicable
 	}
@@ -202,6 +209,16 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 		for _, f := range res.Failures {
 			if selects(r.Selector, f.Params) {
 				return gap{set: r.Set, id: r.Experiment, failed: "[" + f.Params.Key() + "]: " + f.Err}, true
+			}
+		}
+		// A stale result measured without a value the chapter now sweeps
+		// has no figure for it: a gap until it is measured again, not an
+		// error in the chapter.
+		if why, stale := v.stale(r.Set, r.Experiment); stale {
+			for _, sel := range r.Selector {
+				if !slices.ContainsFunc(res.Sweep[sel.Key], func(have string) bool { return expr.ValueMatches(sel.Value, have) }) {
+					return gap{set: r.Set, id: r.Experiment, stale: fmt.Sprintf("%s=%s", sel.Key, sel.Value) + " (" + why + ")"}, true
+				}
 			}
 		}
 		// An optional metric a selected combination does not have: the
