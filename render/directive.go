@@ -344,13 +344,14 @@ func (dir *directive) checkLabels(labels map[string]string, x *Experiment, e *er
 	known := slices.Clone(x.Order)
 	for _, m := range x.Spec.Metrics {
 		known = append(known, m.Name)
+		known = append(known, m.Labels...) // names of code values
 	}
 	for _, vals := range x.Sweep {
 		known = append(known, vals...)
 	}
 	for _, k := range sortedKeys(labels) {
 		if !slices.Contains(known, k) {
-			e.at(dir.at["labels."+k], "labels: %s is not a param, metric or value of experiment %s%s", k, x.ID, expr.DidYouMean(k, known))
+			e.at(dir.at["labels."+k], "labels: %s is not a param, metric, value or code name of experiment %s%s", k, x.ID, expr.DidYouMean(k, known))
 		}
 	}
 }

@@ -31,8 +31,9 @@ func indexRows(r *store.Result) rowIndex {
 }
 
 // cell shows one metric of one combination: the median in the metric's
-// default format (or format), with "min–max, N runs" on hover.
-func (ix rowIndex) cell(p probe.Params, m probe.Metric, format string) (ast.Cell, error) {
+// default format (or format), with "min–max, N runs" on hover. A code
+// shown by its name takes the directive's label for that name, if any.
+func (ix rowIndex) cell(p probe.Params, m probe.Metric, format string, labels map[string]string) (ast.Cell, error) {
 	key := p.Key()
 	row, ok := ix.rows[key]
 	if !ok {
@@ -65,6 +66,9 @@ func (ix rowIndex) cell(p probe.Params, m probe.Metric, format string) (ast.Cell
 	title := plural(s.N, "run", "runs")
 	if r := rangeText(v); r != "" && format != "label" {
 		title = r + ", " + title
+	}
+	if format == "label" {
+		text = label(labels, text)
 	}
 	return ast.Cell{Text: text, Title: title, Number: true}, nil
 }
@@ -117,7 +121,7 @@ func (ev *eval) experiment(dir *directive) any {
 			row = append(row, ast.Cell{Text: label(x.Labels, c[name]), Head: true})
 		}
 		for _, m := range x.Spec.Metrics {
-			cell, err := ix.cell(c, m, "")
+			cell, err := ix.cell(c, m, "", x.Labels)
 			if err != nil {
 				ev.errs.at(dir.off, "experiment %s, metric %s: %v", x.ID, m.Name, err)
 				return &ast.Error{Msg: err.Error()}
@@ -431,7 +435,7 @@ func (ev *eval) table(dir *directive) any {
 			row = append(row, ast.Cell{Text: lbl(rv), Head: true})
 		}
 		for _, cv := range colVals {
-			cell, err := ix.cell(sel.params(t.rows, rv, t.cols, cv), m, t.format)
+			cell, err := ix.cell(sel.params(t.rows, rv, t.cols, cv), m, t.format, t.labels)
 			if err != nil {
 				off, ok := dir.at["format"]
 				if !ok {
