@@ -24,7 +24,13 @@ type Expr struct {
 	fmtOff, fmtLen int
 	refs           []Ref
 	params         []ParamRef
-	facts          []string
+	facts          []Fact
+}
+
+// Fact is one read of a machine fact, machine.FIELD.
+type Fact struct {
+	Set   string // as for Ref: whose machine
+	Field string // "cores", "nofile_hard", …
 }
 
 // ParamRef is one read of an experiment's setting, ID.param.NAME, as
@@ -62,8 +68,8 @@ func (e *Expr) Refs() []Ref { return append([]Ref(nil), e.refs...) }
 func (e *Expr) Params() []ParamRef { return append([]ParamRef(nil), e.params...) }
 
 // Facts returns the machine facts the expression reads (machine.cores →
-// "cores"), in source order.
-func (e *Expr) Facts() []string { return append([]string(nil), e.facts...) }
+// {"", "cores"}), each once, in source order.
+func (e *Expr) Facts() []Fact { return append([]Fact(nil), e.facts...) }
 
 // String returns the expression's source.
 func (e *Expr) String() string { return e.src }
@@ -173,7 +179,7 @@ type parser struct {
 	set    string // the data set of references being parsed: ref("m1", …) changes it
 	refs   []Ref
 	params []ParamRef
-	facts  []string
+	facts  []Fact
 	depth  int
 }
 
@@ -489,8 +495,8 @@ func (p *parser) fact(t token, field string) (node, error) {
 	if s := p.peek(); s.kind == tSel {
 		return nil, p.errTok(s, "machine.%s takes no selector", field)
 	}
-	if !slices.Contains(p.facts, field) {
-		p.facts = append(p.facts, field)
+	if f := (Fact{Set: p.set, Field: field}); !slices.Contains(p.facts, f) {
+		p.facts = append(p.facts, f)
 	}
 	return &factNode{pos: pos{t.off, t.end}, set: p.set, field: field}, nil
 }

@@ -398,11 +398,14 @@ func (ev *eval) inline(v *value) *ast.Out {
 	for _, p := range x.Params() {
 		title = append(title, fmt.Sprintf("설정: 실험 %s의 %s", p.Experiment, p.Name))
 	}
-	if len(x.Facts()) > 0 {
-		if f, err := ev.env.Machine(""); err == nil {
-			title = append(title, "기계 지문: "+f.Name)
+	var fingerprints []string
+	for _, fact := range x.Facts() {
+		if f, err := ev.env.Machine(fact.Set); err == nil && !slices.Contains(fingerprints, "기계 지문: "+f.Name) {
+			fingerprints = append(fingerprints, "기계 지문: "+f.Name)
 		}
+		ref = ref || fact.Set != ""
 	}
+	title = append(title, fingerprints...)
 	title = append(title, stale...)
 	if ref {
 		out.Class = "mb-value mb-ref"
