@@ -123,15 +123,20 @@ func (v *env) Param(set, id, name string) (*expr.Param, error) {
 }
 
 // Machine implements expr.Settings: the fingerprint of the machine that
-// measured the set, from its result of the first experiment id in sorted
-// order (so that the same results always give the same answer).
+// measured the set, from its most recent result (the newest fingerprint;
+// ties go to the first experiment id in sorted order, so that the same
+// results always give the same answer).
 func (v *env) Machine(set string) (machine.Fingerprint, error) {
+	var newest *store.Result
 	for _, id := range sortedKeys(v.exps) {
-		if r, ok := v.lookup(set, id); ok {
-			return r.Machine, nil
+		if r, ok := v.lookup(set, id); ok && (newest == nil || r.Start.After(newest.Start)) {
+			newest = r
 		}
 	}
-	return machine.Fingerprint{}, fmt.Errorf("no result stored in %s, so no machine to read", setName(set))
+	if newest == nil {
+		return machine.Fingerprint{}, fmt.Errorf("no result stored in %s, so no machine to read", setName(set))
+	}
+	return newest.Machine, nil
 }
 
 func setName(set string) string {
