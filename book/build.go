@@ -110,6 +110,7 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 			}
 		}
 	}
+	res.MarkStale(b.Status(res, opts.Probes, b.Order))
 	pages, warnings, claims, err := b.Render(res)
 	rep.Warnings = append(rep.Warnings, warnings...)
 	rep.Claims = claims
@@ -162,7 +163,7 @@ func (b *Book) Render(res *Results) (pages map[string][]byte, warnings []error, 
 	if err := errors.Join(errs...); err != nil {
 		return nil, warnings, claims, err
 	}
-	site := siteData{Book: b.Config.Title, Lang: b.Config.Lang, Machine: res.Machine, MachineSummary: b.machineSummary(res)}
+	site := siteData{Book: b.Config.Title, Lang: b.Config.Lang, Machine: res.Machine, MachineSummary: b.machineSummary(res), Provenance: b.provenance(res)}
 	for _, d := range b.Docs {
 		site.Chapters = append(site.Chapters, link{Title: d.Front.Title, Slug: d.Front.Slug, Order: d.Front.Order})
 	}
@@ -205,6 +206,29 @@ func (b *Book) machineSummary(res *Results) string {
 	return res.Machine + " (측정 결과 없음)"
 }
 
+// provenance describes where the set's figures come from, for the
+// sentences the layouts print about them.
+func (b *Book) provenance(res *Results) templates.Provenance {
+	p := templates.Provenance{Set: res.Machine, Machine: b.machineSummary(res), Book: res.Machine == b.Config.Machine,
+		Here: res.Machine == machine.Current().Name, Experiments: len(b.Order)}
+	for _, id := range b.Order {
+		r, ok := res.Lookup("", id)
+		switch {
+		case !ok:
+			p.Missing++
+			continue
+		case !r.Measured():
+			p.Transcribed = true
+		case len(r.Failures) > 0:
+			p.Failed++
+		}
+		if _, stale := res.Stale("", id); stale {
+			p.Stale++
+		}
+	}
+	return p
+}
+
 type link struct {
 	Title, Slug string
 	Order       int
@@ -212,6 +236,7 @@ type link struct {
 
 type siteData struct {
 	Book, Lang, Machine, MachineSummary string
+	Provenance                          templates.Provenance
 	Page                                string
 	Preface, Body                       template.HTML
 	Chapters                            []link

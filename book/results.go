@@ -22,6 +22,7 @@ type Results struct {
 	Machine string
 	cache   map[string]*store.Result
 	errs    []error
+	stale   map[string]string // id → why, of the build's set (MarkStale)
 }
 
 // NewResults opens the result sets under dir, drawing the build's numbers
@@ -87,6 +88,23 @@ const (
 	// by a probe, so they cannot go stale: they are what the book reported.
 	Transcribed State = "transcribed"
 )
+
+// MarkStale records which results of the build's set are stale, so that
+// the pages mark them where they are shown (render.Staleness).
+func (r *Results) MarkStale(sts []Status) {
+	r.stale = map[string]string{}
+	for _, st := range sts {
+		if st.State == Stale {
+			r.stale[st.ID] = st.Why
+		}
+	}
+}
+
+// Stale implements render.Staleness for the build's set.
+func (r *Results) Stale(set, id string) (string, bool) {
+	why, ok := r.stale[id]
+	return why, ok && set == ""
+}
 
 // Status is one experiment's state in a result set.
 type Status struct {

@@ -38,3 +38,20 @@ func TestCompareSaysWhyAResultIsStale(t *testing.T) {
 		}
 	}
 }
+
+// TestStaleMarks: the statuses a build computed decide which results the
+// pages mark as stale (render.Staleness), only in the build's set.
+func TestStaleMarks(t *testing.T) {
+	var _ render.Staleness = (*Results)(nil)
+	res := NewResults(t.TempDir(), "here")
+	res.MarkStale([]Status{{ID: "a", State: Stale, Why: "runs changed (3 → 5)"}, {ID: "b", State: Fresh}})
+	if why, ok := res.Stale("", "a"); !ok || why != "runs changed (3 → 5)" {
+		t.Errorf("Stale(a) = %q, %v", why, ok)
+	}
+	if _, ok := res.Stale("", "b"); ok {
+		t.Error("a fresh result is marked stale")
+	}
+	if _, ok := res.Stale("m1", "a"); ok {
+		t.Error("a reference set's result is marked stale")
+	}
+}

@@ -5,7 +5,10 @@
 // come from references to stored results, never from typed numbers (a
 // literal is a bound or a factor: < 2, * 1000), so a sentence built on it
 // stays true when the book is rebuilt on a machine where the numbers come
-// out otherwise.
+// out otherwise. The renderer holds chapters to it: an inline value or a
+// when condition must refer to a result, a setting or a machine fact, and a
+// claim to a result ({{ 5 * 3 }} and expect: 1 < 2 are errors); Refs,
+// Params and Facts say what an expression refers to.
 //
 // # References
 //
@@ -32,6 +35,47 @@
 // A reference's value is the median of its runs. It is also an interval: the
 // minimum and maximum over the runs. Both travel through the arithmetic.
 //
+// # Settings and machine facts
+//
+// Prose that states how an experiment was run reads it from the
+// experiment's block rather than typing it, so the sentence follows the
+// block:
+//
+//	empty_read.param.delay        500 μs   (a duration param, in dur)
+//	empty_read.param.reads        2,000    (a number, in int)
+//	readiness.param.api           epoll    (a word)
+//	readiness.param.idle          100, 1,000, 10,000   (a swept param: its list)
+//	readiness.param.idle | range  100–10,000
+//	max(readiness.param.idle)     10,000
+//
+// ID.param.NAME is the value the block declares (the default when the
+// block does not set it); the segment before the last is the word param,
+// so no experiment id ends in ".param". A swept param takes no selector:
+// it is its list of values, which can be shown, shown as a range, or
+// reduced with min and max, but not computed with. A setting is a point
+// (no runs), so blocking.ready_read[] * blocking.param.calls is the time
+// of all the reads.
+//
+// Facts of the machine that measured the data set come from its
+// fingerprint, never from typed text:
+//
+//	machine.cores         the CPU count
+//	machine.memory        its memory, in bytes (bytes format: 8 GiB)
+//	machine.virtual       a condition: holds on a virtual machine guest
+//	machine.threads_max   machine.pid_max   machine.pids_max
+//	machine.nofile_soft   machine.nofile_hard   (RLIMIT_NOFILE)
+//	machine.nproc_soft    machine.nproc_hard    (RLIMIT_NPROC)
+//
+// Inside ref("m1", …) they are the reference machine's. A limit the
+// fingerprint did not record, or records as unlimited ("max"), is an
+// error rather than a number, as is machine.virtual for results measured
+// before the fingerprint recorded it. A condition on facts alone is fine
+// for prose:
+//
+//	{{ machine.virtual ? "가상 머신 게스트" : "실제 기계" }}
+//
+// Settings and facts need an Env that also implements Settings.
+//
 // # Numbers, strings and units
 //
 // Literal numbers may carry a unit: 2, 0.5, 1e3, 100ns, 500us (or 500µs), 1ms,
@@ -46,7 +90,7 @@
 //
 // From the loosest to the tightest binding:
 //
-//	COND ? A : B           right-associative
+//	COND ? A : B ~ U       right-associative; ~ U is optional
 //	||
 //	&&
 //	< <= > >= == !=        comparisons do not chain
@@ -65,9 +109,12 @@
 //	duration ÷ duration       ratio    (also bytes ÷ bytes, count ÷ count)
 //
 // Adding, subtracting or comparing values of different kinds is an error
-// ("unit mismatch: duration + bytes"), as are products and quotients with no
-// format to show them in (duration × duration, bytes ÷ duration). A ratio and
-// a plain number are both dimensionless: growth(…) < 2 compares them.
+// ("unit mismatch: duration < number; write the number with a unit: 2ns,
+// 2us, 2ms or 2s"), as are products and quotients with no format to show
+// them in (duration × duration, bytes ÷ duration). A ratio and a plain
+// number are both dimensionless: growth(…) < 2 compares them. A bare 0 is
+// zero of any unit, as in physical-units libraries: blocking.ready_read[] >
+// 0 needs no 0ns.
 //
 // # Intervals and three-valued conditions
 //
@@ -89,9 +136,18 @@
 // and true || x is true whatever x is, and otherwise an inconclusive operand
 // makes the result inconclusive.
 //
-// COND ? A : B takes A when COND holds and B when it fails or is
-// inconclusive. An inconclusive condition is recorded in
-// Value.Inconclusive so that the build can warn about the sentence it chose.
+// Prose is three-valued too. COND ? A : B ~ U takes A when COND holds, B
+// when it fails and U when it is inconclusive (the runs disagree):
+//
+//	{{ growth(handoff.time[], sleeping) > 2 ? "두 배 넘게 느려졌다" : "거의 그대로였다" ~ "느려졌는지 실행마다 달랐다" }}
+//
+// B must be true when the condition fails, never merely when the runs
+// disagree; U says what the runs do support. The ~ branch belongs to the
+// nearest ?: on its left (a ? b : c ? d : e ~ f gives f when c is
+// undecided); use parentheses to attach it elsewhere. Without ~ U, an
+// inconclusive condition takes B and is recorded in Value.Inconclusive,
+// explained with its operands' values, so that the build warns about the
+// sentence it chose (and a strict build fails).
 //
 // Both operands of && and || and both branches of ?: are always evaluated,
 // so a misspelt reference in the branch this machine does not take is still

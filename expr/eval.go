@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"measuredbook/machine"
 	"measuredbook/probe"
 )
 
@@ -19,6 +20,27 @@ type Env interface {
 	// experiment/metric, result missing) already carry a "did you mean"
 	// suggestion; Eval wraps them positioned at the reference.
 	Metric(set, experiment, metric string) (*Metric, error)
+}
+
+// Settings is an Env that can also answer reads of an experiment's
+// settings (ID.param.NAME) and of the fingerprint of the machine that
+// measured a data set (machine.FIELD). An Env without it makes such reads
+// an error.
+type Settings interface {
+	// Param returns one param of one experiment as the chapter's block
+	// declares it (set is as for Metric: the values are the block's, the
+	// set only decides which machine answers machine.FIELD).
+	Param(set, experiment, name string) (*Param, error)
+	// Machine returns the fingerprint of the machine a data set was
+	// measured on.
+	Machine(set string) (machine.Fingerprint, error)
+}
+
+// Param is an experiment's setting: its kind and its canonical values (one
+// for a fixed param, several for a swept one, in the sweep's order).
+type Param struct {
+	Kind   probe.Kind
+	Values []string
 }
 
 // Metric is one metric of one experiment: every parameter combination's
@@ -99,6 +121,10 @@ func (ev *evaluator) eval(n node) (Value, error) {
 		return ev.binary(n)
 	case *condNode:
 		return ev.cond(n)
+	case *paramNode:
+		return ev.param(n)
+	case *factNode:
+		return ev.fact(n)
 	case *callNode:
 		return ev.call(n)
 	case *identNode:
@@ -176,9 +202,10 @@ func (ev *evaluator) binary(n *binaryNode) (Value, error) {
 	return v, nil
 }
 
-// cond evaluates both branches (see binary) and returns the one the
-// condition picks. An inconclusive condition picks the else branch, the
-// cautious sentence, and leaves its source text in Inconclusive.
+// cond evaluates every branch (see binary) and returns the one the
+// condition picks. An inconclusive condition picks the unsure branch; with
+// none, it picks the else branch and leaves the condition, explained with
+// its operands' values, in Inconclusive.
 func (ev *evaluator) cond(n *condNode) (Value, error) {
 	c, err := ev.eval(n.c)
 	if err != nil {
@@ -195,16 +222,131 @@ func (ev *evaluator) cond(n *condNode) (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
+	var u Value
+	if n.u != nil {
+		if u, err = ev.eval(n.u); err != nil {
+			return Value{}, err
+		}
+	}
 	v := b
-	if c.Truth == True {
+	switch {
+	case c.Truth == True:
 		v = a
+	case c.Truth == Unknown && n.u != nil:
+		v = u
 	}
 	v.Inconclusive = unionStrings(c.Inconclusive, v.Inconclusive)
-	if c.Truth == Unknown {
-		v.Inconclusive = unionStrings(v.Inconclusive, []string{ev.text(n.c)})
+	if c.Truth == Unknown && n.u == nil {
+		v.Inconclusive = unionStrings(v.Inconclusive, []string{ev.explain(n.c)})
 	}
 	v.Runs = fewestRuns(v.Runs, c.Runs)
 	return v, nil
+}
+
+func (ev *evaluator) settings(n node, what string) (Settings, error) {
+	s, ok := ev.env.(Settings)
+	if !ok {
+		return nil, errAt(n, "no settings to read %s from", what)
+	}
+	return s, nil
+}
+
+// param is a setting's value: a point for a fixed param (a string for a
+// word), every value for a swept one (List, with the interval min–max).
+func (ev *evaluator) param(n *paramNode) (Value, error) {
+	env, err := ev.settings(n, ev.text(n))
+	if err != nil {
+		return Value{}, err
+	}
+	p, err := env.Param(n.ref.Set, n.ref.Experiment, n.ref.Name)
+	if err != nil {
+		return Value{}, errAt(n, "%v", err)
+	}
+	if len(p.Values) == 0 {
+		return Value{}, errAt(n, "%s has no value", ev.text(n))
+	}
+	var nums []float64
+	dim := Dimensionless
+	for _, s := range p.Values {
+		switch p.Kind {
+		case probe.String:
+			if len(p.Values) > 1 {
+				return Value{Kind: String, Str: strings.Join(p.Values, ", ")}, nil
+			}
+			return Value{Kind: String, Str: s}, nil
+		case probe.Duration:
+			d, err := time.ParseDuration(s)
+			if err != nil {
+				return Value{}, errAt(n, "%s: %v", ev.text(n), err)
+			}
+			nums, dim = append(nums, d.Seconds()), Duration
+		default:
+			f, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				return Value{}, errAt(n, "%s: %v", ev.text(n), err)
+			}
+			nums = append(nums, f)
+		}
+	}
+	v := point(nums[0], dim)
+	if len(nums) > 1 {
+		v.List = nums
+		v.Lo, v.Hi = slices.Min(nums), slices.Max(nums)
+		v.Num = v.Lo
+	}
+	return v, nil
+}
+
+// factNames are the machine facts an expression may read, in the order
+// the manual lists them.
+var factNames = []string{"cores", "memory", "virtual", "threads_max", "pid_max", "pids_max", "nofile_soft", "nofile_hard", "nproc_soft", "nproc_hard"}
+
+// fact is one fact of the fingerprint of the machine that measured the
+// set: a count, or memory in bytes. A limit the machine did not record,
+// or records as unlimited, is an error: no sentence can state it as a
+// number.
+func (ev *evaluator) fact(n *factNode) (Value, error) {
+	env, err := ev.settings(n, ev.text(n))
+	if err != nil {
+		return Value{}, err
+	}
+	f, err := env.Machine(n.set)
+	if err != nil {
+		return Value{}, errAt(n, "%v", err)
+	}
+	switch n.field {
+	case "cores":
+		return point(float64(f.Cores), Dimensionless), nil
+	case "memory":
+		return point(float64(f.Memory), Bytes), nil
+	case "virtual":
+		switch f.Virtual {
+		case "yes":
+			return Value{Kind: Bool, Truth: True}, nil
+		case "no":
+			return Value{Kind: Bool, Truth: False}, nil
+		}
+		return Value{}, errAt(n, "machine %s did not record whether it is a virtual machine (its results predate the record; measure again)", f.Name)
+	}
+	key, half, _ := strings.Cut(n.field, "_")
+	if half == "max" {
+		key = n.field
+	}
+	text, ok := f.Limits[strings.ReplaceAll(key, "_", "-")]
+	if !ok {
+		return Value{}, errAt(n, "machine %s did not record %s", f.Name, ev.text(n))
+	}
+	if soft, hard, pair := strings.Cut(text, "/"); pair {
+		text = soft
+		if half == "hard" {
+			text = hard
+		}
+	}
+	x, err := strconv.ParseUint(strings.TrimSpace(text), 10, 64)
+	if err != nil || x >= 1<<62 {
+		return Value{}, errAt(n, "%s is %q on machine %s, not a number", ev.text(n), text, f.Name)
+	}
+	return point(float64(x), Dimensionless), nil
 }
 
 // metric looks a reference's metric up in the environment, once per Eval.
@@ -578,6 +720,14 @@ func (ev *evaluator) minmax(n *callNode) (Value, error) {
 				return Value{}, err
 			}
 			vals, nodes = append(vals, v), append(nodes, a)
+		}
+		if len(vals) == 1 && vals[0].List != nil {
+			// min or max of a swept setting: over its values.
+			list, a := vals[0], nodes[0]
+			vals, nodes = nil, nil
+			for _, x := range list.List {
+				vals, nodes = append(vals, point(x, list.Dim)), append(nodes, a)
+			}
 		}
 	}
 	pick := math.Min

@@ -137,7 +137,7 @@ func TestEvalErrors(t *testing.T) {
 		{`ref("m1", readiness.round[api=select, idle=10000])`, "select", "no result has api=select; api is one of poll, epoll"},
 		// Units.
 		{"readiness.round[api=poll, idle=100] + bufs.size[n=1]", "+", "unit mismatch: duration + bytes"},
-		{"1ms < 2", "<", "unit mismatch: duration < number"},
+		{"1ms < 2", "<", "unit mismatch: duration < number; write the number with a unit: 2ns, 2us, 2ms or 2s"},
 		{"1ms * 2ms", "*", "unit mismatch: duration × duration"},
 		{"1 / 1ms", "/", "unit mismatch: number ÷ duration"},
 		{"1KiB / 1ms", "/", "unit mismatch: bytes ÷ duration"},
@@ -272,20 +272,32 @@ func TestTruth(t *testing.T) {
 // TestInconclusive checks that an undecided ?: takes its else branch and
 // says so, and that a decided one does not.
 func TestInconclusive(t *testing.T) {
+	// The warning names the condition with its operands' values.
+	const lt = "blocking.ready_read = 500 ns (298 ns–1.21 μs) < 1us"
+	const gt = "blocking.ready_read = 500 ns (298 ns–1.21 μs) > 1us"
 	tests := []struct {
 		src  string
 		want string
 		inc  []string
 	}{
-		{`blocking.ready_read < 1us ? "fast" : "slow"`, "slow", []string{"blocking.ready_read < 1us"}},
-		{`(blocking.ready_read < 1us) ? "fast" : "slow"`, "slow", []string{"blocking.ready_read < 1us"}},
+		{`blocking.ready_read < 1us ? "fast" : "slow"`, "slow", []string{lt}},
+		{`(blocking.ready_read < 1us) ? "fast" : "slow"`, "slow", []string{lt}},
 		{`blocking.ready_read < 2us ? "fast" : "slow"`, "fast", nil},
 		{`blocking.ready_read < 200ns ? "fast" : "slow"`, "slow", nil},
-		{`1 < 2 ? (blocking.ready_read < 1us ? "a" : "b") : "c"`, "b", []string{"blocking.ready_read < 1us"}},
+		{`1 < 2 ? (blocking.ready_read < 1us ? "a" : "b") : "c"`, "b", []string{lt}},
 		{`2 < 1 ? (blocking.ready_read < 1us ? "a" : "b") : "c"`, "c", nil}, // the untaken branch does not warn
-		{`(blocking.ready_read < 1us ? 1 : 2) < 3 ? "a" : "b"`, "a", []string{"blocking.ready_read < 1us"}},
+		// With an unsure branch, the undecided condition picks it and is
+		// not a warning; a decided one ignores it.
+		{`blocking.ready_read < 1us ? "fast" : "slow" ~ "unsure"`, "unsure", nil},
+		{`blocking.ready_read < 2us ? "fast" : "slow" ~ "unsure"`, "fast", nil},
+		{`blocking.ready_read < 200ns ? "fast" : "slow" ~ "unsure"`, "slow", nil},
+		// ~ belongs to the nearest ?: on its left.
+		{`blocking.ready_read < 2us ? "a" : blocking.ready_read < 1us ? "b" : "c" ~ "d"`, "a", nil},
+		{`blocking.ready_read < 200ns ? "a" : blocking.ready_read < 1us ? "b" : "c" ~ "d"`, "d", nil},
+		{`blocking.ready_read < 1us ? "a" : (blocking.ready_read < 2us ? "b" : "c") ~ "d"`, "d", nil},
+		{`(blocking.ready_read < 1us ? 1 : 2) < 3 ? "a" : "b"`, "a", []string{lt}},
 		{`(blocking.ready_read < 1us ? 1ms : 2ms) + (blocking.ready_read > 1us ? 1ms : 2ms)`, "4 ms",
-			[]string{"blocking.ready_read < 1us", "blocking.ready_read > 1us"}},
+			[]string{lt, gt}},
 	}
 	for _, tt := range tests {
 		v, err := eval(t, tt.src)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"measuredbook/expr"
+	"measuredbook/machine"
 	"measuredbook/probe"
 )
 
@@ -64,4 +65,64 @@ func Example() {
 	// inconclusive
 	//   because growth(readiness.round[api=epoll], idle) = 1.02× (0.947×–1.13×) < 1.05
 	// error at byte 0: selector matches 2 combinations; add one of api=poll|epoll
+}
+
+// book is an Env with settings: the blocks' params and the fingerprint.
+type book struct{ results }
+
+func (book) Param(set, experiment, name string) (*expr.Param, error) {
+	switch experiment + "." + name {
+	case "empty_read.delay":
+		return &expr.Param{Kind: probe.Duration, Values: []string{"500µs"}}, nil
+	case "empty_read.reads":
+		return &expr.Param{Kind: probe.Int, Values: []string{"2000"}}, nil
+	case "readiness.idle":
+		return &expr.Param{Kind: probe.Int, Values: []string{"100", "10000"}}, nil
+	}
+	return nil, fmt.Errorf("no param %s.%s", experiment, name)
+}
+
+func (book) Machine(set string) (machine.Fingerprint, error) {
+	return machine.Fingerprint{Name: "here", Cores: 2, Limits: map[string]string{"nofile": "1024/20000"}}, nil
+}
+
+// Example_settings shows three-valued prose, settings and machine facts.
+func Example_settings() {
+	env := book{results{
+		"handoff.time": {Unit: probe.Seconds, Samples: []expr.Sample{{Median: 47e-6, Min: 17e-6, Max: 48e-6, Runs: 3}}},
+	}}
+	for _, src := range []string{
+		`handoff.time > 20us ? "느려졌다" : "그대로였다" ~ "실행마다 달랐다"`,
+		`handoff.time > 10us ? "느려졌다" : "그대로였다" ~ "실행마다 달랐다"`,
+		"empty_read.param.delay",
+		"empty_read.param.reads",
+		"readiness.param.idle",
+		"readiness.param.idle | range",
+		"machine.cores",
+		"machine.nofile_hard",
+		"handoff.time > 0",
+	} {
+		e, err := expr.Parse(src)
+		if err != nil {
+			fmt.Println("parse error:", err)
+			continue
+		}
+		v, err := e.Eval(env)
+		if err != nil {
+			fmt.Println("error:", err)
+			continue
+		}
+		s, _ := v.Format(e.Format())
+		fmt.Println(s)
+	}
+	// Output:
+	// 실행마다 달랐다
+	// 느려졌다
+	// 500 μs
+	// 2,000
+	// 100, 10,000
+	// 100–10,000
+	// 2
+	// 20,000
+	// holds
 }

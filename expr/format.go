@@ -37,6 +37,19 @@ func (v Value) Format(format string) (string, error) {
 	if !finite(v.Num) || !finite(v.Lo) || !finite(v.Hi) {
 		return "", fmt.Errorf("the value is not a finite number")
 	}
+	if v.List != nil && f != "range" {
+		// A swept setting: every value, each in the format.
+		var parts []string
+		for _, x := range v.List {
+			p := point(x, v.Dim)
+			s, err := p.Format(f)
+			if err != nil {
+				return "", err
+			}
+			parts = append(parts, s)
+		}
+		return strings.Join(parts, ", "), nil
+	}
 	if f == "" {
 		f = v.defaultFormat()
 	}

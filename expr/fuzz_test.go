@@ -17,11 +17,14 @@ func FuzzParse(f *testing.F) {
 		"slope(readiness.round[api=poll], idle) < 1.2 && !(1 < 2) || 3 >= 4",
 		"min(readiness.round[idle=100]) + max(1ms, 2ms) - abs(-500us) * 2 / 4",
 		"8KiB / 64B | pct",
+		`blocking.ready_read < 1us ? "a" : "b" ~ "c"`, "a ? b : c ~ d ~ e", "~",
+		"empty_read.param.delay * 2 | us", "readiness.param.idle | range", "max(readiness.param.idle)",
+		`machine.cores > 2 && machine.virtual ? "x" : "y"`, `ref("m1", machine.nofile_hard)`, "machine.", "x.param.",
 		`"\"\\" ? :`, "[", "]", "a.b[", "1e", "1e+", "5µ", "((((", "a..b", "|||", "&&&", "!!!",
 	} {
 		f.Add(s)
 	}
-	env := testEnv()
+	env := testSettings()
 	f.Fuzz(func(t *testing.T, src string) {
 		check := func(what string, err error) {
 			if err == nil {

@@ -34,6 +34,7 @@ const (
 	tNot
 	tQuest
 	tColon
+	tTilde
 	tPipe
 )
 
@@ -50,7 +51,7 @@ var tokNames = map[tokKind]string{
 	tEOF: "end of expression", tLParen: "(", tRParen: ")", tComma: ",",
 	tPlus: "+", tMinus: "-", tStar: "*", tSlash: "/",
 	tLT: "<", tLE: "<=", tGT: ">", tGE: ">=", tEQ: "==", tNE: "!=",
-	tAnd: "&&", tOr: "||", tNot: "!", tQuest: "?", tColon: ":", tPipe: "|",
+	tAnd: "&&", tOr: "||", tNot: "!", tQuest: "?", tColon: ":", tTilde: "~", tPipe: "|",
 }
 
 // describe names a token for an error message.
@@ -260,6 +261,8 @@ func lexOperator(src string, i int, r rune, w int) (token, error) {
 		return one(tQuest)
 	case ':':
 		return one(tColon)
+	case '~':
+		return one(tTilde)
 	case '<':
 		if next == '=' {
 			return two(tLE)

@@ -2,6 +2,7 @@ package expr
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -22,6 +23,23 @@ type Expr struct {
 	format         string
 	fmtOff, fmtLen int
 	refs           []Ref
+	params         []ParamRef
+	facts          []Fact
+}
+
+// Fact is one read of a machine fact, machine.FIELD.
+type Fact struct {
+	Set   string // as for Ref: whose machine
+	Field string // "cores", "nofile_hard", …
+}
+
+// ParamRef is one read of an experiment's setting, ID.param.NAME, as
+// written.
+type ParamRef struct {
+	Set        string // as for Ref
+	Experiment string
+	Name       string // the param
+	Off, Len   int
 }
 
 // Ref is one reference in an expression, as written.
@@ -45,6 +63,13 @@ func (e *Expr) Format() string { return e.format }
 // Refs returns every reference in the expression, in source order, so the
 // caller can collect the experiments a page depends on before evaluating.
 func (e *Expr) Refs() []Ref { return append([]Ref(nil), e.refs...) }
+
+// Params returns every read of a setting (ID.param.NAME), in source order.
+func (e *Expr) Params() []ParamRef { return append([]ParamRef(nil), e.params...) }
+
+// Facts returns the machine facts the expression reads (machine.cores →
+// {"", "cores"}), each once, in source order.
+func (e *Expr) Facts() []Fact { return append([]Fact(nil), e.facts...) }
 
 // String returns the expression's source.
 func (e *Expr) String() string { return e.src }
@@ -112,9 +137,25 @@ type binaryNode struct {
 	opText       string
 }
 
+// condNode is COND ? A : B, or COND ? A : B ~ U with an unsure branch U
+// (u is nil without one).
 type condNode struct {
 	pos
-	c, a, b node
+	c, a, b, u node
+}
+
+// paramNode is ID.param.NAME: a setting of an experiment as its block
+// declares it.
+type paramNode struct {
+	pos
+	ref ParamRef
+}
+
+// factNode is machine.FIELD: a fact of the fingerprint of the machine that
+// measured the data set.
+type factNode struct {
+	pos
+	set, field string
 }
 
 type callNode struct {
@@ -132,12 +173,14 @@ type setNode struct {
 }
 
 type parser struct {
-	src   string
-	toks  []token
-	i     int
-	set   string // the data set of references being parsed: ref("m1", …) changes it
-	refs  []Ref
-	depth int
+	src    string
+	toks   []token
+	i      int
+	set    string // the data set of references being parsed: ref("m1", …) changes it
+	refs   []Ref
+	params []ParamRef
+	facts  []Fact
+	depth  int
 }
 
 // maxDepth bounds nesting, so that a pathological input fails with an
@@ -187,7 +230,7 @@ func Parse(src string) (*Expr, error) {
 	if err := checkStrings(root, false); err != nil {
 		return nil, err
 	}
-	e.refs = p.refs
+	e.refs, e.params, e.facts = p.refs, p.params, p.facts
 	return e, nil
 }
 
@@ -214,8 +257,9 @@ func (p *parser) expect(k tokKind, what string) (token, error) {
 	return p.next(), nil
 }
 
-// cond: OR [ '?' cond ':' cond ]. Both branches are full conditionals, which
-// makes ?: right-associative: a ? b : c ? d : e is a ? b : (c ? d : e).
+// cond: OR [ '?' cond ':' cond [ '~' cond ] ]. Both branches are full
+// conditionals, which makes ?: right-associative: a ? b : c ? d : e is
+// a ? b : (c ? d : e), and a ~ U belongs to the nearest ?: on its left.
 func (p *parser) cond() (node, error) {
 	p.depth++
 	defer func() { p.depth-- }()
@@ -238,9 +282,19 @@ func (p *parser) cond() (node, error) {
 	if err != nil {
 		return nil, err
 	}
+	var u node
+	if p.peek().kind == tTilde {
+		p.next()
+		if u, err = p.operand("a value after ~ (shown when the runs disagree)"); err != nil {
+			return nil, err
+		}
+	}
 	off, _ := c.span()
 	_, end := b.span()
-	return &condNode{pos: pos{off, end}, c: c, a: a, b: b}, nil
+	if u != nil {
+		_, end = u.span()
+	}
+	return &condNode{pos: pos{off, end}, c: c, a: a, b: b, u: u}, nil
 }
 
 // operand parses a conditional where one is required, saying what was
@@ -376,6 +430,11 @@ func (p *parser) primary() (node, error) {
 		if p.peek().kind == tLParen {
 			return p.call(t)
 		}
+		if segs := strings.Split(t.text, "."); len(segs) == 2 && segs[0] == "machine" {
+			return p.fact(t, segs[1])
+		} else if len(segs) >= 3 && segs[len(segs)-2] == "param" {
+			return p.param(t, strings.Join(segs[:len(segs)-2], "."), segs[len(segs)-1])
+		}
 		if strings.Contains(t.text, ".") {
 			return p.reference(t)
 		}
@@ -411,6 +470,35 @@ func (p *parser) reference(t token) (node, error) {
 	r.ref.Len = r.end - r.off
 	p.refs = append(p.refs, r.ref)
 	return r, nil
+}
+
+// param parses ID.param.NAME, which takes no selector: a swept param is
+// the list of its values.
+func (p *parser) param(t token, exp, name string) (node, error) {
+	if s := p.peek(); s.kind == tSel {
+		return nil, p.errTok(s, "a setting %s takes no selector: it is the value (or the list of values) the experiment's block declares", t.text)
+	}
+	r := ParamRef{Set: p.set, Experiment: exp, Name: name, Off: t.off, Len: t.end - t.off}
+	p.params = append(p.params, r)
+	return &paramNode{pos: pos{t.off, t.end}, ref: r}, nil
+}
+
+// fact parses machine.FIELD.
+func (p *parser) fact(t token, field string) (node, error) {
+	if !slices.Contains(factNames, field) {
+		msg := fmt.Sprintf("unknown machine fact %q", field)
+		if c := Closest(field, factNames); c != "" {
+			msg += fmt.Sprintf(" (did you mean machine.%s?)", c)
+		}
+		return nil, p.errTok(t, "%s; facts are machine.%s", msg, strings.Join(factNames, ", machine."))
+	}
+	if s := p.peek(); s.kind == tSel {
+		return nil, p.errTok(s, "machine.%s takes no selector", field)
+	}
+	if f := (Fact{Set: p.set, Field: field}); !slices.Contains(p.facts, f) {
+		p.facts = append(p.facts, f)
+	}
+	return &factNode{pos: pos{t.off, t.end}, set: p.set, field: field}, nil
 }
 
 // parseSelector splits a raw [k=v, ...] token. Values are raw text (trimmed,
@@ -579,6 +667,11 @@ func checkStrings(n node, allowed bool) error {
 		}
 		if err := checkStrings(n.a, true); err != nil {
 			return err
+		}
+		if n.u != nil {
+			if err := checkStrings(n.u, true); err != nil {
+				return err
+			}
 		}
 		return checkStrings(n.b, true)
 	case *unaryNode:

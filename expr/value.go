@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"measuredbook/probe"
 )
@@ -88,6 +89,11 @@ type Value struct {
 	Str    string   // String
 	Truth  Truth    // Bool
 	Labels []string // names of code values, from a code metric
+	// List holds every value of a swept setting (ID.param.NAME), in the
+	// sweep's order; Lo and Hi are its smallest and largest. Such a value
+	// can be shown (as the list, or with range) or reduced with min and
+	// max, but not computed with.
+	List []float64
 	// Inconclusive holds the source text of every ?: condition that was
 	// inconclusive, so that its else branch was taken: warnings for the build.
 	Inconclusive []string
@@ -176,6 +182,9 @@ var opSymbol = map[tokKind]string{tPlus: "+", tMinus: "-", tStar: "×", tSlash: 
 // intervals allow. Since each operand's median lies in its interval, so does
 // the result's. The error message is positioned by the caller.
 func arith(op tokKind, a, b Value) (Value, error) {
+	if err := scalars(a, b); err != nil {
+		return Value{}, err
+	}
 	if a.Kind != Number || b.Kind != Number {
 		bad := a
 		if a.Kind == Number {
@@ -267,6 +276,9 @@ func absValue(a Value) Value {
 // value a's runs allow is below every value b's allow (a.Hi < b.Lo), fails
 // when none is (a.Lo >= b.Hi), and is Unknown when the intervals overlap.
 func compare(op tokKind, a, b Value) (Value, error) {
+	if err := scalars(a, b); err != nil {
+		return Value{}, err
+	}
 	if a.Kind != Number || b.Kind != Number {
 		bad := a
 		if a.Kind == Number {
@@ -274,8 +286,16 @@ func compare(op tokKind, a, b Value) (Value, error) {
 		}
 		return Value{}, fmt.Errorf("%s compares numbers, found %s", tokNames[op], bad.describe())
 	}
-	if a.Dim != b.Dim {
-		return Value{}, fmt.Errorf("unit mismatch: %s %s %s", a.dimName(), tokNames[op], b.dimName())
+	// A bare 0 is zero of any unit, as in physical-units libraries:
+	// x > 0 needs no 0ns.
+	switch {
+	case a.Dim == b.Dim:
+	case isBareZero(a):
+		a.Dim = b.Dim
+	case isBareZero(b):
+		b.Dim = a.Dim
+	default:
+		return Value{}, fmt.Errorf("unit mismatch: %s %s %s%s", a.dimName(), tokNames[op], b.dimName(), unitHint(a, b))
 	}
 	var t Truth
 	switch op {
@@ -296,6 +316,41 @@ func compare(op tokKind, a, b Value) (Value, error) {
 		}
 	}
 	return merge(Value{Kind: Bool, Truth: t}, a, b), nil
+}
+
+// isBareZero reports whether v is the literal 0 with no unit.
+func isBareZero(v Value) bool {
+	return v.Kind == Number && v.Dim == Dimensionless && !v.measured() && v.Lo == 0 && v.Hi == 0
+}
+
+// unitHint suggests the unit literal a comparison of a quantity with a
+// plain number lacks: "; write the bound with a unit, such as 2us".
+func unitHint(a, b Value) string {
+	q, n := a, b
+	if q.Dim == Dimensionless {
+		q, n = b, a
+	}
+	if n.Dim != Dimensionless || n.measured() {
+		return ""
+	}
+	num := strconv.FormatFloat(n.Num, 'g', -1, 64)
+	switch q.Dim {
+	case Duration:
+		return fmt.Sprintf("; write the number with a unit: %sns, %sus, %sms or %ss", num, num, num, num)
+	case Bytes:
+		return fmt.Sprintf("; write the number with a unit: %sB, %sKiB or %sMiB", num, num, num)
+	}
+	return ""
+}
+
+// scalars refuses a swept setting where one number is needed.
+func scalars(vs ...Value) error {
+	for _, v := range vs {
+		if v.List != nil {
+			return fmt.Errorf("a swept setting takes several values (%s): reduce it with min(…) or max(…)", v.rangeText())
+		}
+	}
+	return nil
 }
 
 func decide(holds, fails bool) Truth {

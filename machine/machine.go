@@ -11,6 +11,7 @@ import (
 	"os"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,6 +30,9 @@ type Fingerprint struct {
 	Kernel string // uname release
 	Arch   string
 	Go     string
+	// Virtual says whether the machine is a virtual machine guest: "yes",
+	// "no", or "" when it was not recorded.
+	Virtual string
 	// Limits holds the kernel and runtime limits relevant to the book
 	// (threads-max, pid_max, RLIMIT_NPROC, RLIMIT_NOFILE, pids.max), as text.
 	Limits map[string]string
@@ -38,14 +42,15 @@ type Fingerprint struct {
 // a maintainer who wants to keep two result sets apart on one host.
 func Current() Fingerprint {
 	f := Fingerprint{
-		CPU:    cpuModel(),
-		Cores:  runtime.NumCPU(),
-		Memory: memTotal(),
-		OS:     osName(),
-		Kernel: kernelRelease(),
-		Arch:   runtime.GOARCH,
-		Go:     runtime.Version(),
-		Limits: limits(),
+		CPU:     cpuModel(),
+		Cores:   runtime.NumCPU(),
+		Memory:  memTotal(),
+		OS:      osName(),
+		Kernel:  kernelRelease(),
+		Arch:    runtime.GOARCH,
+		Go:      runtime.Version(),
+		Virtual: virtual(),
+		Limits:  limits(),
 	}
 	f.Name = os.Getenv("MBOOK_MACHINE")
 	if f.Name == "" {
@@ -101,6 +106,9 @@ func (f Fingerprint) Config() [][2]string {
 		{"machine-arch", f.Arch},
 		{"machine-go", f.Go},
 	}
+	if f.Virtual != "" {
+		c = append(c, [2]string{"machine-virtual", f.Virtual})
+	}
 	keys := make([]string, 0, len(f.Limits))
 	for k := range f.Limits {
 		keys = append(keys, k)
@@ -116,13 +124,14 @@ func (f Fingerprint) Config() [][2]string {
 // Config; unknown keys are ignored.
 func FromConfig(get func(key string) string, keys []string) Fingerprint {
 	f := Fingerprint{
-		Name:   get("machine"),
-		CPU:    get("machine-cpu"),
-		OS:     get("machine-os"),
-		Kernel: get("machine-kernel"),
-		Arch:   get("machine-arch"),
-		Go:     get("machine-go"),
-		Limits: map[string]string{},
+		Name:    get("machine"),
+		CPU:     get("machine-cpu"),
+		OS:      get("machine-os"),
+		Kernel:  get("machine-kernel"),
+		Arch:    get("machine-arch"),
+		Go:      get("machine-go"),
+		Virtual: get("machine-virtual"),
+		Limits:  map[string]string{},
 	}
 	f.Cores, _ = strconv.Atoi(get("machine-cores"))
 	f.Memory, _ = strconv.ParseUint(get("machine-memory"), 10, 64)
@@ -187,6 +196,28 @@ func kernelRelease() string {
 		return ""
 	}
 	return unix.ByteSliceToString(u.Sysname[:]) + " " + unix.ByteSliceToString(u.Release[:])
+}
+
+// virtual reports whether this is a virtual machine guest: on Linux the
+// CPU's hypervisor flag (set by every hypervisor that exposes CPUID); on
+// macOS kern.hv_vmm_present, on FreeBSD kern.vm_guest. "" when unknown.
+func virtual() string {
+	yes := map[bool]string{true: "yes", false: "no"}
+	if info := readFile("/proc/cpuinfo"); info != "" {
+		for _, line := range strings.Split(info, "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && (strings.TrimSpace(k) == "flags" || strings.TrimSpace(k) == "Features") {
+				return yes[slices.Contains(strings.Fields(v), "hypervisor")]
+			}
+		}
+		return ""
+	}
+	if v := sysctl("kern.vm_guest"); v != "" {
+		return yes[v != "none"]
+	}
+	if v := sysctl("kern.hv_vmm_present"); v != "" {
+		return yes[v[0] != 0] // an int, read as its bytes (little-endian)
+	}
+	return ""
 }
 
 func limits() map[string]string {

@@ -11,7 +11,10 @@
 // and a vertical bar from Lo to Hi where Lo < Hi. Series take colours
 // (Okabe–Ito, readable by colour-blind readers) and glyph shapes in order,
 // so series are told apart even in grey print; Dashed draws the line dashed
-// (the reference machine's figures). The legend sits below the plot, never
+// (the reference machine's figures); Step draws it as steps (a cumulative
+// distribution). Text, axes and the grid are drawn in currentColor (the
+// grid faint) on a transparent background, so the page's CSS decides them
+// and a dark theme needs no other SVG. The legend sits below the plot, never
 // over the data. A linear Y axis starts at zero (magnitudes are compared by
 // bar height and slope; a cut axis would overstate differences); a log axis
 // spans the data and labels powers of ten as plain numbers (100, 1,000,
@@ -55,6 +58,10 @@ type Series struct {
 	Name   string // legend entry
 	Points []Point
 	Dashed bool // e.g. the reference machine's figures
+	// Step draws the line as steps (horizontal, then vertical), as a
+	// cumulative distribution from quantiles is drawn: the fraction holds
+	// until the next quantile's value.
+	Step bool
 }
 
 // Point is one measured value: Y at X, and Lo, Hi the min–max over runs,
@@ -191,8 +198,6 @@ func Render(p Plot) (svg []byte, err error) {
 
 	canvas := vgsvg.New(vg.Length(w), vg.Length(h))
 	dc := draw.New(canvas)
-	dc.SetColor(color.White)
-	dc.Fill(dc.Rectangle.Path())
 	area := draw.Crop(dc, margin, -margin, margin, -margin)
 
 	lsty := style(sans, 10.5)
@@ -248,6 +253,9 @@ func addSeries(pl *plot.Plot, i int, s Series) ([]plot.Thumbnailer, error) {
 	line.LineStyle = draw.LineStyle{Color: col, Width: lineWidth}
 	if s.Dashed {
 		line.LineStyle.Dashes = dashes
+	}
+	if s.Step {
+		line.StepStyle = plotter.PostStep
 	}
 	scatter.GlyphStyle = draw.GlyphStyle{Color: col, Radius: glyphRadius, Shape: shapes[i%len(shapes)]}
 	pl.Add(line, scatter)

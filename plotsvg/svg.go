@@ -24,8 +24,10 @@ var textFont = regexp.MustCompile(`font-family:[^;"]*;?`)
 // finish turns vgsvg's standalone document into an element for inline HTML:
 // the XML prolog and comment go; the start tag is rewritten with the same
 // viewBox, a width of 100% (the height follows from the viewBox's aspect
-// ratio) up to the natural size, role="img", and the font list; <title> is
-// its first child.
+// ratio) up to the natural size, role="img", fill="currentColor" (which
+// text inherits) and the font list; <title> is its first child. Black
+// strokes and fills become currentColor and the grey grid a faint
+// currentColor.
 //
 // vgsvg writes no ids, random or otherwise, and formats every number with
 // a fixed precision, so its bytes are already a function of the input; this
@@ -42,12 +44,17 @@ func finish(doc []byte, title string, w, h float64) ([]byte, error) {
 	body := textFont.ReplaceAll(doc[i+j+1:], nil)
 	// A style attribute that held only the font family is now empty.
 	body = bytes.ReplaceAll(body, []byte("\n\tstyle=\"\""), nil)
+	// Black (text, axes, ticks, the black series) follows the page's text
+	// colour, and the grid is a faint version of it.
+	body = bytes.ReplaceAll(body, []byte("stroke:#000000"), []byte("stroke:currentColor"))
+	body = bytes.ReplaceAll(body, []byte("fill:#000000"), []byte("fill:currentColor"))
+	body = bytes.ReplaceAll(body, []byte("stroke:#E0E0E0"), []byte("stroke:currentColor;stroke-opacity:0.15"))
 
 	var b bytes.Buffer
 	b.Grow(len(body) + 512)
 	// Points in the viewBox; at its natural size a point is 4/3 CSS pixels.
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %.5g %.5g" `+
-		`width="100%%" style="max-width:%.5gpx;height:auto" role="img" font-family="%s">`,
+		`width="100%%" style="max-width:%.5gpx;height:auto" role="img" fill="currentColor" font-family="%s">`,
 		w, h, w*4/3, fontFamily)
 	fmt.Fprintf(&b, "<title>%s</title>", html.EscapeString(title))
 	b.Write(body)

@@ -1,7 +1,9 @@
 package render
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -31,16 +33,27 @@ type directive struct {
 
 type tableDir struct {
 	from, rows, cols, value, format, caption string
-	where                                    map[string]string
+	where, labels                            map[string]string
 }
 
 type plotDir struct {
 	from, x, y, series, title, ref, caption string
 	xlog, ylog                              bool
-	where                                   map[string]string
+	where, labels                           map[string]string
+	cdf                                     bool       // kind: cdf
+	quantiles                               []quantile // kind: cdf, by fraction
+}
+
+// quantile is one entry of a cdf plot's quantiles: a metric that holds
+// the value below which a fraction of the samples fall.
+type quantile struct {
+	metric string
+	frac   float64
+	off    int // of the metric's name, for errors
 }
 
 type claimDir struct {
+	basis  string // "" (measured) or "rule": a probe decides it by rule, not by measurement
 	expect *expr.Expr
 	src    string // the expect expression as written
 	m      offmap // expect offsets → file
@@ -52,15 +65,16 @@ type whenDir struct {
 	src       string
 	m         offmap
 	then, els *subdoc
+	unsure    *subdoc // nil without an unsure: branch
 	hasElse   bool
 }
 
 var directiveFields = map[string][]string{
-	"experiment": {"probe", "params", "runs", "show", "caption", "timeout"},
-	"table":      {"from", "rows", "cols", "value", "format", "caption", "where"},
-	"plot":       {"from", "x", "y", "series", "xscale", "yscale", "title", "ref", "where", "caption"},
-	"claim":      {"expect", "text"},
-	"when":       {"if", "then", "else"},
+	"experiment": {"probe", "params", "runs", "show", "caption", "timeout", "labels"},
+	"table":      {"from", "rows", "cols", "value", "format", "caption", "where", "labels"},
+	"plot":       {"from", "kind", "x", "y", "quantiles", "series", "xscale", "yscale", "title", "ref", "where", "caption", "labels"},
+	"claim":      {"expect", "text", "basis"},
+	"when":       {"if", "then", "else", "unsure"},
 }
 
 // parseDirective decodes a directive's YAML body. source is the text the
@@ -115,19 +129,38 @@ func (d *Doc) parseDirective(n *ast.Directive, source []byte, base offmap, probe
 			"value": &t.value, "format": &t.format, "caption": &t.caption})
 		dir.require(fs, e, "from", "value")
 		t.where = dir.where(fs, e)
+		t.labels = dir.labels(fs, e)
 		if t.format != "" {
 			checkFormat(t.format, dir.at["format"], e)
 		}
 		dir.table = t
 	case "plot":
 		p := &plotDir{}
-		var xscale, yscale string
+		var xscale, yscale, kind string
 		dir.strings(fs, e, map[string]*string{"from": &p.from, "x": &p.x, "y": &p.y, "series": &p.series,
-			"title": &p.title, "ref": &p.ref, "caption": &p.caption, "xscale": &xscale, "yscale": &yscale})
-		dir.require(fs, e, "from", "x", "y")
+			"title": &p.title, "ref": &p.ref, "caption": &p.caption, "xscale": &xscale, "yscale": &yscale, "kind": &kind})
+		switch kind {
+		case "", "line":
+			dir.require(fs, e, "from", "x", "y")
+			if _, has := fs["quantiles"]; has {
+				e.at(dir.at["quantiles"], "quantiles belong to a distribution plot: add kind: cdf")
+			}
+		case "cdf":
+			p.cdf = true
+			dir.require(fs, e, "from", "quantiles")
+			for _, f := range []string{"x", "y"} {
+				if _, has := fs[f]; has {
+					e.at(dir.at[f], "a cdf plot takes its axes from quantiles (x: the metrics' values, y: the fractions); remove %s", f)
+				}
+			}
+			p.quantiles = dir.quantiles(fs, e)
+		default:
+			e.at(dir.at["kind"], "kind wants line or cdf, got %q%s", kind, expr.DidYouMean(kind, []string{"line", "cdf"}))
+		}
 		p.xlog = dir.scale("xscale", xscale, e)
 		p.ylog = dir.scale("yscale", yscale, e)
 		p.where = dir.where(fs, e)
+		p.labels = dir.labels(fs, e)
 		dir.plot = p
 	case "claim":
 		c := &claimDir{}
@@ -143,6 +176,17 @@ func (d *Doc) parseDirective(n *ast.Directive, source []byte, base offmap, probe
 			}
 		}
 		c.text = d.parseSub(text, m, "a claim's text", e)
+		if f, ok := fs["basis"]; ok {
+			if v, ok := dir.y.scalar("claim", "basis", f, e); ok {
+				switch v = strings.TrimSpace(v); v {
+				case "measurement":
+				case "rule":
+					c.basis = v
+				default:
+					e.at(dir.at["basis"], "basis wants measurement or rule, got %q%s", v, expr.DidYouMean(v, []string{"measurement", "rule"}))
+				}
+			}
+		}
 		if c.expect == nil {
 			return nil
 		}
@@ -159,6 +203,11 @@ func (d *Doc) parseDirective(n *ast.Directive, source []byte, base offmap, probe
 			w.hasElse = true
 		} else {
 			w.els = d.parseSub("", shift(dir.off), "when", e)
+		}
+		if f, ok := fs["unsure"]; ok {
+			if w.unsure = dir.markdown(d, f, "unsure", e); w.unsure == nil {
+				return nil
+			}
 		}
 		if w.cond == nil || w.then == nil || w.els == nil {
 			return nil
@@ -224,6 +273,87 @@ func (dir *directive) where(fs map[string]field, e *errs) map[string]string {
 		dir.at["where="+k.Value] = dir.y.at(v)
 	}
 	return out
+}
+
+// labels decodes the optional labels: mapping, which names params,
+// metrics and values in the chapter's language: {idle: 유휴 연결, round:
+// 한 바퀴}.
+func (dir *directive) labels(fs map[string]field, e *errs) map[string]string {
+	f, ok := fs["labels"]
+	if !ok {
+		return nil
+	}
+	if f.val.Kind != yaml.MappingNode {
+		e.at(dir.y.at(f.val), "labels wants a mapping of names to labels, e.g. labels: {idle: 유휴 연결, round: 한 바퀴}")
+		return nil
+	}
+	out := map[string]string{}
+	for i := 0; i+1 < len(f.val.Content); i += 2 {
+		k, v := f.val.Content[i], f.val.Content[i+1]
+		if v.Kind != yaml.ScalarNode || strings.TrimSpace(v.Value) == "" {
+			e.at(dir.y.at(v), "labels: %s wants a text, got %s", k.Value, nodeKind(v))
+			continue
+		}
+		out[k.Value] = strings.TrimSpace(v.Value)
+		dir.at["labels."+k.Value] = dir.y.at(k)
+	}
+	return out
+}
+
+// quantiles decodes a cdf plot's quantiles: a mapping of metric to
+// fraction, {wake_min: 0, wake: 0.5, wake_max: 1}, sorted by fraction.
+func (dir *directive) quantiles(fs map[string]field, e *errs) []quantile {
+	f, ok := fs["quantiles"]
+	if !ok {
+		return nil
+	}
+	if f.val.Kind != yaml.MappingNode || len(f.val.Content) == 0 {
+		e.at(dir.y.at(f.val), "quantiles wants a mapping of metrics to fractions, e.g. quantiles: {wake_min: 0, wake: 0.5, wake_max: 1}")
+		return nil
+	}
+	var out []quantile
+	for i := 0; i+1 < len(f.val.Content); i += 2 {
+		k, v := f.val.Content[i], f.val.Content[i+1]
+		x, err := strconv.ParseFloat(strings.TrimSpace(v.Value), 64)
+		if v.Kind != yaml.ScalarNode || err != nil || !(x >= 0 && x <= 1) {
+			e.at(dir.y.at(v), "quantiles: %s wants a fraction from 0 to 1 (0.5 for the median), got %q", k.Value, v.Value)
+			continue
+		}
+		for _, q := range out {
+			if q.frac == x {
+				e.at(dir.y.at(v), "quantiles: %s and %s are both at %g", q.metric, k.Value, x)
+			}
+		}
+		out = append(out, quantile{metric: k.Value, frac: x, off: dir.y.at(k)})
+	}
+	slices.SortStableFunc(out, func(a, b quantile) int { return cmp.Compare(a.frac, b.frac) })
+	return out
+}
+
+// label is name's label, or name itself.
+func label(labels map[string]string, name string) string {
+	if l, ok := labels[name]; ok {
+		return l
+	}
+	return name
+}
+
+// checkLabels reports a label for a name the directive cannot show: a
+// misspelt param, metric or value would silently keep its raw name.
+func (dir *directive) checkLabels(labels map[string]string, x *Experiment, e *errs) {
+	known := slices.Clone(x.Order)
+	for _, m := range x.Spec.Metrics {
+		known = append(known, m.Name)
+		known = append(known, m.Labels...) // names of code values
+	}
+	for _, vals := range x.Sweep {
+		known = append(known, vals...)
+	}
+	for _, k := range sortedKeys(labels) {
+		if !slices.Contains(known, k) {
+			e.at(dir.at["labels."+k], "labels: %s is not a param, metric, value or code name of experiment %s%s", k, x.ID, expr.DidYouMean(k, known))
+		}
+	}
 }
 
 // expr parses an expression field; a syntax error is reported at the very
@@ -344,6 +474,7 @@ func (d *Doc) parseExperiment(dir *directive, fs map[string]field, probes []prob
 			x.Caption = strings.TrimSpace(v)
 		}
 	}
+	x.Labels = dir.labels(fs, e)
 	if f, has := fs["timeout"]; has {
 		if v, good := dir.y.scalar("experiment", "timeout", f, e); good {
 			t, err := time.ParseDuration(strings.ReplaceAll(strings.TrimSpace(v), "μ", "µ"))
@@ -358,6 +489,7 @@ func (d *Doc) parseExperiment(dir *directive, fs map[string]field, probes []prob
 		return nil
 	}
 	x.Combos = combos(x.Order, x.Sweep)
+	dir.checkLabels(x.Labels, x, e)
 	return x
 }
 

@@ -27,6 +27,7 @@
 //	show: table          table (default) or none
 //	caption: TEXT
 //	timeout: 60s         per run (default: the probe's or the runner's)
+//	labels: {idle: 유휴 연결, round: 한 바퀴}   (optional: names in the table)
 //	```
 //
 //	```table                          ```plot
@@ -37,25 +38,55 @@
 //	format: FORMAT  (optional)        xscale: log       (linear | log)
 //	caption: TEXT                     yscale: log
 //	where: {PARAM: VALUE}             title: TEXT
-//	```                               ref: m1           (overlay a reference set, dashed)
-//	                                  where: {PARAM: VALUE}
+//	labels: {NAME: LABEL}             ref: m1           (overlay a reference set, dashed)
+//	```                               where: {PARAM: VALUE}
 //	                                  caption: TEXT
+//	                                  labels: {NAME: LABEL}
 //	                                  ```
 //
 // A table or plot draws from the build's result set. Every param of the
 // experiment that is neither rows, cols, x nor series must have one value,
-// in the experiment or pinned by where.
+// in the experiment or pinned by where. labels: names params, metrics and
+// param values in the chapter's language: column and row heads, the
+// corner, axes, the default title and legend entries (a numeric series
+// value reads LABEL=VALUE); a name the experiment does not have is an
+// error. The experiment's own table shows only the swept params (the
+// fixed ones are on its 고정 line) and code metrics by their names.
+//
+// A distribution plot draws quantile metrics as a cumulative distribution:
+//
+//	```plot
+//	from: wake
+//	kind: cdf                 line (default) | cdf
+//	quantiles: {wake_min: 0, wake_p10: 0.1, wake: 0.5, wake_p99: 0.99, wake_max: 1}
+//	series: mode              (optional: one curve per value)
+//	xscale: log
+//	ref: m1                   (optional: the reference set's curves, dashed)
+//	```
+//
+// x is each quantile metric's median over the runs (one unit for all), y
+// its fraction, drawn as steps; x and y are not given.
 //
 //	```claim                          ```when
-//	expect: EXPR    a condition       if: EXPR        a condition
-//	text: MARKDOWN  inline, {{ }} ok  then: MARKDOWN  blocks, {{ }} ok
-//	```                               else: MARKDOWN
+//	expect: EXPR    a condition       if: EXPR          a condition
+//	text: MARKDOWN  inline, {{ }} ok  then: MARKDOWN    blocks, {{ }} ok
+//	basis: rule     (optional)        else: MARKDOWN    (optional)
+//	```                               unsure: MARKDOWN  (optional)
 //	                                  ```
 //
 // A claim renders as a verdict: holds (성립), fails (불성립) with the
 // measured comparison, or inconclusive (판정 보류) when the runs disagree.
-// A when block renders then if its condition holds and else otherwise; an
-// inconclusive condition takes else and is reported as a warning.
+// basis: rule marks a claim a probe decides by rule rather than by
+// measurement (a cap reached, a constant the kernel defines): it renders
+// with class mb-rule, a "규칙" mark and a hover saying it is not a
+// finding; basis: measurement is the default. A claim's expect must refer
+// to a measured result.
+//
+// A when block renders then if its condition holds, else if it fails and
+// unsure if the runs disagree. An inconclusive condition without unsure
+// takes else and is a warning of kind KindInconclusive (a strict build
+// fails on it). A condition whose data is missing renders a gap (class
+// mb-missing), never one of its branches.
 //
 // # Inline values
 //
@@ -74,12 +105,19 @@
 // "mb-value mb-ref" and a title saying it was transcribed, not measured
 // here. A table cell shows the median with "min–max, N runs" on hover. An
 // experiment shows every combination × metric and under it a provenance
-// line: "✅ 실측 · MACHINE (fingerprint) · date · N회 실행 · 편차 ±x%"
-// (the spread is half the widest min–max range of any figure, relative to
-// its median), or "📄 옮겨 적음 …" with the source of a transcribed set. A
+// line: "✅ 실측 · MACHINE (fingerprint) · date · N회 실행 · 편차 round
+// ±13%, vcsw ±2%" (N counts the runs stored; the spread, per metric, is
+// half the widest min–max range over the combinations relative to the
+// median, leaving out counts whose median is below 1; the line's hover
+// defines it), or "📄 옮겨 적음 …" with the source of a transcribed set. A
 // figure whose result is not stored renders as a visible placeholder
 // (class mb-missing, "측정 없음") and a warning names the command that
-// measures it. Class names are English, the words a reader sees Korean.
+// measures it. An optional metric (probe.Metric.Optional) absent from a
+// combination renders as "—" with the reason on hover, and an expression
+// that needs it is a gap. A stale result (Results that implement
+// Staleness) is shown marked "⚠ 오래된 결과 (stale: WHY)" in provenance
+// lines and hovers. Class names are English, the words a reader sees
+// Korean.
 //
 // The same chapter and the same results give the same bytes.
 //
@@ -94,9 +132,11 @@
 //
 // Every error is a *PosError, "FILE:LINE:COL: message", where LINE and COL
 // are 1-based and COL counts characters (code points), not bytes. Errors
-// are collected and joined, so one run reports all of them. Warnings
-// (inconclusive conditions, missing results) are returned beside the
-// result, also as *PosError.
+// are collected and joined, so one run reports all of them. Warnings are
+// returned beside the result, also as *PosError, whose Kind says which
+// (KindInconclusive, KindInconclusiveClaim, KindMissing, KindFailed,
+// KindStale, KindNotApplicable): a build groups and counts them by it, and
+// fails --strict on KindInconclusive.
 package render
 
 import (
@@ -152,6 +192,9 @@ type Experiment struct {
 	Show      string              // "table" (default) or "none"
 	Caption   string
 	Timeout   time.Duration // per run; 0 = the default
+	// Labels names params, metrics and values in the chapter's language
+	// (labels:), for the experiment's table.
+	Labels map[string]string
 }
 
 // Claim is an evaluated claim, for the check report.
@@ -161,6 +204,7 @@ type Claim struct {
 	Expect  string // the expression
 	Verdict string // "holds", "fails" or "inconclusive"
 	Explain string // the comparison with the measured values substituted
+	Basis   string // "" when measured; "rule" when a probe decides it by rule
 }
 
 // Parse parses one chapter: optional YAML front matter (title, order,

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"html"
 	"regexp"
+	"slices"
 	"strings"
 
 	gast "github.com/yuin/goldmark/ast"
 
 	"measuredbook/expr"
+	"measuredbook/machine"
 	"measuredbook/probe"
 	"measuredbook/render/ast"
 	"measuredbook/store"
@@ -22,6 +24,25 @@ import (
 type Results interface {
 	Lookup(set, id string) (*store.Result, bool)
 }
+
+// Staleness is what a Results may also know: which stored results of a
+// set were measured with other code, params or runs than the chapter now
+// asks for (stale), and why. Such results are still shown, marked.
+type Staleness interface {
+	Stale(set, id string) (why string, stale bool)
+}
+
+// stale reports whether a set's result of id is stale, and why.
+func (v *env) stale(set, id string) (string, bool) {
+	s, ok := v.res.(Staleness)
+	if !ok {
+		return "", false
+	}
+	return s.Stale(set, id)
+}
+
+// staleKo is a stale result's mark on the page.
+func staleKo(why string) string { return "⚠ 오래된 결과 (stale: " + why + ")" }
 
 // env is the expr.Env of one evaluation: every experiment of the book and
 // the stored results.
@@ -86,6 +107,38 @@ func (v *env) Metric(set, id, metric string) (*expr.Metric, error) {
 	return out, nil
 }
 
+// Param implements expr.Settings: a setting as the experiment's block
+// declares it (the settings the page claims to have measured with; a
+// result measured otherwise is stale and marked).
+func (v *env) Param(set, id, name string) (*expr.Param, error) {
+	x, err := v.experiment(id)
+	if err != nil {
+		return nil, err
+	}
+	p, ok := x.Spec.Param(name)
+	if !ok {
+		return nil, fmt.Errorf("experiment %s (probe %s) has no param %q%s", id, x.Probe, name, expr.DidYouMean(name, x.Order))
+	}
+	return &expr.Param{Kind: p.Kind, Values: x.Sweep[name]}, nil
+}
+
+// Machine implements expr.Settings: the fingerprint of the machine that
+// measured the set, from its most recent result (the newest fingerprint;
+// ties go to the first experiment id in sorted order, so that the same
+// results always give the same answer).
+func (v *env) Machine(set string) (machine.Fingerprint, error) {
+	var newest *store.Result
+	for _, id := range sortedKeys(v.exps) {
+		if r, ok := v.lookup(set, id); ok && (newest == nil || r.Start.After(newest.Start)) {
+			newest = r
+		}
+	}
+	if newest == nil {
+		return machine.Fingerprint{}, fmt.Errorf("no result stored in %s, so no machine to read", setName(set))
+	}
+	return newest.Machine, nil
+}
+
 func setName(set string) string {
 	if set == "" {
 		return "the build's result set"
@@ -102,11 +155,30 @@ func metricNames(s probe.Spec) []string {
 }
 
 // gap is a reference the page cannot show: its result is not stored, or
-// the combination it names failed to measure (failed says which and why).
-type gap struct{ set, id, failed string }
+// the combination it names failed to measure (failed says which and why),
+// or it lacks an optional metric (inapplicable says why it does not apply),
+// or its stale result was measured without the value it selects (stale).
+type gap struct{ set, id, failed, metric, inapplicable, stale string }
+
+// kind is the kind of the gap's warning.
+func (g gap) kind() string {
+	switch {
+	case g.inapplicable != "":
+		return KindNotApplicable
+	case g.failed != "":
+		return KindFailed
+	}
+	return KindMissing
+}
 
 // msg is the warning: what is missing and the command that measures it.
 func (g gap) msg() string {
+	if g.stale != "" {
+		return fmt.Sprintf("the stored result of experiment %s has no %s: measure it again with `go run . run %s`", g.id, g.stale, g.id)
+	}
+	if g.inapplicable != "" {
+		return fmt.Sprintf("%s.%s does not apply to %s, so the expression has no value: %s", g.id, g.metric, g.failed, g.inapplicable)
+	}
 	if g.failed != "" {
 		return fmt.Sprintf("experiment %s failed for %s; measure it again with `go run . run %s`", g.id, g.failed, g.id)
 	}
@@ -115,6 +187,12 @@ func (g gap) msg() string {
 
 // ko is the placeholder's text on the page.
 func (g gap) ko() string {
+	if g.stale != "" {
+		return "측정 없음: 오래된 결과에 " + g.stale + " 값이 없습니다"
+	}
+	if g.inapplicable != "" {
+		return "해당 없음 (" + g.failed + "): " + g.inapplicable
+	}
 	if g.failed != "" {
 		return "측정 실패: " + g.failed
 	}
@@ -135,7 +213,26 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 		}
 		for _, f := range res.Failures {
 			if selects(r.Selector, f.Params) {
-				return gap{r.Set, r.Experiment, "[" + f.Params.Key() + "]: " + f.Err}, true
+				return gap{set: r.Set, id: r.Experiment, failed: "[" + f.Params.Key() + "]: " + f.Err}, true
+			}
+		}
+		// A stale result measured without a value the chapter now sweeps
+		// has no figure for it: a gap until it is measured again, not an
+		// error in the chapter.
+		if why, stale := v.stale(r.Set, r.Experiment); stale {
+			for _, sel := range r.Selector {
+				if !slices.ContainsFunc(res.Sweep[sel.Key], func(have string) bool { return expr.ValueMatches(sel.Value, have) }) {
+					return gap{set: r.Set, id: r.Experiment, stale: fmt.Sprintf("%s=%s", sel.Key, sel.Value) + " (" + why + ")"}, true
+				}
+			}
+		}
+		// An optional metric a selected combination does not have: the
+		// expression has no value there, not a zero.
+		if m, ok := v.exps[r.Experiment].Spec.Metric(r.Metric); ok && m.Optional != "" {
+			for _, row := range res.Rows {
+				if _, has := store.Summarize(row, r.Metric); !has && selects(r.Selector, row.Params) {
+					return gap{set: r.Set, id: r.Experiment, failed: "[" + row.Params.Key() + "]", metric: r.Metric, inapplicable: m.Optional}, true
+				}
 			}
 		}
 	}
@@ -248,9 +345,16 @@ func (ev *eval) value(v *value) {
 // giving its interval, runs and machine.
 func (ev *eval) inline(v *value) *ast.Out {
 	x, m := v.e, v.m
+	if !ev.grounded(x, m, "{{ "+strings.TrimSpace(x.String())+" }}", true) {
+		return &ast.Out{Class: "mb-error", Text: "{{" + x.String() + "}}", Title: "no measurement"}
+	}
 	if g, miss := ev.env.missing(x); miss {
-		ev.warn.at(v.at, "%s", g.msg())
-		return &ast.Out{Class: "mb-missing", Text: "측정 없음", Title: g.ko()}
+		ev.warn.kindAt(g.kind(), v.at, "%s", g.msg())
+		text := "측정 없음"
+		if g.inapplicable != "" {
+			text = "—"
+		}
+		return &ast.Out{Class: "mb-missing", Text: text, Title: g.ko()}
 	}
 	val, err := x.Eval(ev.env)
 	if err != nil {
@@ -272,13 +376,18 @@ func (ev *eval) inline(v *value) *ast.Out {
 		}
 	}
 	out := &ast.Out{Class: "mb-value", Text: text}
-	var title, machines []string
+	var title, machines, stale []string
 	ref, transcribed := false, false
 	for _, s := range ev.sets(x) {
 		r, _ := ev.env.lookup(s.set, s.id)
 		ref = ref || s.set != ""
 		transcribed = transcribed || !r.Measured()
 		machines = append(machines, machineNote(s.set, r))
+	}
+	for _, r := range x.Refs() {
+		if why, ok := ev.env.stale(r.Set, r.Experiment); ok && !slices.Contains(stale, staleKo(why)) {
+			stale = append(stale, staleKo(why))
+		}
 	}
 	if val.Runs > 0 {
 		if r := rangeText(val); r != "" {
@@ -291,8 +400,23 @@ func (ev *eval) inline(v *value) *ast.Out {
 		}
 	}
 	title = append(title, machines...)
+	for _, p := range x.Params() {
+		title = append(title, fmt.Sprintf("설정: 실험 %s의 %s", p.Experiment, p.Name))
+	}
+	var fingerprints []string
+	for _, fact := range x.Facts() {
+		if f, err := ev.env.Machine(fact.Set); err == nil && !slices.Contains(fingerprints, "기계 지문: "+f.Name) {
+			fingerprints = append(fingerprints, "기계 지문: "+f.Name)
+		}
+		ref = ref || fact.Set != ""
+	}
+	title = append(title, fingerprints...)
+	title = append(title, stale...)
 	if ref {
 		out.Class = "mb-value mb-ref"
+	}
+	if len(stale) > 0 {
+		out.Class += " mb-stale"
 	}
 	if val.Kind == expr.String {
 		// Words chosen by ?: flow like prose; numbers never break.
@@ -342,11 +466,27 @@ func (ev *eval) sets(x *expr.Expr) []setID {
 	return out
 }
 
-// inconclusive warns about every ?: whose condition the runs left
-// undecided: the sentence took its else branch on a coin toss.
+// grounded reports whether an expression draws on the data: a measured
+// result (or a reference set's), or, where settings may stand (inline
+// values and when), a setting or a machine fact. {{ 5 * 3 }} and
+// expect: 1 < 2 state nothing measured: an error at the expression.
+func (ev *eval) grounded(x *expr.Expr, m offmap, what string, settings bool) bool {
+	if len(x.Refs()) > 0 || settings && (len(x.Params()) > 0 || len(x.Facts()) > 0) {
+		return true
+	}
+	if settings {
+		ev.errs.at(m(0), "%s refers to nothing measured: use a result (ID.METRIC[…]), a setting (ID.param.NAME) or a machine fact (machine.FIELD), or write the text as prose", what)
+	} else {
+		ev.errs.at(m(0), "%s refers to no measured result: a claim must test a figure (ID.METRIC[…])", what)
+	}
+	return false
+}
+
+// inconclusive warns about every ?: without ~ whose condition the runs
+// left undecided: the sentence took its else branch on a coin toss.
 func (ev *eval) inconclusive(val expr.Value, at int) {
 	for _, c := range val.Inconclusive {
-		ev.warn.at(at, "inconclusive condition %s: the runs disagree, so the else branch was taken", c)
+		ev.warn.kindAt(KindInconclusive, at, "inconclusive condition %s: the runs disagree, so the else branch was taken; add an unsure branch (COND ? A : B ~ UNSURE)", c)
 	}
 }
 
@@ -364,8 +504,12 @@ func verdictLabel(v string) string {
 // condition evaluates a claim's or when's condition. ok is false after an
 // error; a missing result gives Unknown with the warning already made.
 func (ev *eval) condition(what string, x *expr.Expr, m offmap) (val expr.Value, missing string, ok bool) {
+	field := map[string]string{"when": "when's if", "claim": "claim's expect"}[what]
+	if !ev.grounded(x, m, field+" "+strings.TrimSpace(x.String()), what == "when") {
+		return val, "", false
+	}
 	if g, miss := ev.env.missing(x); miss {
-		ev.warn.at(m(0), "%s not decided: %s", what, g.msg())
+		ev.warn.kindAt(g.kind(), m(0), "%s not decided: %s", what, g.msg())
 		return expr.Value{Kind: expr.Bool, Truth: expr.Unknown}, g.ko(), true
 	}
 	val, err := x.Eval(ev.env)
@@ -397,7 +541,7 @@ func (ev *eval) claim(dir *directive) any {
 	c := dir.claim
 	pos := ev.d.f.pos(dir.off)
 	text, plain := ev.sub(c.text, true)
-	cl := Claim{Pos: pos, Text: plain, Expect: c.src}
+	cl := Claim{Pos: pos, Text: plain, Expect: c.src, Basis: c.basis}
 	val, missing, ok := ev.condition("claim", c.expect, c.m)
 	if !ok {
 		return &ast.Error{Msg: "claim could not be evaluated: " + c.src}
@@ -409,35 +553,36 @@ func (ev *eval) claim(dir *directive) any {
 		cl.Explain = c.expect.Explain(ev.env)
 	}
 	if cl.Verdict == "inconclusive" && missing == "" {
-		ev.warn.at(dir.off, "claim inconclusive (the runs disagree): %s: %s", plain, cl.Explain)
+		ev.warn.kindAt(KindInconclusiveClaim, dir.off, "claim inconclusive (the runs disagree): %s: %s", plain, cl.Explain)
 	}
 	ev.d.claims = append(ev.d.claims, cl)
-	return &ast.Claim{Verdict: cl.Verdict, Label: verdictLabel(cl.Verdict), Text: text, Expect: c.src, Explain: cl.Explain}
+	return &ast.Claim{Verdict: cl.Verdict, Label: verdictLabel(cl.Verdict), Text: text, Expect: c.src, Explain: cl.Explain, Rule: c.basis == "rule"}
 }
 
 func (ev *eval) when(dir *directive) any {
 	w := dir.when
 	then, _ := ev.sub(w.then, false)
 	els, _ := ev.sub(w.els, false)
-	val, _, ok := ev.condition("when", w.cond, w.m)
+	var unsure []byte
+	if w.unsure != nil {
+		unsure, _ = ev.sub(w.unsure, false)
+	}
+	val, missing, ok := ev.condition("when", w.cond, w.m)
 	if !ok {
 		return &ast.Error{Msg: "when could not be evaluated: " + w.src}
 	}
-	switch val.Truth {
-	case expr.True:
+	switch {
+	case missing != "":
+		// No data decides it: a gap, never a branch stated as fact.
+		return &ast.When{Branch: "missing", HTML: []byte(`<p class="mb-missing">` + esc(missing) + "</p>\n")}
+	case val.Truth == expr.True:
 		return &ast.When{Branch: "then", HTML: then}
-	case expr.Unknown:
-		if ev.env.missingAny(w.cond) {
-			break // already warned
-		}
-		ev.warn.at(w.m(0), "inconclusive condition %s: the runs disagree, so the else branch was shown", w.src)
+	case val.Truth == expr.Unknown && w.unsure != nil:
+		return &ast.When{Branch: "unsure", HTML: unsure}
+	case val.Truth == expr.Unknown:
+		ev.warn.kindAt(KindInconclusive, w.m(0), "inconclusive condition %s: the runs disagree, so the else branch was shown; add an unsure: branch", w.cond.Explain(ev.env))
 	}
 	return &ast.When{Branch: "else", HTML: els}
-}
-
-func (v *env) missingAny(x *expr.Expr) bool {
-	_, miss := v.missing(x)
-	return miss
 }
 
 // sub evaluates the values of a Markdown field and renders it. inline

@@ -20,6 +20,9 @@ func FuzzParse(f *testing.F) {
 		"```when\nif: 1 < 2\nthen: >\n  a {{ (\n  }}\n```\n",
 		"---\ntitle: x\n---\n```experiment readiness\nparams: {idle: [1, 2]}\n```\n",
 		"- ```table\n  from: readiness\n  value: round\n  ```\n",
+		"```when\nif: machine.cores > 1\nthen: a\nunsure: |\n  {{ blocking.param.calls }}\n```\n",
+		"```claim\nexpect: blocking.sndbuf[] > 0\nbasis: rule\n```\n",
+		"```plot\nfrom: wake\nkind: cdf\nquantiles: {wake: 0.5}\nlabels: {wake: x}\n```\n",
 	} {
 		f.Add(s)
 	}

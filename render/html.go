@@ -90,7 +90,11 @@ func writeExperiment(b *bytes.Buffer, v *ast.Experiment) {
 	if !v.Measured {
 		class += " mb-transcribed"
 	}
-	b.WriteString(`<figcaption class="` + class + `">` + esc(v.Provenance) + "</figcaption>\n</figure>\n")
+	title := ""
+	if v.SpreadNote != "" {
+		title = ` title="` + esc(v.SpreadNote) + `"`
+	}
+	b.WriteString(`<figcaption class="` + class + `"` + title + ">" + esc(v.Provenance) + "</figcaption>\n</figure>\n")
 }
 
 func writeTableView(b *bytes.Buffer, v *ast.TableView) {
@@ -119,13 +123,29 @@ func writePlot(b *bytes.Buffer, v *ast.Plot) {
 
 var verdictMark = map[string]string{"holds": "✓", "fails": "✗", "inconclusive": "?"}
 
+// ruleNote is the hover of a claim a probe decides by rule: its verdict
+// restates the probe's definition, it is not a finding.
+const ruleNote = "규칙으로 판정: 프로브가 정한 규칙에 따른 값이며, 측정으로 확인한 결과가 아닙니다"
+
 func writeClaim(b *bytes.Buffer, v *ast.Claim) {
-	b.WriteString(`<div class="mb-claim mb-` + v.Verdict + `"`)
-	if v.Verdict == "holds" {
+	class := "mb-claim mb-" + v.Verdict
+	if v.Rule {
+		class += " mb-rule"
+	}
+	b.WriteString(`<div class="` + class + `"`)
+	switch {
+	case v.Rule && v.Verdict == "holds":
+		b.WriteString(` title="` + esc(ruleNote+" · "+v.Explain) + `"`)
+	case v.Rule:
+		b.WriteString(` title="` + esc(ruleNote) + `"`)
+	case v.Verdict == "holds":
 		b.WriteString(` title="` + esc(v.Explain) + `"`)
 	}
 	b.WriteString(">")
 	b.WriteString(`<span class="mb-verdict">` + verdictMark[v.Verdict] + " " + esc(v.Label) + "</span> ")
+	if v.Rule {
+		b.WriteString(`<span class="mb-basis">규칙</span> `)
+	}
 	b.WriteString(`<span class="mb-claim-text">`)
 	b.Write(v.Text)
 	b.WriteString("</span>")

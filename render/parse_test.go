@@ -2,10 +2,13 @@ package render
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/tools/txtar"
 
 	"measuredbook/probe"
 	"measuredbook/store"
@@ -128,8 +131,32 @@ func ExampleRenderFragment() {
 	// Output:
 	// <figure class="mb-experiment" id="experiment-syscall">
 	// <p class="mb-fixed">고정: calls=1000</p>
-	// <figcaption class="mb-provenance">✅ 실측 · box · 3회 실행 · 편차 ±2.8%</figcaption>
+	// <figcaption class="mb-provenance" title="편차: 지표마다, 조합별 (최댓값 − 최솟값) ÷ 중앙값의 절반 가운데 가장 큰 값. 중앙값이 1보다 작은 횟수는 상대 편차가 뜻이 없어 뺍니다.">✅ 실측 · box · 3회 실행 · 편차 getpid ±2.8%</figcaption>
 	// </figure>
 	// <p><code>getpid</code> 한 번은 <span class="mb-value" title="248–262 ns · 3 runs · box">251 ns</span>입니다.</p>
 	// [] <nil>
+}
+
+// TestCountKinds: a build can count warnings by kind, e.g. to fail
+// --strict on inconclusive conditions and to print stale results.
+func TestCountKinds(t *testing.T) {
+	src := []byte("```experiment blocking\nruns: 2\n```\n\n{{ blocking.ready_read[] < 1us ? \"a\" : \"b\" }} {{ blocking.ready_read[] < 1us ? \"a\" : \"b\" ~ \"c\" }}\n")
+	d, err := Parse("c.md", src, fakeProbes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := txtar.ParseFile("testdata/inconclusive.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := staleSets{sets: loadSets(t, a), why: map[string]string{"blocking": "runs changed"}}
+	warnings, err := d.Evaluate(res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := CountKinds(append(warnings, fmt.Errorf("a plain error")))
+	want := map[string]int{KindInconclusive: 1, KindStale: 1}
+	if !maps.Equal(got, want) {
+		t.Errorf("CountKinds = %v, want %v", got, want)
+	}
 }

@@ -97,6 +97,9 @@ type rawSeries struct {
 // dashed series.
 func (ev *eval) plot(dir *directive) any {
 	p := dir.plot
+	if p.cdf {
+		return ev.cdf(dir)
+	}
 	fail := &ast.Error{Msg: "plot could not be evaluated"}
 	if p.series != "" && p.series == p.x {
 		ev.errs.at(dir.at["series"], "series and x are both %s", p.x)
@@ -120,8 +123,10 @@ func (ev *eval) plot(dir *directive) any {
 		return fail
 	}
 	xp, _ := x.Spec.Param(p.x)
+	dir.checkLabels(p.labels, x, ev.errs)
+	lbl := func(s string) string { return label(p.labels, s) }
 	if sel.r == nil {
-		ev.warn.at(dir.off, "%s", missingMsg("", x.ID))
+		ev.warn.kindAt(KindMissing, dir.off, "%s", missingMsg("", x.ID))
 		return &ast.Plot{Missing: missingKo("", x.ID), Caption: p.caption}
 	}
 
@@ -132,9 +137,10 @@ func (ev *eval) plot(dir *directive) any {
 		sp, _ = x.Spec.Param(p.series)
 	}
 	var all []rawSeries
+	var inapplicable []string // combinations the optional metric does not apply to
 	ix := indexRows(sel.r)
 	for _, sv := range seriesVals {
-		s := rawSeries{name: seriesLabel(sp, sv)}
+		s := rawSeries{name: seriesLabel(sp, sv, p.labels)}
 		if sv == "" {
 			s.name = sel.r.Machine.Name
 		}
@@ -146,6 +152,8 @@ func (ev *eval) plot(dir *directive) any {
 			pt, ok := point(row, xp, xv, ym.Name)
 			if ok {
 				s.points = append(s.points, pt)
+			} else if _, has := store.Summarize(row, ym.Name); !has && ym.Optional != "" {
+				inapplicable = append(inapplicable, strings.TrimPrefix(seriesNote(p.series, sv)+", ", ", ")+p.x+"="+xv)
 			}
 		}
 		sortPoints(s.points)
@@ -154,21 +162,31 @@ func (ev *eval) plot(dir *directive) any {
 		}
 	}
 	if len(all) == 0 {
-		ev.warn.at(dir.off, "the result of %s has no %s figures to plot", x.ID, ym.Name)
+		ev.warn.kindAt(KindMissing, dir.off, "the result of %s has no %s figures to plot", x.ID, ym.Name)
 		return &ast.Plot{Missing: fmt.Sprintf("측정 없음: %s 결과에 %s 값이 없습니다", x.ID, ym.Name), Caption: p.caption}
 	}
-	provenance := shortProvenance(sel.r)
+	why, _ := ev.env.stale("", x.ID)
+	provenance := shortProvenance(sel.r, why)
+	if len(inapplicable) > 0 {
+		// A point the metric does not apply to is left out, and said so.
+		provenance += " · 해당 없음(" + strings.Join(inapplicable, "; ") + "): " + ym.Optional
+	}
 	if p.ref != "" {
 		refSeries, rr, err := refPlot(p, sel, xp, sp, ym, ev.env)
+		if rr != nil && len(all) == 1 && all[0].name == sel.r.Machine.Name {
+			// One series beside a reference set: name both by their set.
+			all[0].name = "이 기계 (" + sel.r.Machine.Name + ")"
+		}
 		switch {
 		case err != nil:
 			ev.errs.at(dir.at["ref"], "%v", err)
 			return fail
 		case rr == nil:
-			ev.warn.at(dir.at["ref"], "%s", missingMsg(p.ref, x.ID))
+			ev.warn.kindAt(KindMissing, dir.at["ref"], "%s", missingMsg(p.ref, x.ID))
 		default:
 			all = append(all, refSeries...)
-			provenance += "; 점선: " + shortProvenance(rr)
+			stale, _ := ev.env.stale(p.ref, x.ID)
+			provenance += "; 점선: " + shortProvenance(rr, stale)
 		}
 	}
 
@@ -186,9 +204,9 @@ func (ev *eval) plot(dir *directive) any {
 	ys := pickScale(ym.Unit, yv, p.ylog)
 	title := p.title
 	if title == "" {
-		title = fmt.Sprintf("%s에 따른 %s", p.x, ym.Name)
+		title = fmt.Sprintf("%s에 따른 %s", lbl(p.x), lbl(ym.Name))
 	}
-	pl := plotsvg.Plot{Title: title, XLabel: xs.label(p.x), YLabel: ys.label(ym.Name), XLog: p.xlog, YLog: p.ylog}
+	pl := plotsvg.Plot{Title: title, XLabel: xs.label(lbl(p.x)), YLabel: ys.label(lbl(ym.Name)), XLog: p.xlog, YLog: p.ylog}
 	for _, s := range all {
 		ps := plotsvg.Series{Name: s.name, Dashed: s.dashed}
 		for _, pt := range s.points {
@@ -260,7 +278,7 @@ rows:
 			byName[sv] = i
 			label := name
 			if sv != "" {
-				label = seriesLabel(sp, sv) + " · " + name
+				label = seriesLabel(sp, sv, p.labels) + " · " + name
 			}
 			out = append(out, rawSeries{name: label, dashed: true})
 		}
@@ -274,13 +292,17 @@ rows:
 	return out, rr, nil
 }
 
-// seriesLabel names a series in the legend: a word stands for itself
-// ("epoll"), a number needs its param's name ("sleeping=100").
-func seriesLabel(p probe.Param, v string) string {
+// seriesLabel names a series in the legend: a labelled value by its
+// label, a word by itself ("epoll"), a number with its param's name or
+// label ("sleeping=100").
+func seriesLabel(p probe.Param, v string, labels map[string]string) string {
+	if l, ok := labels[v]; ok {
+		return l
+	}
 	if p.Kind == probe.String || p.Name == "" {
 		return v
 	}
-	return p.Name + "=" + v
+	return label(labels, p.Name) + "=" + v
 }
 
 func seriesNote(series, v string) string {
@@ -303,4 +325,144 @@ func sortPoints(ps []rawPoint) {
 			ps[j], ps[j-1] = ps[j-1], ps[j]
 		}
 	}
+}
+
+// cdf draws a distribution plot: for each value of the series param (one
+// curve without it), the quantile metrics' medians over the runs on x and
+// their fractions on y, as a step line (the fraction holds until the next
+// quantile). A reference set's curves are dashed.
+func (ev *eval) cdf(dir *directive) any {
+	p := dir.plot
+	fail := &ast.Error{Msg: "plot could not be evaluated"}
+	x, err := ev.env.experiment(p.from)
+	if err != nil {
+		ev.errs.at(dir.at["from"], "%v", err)
+		return fail
+	}
+	var unit probe.Unit
+	ok := true
+	for i, q := range p.quantiles {
+		m, known := x.Spec.Metric(q.metric)
+		switch {
+		case !known:
+			ev.errs.at(q.off, "experiment %s (probe %s) has no metric %q%s", x.ID, x.Probe, q.metric, expr.DidYouMean(q.metric, metricNames(x.Spec)))
+			ok = false
+		case i > 0 && m.Unit != unit:
+			ev.errs.at(q.off, "quantiles: %s is in %s, the others in %s: a distribution has one unit", q.metric, m.Unit, unit)
+			ok = false
+		default:
+			unit = m.Unit
+		}
+	}
+	sel := ev.selectFrom(dir, x, p.where, []freeParam{{"series", p.series}})
+	if sel == nil || !ok {
+		return fail
+	}
+	dir.checkLabels(p.labels, x, ev.errs)
+	lbl := func(s string) string { return label(p.labels, s) }
+	if sel.r == nil {
+		ev.warn.kindAt(KindMissing, dir.off, "%s", missingMsg("", x.ID))
+		return &ast.Plot{Missing: missingKo("", x.ID), Caption: p.caption}
+	}
+	seriesVals := []string{""}
+	var sp probe.Param
+	if p.series != "" {
+		seriesVals = x.Sweep[p.series]
+		sp, _ = x.Spec.Param(p.series)
+	}
+	curve := func(row store.Row) []rawPoint {
+		var pts []rawPoint
+		for _, q := range p.quantiles {
+			if s, ok := store.Summarize(row, q.metric); ok {
+				pts = append(pts, rawPoint{x: s.Median, y: q.frac, lo: q.frac, hi: q.frac})
+			}
+		}
+		sortPoints(pts)
+		return pts
+	}
+	var all []rawSeries
+	ix := indexRows(sel.r)
+	for _, sv := range seriesVals {
+		row, ok := ix.rows[sel.params(p.series, sv).Key()]
+		if !ok {
+			continue
+		}
+		s := rawSeries{name: seriesLabel(sp, sv, p.labels), points: curve(row)}
+		if sv == "" {
+			s.name = sel.r.Machine.Name
+		}
+		if len(s.points) > 0 {
+			all = append(all, s)
+		}
+	}
+	if len(all) == 0 {
+		ev.warn.kindAt(KindMissing, dir.off, "the result of %s has none of the quantile metrics to plot", x.ID)
+		return &ast.Plot{Missing: fmt.Sprintf("측정 없음: %s 결과에 분포 값이 없습니다", x.ID), Caption: p.caption}
+	}
+	why, _ := ev.env.stale("", x.ID)
+	provenance := shortProvenance(sel.r, why)
+	if p.ref != "" {
+		rr, has := ev.env.lookup(p.ref, x.ID)
+		if !has {
+			ev.warn.kindAt(KindMissing, dir.at["ref"], "%s", missingMsg(p.ref, x.ID))
+		} else {
+			name := rr.Machine.Name
+			if name == "" {
+				name = p.ref
+			}
+			n := len(all)
+		rows:
+			for _, row := range rr.Rows {
+				for k := range p.where {
+					if v, has := row.Params[k]; has && v != sel.pins[k] {
+						continue rows
+					}
+				}
+				label := name
+				if sv := row.Params[p.series]; sv != "" {
+					label = seriesLabel(sp, sv, p.labels) + " · " + name
+				}
+				if pts := curve(row); len(pts) > 0 {
+					all = append(all, rawSeries{name: label, dashed: true, points: pts})
+				}
+			}
+			if len(all) > n {
+				if n == 1 && all[0].name == sel.r.Machine.Name {
+					all[0].name = "이 기계 (" + sel.r.Machine.Name + ")"
+				}
+				provenance += "; 점선: " + shortProvenance(rr, "")
+			}
+		}
+	}
+	var xv []float64
+	for _, s := range all {
+		for _, pt := range s.points {
+			xv = append(xv, pt.x)
+		}
+	}
+	xs := pickScale(unit, xv, p.xlog)
+	name := p.quantiles[len(p.quantiles)/2].metric
+	for _, q := range p.quantiles {
+		if q.frac == 0.5 {
+			name = q.metric
+		}
+	}
+	title := p.title
+	if title == "" {
+		title = lbl(name) + "의 분포"
+	}
+	pl := plotsvg.Plot{Title: title, XLabel: xs.label(lbl(name)), YLabel: "누적 비율", XLog: p.xlog}
+	for _, s := range all {
+		ps := plotsvg.Series{Name: s.name, Dashed: s.dashed, Step: true}
+		for _, pt := range s.points {
+			ps.Points = append(ps.Points, plotsvg.Point{X: pt.x / xs.div, Y: pt.y, Lo: pt.y, Hi: pt.y})
+		}
+		pl.Series = append(pl.Series, ps)
+	}
+	svg, err := plotsvg.Render(pl)
+	if err != nil {
+		ev.errs.at(dir.off, "plot: %v", err)
+		return fail
+	}
+	return &ast.Plot{SVG: svg, Caption: p.caption, Provenance: provenance}
 }

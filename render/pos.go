@@ -22,8 +22,42 @@ func (p Pos) String() string { return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.
 
 // PosError is an error at a position in a chapter.
 type PosError struct {
-	Pos Pos
-	Msg string
+	Pos  Pos
+	Msg  string
+	kind string // of a warning; "" for an error
+}
+
+// The kinds of warnings Evaluate returns (PosError.Kind), so that a build
+// can group them, count them and decide which fail --strict.
+const (
+	// KindInconclusive: a condition (?: without ~, when without unsure:)
+	// that the runs left undecided, so the page states a branch that may
+	// not hold. --strict should fail on it.
+	KindInconclusive = "inconclusive condition"
+	// KindInconclusiveClaim: a claim the runs leave undecided (shown as
+	// 판정 보류).
+	KindInconclusiveClaim = "inconclusive claim"
+	KindMissing           = "missing result" // a figure shown as 측정 없음
+	KindFailed            = "failed result"  // a combination that failed to measure
+	KindStale             = "stale result"   // shown, marked as measured with other settings or code
+	KindNotApplicable     = "absent metric"  // an optional metric a combination does not have
+)
+
+// Kind is the warning's kind (one of the Kind constants), "" for an error.
+func (e *PosError) Kind() string { return e.kind }
+
+// CountKinds counts warnings by kind, for a build's summary ("2 stale
+// results, 17 inconclusive conditions"); warnings without a kind are not
+// counted.
+func CountKinds(warnings []error) map[string]int {
+	n := map[string]int{}
+	for _, w := range warnings {
+		var k interface{ Kind() string }
+		if errors.As(w, &k) && k.Kind() != "" {
+			n[k.Kind()]++
+		}
+	}
+	return n
 }
 
 // Error returns "FILE:LINE:COL: Msg".
@@ -63,6 +97,11 @@ type errs struct {
 
 func (e *errs) at(off int, format string, args ...any) {
 	e.list = append(e.list, &PosError{Pos: e.f.pos(off), Msg: fmt.Sprintf(format, args...)})
+}
+
+// kindAt adds a warning of a kind.
+func (e *errs) kindAt(kind string, off int, format string, args ...any) {
+	e.list = append(e.list, &PosError{Pos: e.f.pos(off), Msg: fmt.Sprintf(format, args...), kind: kind})
 }
 
 // err returns the errors sorted by position (stable, so two errors at one

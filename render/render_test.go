@@ -2,7 +2,6 @@ package render
 
 import (
 	"bytes"
-	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -53,15 +52,67 @@ var fakeProbes = []probe.Probe{
 			{Name: "time", Unit: probe.Seconds, Doc: "wake to run"},
 		},
 	}},
+	{Spec: probe.Spec{
+		Name: "fdset",
+		Params: []probe.Param{
+			{Name: "api", Kind: probe.String, Default: "poll", Doc: "readiness API"},
+			{Name: "fds", Kind: probe.Int, Default: "10", Doc: "watched fds"},
+		},
+		Metrics: []probe.Metric{
+			{Name: "round", Unit: probe.Seconds, Doc: "one round", Optional: "select cannot watch an fd at or above FD_SETSIZE (1024)"},
+			{Name: "open", Unit: probe.Count, Doc: "fds open"},
+		},
+	}},
+	{Spec: probe.Spec{
+		Name: "wake",
+		Params: []probe.Param{
+			{Name: "mode", Kind: probe.String, Default: "block", Doc: "how the reader waits"},
+		},
+		Metrics: []probe.Metric{
+			{Name: "wake_min", Unit: probe.Seconds, Doc: "fastest wake"},
+			{Name: "wake_p25", Unit: probe.Seconds, Doc: "25th percentile"},
+			{Name: "wake", Unit: probe.Seconds, Doc: "median wake"},
+			{Name: "wake_max", Unit: probe.Seconds, Doc: "slowest wake"},
+			{Name: "calls", Unit: probe.Count, Doc: "wakes per run"},
+		},
+	}},
 }
 
 // sets is a Results from txtar files: results/ID.txt is the build's set,
-// NAME/ID.txt the reference set NAME.
+// NAME/ID.txt the reference set NAME; a file "stale" lists "ID why" lines
+// of the build's set that are stale.
 type sets map[string]map[string]*store.Result
 
 func (s sets) Lookup(set, id string) (*store.Result, bool) {
 	r, ok := s[set][id]
 	return r, ok
+}
+
+// staleSets adds Staleness to sets.
+type staleSets struct {
+	sets
+	why map[string]string
+}
+
+func (s staleSets) Stale(set, id string) (string, bool) {
+	w, ok := s.why[id]
+	return w, ok && set == ""
+}
+
+func loadResults(t *testing.T, a *txtar.Archive) Results {
+	s := loadSets(t, a)
+	for _, f := range a.Files {
+		if f.Name != "stale" {
+			continue
+		}
+		st := staleSets{sets: s, why: map[string]string{}}
+		for _, line := range strings.Split(strings.TrimSpace(string(f.Data)), "\n") {
+			id, why, _ := strings.Cut(line, " ")
+			st.why[id] = why
+		}
+		return st
+	}
+	return s
 }
 
 func loadSets(t *testing.T, a *txtar.Archive) sets {
@@ -134,9 +185,11 @@ func TestCases(t *testing.T) {
 			if err != nil {
 				got["errors"] = errLines(err)
 			} else {
-				warnings, err := d.Evaluate(loadSets(t, a), nil)
+				warnings, err := d.Evaluate(loadResults(t, a), nil)
 				got["errors"] = errLines(err)
-				got["warnings"] = errLines(errors.Join(warnings...))
+				for _, w := range warnings {
+					got["warnings"] += "[" + w.(interface{ Kind() string }).Kind() + "] " + w.Error() + "\n"
+				}
 				if err == nil {
 					out, err := d.HTML()
 					if err != nil {
@@ -146,7 +199,7 @@ func TestCases(t *testing.T) {
 					// Rendering is deterministic: a second evaluation of
 					// the same input gives the same bytes.
 					d2, _ := Parse("chapter.md", src, fakeProbes)
-					d2.Evaluate(loadSets(t, a), nil)
+					d2.Evaluate(loadResults(t, a), nil)
 					out2, _ := d2.HTML()
 					if !bytes.Equal(out, out2) {
 						t.Errorf("two renderings differ")

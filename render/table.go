@@ -31,8 +31,9 @@ func indexRows(r *store.Result) rowIndex {
 }
 
 // cell shows one metric of one combination: the median in the metric's
-// default format (or format), with "min–max, N runs" on hover.
-func (ix rowIndex) cell(p probe.Params, m probe.Metric, format string) (ast.Cell, error) {
+// default format (or format), with "min–max, N runs" on hover. A code
+// shown by its name takes the directive's label for that name, if any.
+func (ix rowIndex) cell(p probe.Params, m probe.Metric, format string, labels map[string]string) (ast.Cell, error) {
 	key := p.Key()
 	row, ok := ix.rows[key]
 	if !ok {
@@ -43,7 +44,11 @@ func (ix rowIndex) cell(p probe.Params, m probe.Metric, format string) (ast.Cell
 	}
 	s, ok := store.Summarize(row, m.Name)
 	if !ok {
-		return ast.Cell{Text: "—", Title: "이 결과에 없는 지표", Class: "mb-missing"}, nil
+		why := "이 결과에 없는 지표"
+		if m.Optional != "" {
+			why = "해당 없음: " + m.Optional
+		}
+		return ast.Cell{Text: "—", Title: why, Class: "mb-missing"}, nil
 	}
 	// The same Value a reference to this cell would evaluate to, so a
 	// table and an inline value show a figure alike.
@@ -61,6 +66,9 @@ func (ix rowIndex) cell(p probe.Params, m probe.Metric, format string) (ast.Cell
 	title := plural(s.N, "run", "runs")
 	if r := rangeText(v); r != "" && format != "label" {
 		title = r + ", " + title
+	}
+	if format == "label" {
+		text = label(labels, text)
 	}
 	return ast.Cell{Text: text, Title: title, Number: true}, nil
 }
@@ -81,11 +89,16 @@ func (ev *eval) experiment(dir *directive) any {
 	if !ok {
 		view.Missing = missingKo("", x.ID)
 		if !view.Hidden {
-			ev.warn.at(dir.off, "%s", missingMsg("", x.ID))
+			ev.warn.kindAt(KindMissing, dir.off, "%s", missingMsg("", x.ID))
 		}
 		return view
 	}
-	view.Provenance = provenance(r)
+	why, stale := ev.env.stale("", x.ID)
+	if stale {
+		ev.warn.kindAt(KindStale, dir.off, "experiment %s is stale (%s): its figures are shown, marked; measure it again with `go run . run %s`", x.ID, why, x.ID)
+	}
+	view.Provenance = provenance(r, x.Spec.Metrics, func(s string) string { return label(x.Labels, s) }, why)
+	view.SpreadNote = spreadNote
 	view.Measured = r.Measured()
 	if view.Hidden {
 		return view
@@ -95,20 +108,20 @@ func (ev *eval) experiment(dir *directive) any {
 	for _, name := range x.Order {
 		if len(x.Sweep[name]) > 1 {
 			swept = append(swept, name)
-			t.Head = append(t.Head, ast.Cell{Text: name, Head: true, Title: paramDoc(x.Spec, name)})
+			t.Head = append(t.Head, ast.Cell{Text: label(x.Labels, name), Head: true, Title: paramDoc(x.Spec, name)})
 		}
 	}
 	for _, m := range x.Spec.Metrics {
-		t.Head = append(t.Head, ast.Cell{Text: m.Name, Head: true, Title: m.Doc, Number: true})
+		t.Head = append(t.Head, ast.Cell{Text: label(x.Labels, m.Name), Head: true, Title: m.Doc, Number: true})
 	}
 	ix := indexRows(r)
 	for _, c := range x.Combos {
 		var row []ast.Cell
 		for _, name := range swept {
-			row = append(row, ast.Cell{Text: c[name], Head: true})
+			row = append(row, ast.Cell{Text: label(x.Labels, c[name]), Head: true})
 		}
 		for _, m := range x.Spec.Metrics {
-			cell, err := ix.cell(c, m, "")
+			cell, err := ix.cell(c, m, "", x.Labels)
 			if err != nil {
 				ev.errs.at(dir.off, "experiment %s, metric %s: %v", x.ID, m.Name, err)
 				return &ast.Error{Msg: err.Error()}
@@ -118,7 +131,7 @@ func (ev *eval) experiment(dir *directive) any {
 		t.Rows = append(t.Rows, row)
 	}
 	for _, f := range r.Failures {
-		ev.warn.at(dir.off, "experiment %s: combination [%s] failed: %s", x.ID, f.Params.Key(), f.Err)
+		ev.warn.kindAt(KindFailed, dir.off, "experiment %s: combination [%s] failed: %s", x.ID, f.Params.Key(), f.Err)
 	}
 	view.Table = t
 	return view
@@ -130,10 +143,9 @@ func paramDoc(s probe.Spec, name string) string {
 }
 
 // provenance is the line under an experiment: who measured, when, how
-// often and how much the runs spread. The spread is Result.Spread, the
-// widest min–max range of any metric of any combination relative to its
-// median, quoted as ± half of it.
-func provenance(r *store.Result) string {
+// often (the runs stored, not the runs asked for) and how much the runs of
+// each metric spread (see spreads), and a mark when the result is stale.
+func provenance(r *store.Result, metrics []probe.Metric, name func(string) string, stale string) string {
 	var parts []string
 	if r.Measured() {
 		parts = append(parts, "✅ 실측")
@@ -144,14 +156,17 @@ func provenance(r *store.Result) string {
 	if !r.Start.IsZero() {
 		parts = append(parts, r.Start.UTC().Format("2006-01-02"))
 	}
-	if r.Runs > 0 {
-		parts = append(parts, fmt.Sprintf("%d회 실행", r.Runs))
+	if n := storedRuns(r); n != "" && r.Measured() {
+		parts = append(parts, n+"회 실행")
 	}
-	if s := r.Spread(); s > 0 {
-		parts = append(parts, "편차 ±"+percent(s/2))
+	if s := spreads(r, metrics, name); s != "" {
+		parts = append(parts, "편차 "+s)
 	}
 	if n := len(r.Failures); n > 0 {
 		parts = append(parts, fmt.Sprintf("실패 %d건", n))
+	}
+	if stale != "" {
+		parts = append(parts, staleKo(stale))
 	}
 	if !r.Measured() {
 		parts = append(parts, r.Source)
@@ -159,8 +174,74 @@ func provenance(r *store.Result) string {
 	return strings.Join(parts, " · ")
 }
 
-// shortProvenance is the line under a table or plot: machine and date.
-func shortProvenance(r *store.Result) string {
+// spreadNote defines the spread where it is shown (the provenance line's
+// hover).
+const spreadNote = "편차: 지표마다, 조합별 (최댓값 − 최솟값) ÷ 중앙값의 절반 가운데 가장 큰 값. 중앙값이 1보다 작은 횟수는 상대 편차가 뜻이 없어 뺍니다."
+
+// spreads is the spread of each metric shown, "ready_read ±13%, sndbuf
+// ±2%": half the widest (max−min)/median over the combinations with two
+// runs or more. A count whose median is below 1 (0 or 0.002 context
+// switches per read) has no meaningful relative spread and is left out,
+// so a near-zero count never stands for the experiment; so are codes
+// (metrics with labels). Metrics whose runs agree exactly are named
+// together at the end ("그 밖은 실행마다 같음").
+func spreads(r *store.Result, metrics []probe.Metric, name func(string) string) string {
+	var out []string
+	same := false
+	for _, m := range metrics {
+		if len(m.Labels) > 0 {
+			continue
+		}
+		worst, any := 0.0, false
+		for _, row := range r.Rows {
+			s, ok := store.Summarize(row, m.Name)
+			if !ok || s.N < 2 || s.Median == 0 || m.Unit == probe.Count && math.Abs(s.Median) < 1 {
+				continue
+			}
+			worst, any = math.Max(worst, (s.Max-s.Min)/math.Abs(s.Median)), true
+		}
+		switch {
+		case !any:
+		case worst == 0:
+			same = true
+		case worst/2 < 0.0005:
+			out = append(out, name(m.Name)+" ±0.1% 미만")
+		default:
+			out = append(out, name(m.Name)+" ±"+percent(worst/2))
+		}
+	}
+	switch {
+	case same && len(out) == 0:
+		return "실행마다 같음"
+	case same:
+		out = append(out, "그 밖은 실행마다 같음")
+	}
+	return strings.Join(out, ", ")
+}
+
+// storedRuns counts the runs the result holds per combination: "3", or
+// "1–3" when combinations differ; "" when it holds none.
+func storedRuns(r *store.Result) string {
+	lo, hi := 0, 0
+	for i, row := range r.Rows {
+		n := len(row.Runs)
+		if i == 0 {
+			lo, hi = n, n
+		}
+		lo, hi = min(lo, n), max(hi, n)
+	}
+	switch {
+	case hi == 0:
+		return ""
+	case lo == hi:
+		return fmt.Sprint(lo)
+	}
+	return fmt.Sprintf("%d–%d", lo, hi)
+}
+
+// shortProvenance is the line under a table or plot: machine, date, runs
+// stored, and a mark when the result is stale.
+func shortProvenance(r *store.Result, stale string) string {
 	parts := []string{r.Machine.Name}
 	if !r.Measured() {
 		parts[0] = "📄 " + parts[0] + " (옮겨 적음)"
@@ -170,8 +251,11 @@ func shortProvenance(r *store.Result) string {
 	if !r.Start.IsZero() {
 		parts = append(parts, r.Start.UTC().Format("2006-01-02"))
 	}
-	if r.Runs > 0 {
-		parts = append(parts, fmt.Sprintf("%d회 실행", r.Runs))
+	if n := storedRuns(r); n != "" && r.Measured() {
+		parts = append(parts, n+"회 실행")
+	}
+	if stale != "" {
+		parts = append(parts, staleKo(stale))
 	}
 	return strings.Join(parts, " · ")
 }
@@ -316,8 +400,10 @@ func (ev *eval) table(dir *directive) any {
 	if sel == nil || !mok {
 		return fail
 	}
+	dir.checkLabels(t.labels, x, ev.errs)
+	lbl := func(s string) string { return label(t.labels, s) }
 	if sel.r == nil {
-		ev.warn.at(dir.off, "%s", missingMsg("", x.ID))
+		ev.warn.kindAt(KindMissing, dir.off, "%s", missingMsg("", x.ID))
 		return &ast.TableView{Missing: missingKo("", x.ID)}
 	}
 	rowVals, colVals := []string{""}, []string{""}
@@ -328,17 +414,17 @@ func (ev *eval) table(dir *directive) any {
 		colVals = x.Sweep[t.cols]
 	}
 	tab := &ast.Table{Caption: t.caption}
-	corner := t.rows
+	corner := lbl(t.rows)
 	if t.rows != "" && t.cols != "" {
-		corner = t.rows + " \\ " + t.cols
+		corner = lbl(t.rows) + " \\ " + lbl(t.cols)
 	}
 	if t.rows != "" {
 		tab.Head = append(tab.Head, ast.Cell{Text: corner, Head: true})
 	}
 	for _, c := range colVals {
-		name := c
+		name := lbl(c)
 		if t.cols == "" {
-			name = m.Name
+			name = lbl(m.Name)
 		}
 		tab.Head = append(tab.Head, ast.Cell{Text: name, Head: true, Title: m.Doc, Number: true})
 	}
@@ -346,10 +432,10 @@ func (ev *eval) table(dir *directive) any {
 	for _, rv := range rowVals {
 		var row []ast.Cell
 		if t.rows != "" {
-			row = append(row, ast.Cell{Text: rv, Head: true})
+			row = append(row, ast.Cell{Text: lbl(rv), Head: true})
 		}
 		for _, cv := range colVals {
-			cell, err := ix.cell(sel.params(t.rows, rv, t.cols, cv), m, t.format)
+			cell, err := ix.cell(sel.params(t.rows, rv, t.cols, cv), m, t.format, t.labels)
 			if err != nil {
 				off, ok := dir.at["format"]
 				if !ok {
@@ -362,7 +448,8 @@ func (ev *eval) table(dir *directive) any {
 		}
 		tab.Rows = append(tab.Rows, row)
 	}
-	return &ast.TableView{Table: tab, Provenance: shortProvenance(sel.r)}
+	why, _ := ev.env.stale("", x.ID)
+	return &ast.TableView{Table: tab, Provenance: shortProvenance(sel.r, why)}
 }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

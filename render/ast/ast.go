@@ -119,6 +119,7 @@ type Experiment struct {
 	Table      *Table // nil for show: none, or when no result is stored
 	Fixed      string // the params with one value, "rounds=2000, …"
 	Provenance string // "✅ 실측 · machine (…) · date · runs · spread"
+	SpreadNote string // the provenance's hover: what the spread means
 	Measured   bool   // false for a transcribed set
 	Missing    string // set when no result is stored: what to run
 	Hidden     bool   // show: none
@@ -146,11 +147,12 @@ type Claim struct {
 	Text    []byte // the claim's text as inline HTML, values evaluated
 	Expect  string // the expression's source
 	Explain string // the comparison with measured values substituted
+	Rule    bool   // basis: rule: a probe decides it by rule, not by measurement
 }
 
 // When is the view of a when directive: the chosen branch as HTML.
 type When struct {
-	Branch string // "then" or "else"
+	Branch string // "then", "else", "unsure", or "missing" (a gap: no data decides it)
 	HTML   []byte
 }
 
