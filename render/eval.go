@@ -102,11 +102,15 @@ func metricNames(s probe.Spec) []string {
 }
 
 // gap is a reference the page cannot show: its result is not stored, or
-// the combination it names failed to measure (failed says which and why).
-type gap struct{ set, id, failed string }
+// the combination it names failed to measure (failed says which and why),
+// or a transcribed set holds no such figure (absent names it).
+type gap struct{ set, id, failed, absent string }
 
 // msg is the warning: what is missing and the command that measures it.
 func (g gap) msg() string {
+	if g.absent != "" {
+		return fmt.Sprintf("no result of experiment %s for %s: the transcribed set holds no such figure", g.id, g.absent)
+	}
 	if g.failed != "" {
 		return fmt.Sprintf("experiment %s failed for %s; measure it again with `go run . run %s`", g.id, g.failed, g.id)
 	}
@@ -115,6 +119,9 @@ func (g gap) msg() string {
 
 // ko is the placeholder's text on the page.
 func (g gap) ko() string {
+	if g.absent != "" {
+		return "원서에 없는 수치: " + g.absent
+	}
 	if g.failed != "" {
 		return "측정 실패: " + g.failed
 	}
@@ -135,11 +142,48 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 		}
 		for _, f := range res.Failures {
 			if selects(r.Selector, f.Params) {
-				return gap{r.Set, r.Experiment, "[" + f.Params.Key() + "]: " + f.Err}, true
+				return gap{set: r.Set, id: r.Experiment, failed: "[" + f.Params.Key() + "]: " + f.Err}, true
 			}
+		}
+		// A transcribed set holds the figures the original book reported,
+		// not every combination and metric a chapter asks for: what it
+		// lacks is a gap on the page, not an error in the chapter.
+		if !res.Measured() && !holds(res, r) {
+			return gap{set: r.Set, id: r.Experiment, absent: fmt.Sprintf("%s[%s]", r.Metric, selText(r.Selector))}, true
 		}
 	}
 	return gap{}, false
+}
+
+// holds reports whether res has a figure of r's metric in a row r's
+// selector may pick.
+func holds(res *store.Result, r expr.Ref) bool {
+	for _, row := range res.Rows {
+		if _, ok := store.Summarize(row, r.Metric); !ok {
+			continue
+		}
+		p := probe.Params{}
+		for k, vals := range res.Sweep {
+			if len(vals) == 1 {
+				p[k] = vals[0]
+			}
+		}
+		for k, v := range row.Params {
+			p[k] = v
+		}
+		if selects(r.Selector, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func selText(sel []expr.Sel) string {
+	parts := make([]string, len(sel))
+	for i, s := range sel {
+		parts[i] = s.Key + "=" + s.Value
+	}
+	return strings.Join(parts, ", ")
 }
 
 // selects reports whether a selector may pick combination p: every key it
