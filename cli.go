@@ -217,28 +217,6 @@ func (e *cliEnv) load() (book.Options, *book.Book, string, error) {
 	return opts, b, set, err
 }
 
-// warningKind groups warnings for the summary: the warning's own Kind()
-// when it has one, else a few known families of render's messages, else
-// the message itself (so the same message at many places is one line).
-func warningKind(warn error) string {
-	var k interface{ Kind() string }
-	if errors.As(warn, &k) {
-		return k.Kind()
-	}
-	msg := warn.Error()
-	var pe *render.PosError
-	if errors.As(warn, &pe) {
-		msg = pe.Msg
-	}
-	switch {
-	case strings.HasPrefix(msg, "inconclusive condition"):
-		return "inconclusive condition"
-	case strings.Contains(msg, "no result of experiment"), strings.Contains(msg, "no result stored"):
-		return "missing"
-	}
-	return msg
-}
-
 // printWarnings prints the warnings one line per kind, at the first place
 // with a count of the others, or every one of them when verbose. Warnings
 // of kind skip are left out unless verbose: the build leaves out
@@ -253,7 +231,7 @@ func printWarnings(w io.Writer, warnings []error, verbose bool, skip string) {
 			fmt.Fprintf(w, "warning: %s\n", warn)
 			continue
 		}
-		k := warningKind(warn)
+		k := book.WarningKind(warn)
 		if k == skip {
 			continue
 		}
@@ -306,12 +284,15 @@ func runBuild(ctx context.Context, e *cliEnv, args []string) error {
 	holds, fails, unsure := countClaims(rep.Claims)
 	fmt.Fprintf(e.stdout, "built %s from set %s (%d measured now); claims: %d hold, %d fail, %d inconclusive",
 		opts.Out, rep.Set, len(rep.Measured), holds, fails, unsure)
-	if n := len(rep.Gaps); n > 0 {
-		ids := make([]string, n)
-		for i, g := range rep.Gaps {
-			ids[i] = g.ID
+	if rep.GapFigures > 0 || len(rep.Gaps) > 0 {
+		fmt.Fprintf(e.stdout, "; %d place(s) shown as gaps", rep.GapFigures)
+		if n := len(rep.Gaps); n > 0 {
+			ids := make([]string, n)
+			for i, g := range rep.Gaps {
+				ids[i] = g.ID
+			}
+			fmt.Fprintf(e.stdout, ", %d experiment(s) without figures in %s: %s", n, rep.Set, strings.Join(ids, ", "))
 		}
-		fmt.Fprintf(e.stdout, "; %d experiment(s) without figures in %s, shown as gaps: %s", n, rep.Set, strings.Join(ids, ", "))
 		if rep.Fill != "" {
 			fmt.Fprintf(e.stdout, "; fill them with: %s", rep.Fill)
 		} else {

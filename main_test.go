@@ -4,12 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
+	"measuredbook/book"
+	"measuredbook/machine"
 	"measuredbook/probes"
 	"measuredbook/probes/threads"
 	"measuredbook/render"
@@ -234,5 +239,226 @@ func TestWarningsAreGroupedByMessage(t *testing.T) {
 	want := "warning: c.md:3:1: same thing (and 2 more like it; -v lists them)\nwarning: c.md:9:1: other\n"
 	if buf.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", buf.String(), want)
+	}
+}
+
+// flagsOf are the folder flags of a test book in dir.
+func flagsOf(dir string) []string {
+	return []string{"--chapters", filepath.Join(dir, "chapters"), "--results", filepath.Join(dir, "results")}
+}
+
+// The machine model, as a user on another machine meets it: the published
+// book builds without measuring, one line says so and names --here; the
+// flags that measure are refused there; --machine must exist; a
+// transcribed set builds with gaps and fails --strict; --here measures this
+// machine's set and builds from it, an edit re-measures only what changed;
+// MBOOK_HERE makes --here the default; adopt makes this machine the book's.
+func TestMachineModel(t *testing.T) {
+	t.Setenv("MBOOK_MACHINE", "elsewhere")
+	t.Setenv(hereEnv, "")
+	dir := site(t)
+	build := func(extra ...string) (int, string, string) {
+		t.Helper()
+		args := append([]string{"build", "--out", filepath.Join(dir, "out")}, flagsOf(dir)...)
+		return cli(t, "", append(args, extra...)...)
+	}
+	code, stdout, stderr := build()
+	if code != 0 || !strings.Contains(stderr, "fixture's results (this machine is elsewhere; nothing is measured)") ||
+		!strings.Contains(stderr, "go run . build --here") || !strings.Contains(stdout, "from set fixture (0 measured now)") {
+		t.Errorf("plain build elsewhere: exit %d\n%s%s", code, stdout, stderr)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--fresh"}, "go run . build --here --fresh"},
+		{[]string{"--only", "readiness"}, "go run . build --here --only readiness"},
+		{[]string{"--machine", "fixtur"}, "did you mean fixture?"},
+		{[]string{"--machine", "m1", "--here"}, "give one"},
+		{[]string{"--machine", "m1", "--fresh"}, "nothing would be measured"},
+		{[]string{"--machine", "../../etc"}, "may not start with '.'"},
+		{[]string{"--here", "--only", "readines"}, "did you mean readiness?"},
+	} {
+		if code, _, stderr := build(tc.args...); code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("build %v: exit %d, %q; want 2 and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+	// The fixture's m1 set has readiness for kqueue only: its poll and
+	// epoll figures are gaps, shown as such; --strict fails on them.
+	code, stdout, stderr = build("--machine", "m1")
+	if code != 0 || !strings.Contains(stdout, "from set m1") || strings.Contains(stderr+stdout, "go run . run") {
+		t.Errorf("build --machine m1: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if code, _, stderr := build("--machine", "m1", "--strict"); code != 1 || !strings.Contains(stderr, "--strict") {
+		t.Errorf("build --machine m1 --strict: exit %d, %q", code, stderr)
+	}
+
+	// --here: this machine's set is empty, so everything is measured.
+	code, stdout, stderr = build("--here")
+	if code != 0 || !strings.Contains(stdout, "from set elsewhere (1 measured now)") || !strings.Contains(stderr, "measure readiness (1/1): [active=last/api=poll/idle=100/rounds=2000] run 1/8") {
+		t.Fatalf("build --here: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "results", "elsewhere", "readiness.txt")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(hereEnv, "1")
+	if code, stdout, _ := build(); code != 0 || !strings.Contains(stdout, "from set elsewhere (0 measured now)") {
+		t.Errorf("%s=1 build: exit %d, %s", hereEnv, code, stdout)
+	}
+	chapter := filepath.Join(dir, "chapters", "01-sample.md")
+	src, _ := os.ReadFile(chapter)
+	os.WriteFile(chapter, []byte(strings.Replace(string(src), "rounds: 2000", "rounds: 1000", 1)), 0o644)
+	if code, stdout, stderr := build(); code != 0 || !strings.Contains(stdout, "(1 measured now)") || !strings.Contains(stderr, "rounds=1000") {
+		t.Errorf("after an edit: exit %d\n%s%s", code, stdout, stderr)
+	}
+	t.Setenv(hereEnv, "")
+	code, stdout, _ = cli(t, "", append([]string{"adopt"}, flagsOf(dir)...)...)
+	if code != 0 || !strings.Contains(stdout, "machine fixture → elsewhere") {
+		t.Errorf("adopt: exit %d, %s", code, stdout)
+	}
+	cfg, _ := os.ReadFile(filepath.Join(dir, "chapters", "book.yaml"))
+	if !strings.Contains(string(cfg), "\nmachine: elsewhere\n") || !strings.Contains(string(cfg), "시험용") {
+		t.Errorf("book.yaml after adopt:\n%s", cfg)
+	}
+	if code, stdout, stderr := build(); code != 0 || strings.Contains(stderr, "nothing is measured") || !strings.Contains(stdout, "from set elsewhere (0 measured now)") {
+		t.Errorf("plain build after adopt: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// Usage errors are exit 2 in every verb: arguments a verb does not take,
+// unknown ids and names, impossible numbers.
+func TestUsageErrorsAreExit2(t *testing.T) {
+	dir := site(t)
+	f := flagsOf(dir)
+	for _, args := range [][]string{
+		append([]string{"build", "extra"}, f...),
+		append([]string{"build", "--only", "nosuch"}, f...),
+		append([]string{"check", "extra"}, f...),
+		append([]string{"status", "extra"}, f...),
+		append([]string{"status", "--machine", "nosuch"}, f...),
+		append([]string{"check", "--machine", "a/b"}, f...),
+		append([]string{"run", "nosuch"}, f...),
+		append([]string{"run"}, f...),
+		append([]string{"run", "readiness", "--runs", "-1"}, f...),
+		append([]string{"run", "readiness", "--machine", "m1"}, f...),
+		{"probes", "extra"},
+		{"probe"},
+		{"probe", "nosuch"},
+		{"probe", "readiness", "--runs", "0"},
+		{"render"},
+		{"render", "a", "b"},
+		append([]string{"adopt", "extra"}, f...),
+	} {
+		if code, _, stderr := cli(t, "", args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2 (%s)", args, code, stderr)
+		}
+	}
+	t.Setenv("MBOOK_MACHINE", "../../etc")
+	if code, _, stderr := cli(t, "", append([]string{"status"}, f...)...); code != 2 || !strings.Contains(stderr, "MBOOK_MACHINE") {
+		t.Errorf("a path as MBOOK_MACHINE: exit %d, %q", code, stderr)
+	}
+}
+
+// A set name in ref("SET", …) is a path too: one that leaves results/ is
+// an error, never a file read.
+func TestRefSetNameIsValidated(t *testing.T) {
+	dir := site(t)
+	chapter := filepath.Join(dir, "chapters", "01-sample.md")
+	src, _ := os.ReadFile(chapter)
+	os.WriteFile(chapter, []byte(strings.Replace(string(src), `ref("m1", readiness`, `ref("../../x", readiness`, 1)), 0o644)
+	code, _, stderr := cli(t, "", append([]string{"build", "--out", filepath.Join(dir, "out")}, flagsOf(dir)...)...)
+	if code != 1 || !strings.Contains(stderr, `"../../x"`) {
+		t.Errorf("exit %d, %q", code, stderr)
+	}
+}
+
+// The exit code of an interrupted run is the shell's: 128 + the signal.
+func TestInterruptExitCodes(t *testing.T) {
+	var buf bytes.Buffer
+	for sig, want := range map[syscall.Signal]int{syscall.SIGINT: 130, syscall.SIGTERM: 143} {
+		err := &book.Interrupted{Cause: signalError{sig}, Kept: []string{"a"}}
+		if code := exitCode(err, &buf); code != want {
+			t.Errorf("%v: exit %d, want %d", sig, code, want)
+		}
+	}
+	if !strings.Contains(buf.String(), "interrupted (signal: interrupt): out/ was left as it was; kept the 1 experiment(s) measured: a") {
+		t.Errorf("message %q", buf.String())
+	}
+}
+
+// status reports a corrupt results file as build does, with its file and
+// line, and exits 1; check exits 1 when a claim lacks its data and names
+// the command that measures it where check runs.
+func TestStatusAndCheckOnBadOrMissingResults(t *testing.T) {
+	t.Setenv("MBOOK_MACHINE", "elsewhere")
+	dir := site(t)
+	file := filepath.Join(dir, "results", "fixture", "readiness.txt")
+	good, _ := os.ReadFile(file)
+	os.WriteFile(file, append(good, []byte("BenchmarkReadiness/api=poll/idle=100/rounds=2000/active=last 1 garbage ns/round\n")...), 0o644)
+	code, stdout, stderr := cli(t, "", append([]string{"status"}, flagsOf(dir)...)...)
+	if bcode, _, berr := cli(t, "", append([]string{"build", "--out", filepath.Join(dir, "out")}, flagsOf(dir)...)...); bcode != 1 || !strings.Contains(berr, strings.TrimSpace(stderr)) {
+		t.Errorf("build and status disagree on a corrupt file: build exit %d %q, status %q", bcode, berr, stderr)
+	}
+	if code != 1 || !strings.Contains(stdout, "unreadable") || !strings.Contains(stderr, file+":") {
+		t.Errorf("status on a corrupt file: exit %d\n%s%s", code, stdout, stderr)
+	}
+	os.Remove(file)
+	code, stdout, _ = cli(t, "", append([]string{"check"}, flagsOf(dir)...)...)
+	if code != 1 || !strings.Contains(stdout, "cannot be decided: no result of readiness in set fixture") || !strings.Contains(stdout, "go run . build --here && go run . check --here") {
+		t.Errorf("check without data: exit %d\n%s", code, stdout)
+	}
+}
+
+// A failing claim is named in the build's output with its place and the
+// measured values; the build still exits 0 unless --strict.
+func TestFailingClaimIsNamed(t *testing.T) {
+	dir := site(t)
+	chapter := filepath.Join(dir, "chapters", "01-sample.md")
+	src, _ := os.ReadFile(chapter)
+	os.WriteFile(chapter, []byte(strings.Replace(string(src), "api=epoll], idle) < 2", "api=poll], idle) < 2", 1)), 0o644)
+	args := append([]string{"build", "--out", filepath.Join(dir, "out")}, flagsOf(dir)...)
+	code, _, stderr := cli(t, "", args...)
+	if code != 0 || !strings.Contains(stderr, "01-sample.md:41:1: claim does not hold: epoll의 비용은") || !strings.Contains(stderr, "growth(readiness.round[api=poll], idle) = ") {
+		t.Errorf("build: exit %d, %q", code, stderr)
+	}
+	if code, _, stderr := cli(t, "", append(args, "--strict")...); code != 1 || !strings.Contains(stderr, "01-sample.md:41:1: claim does not hold") {
+		t.Errorf("build --strict: exit %d, %q", code, stderr)
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite out/ from chapters/ and results/ (TestTheBook)")
+
+// TestTheBook builds the real chapters/ from the committed results/ with
+// --strict and a runner that fails if it is ever called, and compares the
+// site with the committed out/ byte for byte: a broken chapter, a claim
+// that no longer holds, a result that would need measuring or a change in
+// rendering all fail here. go test -run TestTheBook -update rewrites out/.
+func TestTheBook(t *testing.T) {
+	opts := book.Options{Chapters: "chapters", Results: "results", Out: filepath.Join(t.TempDir(), "out"), Strict: true,
+		Probes: probes.All(), Runner: &runner.Runner{Exe: filepath.Join(t.TempDir(), "no-probe-may-run")},
+		This: machine.Fingerprint{Name: "not-the-books-machine"}, Log: io.Discard}
+	if *update {
+		opts.Out = "out"
+	}
+	rep, err := book.Build(context.Background(), opts)
+	if err != nil {
+		t.Fatalf("the book does not build with --strict: %v", err)
+	}
+	if len(rep.Measured) > 0 || rep.Measures {
+		t.Fatalf("the book's build measured %v", rep.Measured)
+	}
+	if *update {
+		return
+	}
+	want, got := snapshot(t, "out"), snapshot(t, opts.Out)
+	for name, b := range want {
+		if !bytes.Equal(b, got[name]) {
+			t.Errorf("out/%s differs from what chapters/ and results/ build (go test -run TestTheBook -update rewrites it)", name)
+		}
+	}
+	for name := range got {
+		if _, ok := want[name]; !ok {
+			t.Errorf("the build writes %s, which out/ lacks (go test -run TestTheBook -update)", name)
+		}
 	}
 }

@@ -46,6 +46,33 @@ type Report struct {
 	// the command that fills them, "" where nothing can (a transcribed set).
 	Gaps []Status
 	Fill string
+	// GapFigures counts the places on the pages that show a gap instead
+	// of a figure (warnings of kind "missing").
+	GapFigures int
+}
+
+// WarningKind groups warnings for a summary: the warning's own Kind()
+// when it has one, else the known families of render's messages (a
+// missing figure is "missing"), else the message itself without its
+// position, so the same message at many places is one kind.
+func WarningKind(warn error) string {
+	var k interface{ Kind() string }
+	if errors.As(warn, &k) {
+		return k.Kind()
+	}
+	msg := warn.Error()
+	var pe *render.PosError
+	if errors.As(warn, &pe) {
+		msg = pe.Msg
+	}
+	switch {
+	case strings.HasPrefix(msg, "inconclusive condition"):
+		return "inconclusive condition"
+	case strings.Contains(msg, "no result of experiment"), strings.Contains(msg, "no result stored"),
+		strings.Contains(msg, "; measure it again with"):
+		return "missing"
+	}
+	return msg
 }
 
 // SetFor decides which result set a build draws from: --machine, else
@@ -170,18 +197,35 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 		return rep, err
 	}
 	rep.Gaps, rep.Fill = b.gaps(res, opts, set)
+	var firstGap error
+	for _, w := range rep.Warnings {
+		if WarningKind(w) == "missing" {
+			if rep.GapFigures == 0 {
+				firstGap = w
+			}
+			rep.GapFigures++
+		}
+	}
 	if cause := context.Cause(ctx); cause != nil {
 		return rep, &Interrupted{Cause: cause, Kept: rep.Measured}
 	}
 	if opts.Strict {
 		var failing []string
+		n := 0
 		for _, c := range claims {
 			if c.Verdict == "fails" {
-				failing = append(failing, fmt.Sprintf("%s: claim does not hold: %s (%s)", c.Pos, c.Text, c.Explain))
+				n++
 			}
+		}
+		if n > 0 {
+			// The command line names each one with its place.
+			failing = append(failing, fmt.Sprintf("%d claim(s) do not hold", n))
 		}
 		for _, g := range rep.Gaps {
 			failing = append(failing, fmt.Sprintf("%s: experiment %s has no usable result in set %s: %s", b.Experiments[g.ID].Pos, g.ID, set, describe(g)))
+		}
+		if rep.GapFigures > 0 {
+			failing = append(failing, fmt.Sprintf("%d place(s) show a gap instead of a figure; the first: %v", rep.GapFigures, firstGap))
 		}
 		if len(rep.Gaps) > 0 && rep.Fill != "" {
 			failing = append(failing, "fill the gaps with: "+rep.Fill)

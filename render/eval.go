@@ -148,7 +148,7 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 		// A transcribed set holds the figures the original book reported,
 		// not every combination and metric a chapter asks for: what it
 		// lacks is a gap on the page, not an error in the chapter.
-		if !res.Measured() && !holds(res, r) {
+		if !res.Measured() && !holds(res, r, v.exps[r.Experiment], r.Set == "") {
 			return gap{set: r.Set, id: r.Experiment, absent: fmt.Sprintf("%s[%s]", r.Metric, selText(r.Selector))}, true
 		}
 	}
@@ -156,8 +156,11 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 }
 
 // holds reports whether res has a figure of r's metric in a row r's
-// selector may pick.
-func holds(res *store.Result, r expr.Ref) bool {
+// selector may pick and, when every combination counts (the build's own
+// set is transcribed, so a growth over a sweep needs each point of the
+// chapter's sweep), a figure for every combination of x it may pick.
+func holds(res *store.Result, r expr.Ref, x *Experiment, every bool) bool {
+	var have []probe.Params
 	for _, row := range res.Rows {
 		if _, ok := store.Summarize(row, r.Metric); !ok {
 			continue
@@ -172,10 +175,40 @@ func holds(res *store.Result, r expr.Ref) bool {
 			p[k] = v
 		}
 		if selects(r.Selector, p) {
-			return true
+			have = append(have, p)
 		}
 	}
-	return false
+	if len(have) == 0 {
+		return false
+	}
+	if !every {
+		return true
+	}
+	for _, c := range x.Combos {
+		if !selects(r.Selector, c) {
+			continue
+		}
+		found := false
+		for _, p := range have {
+			if selects(paramSel(c), p) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// paramSel is a combination as a selector, to match it against a row.
+func paramSel(p probe.Params) []expr.Sel {
+	var sel []expr.Sel
+	for k, v := range p {
+		sel = append(sel, expr.Sel{Key: k, Value: v})
+	}
+	return sel
 }
 
 func selText(sel []expr.Sel) string {
