@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -460,5 +461,58 @@ func TestTheBook(t *testing.T) {
 		if _, ok := want[name]; !ok {
 			t.Errorf("the build writes %s, which out/ lacks (go test -run TestTheBook -update)", name)
 		}
+	}
+}
+
+// TestAuthoringGuide builds every example of docs/authoring.md as a
+// chapter of the real book, against the real results: an example that
+// stops working fails here.
+func TestAuthoringGuide(t *testing.T) {
+	guide, err := os.ReadFile("docs/authoring.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	examples := strings.Split(string(guide), "````markdown\n")[1:]
+	if len(examples) < 7 {
+		t.Fatalf("found %d examples in docs/authoring.md", len(examples))
+	}
+	dir := t.TempDir()
+	if err := exec.Command("cp", "-r", "chapters", dir).Run(); err != nil {
+		t.Fatal(err)
+	}
+	for i, ex := range examples {
+		body, _, ok := strings.Cut(ex, "\n````\n")
+		if !ok {
+			t.Fatalf("example %d is not closed by ````", i+1)
+		}
+		if !strings.HasPrefix(body, "---\n") {
+			body = fmt.Sprintf("---\ntitle: 예 %d\norder: %d\nslug: example-%d\n---\n\n%s", i+1, 100+i, i+1, body)
+		} else {
+			// The front matter example names a real chapter's slug.
+			body = strings.Replace(body, "slug: select-to-epoll", fmt.Sprintf("slug: example-%d", i+1), 1)
+		}
+		os.WriteFile(filepath.Join(dir, "chapters", fmt.Sprintf("zz-example-%02d.md", i+1)), []byte(body+"\n"), 0o644)
+	}
+	b, err := book.Load(filepath.Join(dir, "chapters"), probes.All())
+	if err != nil {
+		t.Fatalf("the guide's examples do not parse:\n%v", err)
+	}
+	pages, _, claims, err := b.Render(book.NewResults("results", b.Config.Machine))
+	if err != nil {
+		t.Fatalf("the guide's examples do not evaluate:\n%v", err)
+	}
+	// The examples that use the book's experiments show real figures.
+	inline := string(pages[fmt.Sprintf("example-%d.html", len(examples))])
+	if strings.Contains(inline, "mb-missing") || !strings.Contains(inline, "mb-value") {
+		t.Errorf("the inline example shows no figures:\n%s", inline)
+	}
+	found := false
+	for _, c := range claims {
+		if strings.Contains(c.Pos.File, "zz-example") && c.Verdict != "" {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("the claim example was not evaluated")
 	}
 }
