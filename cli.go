@@ -291,7 +291,7 @@ func runBuild(ctx context.Context, e *cliEnv, args []string) error {
 			for i, g := range rep.Gaps {
 				ids[i] = g.ID
 			}
-			fmt.Fprintf(e.stdout, ", %d experiment(s) without figures in %s: %s", n, rep.Set, strings.Join(ids, ", "))
+			fmt.Fprintf(e.stdout, ", %d experiment(s) missing, stale or failed in %s: %s", n, rep.Set, strings.Join(ids, ", "))
 		}
 		if rep.Fill != "" {
 			fmt.Fprintf(e.stdout, "; fill them with: %s", rep.Fill)

@@ -31,10 +31,15 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == runner.ChildVerb {
 		os.Exit(runner.Child(os.Args[2:], probes.All(), os.Stdout, os.Stderr))
 	}
+	os.Exit(cliMain(os.Args[1:]))
+}
+
+// cliMain runs the command line as the program does: interruptible by
+// SIGINT and SIGTERM, errors printed, the exit code returned.
+func cliMain(args []string) int {
 	ctx, stop := interruptible()
 	defer stop()
-	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	os.Exit(exitCode(err, os.Stderr))
+	return exitCode(run(ctx, args, os.Stdin, os.Stdout, os.Stderr), os.Stderr)
 }
 
 // interruptible returns a context cancelled by the first SIGINT or

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -11,8 +12,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"measuredbook/book"
 	"measuredbook/machine"
@@ -30,6 +33,10 @@ func TestMain(m *testing.M) {
 	}
 	if len(os.Args) > 1 && os.Args[1] == runner.ChildVerb {
 		os.Exit(runner.Child(os.Args[2:], probes.All(), os.Stdout, os.Stderr))
+	}
+	// The test binary as the program itself, for tests that signal it.
+	if os.Getenv("MBOOK_TEST_MAIN") == "1" {
+		os.Exit(cliMain(os.Args[1:]))
 	}
 	os.Exit(m.Run())
 }
@@ -515,4 +522,86 @@ func TestAuthoringGuide(t *testing.T) {
 	if !found {
 		t.Error("the claim example was not evaluated")
 	}
+}
+
+// A real SIGINT or SIGTERM to a build that is measuring: the probe under
+// way stops, nothing is stored for it, out/ stays as it was, the exit code
+// is 130 or 143, and the same command then carries on.
+func TestSignalStopsABuild(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			dir := site(t)
+			out := filepath.Join(dir, "out")
+			if code, _, stderr := cli(t, "", append([]string{"build", "--out", out}, flagsOf(dir)...)...); code != 0 {
+				t.Fatal(stderr)
+			}
+			before := snapshot(t, out)
+			chapter := filepath.Join(dir, "chapters", "01-sample.md")
+			src, _ := os.ReadFile(chapter)
+			// Many runs, so the build is surely still measuring when the signal comes.
+			os.WriteFile(chapter, []byte(strings.Replace(string(src), "runs: 2", "runs: 200", 1)), 0o644)
+			cmd := exec.Command(os.Args[0], append([]string{"build", "--here", "--out", out}, flagsOf(dir)...)...)
+			cmd.Env = append(os.Environ(), "MBOOK_TEST_MAIN=1", "MBOOK_MACHINE=elsewhere")
+			stderr := &lockedBuffer{}
+			cmd.Stderr = stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			deadline := time.Now().Add(60 * time.Second)
+			for !strings.Contains(stderr.String(), "run 3/800") {
+				if time.Now().After(deadline) {
+					cmd.Process.Kill()
+					t.Fatalf("the build never got to run 3: %s", stderr.String())
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			cmd.Process.Signal(sig)
+			start := time.Now()
+			cmd.Wait()
+			if took := time.Since(start); took > 20*time.Second {
+				t.Errorf("the build took %v to stop", took)
+			}
+			if code, want := cmd.ProcessState.ExitCode(), 128+int(sig); code != want {
+				t.Errorf("exit %d, want %d; %s", code, want, stderr.String())
+			}
+			if !strings.Contains(stderr.String(), "interrupted") || !strings.Contains(stderr.String(), "not measured: readiness") {
+				t.Errorf("stderr %q", stderr.String())
+			}
+			if _, err := os.Stat(filepath.Join(dir, "results", "elsewhere", "readiness.txt")); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the interrupted experiment was stored (%v)", err)
+			}
+			after := snapshot(t, out)
+			if len(after) != len(before) {
+				t.Errorf("out/ changed")
+			}
+			for name, b := range before {
+				if !bytes.Equal(b, after[name]) {
+					t.Errorf("out/%s changed", name)
+				}
+			}
+			// Carrying on: back to a short experiment, measured and built.
+			os.WriteFile(chapter, src, 0o644)
+			t.Setenv("MBOOK_MACHINE", "elsewhere")
+			if code, stdout, stderr := cli(t, "", append([]string{"build", "--here", "--out", out}, flagsOf(dir)...)...); code != 0 || !strings.Contains(stdout, "(1 measured now)") {
+				t.Errorf("the next build: exit %d\n%s%s", code, stdout, stderr)
+			}
+		})
+	}
+}
+
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
