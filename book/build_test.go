@@ -288,7 +288,7 @@ func TestOutIsReplacedOnlyWhenItIsOurs(t *testing.T) {
 	for _, tc := range []struct {
 		out, refusal string
 	}{
-		{opts.Chapters, "no " + Manifest},
+		{opts.Chapters, "no " + Manifest + "; a build"},
 		{file, "is a file"},
 		{link, "symbolic link"},
 		{foreign, "no " + Manifest},

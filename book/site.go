@@ -57,7 +57,11 @@ func CheckOut(dir string) error {
 	}
 	listed, err := readManifest(filepath.Join(dir, Manifest))
 	if errors.Is(err, fs.ErrNotExist) {
-		return refuse(fmt.Sprintf("holds %d entries and no %s (a site built before builds marked their output has none: if that is what it is, remove it and build again)", len(entries), Manifest))
+		what := fmt.Sprintf("holds %d entries and no %s", len(entries), Manifest)
+		if oldSite(entries) {
+			what += " (it looks like a site built before builds marked their output: if it is, remove it and build again)"
+		}
+		return refuse(what)
 	}
 	if err != nil {
 		return refuse(err.Error())
@@ -73,6 +77,20 @@ func CheckOut(dir string) error {
 		return refuse("holds files no build wrote: " + strings.Join(foreign, ", "))
 	}
 	return nil
+}
+
+// oldSite reports whether entries look like a site of this tool written
+// before the manifest existed: index.html, style.css and pages, nothing
+// else. Only then does the refusal suggest removing the folder.
+func oldSite(entries []fs.DirEntry) bool {
+	has := map[string]bool{}
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !(strings.HasSuffix(e.Name(), ".html") || e.Name() == "style.css") {
+			return false
+		}
+		has[e.Name()] = true
+	}
+	return has["index.html"] && has["style.css"]
 }
 
 func readManifest(path string) (map[string]bool, error) {
