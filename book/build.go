@@ -281,13 +281,29 @@ func (b *Book) gaps(res *Results, opts Options, set string) ([]Status, string) {
 	case len(gaps) == 0, transcribed:
 		return gaps, ""
 	case set == opts.This.Name:
-		// run measures into this machine's set whatever the state: a
-		// failed probe is tried again, a missing one measured.
-		ids := make([]string, len(gaps))
-		for i, g := range gaps {
-			ids[i] = g.ID
+		// A build measures what is missing or stale; a failed probe is
+		// tried again only when asked, with run.
+		build := "go run . build"
+		if opts.Here || opts.Machine != "" {
+			build += " --here"
 		}
-		return gaps, "go run . run " + strings.Join(ids, " ")
+		var failed []string
+		measures := false
+		for _, g := range gaps {
+			if g.State == Failed {
+				failed = append(failed, g.ID)
+			} else {
+				measures = true
+			}
+		}
+		var cmds []string
+		if measures {
+			cmds = append(cmds, build)
+		}
+		if len(failed) > 0 {
+			cmds = append(cmds, "go run . run "+strings.Join(failed, " "))
+		}
+		return gaps, strings.Join(cmds, " and ")
 	}
 	return gaps, "go run . build --here (builds from this machine's numbers; " + set + "'s can only be measured on " + set + ")"
 }
