@@ -96,6 +96,9 @@ func SetFor(cfg Config, opts Options) string {
 func ChooseSet(cfg Config, opts Options) (string, error) {
 	set := SetFor(cfg, opts)
 	if err := store.CheckName("result set", set); err != nil {
+		if set == cfg.Machine {
+			return "", fmt.Errorf("%s: machine: %v", ConfigFile, err)
+		}
 		return "", &UsageError{err.Error()}
 	}
 	if opts.Machine != "" && opts.Machine != opts.This.Name {
