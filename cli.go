@@ -285,7 +285,7 @@ func runBuild(ctx context.Context, e *cliEnv, args []string) error {
 	fmt.Fprintf(e.stdout, "built %s from set %s (%d measured now); claims: %d hold, %d fail, %d inconclusive",
 		opts.Out, rep.Set, len(rep.Measured), holds, fails, unsure)
 	if rep.GapFigures > 0 || len(rep.Gaps) > 0 {
-		fmt.Fprintf(e.stdout, "; %d place(s) shown as gaps", rep.GapFigures)
+		fmt.Fprintf(e.stdout, "; %d place(s) shown as gaps (-v lists them)", rep.GapFigures)
 		if n := len(rep.Gaps); n > 0 {
 			ids := make([]string, n)
 			for i, g := range rep.Gaps {
@@ -293,9 +293,10 @@ func runBuild(ctx context.Context, e *cliEnv, args []string) error {
 			}
 			fmt.Fprintf(e.stdout, ", %d experiment(s) missing, stale or failed in %s: %s", n, rep.Set, strings.Join(ids, ", "))
 		}
-		if rep.Fill != "" {
+		switch {
+		case rep.Fill != "":
 			fmt.Fprintf(e.stdout, "; fill them with: %s", rep.Fill)
-		} else {
+		case len(rep.Gaps) > 0:
 			fmt.Fprint(e.stdout, " (a transcribed set: nothing to measure)")
 		}
 	}
