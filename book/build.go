@@ -176,7 +176,7 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	if opts.Strict && len(need) > 0 {
 		return nil, fmt.Errorf("--strict: %d experiment(s) would have to be measured: %s (measure them with: go run . run %s)", len(need), strings.Join(need, ", "), strings.Join(need, " "))
 	}
-	m := &Measurer{Runner: opts.Runner, Probes: opts.Probes, Machine: opts.This, Dir: opts.Results, Progress: opts.Progress}
+	m := &Measurer{Runner: opts.Runner, Probes: opts.Probes, Machine: opts.This, Dir: opts.Results, Progress: opts.Progress, Estimates: b.Config.Machine}
 	for i, id := range need {
 		_, err := m.measure(ctx, b, id, fmt.Sprintf("%s (%d/%d)", id, i+1, len(need)))
 		if cause := context.Cause(ctx); cause != nil {

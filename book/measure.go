@@ -22,6 +22,9 @@ type Measurer struct {
 	Dir      string    // the results folder
 	Progress *Progress // nil: silent
 	Runs     int       // overrides every experiment's runs when > 0
+	// Estimates names a set whose stored durations estimate a run's
+	// length when this machine's set has none yet (the book's set).
+	Estimates string
 }
 
 // SaveError is a measurement that could not be stored (a full disk, a
@@ -65,9 +68,10 @@ func (m *Measurer) measure(ctx context.Context, b *Book, id, label string) (*sto
 	}
 	path := store.Path(m.Dir, m.Machine.Name, id)
 	prev, _ := store.Load(path)
-	var perRun time.Duration
-	if prev != nil && prev.Duration > 0 && prev.Runs > 0 && len(prev.Rows)+len(prev.Failures) > 0 {
-		perRun = prev.Duration / time.Duration(prev.Runs*(len(prev.Rows)+len(prev.Failures)))
+	perRun := runLength(prev)
+	if perRun == 0 && m.Estimates != "" && store.CheckName("set", m.Estimates) == nil {
+		other, _ := store.Load(store.Path(m.Dir, m.Estimates, id))
+		perRun = runLength(other)
 	}
 	total := runs * len(e.Combos)
 	m.Progress.begin(label, total, perRun)
@@ -121,4 +125,13 @@ func (m *Measurer) measure(ctx context.Context, b *Book, id, label string) (*sto
 func isSaveError(err error) bool {
 	var se *SaveError
 	return errors.As(err, &se)
+}
+
+// runLength is how long one run of a stored result took on average, 0 when
+// it is not known.
+func runLength(r *store.Result) time.Duration {
+	if r == nil || r.Duration <= 0 || r.Runs <= 0 || len(r.Rows)+len(r.Failures) == 0 {
+		return 0
+	}
+	return r.Duration / time.Duration(r.Runs*(len(r.Rows)+len(r.Failures)))
 }
