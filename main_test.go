@@ -248,7 +248,26 @@ func TestWarningsAreGroupedByMessage(t *testing.T) {
 	if buf.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", buf.String(), want)
 	}
+	// A warning that says its kind is grouped by it, whatever its message;
+	// -v lists every one; the kind the caller skips is left out.
+	buf.Reset()
+	printWarnings(&buf, []error{kinded{at(1, "a"), "k"}, kinded{at(2, "b"), "k"}, kinded{at(3, "c"), "gap"}}, false, "gap")
+	if want := "warning: c.md:1:1: a (and 1 more like it; -v lists them)\n"; buf.String() != want {
+		t.Errorf("by kind: got %q, want %q", buf.String(), want)
+	}
+	buf.Reset()
+	printWarnings(&buf, []error{kinded{at(1, "a"), "k"}, kinded{at(2, "b"), "k"}, kinded{at(3, "c"), "gap"}}, true, "gap")
+	if strings.Count(buf.String(), "warning: ") != 3 {
+		t.Errorf("-v: %q", buf.String())
+	}
 }
+
+type kinded struct {
+	error
+	kind string
+}
+
+func (k kinded) Kind() string { return k.kind }
 
 // flagsOf are the folder flags of a test book in dir.
 func flagsOf(dir string) []string {
