@@ -460,3 +460,15 @@ func TestProgress(t *testing.T) {
 		t.Errorf("a slow run is not reported on a line of its own: %q", tty.String())
 	}
 }
+
+// A chapter without a title or a slug is an error at its first line.
+func TestChapterNeedsTitleAndSlug(t *testing.T) {
+	opts := testOptions(t)
+	os.WriteFile(filepath.Join(opts.Chapters, "t.md"), []byte("---\norder: 1\n---\n\n본문\n"), 0o644)
+	_, err := Load(opts.Chapters, fakes)
+	for _, want := range []string{"t.md:1:1: front matter has no title", "t.md:1:1: front matter has no slug"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("err = %v, want %q", err, want)
+		}
+	}
+}
