@@ -470,6 +470,9 @@ func runProbe(ctx context.Context, e *cliEnv, args []string) error {
 		return err
 	}
 	rows, failed := r.Measure(ctx, p, combos, max(e.runs, 1), nil)
+	if cause := context.Cause(ctx); cause != nil {
+		return fmt.Errorf("interrupted (%w): nothing was measured to the end", cause)
+	}
 	res := &store.Result{Experiment: p.Name, Probe: p.Name, Order: order, Sweep: sweep, Runs: e.runs,
 		Machine: machine.Current(), Units: map[string]probe.Unit{}}
 	for _, m := range p.Metrics {
