@@ -47,7 +47,7 @@ type cliEnv struct {
 }
 
 var verbs = []verb{
-	{name: "build", args: "", summary: "measure what is missing or stale, then write the site to out/",
+	{name: "build", args: "", summary: "write the site to out/ from the book's set, or this machine's (--here), measuring what that set lacks when it is this machine's",
 		example: "go run . build\n  go run . build --here\n  go run . build --here --fresh --only readiness\n  go run . build --machine m1",
 		flags: func(fs *pflag.FlagSet, e *cliEnv) {
 			bookFlags(fs, e)
@@ -606,7 +606,7 @@ func runStatus(ctx context.Context, e *cliEnv, args []string) error {
 	res := book.NewResults(e.results, set)
 	where := "this machine's set"
 	if set != opts.This.Name {
-		where = "measured elsewhere; this machine is " + opts.This.Name
+		where = "measured elsewhere; this machine is " + opts.This.Name + ", whose own set go run . status --here shows"
 	}
 	fmt.Fprintf(e.stdout, "result set %s (%s)\n", set, where)
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
