@@ -403,12 +403,12 @@ func TestRefSetNameIsValidated(t *testing.T) {
 func TestInterruptExitCodes(t *testing.T) {
 	var buf bytes.Buffer
 	for sig, want := range map[syscall.Signal]int{syscall.SIGINT: 130, syscall.SIGTERM: 143} {
-		err := &book.Interrupted{Cause: signalError{sig}, Kept: []string{"a"}}
+		err := &book.Interrupted{Cause: signalError{sig}, Kept: []string{"a"}, Out: "out"}
 		if code := exitCode(err, &buf); code != want {
 			t.Errorf("%v: exit %d, want %d", sig, code, want)
 		}
 	}
-	if !strings.Contains(buf.String(), "interrupted (signal: interrupt): out/ was left as it was; kept the 1 experiment(s) measured: a") {
+	if !strings.Contains(buf.String(), "interrupted (signal: interrupt): out was left as it was; kept the 1 experiment(s) measured: a") {
 		t.Errorf("message %q", buf.String())
 	}
 }

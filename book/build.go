@@ -180,7 +180,7 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	for i, id := range need {
 		_, err := m.measure(ctx, b, id, fmt.Sprintf("%s (%d/%d)", id, i+1, len(need)))
 		if cause := context.Cause(ctx); cause != nil {
-			return rep, &Interrupted{Cause: cause, Kept: rep.Measured, Left: need[i:]}
+			return rep, &Interrupted{Cause: cause, Kept: rep.Measured, Left: need[i:], Out: opts.Out}
 		}
 		if isSaveError(err) {
 			return rep, err
@@ -210,7 +210,7 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 		}
 	}
 	if cause := context.Cause(ctx); cause != nil {
-		return rep, &Interrupted{Cause: cause, Kept: rep.Measured}
+		return rep, &Interrupted{Cause: cause, Kept: rep.Measured, Out: opts.Out}
 	}
 	if opts.Strict {
 		var failing []string
@@ -239,7 +239,7 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	}
 	if err := WriteSite(ctx, opts.Out, pages); err != nil {
 		if cause := context.Cause(ctx); cause != nil {
-			return rep, &Interrupted{Cause: cause, Kept: rep.Measured}
+			return rep, &Interrupted{Cause: cause, Kept: rep.Measured, Out: opts.Out}
 		}
 		return rep, err
 	}
@@ -252,10 +252,14 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 type Interrupted struct {
 	Cause      error
 	Kept, Left []string
+	Out        string // the site left as it was; "" when there is none (run)
 }
 
 func (e *Interrupted) Error() string {
-	s := fmt.Sprintf("interrupted (%v): out/ was left as it was", e.Cause)
+	s := fmt.Sprintf("interrupted (%v)", e.Cause)
+	if e.Out != "" {
+		s += fmt.Sprintf(": %s was left as it was", e.Out)
+	}
 	if len(e.Kept) > 0 {
 		s += fmt.Sprintf("; kept the %d experiment(s) measured: %s", len(e.Kept), strings.Join(e.Kept, ", "))
 	}
