@@ -145,14 +145,22 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	if err := CheckOut(opts.Out); err != nil {
 		return nil, err
 	}
-	unlock, err := Lock(ctx, opts.Results, opts.Log)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	removeLeftovers(opts.Out, opts.Results)
-
 	rep := &Report{Set: set, Measures: set == opts.This.Name}
+	// A build that may measure waits for another one on the same tree; one
+	// that cannot (another machine's set, --strict) only cleans up when no
+	// other build is at work.
+	if rep.Measures && !opts.Strict {
+		unlock, err := Lock(ctx, opts.Results, opts.Log)
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
+		removeLeftovers(opts.Out, opts.Results)
+	} else if unlock, ok := TryLock(opts.Results); ok {
+		defer unlock()
+		removeLeftovers(opts.Out, opts.Results)
+	}
+
 	res := NewResults(opts.Results, set)
 	switch {
 	case rep.Measures || opts.Log == nil:

@@ -364,12 +364,24 @@ func TestLeftoversOfAKilledBuildAreRemoved(t *testing.T) {
 	}
 }
 
-// A second build on the same tree waits for the first, saying so.
+// A second build on the same tree waits for the first, saying so; a build
+// that measures nothing does not wait.
 func TestSecondBuildWaitsForTheLock(t *testing.T) {
 	opts := testOptions(t)
+	opts.Only = []string{"ok"}
+	if _, err := Build(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
 	unlock, err := Lock(context.Background(), opts.Results, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// A build that cannot measure does not wait.
+	strict := opts
+	strict.Strict, strict.Only = true, nil
+	os.WriteFile(filepath.Join(opts.Chapters, "t.md"), []byte(strings.Split(chapter, "```experiment boom")[0]+"{{ ok.time[n=2] }}\n"), 0o644)
+	if _, err := Build(context.Background(), strict); err != nil {
+		t.Fatalf("a --strict build while the lock is held: %v", err)
 	}
 	log := &syncBuffer{}
 	opts.Log = log

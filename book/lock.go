@@ -2,6 +2,7 @@ package book
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -23,6 +24,20 @@ const LockFile = ".lock"
 // releases it. The lock dies with the process, so a killed build never
 // leaves it taken.
 func Lock(ctx context.Context, results string, log io.Writer) (unlock func(), err error) {
+	return lock(ctx, results, log, true)
+}
+
+// TryLock takes the tree's lock if it is free; ok is false when another
+// build holds it. A build that measures nothing need not wait for one
+// that does: it only reads results, which are replaced atomically.
+func TryLock(results string) (unlock func(), ok bool) {
+	unlock, err := lock(context.Background(), results, nil, false)
+	return unlock, err == nil
+}
+
+var errLocked = errors.New("locked")
+
+func lock(ctx context.Context, results string, log io.Writer, wait bool) (unlock func(), err error) {
 	if err := os.MkdirAll(results, 0o755); err != nil {
 		return nil, err
 	}
@@ -40,6 +55,10 @@ func Lock(ctx context.Context, results string, log io.Writer) (unlock func(), er
 		if err != unix.EWOULDBLOCK {
 			f.Close()
 			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if !wait {
+			f.Close()
+			return nil, errLocked
 		}
 		if !said && log != nil {
 			holder, _ := os.ReadFile(path)
