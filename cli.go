@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -35,6 +39,7 @@ type cliEnv struct {
 	stdout, stderr            io.Writer
 	chapters, results, out    string
 	machineName               string
+	here, verbose             bool
 	fresh, strict, jsonOutput bool
 	only, params              []string
 	runs                      int
@@ -42,16 +47,18 @@ type cliEnv struct {
 }
 
 var verbs = []verb{
-	{name: "build", args: "", summary: "measure what is missing or stale, then write the site to out/",
-		example: "go run . build\n  go run . build --machine m1 --strict\n  go run . build --fresh --only readiness",
+	{name: "build", args: "", summary: "write the site to out/ from the book's set, or this machine's (--here), measuring what that set lacks when it is this machine's",
+		example: "go run . build\n  go run . build --here\n  go run . build --here --fresh --only readiness\n  go run . build --machine m1",
 		flags: func(fs *pflag.FlagSet, e *cliEnv) {
 			bookFlags(fs, e)
-			fs.StringVar(&e.out, "out", "out", "where the site is written (replaced atomically)")
-			fs.BoolVar(&e.fresh, "fresh", false, "measure every experiment anew on this machine and build from its set")
-			fs.StringSliceVar(&e.only, "only", nil, "measure only these experiment ids (comma-separated)")
-			fs.BoolVar(&e.strict, "strict", false, "fail on a failing claim or on any result that would have to be measured")
+			setFlags(fs, e)
+			fs.StringVar(&e.out, "out", "out", "where the site is written: an empty folder or a site a build wrote (replaced atomically)")
+			fs.BoolVar(&e.fresh, "fresh", false, "measure every experiment (or those of --only) anew into this machine's set")
+			fs.StringSliceVar(&e.only, "only", nil, "measure only these experiment ids (comma-separated); every page is still built")
+			fs.BoolVar(&e.strict, "strict", false, "fail on a failing or undecidable claim, a missing figure, or any result that would have to be measured")
+			fs.BoolVarP(&e.verbose, "verbose", "v", false, "list every warning, not one line per kind")
 		}, run: runBuild},
-	{name: "run", args: "ID [ID...]", summary: "(re)measure experiments on this machine, store the results, print a table",
+	{name: "run", args: "ID [ID...]", summary: "(re)measure experiments into this machine's set, print a table",
 		example: "go run . run readiness\n  go run . run handoff --runs 5 --json",
 		flags: func(fs *pflag.FlagSet, e *cliEnv) {
 			bookFlags(fs, e)
@@ -68,20 +75,44 @@ var verbs = []verb{
 			fs.BoolVar(&e.jsonOutput, "json", false, "print one JSON object instead of a table")
 		}, run: runProbe},
 	{name: "status", summary: "say for every experiment whether its stored result is fresh, stale (why), missing or failed",
-		example: "go run . status\n  go run . status --machine m1",
-		flags:   bookFlags, run: runStatus},
-	{name: "check", summary: "evaluate every claim against the results and print a report; exit 1 if any fails",
-		example: "go run . check",
-		flags:   bookFlags, run: runCheck},
+		example: "go run . status\n  go run . status --here\n  go run . status --machine m1",
+		flags: func(fs *pflag.FlagSet, e *cliEnv) {
+			bookFlags(fs, e)
+			setFlags(fs, e)
+		}, run: runStatus},
+	{name: "check", summary: "evaluate every claim and print a report; exit 1 if one fails or cannot be decided",
+		example: "go run . check\n  go run . check --here",
+		flags: func(fs *pflag.FlagSet, e *cliEnv) {
+			bookFlags(fs, e)
+			setFlags(fs, e)
+			fs.BoolVarP(&e.verbose, "verbose", "v", false, "list every warning, not one line per kind")
+		}, run: runCheck},
 	{name: "render", args: "FILE|-", summary: "render one Markdown document to an HTML fragment on stdout (never measures)",
 		example: "go run . render chapters/02-select-to-epoll.md\n  echo '# hi' | go run . render -",
-		flags:   bookFlags, run: runRender},
+		flags: func(fs *pflag.FlagSet, e *cliEnv) {
+			bookFlags(fs, e)
+			setFlags(fs, e)
+			fs.BoolVarP(&e.verbose, "verbose", "v", false, "list every warning, not one line per kind")
+		}, run: runRender},
+	{name: "adopt", summary: "make this machine the book's machine (sets machine: in book.yaml) once its set is complete",
+		example: "go run . build --here && go run . adopt",
+		flags:   bookFlags, run: runAdopt},
 }
+
+// hereEnv makes --here the default of a working copy: an author who works
+// on one machine all day sets it once (in the shell's profile) instead of
+// editing the committed book.yaml.
+const hereEnv = "MBOOK_HERE"
 
 func bookFlags(fs *pflag.FlagSet, e *cliEnv) {
 	fs.StringVar(&e.chapters, "chapters", "chapters", "the chapters folder (with book.yaml)")
 	fs.StringVar(&e.results, "results", "results", "the results folder (one set per machine)")
-	fs.StringVar(&e.machineName, "machine", "", "build from this machine's result set (default: the book's machine, else this one)")
+}
+
+// setFlags pick the result set of the verbs that read one.
+func setFlags(fs *pflag.FlagSet, e *cliEnv) {
+	fs.BoolVar(&e.here, "here", false, "use this machine's result set (measuring what it lacks, for build); default when "+hereEnv+"=1")
+	fs.StringVar(&e.machineName, "machine", "", "use this existing result set (see go run . status for the list)")
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -136,72 +167,140 @@ func printUsage(w io.Writer) {
 }
 
 func (e *cliEnv) options() (book.Options, error) {
+	if e.here && e.machineName != "" {
+		return book.Options{}, usagef("--here and --machine both pick the result set: give one")
+	}
+	if e.machineName != "" {
+		if err := store.CheckName("--machine", e.machineName); err != nil {
+			return book.Options{}, usagef("%v", err)
+		}
+	} else if os.Getenv(hereEnv) == "1" {
+		e.here = true
+	}
+	this := machine.Current()
+	if err := store.CheckName("this machine's name (MBOOK_MACHINE)", this.Name); err != nil {
+		return book.Options{}, usagef("%v", err)
+	}
 	r, err := runner.New()
 	if err != nil {
 		return book.Options{}, err
 	}
-	return book.Options{Chapters: e.chapters, Results: e.results, Out: e.out, Machine: e.machineName,
+	return book.Options{Chapters: e.chapters, Results: e.results, Out: e.out, Machine: e.machineName, Here: e.here,
 		Fresh: e.fresh, Only: e.only, Strict: e.strict, Probes: probes.All(), Runner: r,
-		This: machine.Current(), Log: e.stderr}, nil
+		This: this, Log: e.stderr, Progress: progressTo(e.stderr)}, nil
 }
 
-// load reads the chapters with this invocation's options.
-func (e *cliEnv) load() (book.Options, *book.Book, error) {
+// progressTo reports measurements on w: a status line kept up to date on
+// a terminal, plain lines elsewhere (a log, CI).
+func progressTo(w io.Writer) *book.Progress {
+	tty := false
+	if f, ok := w.(*os.File); ok && os.Getenv("TERM") != "dumb" {
+		if fi, err := f.Stat(); err == nil {
+			tty = fi.Mode()&os.ModeCharDevice != 0
+		}
+	}
+	return &book.Progress{W: w, Terminal: tty}
+}
+
+// load reads the chapters with this invocation's options and picks the
+// result set (--machine must exist).
+func (e *cliEnv) load() (book.Options, *book.Book, string, error) {
 	opts, err := e.options()
 	if err != nil {
-		return opts, nil, err
+		return opts, nil, "", err
 	}
 	b, err := book.Load(e.chapters, opts.Probes)
-	return opts, b, err
+	if err != nil {
+		return opts, nil, "", err
+	}
+	set, err := book.ChooseSet(b.Config, opts)
+	return opts, b, set, err
 }
 
-// printWarnings prints each distinct warning once, at its first position:
-// a missing result is otherwise reported at every value that needs it.
-func printWarnings(w io.Writer, warnings []error) {
+// printWarnings prints the warnings one line per kind, at the first place
+// with a count of the others, or every one of them when verbose. Warnings
+// of kind skip are left out unless verbose: the build leaves out
+// "missing", as its summary line counts the gaps and names the command
+// that fills them where it is run.
+func printWarnings(w io.Writer, warnings []error, verbose bool, skip string) {
 	var order []string
 	first := map[string]string{}
 	more := map[string]int{}
 	for _, warn := range warnings {
-		text := warn.Error()
-		msg := text
-		var pe *render.PosError
-		if errors.As(warn, &pe) {
-			msg = pe.Msg
-		}
-		if _, seen := first[msg]; seen {
-			more[msg]++
+		if verbose {
+			fmt.Fprintf(w, "warning: %s\n", warn)
 			continue
 		}
-		first[msg] = text
-		order = append(order, msg)
+		k := book.WarningKind(warn)
+		if k == skip {
+			continue
+		}
+		if _, seen := first[k]; seen {
+			more[k]++
+			continue
+		}
+		first[k] = warn.Error()
+		order = append(order, k)
 	}
-	for _, msg := range order {
-		fmt.Fprintf(w, "warning: %s", first[msg])
-		if n := more[msg]; n > 0 {
-			fmt.Fprintf(w, " (and %d more places)", n)
+	for _, k := range order {
+		fmt.Fprintf(w, "warning: %s", first[k])
+		if n := more[k]; n > 0 {
+			fmt.Fprintf(w, " (and %d more like it; -v lists them)", n)
 		}
 		fmt.Fprintln(w)
 	}
 }
 
+// printFailingClaims names every claim that does not hold, where it is and
+// what was measured.
+func printFailingClaims(w io.Writer, claims []render.Claim) {
+	for _, c := range claims {
+		if c.Verdict == "fails" {
+			fmt.Fprintf(w, "%s: claim does not hold: %s\n    %s\n", c.Pos, c.Text, c.Explain)
+		}
+	}
+}
+
 func runBuild(ctx context.Context, e *cliEnv, args []string) error {
 	if len(args) > 0 {
-		return usagef("build takes no arguments, got %q", args)
+		return usagef("build takes no arguments, got %q (see go run . build --help)", args)
 	}
 	opts, err := e.options()
 	if err != nil {
 		return err
 	}
 	rep, err := book.Build(ctx, opts)
+	// Errors first, then the claims that fail, then the warnings.
+	if err != nil {
+		fmt.Fprintln(e.stderr, err)
+	}
 	if rep != nil {
-		printWarnings(e.stderr, rep.Warnings)
+		printFailingClaims(e.stderr, rep.Claims)
+		printWarnings(e.stderr, rep.Warnings, e.verbose, "missing")
 	}
 	if err != nil {
-		return err
+		return shown{err}
 	}
 	holds, fails, unsure := countClaims(rep.Claims)
-	fmt.Fprintf(e.stdout, "built %s from set %s (%d measured now); claims: %d hold, %d fail, %d inconclusive\n",
+	fmt.Fprintf(e.stdout, "built %s from set %s (%d measured now); claims: %d hold, %d fail, %d inconclusive",
 		opts.Out, rep.Set, len(rep.Measured), holds, fails, unsure)
+	if rep.GapFigures > 0 || len(rep.Gaps) > 0 {
+		fmt.Fprintf(e.stdout, "; %d place(s) shown as gaps (-v lists them)", rep.GapFigures)
+		if n := len(rep.Gaps); n > 0 {
+			ids := make([]string, n)
+			for i, g := range rep.Gaps {
+				ids[i] = g.ID
+			}
+			fmt.Fprintf(e.stdout, ", %d experiment(s) missing, stale or failed in %s: %s", n, rep.Set, strings.Join(ids, ", "))
+		}
+		switch {
+		case rep.Fill != "":
+			fmt.Fprintf(e.stdout, "; fill them with: %s", rep.Fill)
+		case len(rep.Gaps) > 0:
+			fmt.Fprint(e.stdout, " (a transcribed set: nothing to measure)")
+		}
+	}
+	fmt.Fprintln(e.stdout)
 	return nil
 }
 
@@ -223,7 +322,14 @@ func runRun(ctx context.Context, e *cliEnv, args []string) error {
 	if len(args) == 0 {
 		return usagef("run needs at least one experiment id (see go run . status for the list)")
 	}
-	opts, b, err := e.load()
+	if e.runs < 0 {
+		return usagef("--runs %d: want a positive number of runs", e.runs)
+	}
+	opts, err := e.options()
+	if err != nil {
+		return err
+	}
+	b, err := book.Load(e.chapters, opts.Probes)
 	if err != nil {
 		return err
 	}
@@ -231,10 +337,18 @@ func runRun(ctx context.Context, e *cliEnv, args []string) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	m := &book.Measurer{Runner: opts.Runner, Probes: opts.Probes, Machine: opts.This, Dir: e.results, Log: e.stderr, Runs: e.runs}
+	unlock, err := book.Lock(ctx, e.results, e.stderr)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	m := &book.Measurer{Runner: opts.Runner, Probes: opts.Probes, Machine: opts.This, Dir: e.results, Progress: opts.Progress, Runs: e.runs}
 	var errs []error
-	for _, id := range ids {
+	for i, id := range ids {
 		res, err := m.Measure(ctx, b, id)
+		if cause := context.Cause(ctx); cause != nil {
+			return &book.Interrupted{Cause: cause, Kept: ids[:i], Left: ids[i:]}
+		}
 		if err != nil {
 			errs = append(errs, err)
 		}
@@ -255,6 +369,9 @@ func runRun(ctx context.Context, e *cliEnv, args []string) error {
 }
 
 func runProbes(ctx context.Context, e *cliEnv, args []string) error {
+	if len(args) > 0 {
+		return usagef("probes takes no arguments, got %q (to measure one: go run . probe NAME)", args)
+	}
 	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	for _, p := range probes.All() {
 		fmt.Fprintf(w, "%s\n  %s\n", p.Name, strings.ReplaceAll(p.Doc, "\n", "\n  "))
@@ -288,6 +405,9 @@ func unitName(u probe.Unit) string {
 func runProbe(ctx context.Context, e *cliEnv, args []string) error {
 	if len(args) != 1 {
 		return usagef("probe needs exactly one probe name (see go run . probes)")
+	}
+	if e.runs < 1 {
+		return usagef("--runs %d: want at least 1", e.runs)
 	}
 	all := probes.All()
 	p, ok := probes.Lookup(all, args[0])
@@ -350,6 +470,9 @@ func runProbe(ctx context.Context, e *cliEnv, args []string) error {
 		return err
 	}
 	rows, failed := r.Measure(ctx, p, combos, max(e.runs, 1), nil)
+	if cause := context.Cause(ctx); cause != nil {
+		return fmt.Errorf("interrupted (%w): nothing was measured to the end", cause)
+	}
 	res := &store.Result{Experiment: p.Name, Probe: p.Name, Order: order, Sweep: sweep, Runs: e.runs,
 		Machine: machine.Current(), Units: map[string]probe.Unit{}}
 	for _, m := range p.Metrics {
@@ -473,28 +596,37 @@ func printJSON(w io.Writer, p probe.Probe, res *store.Result) error {
 }
 
 func runStatus(ctx context.Context, e *cliEnv, args []string) error {
-	opts, b, err := e.load()
+	if len(args) > 0 {
+		return usagef("status takes no arguments, got %q (see go run . status --help)", args)
+	}
+	opts, b, set, err := e.load()
 	if err != nil {
 		return err
 	}
-	set := book.SetFor(b.Config, opts)
 	res := book.NewResults(e.results, set)
 	where := "this machine's set"
 	if set != opts.This.Name {
-		where = "other machine: not this one (" + opts.This.Name + ")"
+		where = "measured elsewhere; this machine is " + opts.This.Name + ", whose own set go run . status --here shows"
 	}
 	fmt.Fprintf(e.stdout, "result set %s (%s)\n", set, where)
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	var unreadable []error
 	for _, st := range b.Status(res, opts.Probes, b.Order) {
 		ex := b.Experiments[st.ID]
 		detail := st.Why
 		if st.Result != nil && detail == "" {
 			detail = fmt.Sprintf("%s, %d runs", st.Result.Start.Format("2006-01-02"), st.Result.Runs)
 		}
-		if st.State == book.Missing || st.State == book.Stale {
+		switch st.State {
+		case book.Unreadable:
+			unreadable = append(unreadable, res.Err("", st.ID))
+			detail = "see the error below"
+		case book.Missing, book.Stale, book.Failed:
 			hint := "measure with: go run . run " + st.ID
 			if set != opts.This.Name {
-				hint = "measure on " + set + " with: go run . run " + st.ID
+				// Only that machine can measure into its set; from here
+				// the way on is this machine's own set.
+				hint = "only " + set + " can measure it; here: go run . build --here"
 			}
 			detail = strings.TrimPrefix(detail+"; ", "; ") + hint
 		}
@@ -518,30 +650,67 @@ func runStatus(ctx context.Context, e *cliEnv, args []string) error {
 	if len(other) > 0 {
 		fmt.Fprintf(e.stdout, "other sets: %s\n", strings.Join(other, ", "))
 	}
-	return nil
+	return errors.Join(unreadable...)
 }
 
 func runCheck(ctx context.Context, e *cliEnv, args []string) error {
-	opts, b, err := e.load()
+	if len(args) > 0 {
+		return usagef("check takes no arguments, got %q (see go run . check --help)", args)
+	}
+	opts, b, set, err := e.load()
 	if err != nil {
 		return err
 	}
-	set := book.SetFor(b.Config, opts)
-	_, warnings, claims, err := b.Render(book.NewResults(e.results, set))
+	res := book.NewResults(e.results, set)
+	_, warnings, claims, err := b.Render(res)
 	if err != nil {
 		return err
 	}
+	undecided := 0
 	for _, c := range claims {
 		mark := map[string]string{"holds": "ok  ", "fails": "FAIL", "inconclusive": "??  "}[c.Verdict]
 		fmt.Fprintf(e.stdout, "%s %s: %s\n     %s\n", mark, c.Pos, c.Text, c.Explain)
+		if c.Verdict != "inconclusive" {
+			continue
+		}
+		if why := missingData(c, res, opts, set); why != "" {
+			undecided++
+			fmt.Fprintf(e.stdout, "     cannot be decided: %s\n", why)
+		}
 	}
-	printWarnings(e.stderr, warnings)
+	printWarnings(e.stderr, warnings, e.verbose, "missing")
 	holds, fails, unsure := countClaims(claims)
-	fmt.Fprintf(e.stdout, "set %s: %d claims: %d hold, %d fail, %d inconclusive\n", set, len(claims), holds, fails, unsure)
+	fmt.Fprintf(e.stdout, "set %s: %d claims: %d hold, %d fail, %d inconclusive (%d of them for lack of data)\n", set, len(claims), holds, fails, unsure, undecided)
+	var errs []error
 	if fails > 0 {
-		return fmt.Errorf("%d claim(s) do not hold", fails)
+		errs = append(errs, fmt.Errorf("%d claim(s) do not hold", fails))
 	}
-	return nil
+	if undecided > 0 {
+		errs = append(errs, fmt.Errorf("%d claim(s) cannot be decided: their data is missing", undecided))
+	}
+	return errors.Join(errs...)
+}
+
+// missingData says which result a claim lacks and how to get it where
+// check runs, or "" when its data is all there (the runs disagree).
+func missingData(c render.Claim, res *book.Results, opts book.Options, set string) string {
+	x, err := expr.Parse(c.Expect)
+	if err != nil {
+		return ""
+	}
+	for _, r := range x.Refs() {
+		if _, ok := res.Lookup(r.Set, r.Experiment); ok {
+			continue
+		}
+		switch {
+		case r.Set != "" && r.Set != set:
+			return fmt.Sprintf("reference set %s has no result of %s (a reference set is transcribed or imported, not measured here)", r.Set, r.Experiment)
+		case set == opts.This.Name:
+			return fmt.Sprintf("no result of %s in this machine's set %s; measure it with: go run . run %s", r.Experiment, set, r.Experiment)
+		}
+		return fmt.Sprintf("no result of %s in set %s, which only %s can measure; from this machine: go run . build --here && go run . check --here", r.Experiment, set, set)
+	}
+	return ""
 }
 
 func runRender(ctx context.Context, e *cliEnv, args []string) error {
@@ -560,25 +729,79 @@ func runRender(ctx context.Context, e *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	all := probes.All()
+	opts, err := e.options()
+	if err != nil {
+		return err
+	}
 	// References may name experiments of other chapters: take the book's
 	// experiments when there is a book, the document's own win.
 	experiments := map[string]*render.Experiment{}
-	set := e.machineName
-	if b, err := book.Load(e.chapters, all); err == nil {
-		experiments = b.Experiments
-		if set == "" {
-			set = book.SetFor(b.Config, book.Options{This: machine.Current()})
-		}
+	var cfg book.Config
+	if b, err := book.Load(e.chapters, opts.Probes); err == nil {
+		experiments, cfg = b.Experiments, b.Config
 	}
-	if set == "" {
-		set = machine.Current().Name
+	set, err := book.ChooseSet(cfg, opts)
+	if err != nil {
+		return err
 	}
-	html, warnings, err := render.RenderFragment(name, src, all, book.NewResults(e.results, set), experiments)
-	printWarnings(e.stderr, warnings)
+	html, warnings, err := render.RenderFragment(name, src, opts.Probes, book.NewResults(e.results, set), experiments)
+	printWarnings(e.stderr, warnings, e.verbose, "")
 	if err != nil {
 		return err
 	}
 	_, err = e.stdout.Write(html)
 	return err
+}
+
+var machineLine = regexp.MustCompile(`(?m)^machine:.*$`)
+
+// runAdopt makes this machine the book's: once its set holds a usable
+// result for every experiment, book.yaml's machine: names it, so a plain
+// build on any clone publishes this machine's numbers.
+func runAdopt(ctx context.Context, e *cliEnv, args []string) error {
+	if len(args) > 0 {
+		return usagef("adopt takes no arguments, got %q", args)
+	}
+	e.here = true
+	opts, b, set, err := e.load()
+	if err != nil {
+		return err
+	}
+	var lacking []string
+	for _, st := range b.Status(book.NewResults(e.results, set), opts.Probes, b.Order) {
+		if st.State != book.Fresh {
+			lacking = append(lacking, st.ID+" ("+string(st.State)+")")
+		}
+	}
+	if len(lacking) > 0 {
+		return fmt.Errorf("this machine's set %s is not complete: %s; measure it first with: go run . build --here", set, strings.Join(lacking, ", "))
+	}
+	if b.Config.Machine == set {
+		fmt.Fprintf(e.stdout, "%s is already the book's machine\n", set)
+		return nil
+	}
+	path := filepath.Join(e.chapters, book.ConfigFile)
+	src, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	line := "machine: " + set
+	var out []byte
+	if machineLine.Match(src) {
+		out = machineLine.ReplaceAll(src, []byte(line))
+	} else {
+		if len(src) > 0 && !bytes.HasSuffix(src, []byte("\n")) {
+			src = append(src, '\n')
+		}
+		out = append(src, line+"\n"...)
+	}
+	if err := os.WriteFile(path, out, 0o644); err != nil {
+		return err
+	}
+	old := b.Config.Machine
+	if old == "" {
+		old = "(none)"
+	}
+	fmt.Fprintf(e.stdout, "%s: machine %s → %s; commit it with %s\n", path, old, set, filepath.Join(e.results, set))
+	return nil
 }

@@ -14,7 +14,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"syscall"
 
+	"measuredbook/book"
 	"measuredbook/probes"
 	"measuredbook/probes/threads"
 	"measuredbook/runner"
@@ -29,11 +31,40 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == runner.ChildVerb {
 		os.Exit(runner.Child(os.Args[2:], probes.All(), os.Stdout, os.Stderr))
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	os.Exit(exitCode(err, os.Stderr))
+	os.Exit(cliMain(os.Args[1:]))
 }
+
+// cliMain runs the command line as the program does: interruptible by
+// SIGINT and SIGTERM, errors printed, the exit code returned.
+func cliMain(args []string) int {
+	ctx, stop := interruptible()
+	defer stop()
+	return exitCode(run(ctx, args, os.Stdin, os.Stdout, os.Stderr), os.Stderr)
+}
+
+// interruptible returns a context cancelled by the first SIGINT or
+// SIGTERM, with the signal as its cause (for the exit code). A second
+// signal is no longer caught: it ends the program at once.
+func interruptible() (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case s := <-sigs:
+			signal.Stop(sigs)
+			cancel(signalError{s.(syscall.Signal)})
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() { signal.Stop(sigs); cancel(nil) }
+}
+
+// signalError is the cause of a cancellation by a signal: exit 128+n, as
+// a shell reports a process killed by it (130 for SIGINT, 143 for SIGTERM).
+type signalError struct{ sig syscall.Signal }
+
+func (e signalError) Error() string { return "signal: " + e.sig.String() }
 
 // usageError is a mistake in the command line: exit code 2.
 type usageError struct{ msg string }
@@ -45,15 +76,29 @@ func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(form
 // errHelp ends a run that printed help: exit 0.
 var errHelp = errors.New("help shown")
 
+// shown is an error already printed (a verb that prints its errors before
+// its warnings): exitCode only maps it to a code.
+type shown struct{ error }
+
+func (s shown) Unwrap() error { return s.error }
+
+// exitCode prints err (unless it was shown) and maps it to the exit code:
+// 0 ok, 1 a failure, 2 a usage error, 128+n when signal n interrupted.
 func exitCode(err error, stderr io.Writer) int {
-	var u *usageError
-	switch {
-	case err == nil, errors.Is(err, errHelp):
+	if err == nil || errors.Is(err, errHelp) {
 		return 0
-	case errors.As(err, &u):
-		fmt.Fprintln(stderr, err)
-		return 2
 	}
-	fmt.Fprintln(stderr, err)
+	if !errors.As(err, new(shown)) {
+		fmt.Fprintln(stderr, err)
+	}
+	var u *usageError
+	var bu *book.UsageError
+	var sig signalError
+	switch {
+	case errors.As(err, &u), errors.As(err, &bu):
+		return 2
+	case errors.As(err, &sig):
+		return 128 + int(sig.sig)
+	}
 	return 1
 }

@@ -4,12 +4,21 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
+	"time"
 
+	"measuredbook/book"
+	"measuredbook/machine"
 	"measuredbook/probes"
 	"measuredbook/probes/threads"
 	"measuredbook/render"
@@ -24,6 +33,10 @@ func TestMain(m *testing.M) {
 	}
 	if len(os.Args) > 1 && os.Args[1] == runner.ChildVerb {
 		os.Exit(runner.Child(os.Args[2:], probes.All(), os.Stdout, os.Stderr))
+	}
+	// The test binary as the program itself, for tests that signal it.
+	if os.Getenv("MBOOK_TEST_MAIN") == "1" {
+		os.Exit(cliMain(os.Args[1:]))
 	}
 	os.Exit(m.Run())
 }
@@ -150,6 +163,7 @@ func TestFailedBuildLeavesOutAndResultsIntact(t *testing.T) {
 }
 
 func TestStrictNamesWhatWouldBeMeasured(t *testing.T) {
+	t.Setenv("MBOOK_MACHINE", "fixture") // the book's machine: a plain build measures
 	dir := site(t)
 	os.Remove(filepath.Join(dir, "results", "fixture", "readiness.txt"))
 	code, _, stderr := cli(t, "", "build", "--strict", "--chapters", filepath.Join(dir, "chapters"), "--results", filepath.Join(dir, "results"), "--out", filepath.Join(dir, "out"))
@@ -229,9 +243,384 @@ func TestWarningsAreGroupedByMessage(t *testing.T) {
 		return &render.PosError{Pos: render.Pos{File: "c.md", Line: line, Col: 1}, Msg: msg}
 	}
 	var buf bytes.Buffer
-	printWarnings(&buf, []error{at(3, "no result of experiment x"), at(9, "other"), at(5, "no result of experiment x"), at(7, "no result of experiment x")})
-	want := "warning: c.md:3:1: no result of experiment x (and 2 more places)\nwarning: c.md:9:1: other\n"
+	printWarnings(&buf, []error{at(3, "same thing"), at(9, "other"), at(5, "same thing"), at(7, "same thing")}, false, "")
+	want := "warning: c.md:3:1: same thing (and 2 more like it; -v lists them)\nwarning: c.md:9:1: other\n"
 	if buf.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", buf.String(), want)
 	}
+	// A warning that says its kind is grouped by it, whatever its message;
+	// -v lists every one; the kind the caller skips is left out.
+	buf.Reset()
+	printWarnings(&buf, []error{kinded{at(1, "a"), "k"}, kinded{at(2, "b"), "k"}, kinded{at(3, "c"), "gap"}}, false, "gap")
+	if want := "warning: c.md:1:1: a (and 1 more like it; -v lists them)\n"; buf.String() != want {
+		t.Errorf("by kind: got %q, want %q", buf.String(), want)
+	}
+	buf.Reset()
+	printWarnings(&buf, []error{kinded{at(1, "a"), "k"}, kinded{at(2, "b"), "k"}, kinded{at(3, "c"), "gap"}}, true, "gap")
+	if strings.Count(buf.String(), "warning: ") != 3 {
+		t.Errorf("-v: %q", buf.String())
+	}
+}
+
+type kinded struct {
+	error
+	kind string
+}
+
+func (k kinded) Kind() string { return k.kind }
+
+// flagsOf are the folder flags of a test book in dir.
+func flagsOf(dir string) []string {
+	return []string{"--chapters", filepath.Join(dir, "chapters"), "--results", filepath.Join(dir, "results")}
+}
+
+// The machine model, as a user on another machine meets it: the published
+// book builds without measuring, one line says so and names --here; the
+// flags that measure are refused there; --machine must exist; a
+// transcribed set builds with gaps and fails --strict; --here measures this
+// machine's set and builds from it, an edit re-measures only what changed;
+// MBOOK_HERE makes --here the default; adopt makes this machine the book's.
+func TestMachineModel(t *testing.T) {
+	t.Setenv("MBOOK_MACHINE", "elsewhere")
+	t.Setenv(hereEnv, "")
+	dir := site(t)
+	build := func(extra ...string) (int, string, string) {
+		t.Helper()
+		args := append([]string{"build", "--out", filepath.Join(dir, "out")}, flagsOf(dir)...)
+		return cli(t, "", append(args, extra...)...)
+	}
+	code, stdout, stderr := build()
+	if code != 0 || !strings.Contains(stderr, "fixture's results (this machine is elsewhere; nothing is measured)") ||
+		!strings.Contains(stderr, "go run . build --here") || !strings.Contains(stdout, "from set fixture (0 measured now)") {
+		t.Errorf("plain build elsewhere: exit %d\n%s%s", code, stdout, stderr)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--fresh"}, "go run . build --here --fresh"},
+		{[]string{"--only", "readiness"}, "go run . build --here --only readiness"},
+		{[]string{"--machine", "fixtur"}, "did you mean fixture?"},
+		{[]string{"--machine", "m1", "--here"}, "give one"},
+		{[]string{"--machine", "m1", "--fresh"}, "nothing would be measured"},
+		{[]string{"--machine", "../../etc"}, "may not start with '.'"},
+		{[]string{"--here", "--only", "readines"}, "did you mean readiness?"},
+	} {
+		if code, _, stderr := build(tc.args...); code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("build %v: exit %d, %q; want 2 and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+	// The fixture's m1 set has readiness for kqueue only: its poll and
+	// epoll figures are gaps, shown as such; --strict fails on them.
+	code, stdout, stderr = build("--machine", "m1")
+	if code != 0 || !strings.Contains(stdout, "from set m1") || strings.Contains(stderr+stdout, "go run . run") {
+		t.Errorf("build --machine m1: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if code, _, stderr := build("--machine", "m1", "--strict"); code != 1 || !strings.Contains(stderr, "--strict") {
+		t.Errorf("build --machine m1 --strict: exit %d, %q", code, stderr)
+	}
+
+	// --here: this machine's set is empty, so everything is measured.
+	code, stdout, stderr = build("--here")
+	if code != 0 || !strings.Contains(stdout, "from set elsewhere (1 measured now)") || !strings.Contains(stderr, "measure readiness (1/1): [active=last/api=poll/idle=100/rounds=2000] run 1/8") {
+		t.Fatalf("build --here: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "results", "elsewhere", "readiness.txt")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(hereEnv, "1")
+	if code, stdout, _ := build(); code != 0 || !strings.Contains(stdout, "from set elsewhere (0 measured now)") {
+		t.Errorf("%s=1 build: exit %d, %s", hereEnv, code, stdout)
+	}
+	chapter := filepath.Join(dir, "chapters", "01-sample.md")
+	src, _ := os.ReadFile(chapter)
+	os.WriteFile(chapter, []byte(strings.Replace(string(src), "rounds: 2000", "rounds: 1000", 1)), 0o644)
+	if code, stdout, stderr := build(); code != 0 || !strings.Contains(stdout, "(1 measured now)") || !strings.Contains(stderr, "rounds=1000") {
+		t.Errorf("after an edit: exit %d\n%s%s", code, stdout, stderr)
+	}
+	t.Setenv(hereEnv, "")
+	code, stdout, _ = cli(t, "", append([]string{"adopt"}, flagsOf(dir)...)...)
+	if code != 0 || !strings.Contains(stdout, "machine fixture → elsewhere") {
+		t.Errorf("adopt: exit %d, %s", code, stdout)
+	}
+	cfg, _ := os.ReadFile(filepath.Join(dir, "chapters", "book.yaml"))
+	if !strings.Contains(string(cfg), "\nmachine: elsewhere\n") || !strings.Contains(string(cfg), "시험용") {
+		t.Errorf("book.yaml after adopt:\n%s", cfg)
+	}
+	if code, stdout, stderr := build(); code != 0 || strings.Contains(stderr, "nothing is measured") || !strings.Contains(stdout, "from set elsewhere (0 measured now)") {
+		t.Errorf("plain build after adopt: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// Usage errors are exit 2 in every verb: arguments a verb does not take,
+// unknown ids and names, impossible numbers.
+func TestUsageErrorsAreExit2(t *testing.T) {
+	dir := site(t)
+	f := flagsOf(dir)
+	for _, args := range [][]string{
+		append([]string{"build", "extra"}, f...),
+		append([]string{"build", "--only", "nosuch"}, f...),
+		append([]string{"check", "extra"}, f...),
+		append([]string{"status", "extra"}, f...),
+		append([]string{"status", "--machine", "nosuch"}, f...),
+		append([]string{"check", "--machine", "a/b"}, f...),
+		append([]string{"run", "nosuch"}, f...),
+		append([]string{"run"}, f...),
+		append([]string{"run", "readiness", "--runs", "-1"}, f...),
+		append([]string{"run", "readiness", "--machine", "m1"}, f...),
+		{"probes", "extra"},
+		{"probe"},
+		{"probe", "nosuch"},
+		{"probe", "readiness", "--runs", "0"},
+		{"render"},
+		{"render", "a", "b"},
+		append([]string{"adopt", "extra"}, f...),
+	} {
+		if code, _, stderr := cli(t, "", args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2 (%s)", args, code, stderr)
+		}
+	}
+	t.Setenv("MBOOK_MACHINE", "../../etc")
+	if code, _, stderr := cli(t, "", append([]string{"status"}, f...)...); code != 2 || !strings.Contains(stderr, "MBOOK_MACHINE") {
+		t.Errorf("a path as MBOOK_MACHINE: exit %d, %q", code, stderr)
+	}
+}
+
+// A set name in ref("SET", …) is a path too: one that leaves results/ is
+// an error, never a file read.
+func TestRefSetNameIsValidated(t *testing.T) {
+	dir := site(t)
+	chapter := filepath.Join(dir, "chapters", "01-sample.md")
+	src, _ := os.ReadFile(chapter)
+	os.WriteFile(chapter, []byte(strings.Replace(string(src), `ref("m1", readiness`, `ref("../../x", readiness`, 1)), 0o644)
+	code, _, stderr := cli(t, "", append([]string{"build", "--out", filepath.Join(dir, "out")}, flagsOf(dir)...)...)
+	if code != 1 || !strings.Contains(stderr, `"../../x"`) {
+		t.Errorf("exit %d, %q", code, stderr)
+	}
+}
+
+// The exit code of an interrupted run is the shell's: 128 + the signal.
+func TestInterruptExitCodes(t *testing.T) {
+	var buf bytes.Buffer
+	for sig, want := range map[syscall.Signal]int{syscall.SIGINT: 130, syscall.SIGTERM: 143} {
+		err := &book.Interrupted{Cause: signalError{sig}, Kept: []string{"a"}, Out: "out"}
+		if code := exitCode(err, &buf); code != want {
+			t.Errorf("%v: exit %d, want %d", sig, code, want)
+		}
+	}
+	if !strings.Contains(buf.String(), "interrupted (signal: interrupt): out was left as it was; kept the 1 experiment(s) measured: a") {
+		t.Errorf("message %q", buf.String())
+	}
+}
+
+// status reports a corrupt results file as build does, with its file and
+// line, and exits 1; check exits 1 when a claim lacks its data and names
+// the command that measures it where check runs.
+func TestStatusAndCheckOnBadOrMissingResults(t *testing.T) {
+	t.Setenv("MBOOK_MACHINE", "elsewhere")
+	dir := site(t)
+	file := filepath.Join(dir, "results", "fixture", "readiness.txt")
+	good, _ := os.ReadFile(file)
+	os.WriteFile(file, append(good, []byte("BenchmarkReadiness/api=poll/idle=100/rounds=2000/active=last 1 garbage ns/round\n")...), 0o644)
+	code, stdout, stderr := cli(t, "", append([]string{"status"}, flagsOf(dir)...)...)
+	if bcode, _, berr := cli(t, "", append([]string{"build", "--out", filepath.Join(dir, "out")}, flagsOf(dir)...)...); bcode != 1 || !strings.Contains(berr, strings.TrimSpace(stderr)) {
+		t.Errorf("build and status disagree on a corrupt file: build exit %d %q, status %q", bcode, berr, stderr)
+	}
+	if code != 1 || !strings.Contains(stdout, "unreadable") || !strings.Contains(stderr, file+":") {
+		t.Errorf("status on a corrupt file: exit %d\n%s%s", code, stdout, stderr)
+	}
+	os.Remove(file)
+	code, stdout, _ = cli(t, "", append([]string{"check"}, flagsOf(dir)...)...)
+	if code != 1 || !strings.Contains(stdout, "cannot be decided: no result of readiness in set fixture") || !strings.Contains(stdout, "go run . build --here && go run . check --here") {
+		t.Errorf("check without data: exit %d\n%s", code, stdout)
+	}
+}
+
+// A failing claim is named in the build's output with its place and the
+// measured values; the build still exits 0 unless --strict.
+func TestFailingClaimIsNamed(t *testing.T) {
+	dir := site(t)
+	chapter := filepath.Join(dir, "chapters", "01-sample.md")
+	src, _ := os.ReadFile(chapter)
+	os.WriteFile(chapter, []byte(strings.Replace(string(src), "api=epoll], idle) < 2", "api=poll], idle) < 2", 1)), 0o644)
+	args := append([]string{"build", "--out", filepath.Join(dir, "out")}, flagsOf(dir)...)
+	code, _, stderr := cli(t, "", args...)
+	if code != 0 || !strings.Contains(stderr, "01-sample.md:41:1: claim does not hold: epoll의 비용은") || !strings.Contains(stderr, "growth(readiness.round[api=poll], idle) = ") {
+		t.Errorf("build: exit %d, %q", code, stderr)
+	}
+	if code, _, stderr := cli(t, "", append(args, "--strict")...); code != 1 || !strings.Contains(stderr, "01-sample.md:41:1: claim does not hold") {
+		t.Errorf("build --strict: exit %d, %q", code, stderr)
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite out/ from chapters/ and results/ (TestTheBook)")
+
+// TestTheBook builds the real chapters/ from the committed results/ with
+// --strict and a runner that fails if it is ever called, and compares the
+// site with the committed out/ byte for byte: a broken chapter, a claim
+// that no longer holds, a result that would need measuring or a change in
+// rendering all fail here. go test -run TestTheBook -update rewrites out/.
+func TestTheBook(t *testing.T) {
+	opts := book.Options{Chapters: "chapters", Results: "results", Out: filepath.Join(t.TempDir(), "out"), Strict: true,
+		Probes: probes.All(), Runner: &runner.Runner{Exe: filepath.Join(t.TempDir(), "no-probe-may-run")},
+		This: machine.Fingerprint{Name: "not-the-books-machine"}, Log: io.Discard}
+	if *update {
+		opts.Out = "out"
+	}
+	rep, err := book.Build(context.Background(), opts)
+	if err != nil {
+		t.Fatalf("the book does not build with --strict: %v", err)
+	}
+	if len(rep.Measured) > 0 || rep.Measures {
+		t.Fatalf("the book's build measured %v", rep.Measured)
+	}
+	if *update {
+		return
+	}
+	want, got := snapshot(t, "out"), snapshot(t, opts.Out)
+	for name, b := range want {
+		if !bytes.Equal(b, got[name]) {
+			t.Errorf("out/%s differs from what chapters/ and results/ build (go test -run TestTheBook -update rewrites it)", name)
+		}
+	}
+	for name := range got {
+		if _, ok := want[name]; !ok {
+			t.Errorf("the build writes %s, which out/ lacks (go test -run TestTheBook -update)", name)
+		}
+	}
+}
+
+// TestAuthoringGuide builds every example of docs/authoring.md as a
+// chapter of the real book, against the real results: an example that
+// stops working fails here.
+func TestAuthoringGuide(t *testing.T) {
+	guide, err := os.ReadFile("docs/authoring.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	examples := strings.Split(string(guide), "````markdown\n")[1:]
+	if len(examples) < 7 {
+		t.Fatalf("found %d examples in docs/authoring.md", len(examples))
+	}
+	dir := t.TempDir()
+	if err := exec.Command("cp", "-r", "chapters", dir).Run(); err != nil {
+		t.Fatal(err)
+	}
+	for i, ex := range examples {
+		body, _, ok := strings.Cut(ex, "\n````\n")
+		if !ok {
+			t.Fatalf("example %d is not closed by ````", i+1)
+		}
+		if !strings.HasPrefix(body, "---\n") {
+			body = fmt.Sprintf("---\ntitle: 예 %d\norder: %d\nslug: example-%d\n---\n\n%s", i+1, 100+i, i+1, body)
+		} else {
+			// The front matter example names a real chapter's slug.
+			body = strings.Replace(body, "slug: select-to-epoll", fmt.Sprintf("slug: example-%d", i+1), 1)
+		}
+		os.WriteFile(filepath.Join(dir, "chapters", fmt.Sprintf("zz-example-%02d.md", i+1)), []byte(body+"\n"), 0o644)
+	}
+	b, err := book.Load(filepath.Join(dir, "chapters"), probes.All())
+	if err != nil {
+		t.Fatalf("the guide's examples do not parse:\n%v", err)
+	}
+	pages, _, claims, err := b.Render(book.NewResults("results", b.Config.Machine))
+	if err != nil {
+		t.Fatalf("the guide's examples do not evaluate:\n%v", err)
+	}
+	// The examples that use the book's experiments show real figures.
+	inline := string(pages[fmt.Sprintf("example-%d.html", len(examples))])
+	if strings.Contains(inline, "mb-missing") || !strings.Contains(inline, "mb-value") {
+		t.Errorf("the inline example shows no figures:\n%s", inline)
+	}
+	found := false
+	for _, c := range claims {
+		if strings.Contains(c.Pos.File, "zz-example") && c.Verdict != "" {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("the claim example was not evaluated")
+	}
+}
+
+// A real SIGINT or SIGTERM to a build that is measuring: the probe under
+// way stops, nothing is stored for it, out/ stays as it was, the exit code
+// is 130 or 143, and the same command then carries on.
+func TestSignalStopsABuild(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			dir := site(t)
+			out := filepath.Join(dir, "out")
+			if code, _, stderr := cli(t, "", append([]string{"build", "--out", out}, flagsOf(dir)...)...); code != 0 {
+				t.Fatal(stderr)
+			}
+			before := snapshot(t, out)
+			chapter := filepath.Join(dir, "chapters", "01-sample.md")
+			src, _ := os.ReadFile(chapter)
+			// Many runs, so the build is surely still measuring when the signal comes.
+			os.WriteFile(chapter, []byte(strings.Replace(string(src), "runs: 2", "runs: 200", 1)), 0o644)
+			cmd := exec.Command(os.Args[0], append([]string{"build", "--here", "--out", out}, flagsOf(dir)...)...)
+			cmd.Env = append(os.Environ(), "MBOOK_TEST_MAIN=1", "MBOOK_MACHINE=elsewhere")
+			stderr := &lockedBuffer{}
+			cmd.Stderr = stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			deadline := time.Now().Add(60 * time.Second)
+			for !strings.Contains(stderr.String(), "run 3/800") {
+				if time.Now().After(deadline) {
+					cmd.Process.Kill()
+					t.Fatalf("the build never got to run 3: %s", stderr.String())
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			cmd.Process.Signal(sig)
+			start := time.Now()
+			cmd.Wait()
+			if took := time.Since(start); took > 20*time.Second {
+				t.Errorf("the build took %v to stop", took)
+			}
+			if code, want := cmd.ProcessState.ExitCode(), 128+int(sig); code != want {
+				t.Errorf("exit %d, want %d; %s", code, want, stderr.String())
+			}
+			if !strings.Contains(stderr.String(), "interrupted") || !strings.Contains(stderr.String(), "not measured: readiness") {
+				t.Errorf("stderr %q", stderr.String())
+			}
+			if _, err := os.Stat(filepath.Join(dir, "results", "elsewhere", "readiness.txt")); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the interrupted experiment was stored (%v)", err)
+			}
+			after := snapshot(t, out)
+			if len(after) != len(before) {
+				t.Errorf("out/ changed")
+			}
+			for name, b := range before {
+				if !bytes.Equal(b, after[name]) {
+					t.Errorf("out/%s changed", name)
+				}
+			}
+			// Carrying on: back to a short experiment, measured and built.
+			os.WriteFile(chapter, src, 0o644)
+			t.Setenv("MBOOK_MACHINE", "elsewhere")
+			if code, stdout, stderr := cli(t, "", append([]string{"build", "--here", "--out", out}, flagsOf(dir)...)...); code != 0 || !strings.Contains(stdout, "(1 measured now)") {
+				t.Errorf("the next build: exit %d\n%s%s", code, stdout, stderr)
+			}
+		})
+	}
+}
+
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

@@ -85,6 +85,9 @@ func Load(dir string, probes []probe.Probe) (*Book, error) {
 	})
 	slugs := map[string]string{}
 	for _, d := range b.Docs {
+		if strings.TrimSpace(d.Front.Title) == "" {
+			errs = append(errs, fmt.Errorf("%s:1:1: front matter has no title (the contents page would show an empty link)", d.File))
+		}
 		if d.Front.Slug == "" {
 			errs = append(errs, fmt.Errorf("%s:1:1: front matter has no slug", d.File))
 		} else if other, dup := slugs[d.Front.Slug]; dup {

@@ -7,15 +7,15 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
+	"measuredbook/expr"
 	"measuredbook/machine"
 	"measuredbook/probe"
 	"measuredbook/render"
 	"measuredbook/runner"
+	"measuredbook/store"
 	"measuredbook/templates"
 )
 
@@ -23,30 +23,65 @@ import (
 type Options struct {
 	Chapters, Results, Out string
 	Machine                string   // --machine: the set to build from
-	Fresh                  bool     // measure everything on this machine first
-	Only                   []string // measure only these experiments
-	Strict                 bool     // fail on a failing claim or on anything that would need measuring
+	Here                   bool     // --here: build from this machine's set, measuring what it lacks
+	Fresh                  bool     // measure everything (or --only) anew into this machine's set
+	Only                   []string // measure only these experiments; every page is still built
+	Strict                 bool     // fail on a failing or undecidable claim, a gap, or anything that would need measuring
 	Probes                 []probe.Probe
 	Runner                 *runner.Runner
 	This                   machine.Fingerprint // this machine
-	Log                    io.Writer           // progress and warnings
+	Log                    io.Writer           // notes: which set, what was not measured
+	Progress               *Progress           // measurement progress; nil: silent
 }
 
 // Report is what a build did.
 type Report struct {
 	Set      string   // the result set the numbers came from
+	Measures bool     // whether this build measures into Set (it is this machine's)
 	Measured []string // experiments measured by this build
 	Warnings []error
 	Claims   []render.Claim
+	// Gaps are the experiments the set has no usable result for after the
+	// build (missing, stale, failed, unreadable), in book order, and Fill
+	// the command that fills them, "" where nothing can (a transcribed set).
+	Gaps []Status
+	Fill string
+	// GapFigures counts the places on the pages that show a gap instead
+	// of a figure (warnings of kind "missing").
+	GapFigures int
+}
+
+// WarningKind groups warnings for a summary: the warning's own Kind()
+// when it has one, else the known families of render's messages (a
+// missing figure is "missing"), else the message itself without its
+// position, so the same message at many places is one kind.
+func WarningKind(warn error) string {
+	var k interface{ Kind() string }
+	if errors.As(warn, &k) {
+		return k.Kind()
+	}
+	msg := warn.Error()
+	var pe *render.PosError
+	if errors.As(warn, &pe) {
+		msg = pe.Msg
+	}
+	switch {
+	case strings.HasPrefix(msg, "inconclusive condition"):
+		return "inconclusive condition"
+	case strings.Contains(msg, "no result of experiment"), strings.Contains(msg, "no result stored"),
+		strings.Contains(msg, "; measure it again with"):
+		return "missing"
+	}
+	return msg
 }
 
 // SetFor decides which result set a build draws from: --machine, else
-// --fresh's own machine, else the book's machine, else this machine.
+// this machine's with --here, else the book's machine, else this machine.
 func SetFor(cfg Config, opts Options) string {
 	switch {
 	case opts.Machine != "":
 		return opts.Machine
-	case opts.Fresh:
+	case opts.Here:
 		return opts.This.Name
 	case cfg.Machine != "":
 		return cfg.Machine
@@ -54,61 +89,117 @@ func SetFor(cfg Config, opts Options) string {
 	return opts.This.Name
 }
 
+// ChooseSet is SetFor checked: the set's name is a valid name, --machine
+// names a set that exists (a typo gets a did-you-mean), and the flags that
+// measure (--fresh, --only) are given only where the build measures, that
+// is, into this machine's set. Refusals are *UsageError.
+func ChooseSet(cfg Config, opts Options) (string, error) {
+	set := SetFor(cfg, opts)
+	if err := store.CheckName("result set", set); err != nil {
+		if set == cfg.Machine {
+			return "", fmt.Errorf("%s: machine: %v", ConfigFile, err)
+		}
+		return "", &UsageError{err.Error()}
+	}
+	if opts.Machine != "" && opts.Machine != opts.This.Name {
+		sets := NewResults(opts.Results, "").Sets()
+		if !slices.Contains(sets, opts.Machine) {
+			return "", &UsageError{fmt.Sprintf("--machine %s: no such result set in %s%s; sets: %s",
+				opts.Machine, opts.Results, expr.DidYouMean(opts.Machine, sets), strings.Join(sets, ", "))}
+		}
+	}
+	if set != opts.This.Name {
+		for _, f := range []struct {
+			on            bool
+			flag, example string
+		}{{opts.Fresh, "--fresh", "--fresh"}, {len(opts.Only) > 0, "--only", "--only " + strings.Join(opts.Only, ",")}} {
+			if !f.on {
+				continue
+			}
+			if opts.Machine != "" {
+				return "", &UsageError{fmt.Sprintf("%s measures on this machine (%s), but --machine %s builds from another set: nothing would be measured into it", f.flag, opts.This.Name, opts.Machine)}
+			}
+			return "", &UsageError{fmt.Sprintf("%s measures on this machine (%s), but the book's set is %s's; to measure here and build from this machine's numbers: go run . build --here %s", f.flag, opts.This.Name, set, f.example)}
+		}
+	}
+	return set, nil
+}
+
 // Build loads the chapters, measures what must be measured, evaluates and
-// writes the site. Nothing is written to out/ unless everything succeeded.
+// writes the site. Nothing is written to out/ unless everything succeeded;
+// an interrupt (ctx cancelled) keeps the experiments measured so far and
+// leaves out/ as it was.
 func Build(ctx context.Context, opts Options) (*Report, error) {
 	b, err := Load(opts.Chapters, opts.Probes)
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Set: SetFor(b.Config, opts)}
-	res := NewResults(opts.Results, rep.Set)
-	only, err := b.Select(opts.Only)
+	set, err := ChooseSet(b.Config, opts)
 	if err != nil {
 		return nil, err
+	}
+	only, err := b.Select(opts.Only)
+	if err != nil {
+		return nil, &UsageError{"--only: " + err.Error()}
+	}
+	if err := CheckOut(opts.Out); err != nil {
+		return nil, err
+	}
+	rep := &Report{Set: set, Measures: set == opts.This.Name}
+	// A build that may measure waits for another one on the same tree; one
+	// that cannot (another machine's set, --strict) only cleans up when no
+	// other build is at work.
+	if rep.Measures && !opts.Strict {
+		unlock, err := Lock(ctx, opts.Results, opts.Log)
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
+		removeLeftovers(opts.Out, opts.Results)
+	} else if unlock, ok := TryLock(opts.Results); ok {
+		defer unlock()
+		removeLeftovers(opts.Out, opts.Results)
+	}
+
+	res := NewResults(opts.Results, set)
+	switch {
+	case rep.Measures || opts.Log == nil:
+	case opts.Machine != "":
+		fmt.Fprintf(opts.Log, "building from set %s (this machine is %s; nothing is measured)\n", set, opts.This.Name)
+	default:
+		fmt.Fprintf(opts.Log, "building the published book from %s's results (this machine is %s; nothing is measured). To build from this machine's numbers: go run . build --here\n", set, opts.This.Name)
 	}
 	var need []string
 	for _, st := range b.Status(res, opts.Probes, b.Order) {
 		switch {
+		case !rep.Measures:
 		case opts.Fresh && slices.Contains(only, st.ID):
 			need = append(need, st.ID)
-		case st.State == Missing || st.State == Stale:
-			if len(opts.Only) > 0 && !slices.Contains(only, st.ID) {
-				rep.Warnings = append(rep.Warnings, fmt.Errorf("%s: experiment %s is %s in set %s (not in --only)", b.Experiments[st.ID].Pos, st.ID, describe(st), rep.Set))
-				continue
+		case st.State == Missing || st.State == Stale || st.State == Unreadable:
+			if slices.Contains(only, st.ID) {
+				need = append(need, st.ID)
 			}
-			need = append(need, st.ID)
-		case st.State == Failed:
-			rep.Warnings = append(rep.Warnings, fmt.Errorf("%s: experiment %s: %s", b.Experiments[st.ID].Pos, st.ID, st.Why))
 		}
 	}
-	if len(need) > 0 {
-		switch {
-		case rep.Set != opts.This.Name:
-			var lines []string
-			for _, id := range need {
-				lines = append(lines, fmt.Sprintf("%s: experiment %s has no fresh result for machine %s; measure it there with: go run . run %s", b.Experiments[id].Pos, id, rep.Set, id))
-			}
-			if opts.Strict {
-				return nil, errors.New(strings.Join(lines, "\n"))
-			}
-			for _, l := range lines {
-				rep.Warnings = append(rep.Warnings, errors.New(l))
-			}
-		case opts.Strict && !opts.Fresh:
-			return nil, fmt.Errorf("--strict: %d experiment(s) would have to be measured: %s (run: go run . run %s)", len(need), strings.Join(need, ", "), strings.Join(need, " "))
-		default:
-			m := &Measurer{Runner: opts.Runner, Probes: opts.Probes, Machine: opts.This, Dir: opts.Results, Log: opts.Log}
-			for _, id := range need {
-				if _, err := m.Measure(ctx, b, id); err != nil {
-					// A probe that fails is reported; the build goes on
-					// with whatever the set holds.
-					rep.Warnings = append(rep.Warnings, err)
-				}
-				res.Forget("", id)
-				rep.Measured = append(rep.Measured, id)
-			}
+	if opts.Strict && len(need) > 0 {
+		return nil, fmt.Errorf("--strict: %d experiment(s) would have to be measured: %s (measure them with: go run . run %s)", len(need), strings.Join(need, ", "), strings.Join(need, " "))
+	}
+	m := &Measurer{Runner: opts.Runner, Probes: opts.Probes, Machine: opts.This, Dir: opts.Results, Progress: opts.Progress, Estimates: b.Config.Machine}
+	for i, id := range need {
+		_, err := m.measure(ctx, b, id, fmt.Sprintf("%s (%d/%d)", id, i+1, len(need)))
+		if cause := context.Cause(ctx); cause != nil {
+			return rep, &Interrupted{Cause: cause, Kept: rep.Measured, Left: need[i:], Out: opts.Out}
 		}
+		if isSaveError(err) {
+			return rep, err
+		}
+		if err != nil {
+			// A probe that fails is reported; the build goes on with
+			// whatever the set holds.
+			rep.Warnings = append(rep.Warnings, err)
+		}
+		res.Forget("", id)
+		rep.Measured = append(rep.Measured, id)
 	}
 	res.MarkStale(b.Status(res, opts.Probes, b.Order))
 	pages, warnings, claims, err := b.Render(res)
@@ -117,18 +208,120 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	if opts.Strict {
-		var failing []string
-		for _, c := range claims {
-			if c.Verdict == "fails" {
-				failing = append(failing, fmt.Sprintf("%s: claim does not hold: %s (%s)", c.Pos, c.Text, c.Explain))
+	rep.Gaps, rep.Fill = b.gaps(res, opts, set)
+	var firstGap error
+	for _, w := range rep.Warnings {
+		if WarningKind(w) == "missing" {
+			if rep.GapFigures == 0 {
+				firstGap = w
 			}
-		}
-		if len(failing) > 0 {
-			return rep, errors.New(strings.Join(failing, "\n"))
+			rep.GapFigures++
 		}
 	}
-	return rep, WriteSite(opts.Out, pages)
+	if cause := context.Cause(ctx); cause != nil {
+		return rep, &Interrupted{Cause: cause, Kept: rep.Measured, Out: opts.Out}
+	}
+	if opts.Strict {
+		var failing []string
+		n := 0
+		for _, c := range claims {
+			if c.Verdict == "fails" {
+				n++
+			}
+		}
+		if n > 0 {
+			// The command line names each one with its place.
+			failing = append(failing, fmt.Sprintf("%d claim(s) do not hold", n))
+		}
+		for _, g := range rep.Gaps {
+			failing = append(failing, fmt.Sprintf("%s: experiment %s has no usable result in set %s: %s", b.Experiments[g.ID].Pos, g.ID, set, describe(g)))
+		}
+		if rep.GapFigures > 0 {
+			failing = append(failing, fmt.Sprintf("%d place(s) show a gap instead of a figure; the first: %v", rep.GapFigures, firstGap))
+		}
+		if len(rep.Gaps) > 0 && rep.Fill != "" {
+			failing = append(failing, "fill the gaps with: "+rep.Fill)
+		}
+		if len(failing) > 0 {
+			return rep, errors.New("--strict: " + strings.Join(failing, "\n"))
+		}
+	}
+	if err := WriteSite(ctx, opts.Out, pages); err != nil {
+		if cause := context.Cause(ctx); cause != nil {
+			return rep, &Interrupted{Cause: cause, Kept: rep.Measured, Out: opts.Out}
+		}
+		return rep, err
+	}
+	return rep, nil
+}
+
+// Interrupted is a build stopped by a signal (or a cancelled context):
+// out/ is as it was, the experiments in Kept were measured and stored,
+// and those in Left were not (the next build measures them).
+type Interrupted struct {
+	Cause      error
+	Kept, Left []string
+	Out        string // the site left as it was; "" when there is none (run)
+}
+
+func (e *Interrupted) Error() string {
+	s := fmt.Sprintf("interrupted (%v)", e.Cause)
+	if e.Out != "" {
+		s += fmt.Sprintf(": %s was left as it was", e.Out)
+	}
+	if len(e.Kept) > 0 {
+		s += fmt.Sprintf("; kept the %d experiment(s) measured: %s", len(e.Kept), strings.Join(e.Kept, ", "))
+	}
+	if len(e.Left) > 0 {
+		s += fmt.Sprintf("; not measured: %s (the same command carries on with them)", strings.Join(e.Left, ", "))
+	}
+	return s
+}
+
+func (e *Interrupted) Unwrap() error { return e.Cause }
+
+// gaps lists the experiments set cannot show after the build, and the
+// command that fills them where one can.
+func (b *Book) gaps(res *Results, opts Options, set string) ([]Status, string) {
+	var gaps []Status
+	transcribed := false
+	for _, st := range b.Status(res, opts.Probes, b.Order) {
+		switch st.State {
+		case Transcribed:
+			transcribed = true
+		case Missing, Stale, Failed, Unreadable:
+			gaps = append(gaps, st)
+		}
+	}
+	switch {
+	case len(gaps) == 0, transcribed:
+		return gaps, ""
+	case set == opts.This.Name:
+		// A build measures what is missing or stale; a failed probe is
+		// tried again only when asked, with run.
+		build := "go run . build"
+		if opts.Here || opts.Machine != "" {
+			build += " --here"
+		}
+		var failed []string
+		measures := false
+		for _, g := range gaps {
+			if g.State == Failed {
+				failed = append(failed, g.ID)
+			} else {
+				measures = true
+			}
+		}
+		var cmds []string
+		if measures {
+			cmds = append(cmds, build)
+		}
+		if len(failed) > 0 {
+			cmds = append(cmds, "go run . run "+strings.Join(failed, " "))
+		}
+		return gaps, strings.Join(cmds, " and ")
+	}
+	return gaps, "go run . build --here (builds from this machine's numbers; " + set + "'s can only be measured on " + set + ")"
 }
 
 func describe(st Status) string {
@@ -249,44 +442,4 @@ func execute(t *template.Template, name string, data siteData) ([]byte, error) {
 		return nil, fmt.Errorf("template %s: %w", name, err)
 	}
 	return buf.Bytes(), nil
-}
-
-// WriteSite replaces dir with exactly pages, atomically: the new site is
-// written beside it and renamed into place, so a reader (or a failed build)
-// never sees half a site.
-func WriteSite(dir string, pages map[string][]byte) error {
-	parent := filepath.Dir(filepath.Clean(dir))
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.MkdirTemp(parent, ".out-new-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	for name, data := range pages {
-		if err := os.WriteFile(filepath.Join(tmp, name), data, 0o644); err != nil {
-			return err
-		}
-	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return err
-	}
-	old := ""
-	if _, err := os.Stat(dir); err == nil {
-		old = tmp + "-old"
-		if err := os.Rename(dir, old); err != nil {
-			return err
-		}
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		if old != "" {
-			os.Rename(old, dir)
-		}
-		return err
-	}
-	if old != "" {
-		return os.RemoveAll(old)
-	}
-	return nil
 }

@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"measuredbook/machine"
 	"measuredbook/probe"
@@ -22,6 +26,18 @@ var fakes = []probe.Probe{
 		Metrics: []probe.Metric{{Name: "time", Unit: probe.Seconds, Doc: "n microseconds"}}},
 		Run: func(_ context.Context, p probe.Params) (probe.Values, error) {
 			return probe.Values{"time": float64(p.Int("n")) * 1e-6}, nil
+		}},
+	// fake.slow sleeps for $FAKE_SLOW_MS (default a minute), so a test can
+	// interrupt a measurement that is under way and then let it finish.
+	{Spec: probe.Spec{Name: "fake.slow", Doc: "sleeps",
+		Metrics: []probe.Metric{{Name: "time", Unit: probe.Seconds, Doc: "how long it slept"}}},
+		Run: func(context.Context, probe.Params) (probe.Values, error) {
+			d := time.Minute
+			if ms, err := strconv.Atoi(os.Getenv("FAKE_SLOW_MS")); err == nil {
+				d = time.Duration(ms) * time.Millisecond
+			}
+			time.Sleep(d)
+			return probe.Values{"time": d.Seconds()}, nil
 		}},
 	{Spec: probe.Spec{Name: "fake.crash", Doc: "dies",
 		Metrics: []probe.Metric{{Name: "time", Unit: probe.Seconds, Doc: "never"}}},
@@ -122,5 +138,349 @@ func TestFailedMeasurementKeepsTheStoredResult(t *testing.T) {
 	var re *runner.RunError
 	if !errors.As(err, &re) && !strings.Contains(err.Error(), "probe exploded") {
 		t.Errorf("the cause is lost: %v", err)
+	}
+}
+
+const slowChapter = `---
+title: 느림
+order: 1
+slug: s
+---
+
+` + "```experiment ok\nprobe: fake.ok\nruns: 1\n```\n\n" +
+	"```experiment slow\nprobe: fake.slow\nruns: 1\n```\n\n" +
+	"{{ ok.time[] }}, {{ slow.time[] }}\n"
+
+// cancelOn cancels a context when a line it is written contains want: the
+// build is interrupted exactly while that measurement runs.
+type cancelOn struct {
+	want   string
+	cancel context.CancelCauseFunc
+	buf    bytes.Buffer
+}
+
+func (c *cancelOn) Write(b []byte) (int, error) {
+	c.buf.Write(b)
+	if strings.Contains(c.buf.String(), c.want) {
+		c.cancel(errors.New("test interrupt"))
+	}
+	return len(b), nil
+}
+
+// An interrupt stops the probe under way, keeps what was measured before
+// it, stores nothing for the interrupted experiment (not even a failure),
+// leaves out/ exactly as it was, and the next build carries on from there.
+func TestInterruptKeepsWhatWasMeasuredAndLeavesOutAlone(t *testing.T) {
+	opts := testOptions(t)
+	os.WriteFile(filepath.Join(opts.Chapters, "t.md"), []byte(slowChapter), 0o644)
+	if err := WriteSite(context.Background(), opts.Out, map[string][]byte{"index.html": []byte("old site")}); err != nil {
+		t.Fatal(err)
+	}
+	before := readDir(t, opts.Out)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	opts.Progress = &Progress{W: &cancelOn{want: "measure slow", cancel: cancel}}
+	start := time.Now()
+	rep, err := Build(ctx, opts)
+	// The slow probe sleeps a minute; the interrupt must not wait for it.
+	if took := time.Since(start); took > 30*time.Second {
+		t.Errorf("the interrupted build took %v", took)
+	}
+	var in *Interrupted
+	if !errors.As(err, &in) || in.Cause.Error() != "test interrupt" {
+		t.Fatalf("err = %v, want an interruption", err)
+	}
+	if len(rep.Measured) != 1 || rep.Measured[0] != "ok" || len(in.Left) != 1 || in.Left[0] != "slow" {
+		t.Errorf("measured %v, left %v; want ok measured and slow left", rep.Measured, in.Left)
+	}
+	if _, err := os.Stat(store.Path(opts.Results, "here", "ok")); err != nil {
+		t.Errorf("the experiment measured before the interrupt was not kept: %v", err)
+	}
+	if _, err := os.Stat(store.Path(opts.Results, "here", "slow")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the interrupted experiment was stored: %v", err)
+	}
+	if after := readDir(t, opts.Out); !equalDirs(before, after) {
+		t.Errorf("out/ changed: %v → %v", before, after)
+	}
+	t.Setenv("FAKE_SLOW_MS", "1")
+	opts.Progress = nil
+	rep, err = Build(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Measured) != 1 || rep.Measured[0] != "slow" {
+		t.Errorf("the next build measured %v, want only slow", rep.Measured)
+	}
+}
+
+// An interrupt that arrives after measuring (while rendering) also stops
+// the build before out/ is touched.
+func TestInterruptWhileRenderingLeavesOutAlone(t *testing.T) {
+	opts := testOptions(t)
+	if _, err := Build(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	before := readDir(t, opts.Out)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(errors.New("test interrupt"))
+	_, err := Build(ctx, opts)
+	var in *Interrupted
+	if !errors.As(err, &in) {
+		t.Fatalf("err = %v, want an interruption", err)
+	}
+	if after := readDir(t, opts.Out); !equalDirs(before, after) {
+		t.Error("out/ changed")
+	}
+}
+
+func readDir(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[e.Name()] = string(b)
+	}
+	return files
+}
+
+func equalDirs(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// --out is replaced only when it is absent, empty or a site a build wrote;
+// everything else is refused with nothing touched.
+func TestOutIsReplacedOnlyWhenItIsOurs(t *testing.T) {
+	opts := testOptions(t)
+	opts.Progress = nil
+	t.Setenv("FAKE_SLOW_MS", "1")
+	dir := filepath.Dir(opts.Out)
+	file := filepath.Join(dir, "notes.txt")
+	os.WriteFile(file, []byte("mine"), 0o644)
+	foreign := filepath.Join(dir, "photos")
+	os.MkdirAll(foreign, 0o755)
+	os.WriteFile(filepath.Join(foreign, "a.jpg"), []byte("jpg"), 0o644)
+	link := filepath.Join(dir, "link")
+	os.Symlink(foreign, link)
+	site := filepath.Join(dir, "site")
+	if err := WriteSite(context.Background(), site, map[string][]byte{"index.html": []byte("x")}); err != nil {
+		t.Fatal(err)
+	}
+	mixed := filepath.Join(dir, "mixed")
+	WriteSite(context.Background(), mixed, map[string][]byte{"index.html": []byte("x")})
+	os.WriteFile(filepath.Join(mixed, "draft.md"), []byte("mine"), 0o644)
+	empty := filepath.Join(dir, "empty")
+	os.MkdirAll(empty, 0o755)
+	for _, tc := range []struct {
+		out, refusal string
+	}{
+		{opts.Chapters, "no " + Manifest + "; a build"},
+		{file, "is a file"},
+		{link, "symbolic link"},
+		{foreign, "no " + Manifest},
+		{mixed, "holds files no build wrote: draft.md"},
+		{filepath.Join(dir, "absent"), ""},
+		{empty, ""},
+		{site, ""},
+	} {
+		before := snapshotTree(t, dir)
+		o := opts
+		o.Out = tc.out
+		_, err := Build(context.Background(), o)
+		if tc.refusal == "" {
+			if err != nil {
+				t.Errorf("--out %s: %v", tc.out, err)
+			} else if _, err := os.Stat(filepath.Join(tc.out, "t.html")); err != nil {
+				t.Errorf("--out %s: no site written: %v", tc.out, err)
+			}
+			continue
+		}
+		var ue *UsageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.refusal) {
+			t.Errorf("--out %s: err = %v, want a refusal saying %q", tc.out, err, tc.refusal)
+		}
+		if after := snapshotTree(t, dir); after != before {
+			t.Errorf("--out %s: a refused build changed the folder around it", tc.out)
+		}
+	}
+}
+
+// snapshotTree lists every path under dir with its size and link target:
+// enough to see that a refused build touched nothing. results/ is left
+// out, since the builds that succeed measure into it.
+func snapshotTree(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	filepath.Walk(dir, func(path string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		if fi.Name() == "results" {
+			return filepath.SkipDir
+		}
+		target, _ := os.Readlink(path)
+		fmt.Fprintf(&b, "%s %d %s %s\n", path, fi.Size(), fi.Mode(), target)
+		return nil
+	})
+	return b.String()
+}
+
+// What a killed build leaves behind (a half-written site beside out/, a
+// half-written result file) is removed by the next one.
+func TestLeftoversOfAKilledBuildAreRemoved(t *testing.T) {
+	opts := testOptions(t)
+	t.Setenv("FAKE_SLOW_MS", "1")
+	half := filepath.Join(filepath.Dir(opts.Out), tempSite+"123")
+	os.MkdirAll(half, 0o755)
+	os.WriteFile(filepath.Join(half, "index.html"), []byte("half"), 0o644)
+	tmp := filepath.Join(opts.Results, "here", ".tmp-456")
+	os.MkdirAll(filepath.Dir(tmp), 0o755)
+	os.WriteFile(tmp, []byte("half a result"), 0o644)
+	if _, err := Build(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{half, tmp} {
+		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s is still there (%v)", p, err)
+		}
+	}
+	leftovers, _ := filepath.Glob(filepath.Join(filepath.Dir(opts.Out), ".out-new-*"))
+	if len(leftovers) > 0 {
+		t.Errorf("the build left %v", leftovers)
+	}
+}
+
+// A second build on the same tree waits for the first, saying so; a build
+// that measures nothing does not wait.
+func TestSecondBuildWaitsForTheLock(t *testing.T) {
+	opts := testOptions(t)
+	opts.Only = []string{"ok"}
+	if _, err := Build(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := Lock(context.Background(), opts.Results, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A build that cannot measure does not wait.
+	strict := opts
+	strict.Strict, strict.Only = true, nil
+	os.WriteFile(filepath.Join(opts.Chapters, "t.md"), []byte(strings.Split(chapter, "```experiment boom")[0]+"{{ ok.time[n=2] }}\n"), 0o644)
+	if _, err := Build(context.Background(), strict); err != nil {
+		t.Fatalf("a --strict build while the lock is held: %v", err)
+	}
+	log := &syncBuffer{}
+	opts.Log = log
+	done := make(chan error, 1)
+	go func() {
+		_, err := Build(context.Background(), opts)
+		done <- err
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(log.String(), "waiting for it to finish") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no message while waiting; log %q", log.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("the second build did not wait: %v", err)
+	default:
+	}
+	unlock()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// A result that cannot be saved stops the build, naming the experiment,
+// instead of building the old numbers.
+func TestUnsavableResultFailsTheBuild(t *testing.T) {
+	opts := testOptions(t)
+	opts.Fresh = true
+	// A file where the set's folder should be: every save fails.
+	os.MkdirAll(opts.Results, 0o755)
+	os.WriteFile(filepath.Join(opts.Results, "here"), []byte("not a folder"), 0o644)
+	_, err := Build(context.Background(), opts)
+	var se *SaveError
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), "experiment ok") {
+		t.Fatalf("err = %v, want a save error naming experiment ok", err)
+	}
+	if _, err := os.Stat(opts.Out); !errors.Is(err, os.ErrNotExist) {
+		t.Error("a build that could not save its results wrote out/")
+	}
+}
+
+// Progress on a terminal keeps one line up to date; elsewhere it prints a
+// plain line per run; a run far slower than expected gets its own line.
+func TestProgress(t *testing.T) {
+	var plain bytes.Buffer
+	p := &Progress{W: &plain}
+	p.begin("x (1/2)", 2, 0)
+	p.run(1, 2, probe.Params{"n": "1"})
+	p.run(2, 2, probe.Params{"n": "2"})
+	p.end(nil)
+	lines := strings.Split(strings.TrimSpace(plain.String()), "\n")
+	if len(lines) != 3 || !strings.Contains(lines[1], "x (1/2): [n=2] run 2/2") || strings.Contains(plain.String(), "\r") {
+		t.Errorf("plain progress:\n%s", plain.String())
+	}
+	var tty syncBuffer
+	p = &Progress{W: &tty, Terminal: true, Slow: time.Millisecond}
+	p.begin("y", 3, time.Minute)
+	p.run(1, 3, probe.Params{"n": "1"})
+	if !strings.Contains(tty.String(), "\r\033[K") || !strings.Contains(tty.String(), "about 3m00s left") {
+		t.Errorf("terminal progress has no status line with an ETA from the stored duration: %q", tty.String())
+	}
+	p.mu.Lock()
+	p.runStart = time.Now().Add(-4 * time.Minute) // the run is far slower than the last time
+	p.mu.Unlock()
+	p.tick()
+	p.end(nil)
+	if !strings.Contains(tty.String(), "has been running for 4m00s (a run took 1m00s last time)\n") {
+		t.Errorf("a slow run is not reported on a line of its own: %q", tty.String())
+	}
+}
+
+// A chapter without a title or a slug is an error at its first line.
+func TestChapterNeedsTitleAndSlug(t *testing.T) {
+	opts := testOptions(t)
+	os.WriteFile(filepath.Join(opts.Chapters, "t.md"), []byte("---\norder: 1\n---\n\n본문\n"), 0o644)
+	_, err := Load(opts.Chapters, fakes)
+	for _, want := range []string{"t.md:1:1: front matter has no title", "t.md:1:1: front matter has no slug"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("err = %v, want %q", err, want)
+		}
 	}
 }

@@ -23,12 +23,13 @@ type Results struct {
 	cache   map[string]*store.Result
 	errs    []error
 	stale   map[string]string // id → why, of the build's set (MarkStale)
+	failed  map[string]error  // set/id → why its file could not be read
 }
 
 // NewResults opens the result sets under dir, drawing the build's numbers
 // from machineName's set.
 func NewResults(dir, machineName string) *Results {
-	return &Results{Dir: dir, Machine: machineName, cache: map[string]*store.Result{}}
+	return &Results{Dir: dir, Machine: machineName, cache: map[string]*store.Result{}, failed: map[string]error{}}
 }
 
 // Lookup implements render.Results.
@@ -38,10 +39,15 @@ func (r *Results) Lookup(set, id string) (*store.Result, bool) {
 	if res, ok := r.cache[key]; ok {
 		return res, res != nil
 	}
-	res, err := store.Load(store.Path(r.Dir, set, id))
+	var res *store.Result
+	err := store.CheckName("result set", set)
+	if err == nil {
+		res, err = store.Load(store.Path(r.Dir, set, id))
+	}
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			r.errs = append(r.errs, err)
+			r.failed[key] = err
 		}
 		res = nil
 	}
@@ -50,7 +56,21 @@ func (r *Results) Lookup(set, id string) (*store.Result, bool) {
 }
 
 // Forget drops a cached result after it was measured anew.
-func (r *Results) Forget(set, id string) { delete(r.cache, r.setName(set)+"/"+id) }
+func (r *Results) Forget(set, id string) {
+	key := r.setName(set) + "/" + id
+	delete(r.cache, key)
+	if err, ok := r.failed[key]; ok {
+		delete(r.failed, key)
+		r.errs = slices.DeleteFunc(r.errs, func(e error) bool { return e == err })
+	}
+}
+
+// Err is why the result of id in set could not be read (nil when it was,
+// or when there is none).
+func (r *Results) Err(set, id string) error {
+	r.Lookup(set, id)
+	return r.failed[r.setName(set)+"/"+id]
+}
 
 // setName resolves "" to the build's own set, so both spellings share one
 // cache entry.
@@ -83,7 +103,10 @@ const (
 	Fresh   State = "fresh"   // stored, and matches the probe's code, params and runs
 	Stale   State = "stale"   // stored, but something it was measured with changed
 	Missing State = "missing" // never measured in this set
-	Failed  State = "failed"  // stored with combinations that failed
+	// Unreadable: a file is there but cannot be read (corrupt, cut,
+	// not a regular file); Why holds the error with its file and line.
+	Unreadable State = "unreadable"
+	Failed     State = "failed" // stored with combinations that failed
 	// Transcribed figures (a reference set such as m1) were never measured
 	// by a probe, so they cannot go stale: they are what the book reported.
 	Transcribed State = "transcribed"
@@ -125,6 +148,8 @@ func (b *Book) Status(res *Results, all []probe.Probe, ids []string) []Status {
 		r, ok := res.Lookup("", id)
 		st.Result = r
 		switch {
+		case !ok && res.Err("", id) != nil:
+			st.State, st.Why = Unreadable, res.Err("", id).Error()
 		case !ok:
 			st.State = Missing
 		case !r.Measured():

@@ -1,0 +1,200 @@
+package book
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Manifest is the file that marks a folder as a site this tool wrote. It
+// lists the site's files, so a build replaces a folder only when it holds
+// nothing but what an earlier build put there.
+const Manifest = ".measuredbook-site"
+
+const manifestHead = "measuredbook site: written by `go run . build`; the next build replaces this folder\n"
+
+// UsageError is a request the build refuses before touching anything: a
+// result set that does not exist, an output folder that is not ours.
+// The command line reports it with exit code 2.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// CheckOut says whether dir may be replaced by a site: it is absent, an
+// empty folder, or a folder holding exactly a site this tool wrote (its
+// manifest, and no file the manifest does not list). Anything else (a
+// file, a symlink, the chapters, a folder of someone's files) is refused.
+func CheckOut(dir string) error {
+	fi, err := os.Lstat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	refuse := func(what string) error {
+		return &UsageError{fmt.Sprintf("--out %s: %s; a build only replaces an empty folder or a site it wrote (marked by %s). Choose another --out, or move it away yourself", dir, what, Manifest)}
+	}
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return refuse("is a symbolic link")
+	case !fi.IsDir():
+		return refuse("is a file, not a folder")
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	listed, err := readManifest(filepath.Join(dir, Manifest))
+	if errors.Is(err, fs.ErrNotExist) {
+		what := fmt.Sprintf("holds %d entries and no %s", len(entries), Manifest)
+		if oldSite(entries) {
+			what += " (it looks like a site built before builds marked their output: if it is, remove it and build again)"
+		}
+		return refuse(what)
+	}
+	if err != nil {
+		return refuse(err.Error())
+	}
+	var foreign []string
+	for _, e := range entries {
+		if e.Name() != Manifest && !listed[e.Name()] {
+			foreign = append(foreign, e.Name())
+		}
+	}
+	if len(foreign) > 0 {
+		sort.Strings(foreign)
+		return refuse("holds files no build wrote: " + strings.Join(foreign, ", "))
+	}
+	return nil
+}
+
+// oldSite reports whether entries look like a site of this tool written
+// before the manifest existed: index.html, style.css and pages, nothing
+// else. Only then does the refusal suggest removing the folder.
+func oldSite(entries []fs.DirEntry) bool {
+	has := map[string]bool{}
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !(strings.HasSuffix(e.Name(), ".html") || e.Name() == "style.css") {
+			return false
+		}
+		has[e.Name()] = true
+	}
+	return has["index.html"] && has["style.css"]
+}
+
+func readManifest(path string) (map[string]bool, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
+		return nil, fmt.Errorf("%s is not a manifest this tool wrote", Manifest)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.HasPrefix(data, []byte(manifestHead)) {
+		return nil, fmt.Errorf("%s does not start with this tool's mark", Manifest)
+	}
+	listed := map[string]bool{}
+	sc := bufio.NewScanner(bytes.NewReader(data[len(manifestHead):]))
+	for sc.Scan() {
+		if name := sc.Text(); name != "" {
+			listed[name] = true
+		}
+	}
+	return listed, nil
+}
+
+func manifest(pages map[string][]byte) []byte {
+	names := make([]string, 0, len(pages))
+	for name := range pages {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return []byte(manifestHead + strings.Join(names, "\n") + "\n")
+}
+
+// WriteSite replaces dir with exactly pages and the manifest, atomically:
+// the new site is written beside it and renamed into place, so a reader
+// (or a failed or interrupted build) never sees half a site. dir must pass
+// CheckOut; it is checked again here, just before it is replaced.
+func WriteSite(ctx context.Context, dir string, pages map[string][]byte) error {
+	if err := CheckOut(dir); err != nil {
+		return err
+	}
+	parent := filepath.Dir(filepath.Clean(dir))
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(parent, tempSite)
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	for name, data := range pages {
+		if name == Manifest || filepath.Base(name) != name {
+			return fmt.Errorf("page name %q cannot be written into the site", name)
+		}
+		if err := os.WriteFile(filepath.Join(tmp, name), data, 0o644); err != nil {
+			return err
+		}
+	}
+	if err := os.WriteFile(filepath.Join(tmp, Manifest), manifest(pages), 0o644); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
+	// The last moment an interrupt leaves the old site exactly as it was.
+	if err := context.Cause(ctx); err != nil {
+		return err
+	}
+	old := ""
+	if _, err := os.Lstat(dir); err == nil {
+		old = tmp + "-old"
+		if err := os.Rename(dir, old); err != nil {
+			return err
+		}
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if old != "" {
+			os.Rename(old, dir)
+		}
+		return err
+	}
+	if old != "" {
+		return os.RemoveAll(old)
+	}
+	return nil
+}
+
+// tempSite prefixes the folders WriteSite works in, beside the output.
+const tempSite = ".out-new-"
+
+// removeLeftovers deletes what a killed build left behind: half-written
+// sites beside out/ and half-written result files in results/*/. The caller
+// holds the tree's lock, so no other build is writing them.
+func removeLeftovers(out, results string) {
+	if olds, _ := filepath.Glob(filepath.Join(filepath.Dir(filepath.Clean(out)), tempSite+"*")); len(olds) > 0 {
+		for _, o := range olds {
+			os.RemoveAll(o)
+		}
+	}
+	tmps, _ := filepath.Glob(filepath.Join(results, "*", ".tmp-*"))
+	for _, t := range tmps {
+		os.Remove(t)
+	}
+}
