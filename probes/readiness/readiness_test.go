@@ -61,23 +61,32 @@ func TestActiveFirst(t *testing.T) {
 	}
 	// Linux's poll adds a wait-queue entry to every fd it scans before the
 	// first ready one: with the ready fd first it skips that work for all
-	// 1000 idle sockets, which must show (best of three runs each).
-	best := func(active string) float64 {
-		b := 1.0
-		for range 3 {
-			b = min(b, run(t, "readiness", map[string]string{"api": "poll", "idle": "1000", "rounds": "200", "active": active})["round"])
+	// 1000 idle sockets. On a loaded machine one run of either can be slowed
+	// by anything, so the two are measured interleaved, five times each,
+	// and the best of each compared: a run cannot be faster than the work
+	// it does, so the best of five is near that work for both.
+	bestFirst, bestLast := 1.0, 1.0
+	for range 5 {
+		for _, active := range []string{"first", "last"} {
+			r := run(t, "readiness", map[string]string{"api": "poll", "idle": "1000", "rounds": "200", "active": active})["round"]
+			if active == "first" {
+				bestFirst = min(bestFirst, r)
+			} else {
+				bestLast = min(bestLast, r)
+			}
 		}
-		return b
 	}
-	if first, last := best("first"), best("last"); !(first < last) {
-		t.Errorf("poll at idle=1000: active first %v s, last %v s; want first < last", first, last)
+	if !(bestFirst < bestLast) {
+		t.Errorf("poll at idle=1000: active first %v s, last %v s (best of 5 each); want first < last", bestFirst, bestLast)
 	}
 }
 
 func TestSelectBeyondFDSetSize(t *testing.T) {
 	v := run(t, "readiness", map[string]string{"api": "select", "idle": "1100", "rounds": "10"})
-	if v["usable"] != 0 || v["round"] != 0 || v["ready"] != 0 {
-		t.Errorf("select with idle=1100: usable %v round %v ready %v, want all 0", v["usable"], v["round"], v["ready"])
+	_, hasRound := v["round"]
+	_, hasReady := v["ready"]
+	if v["usable"] != 0 || hasRound || hasReady {
+		t.Errorf("select with idle=1100: %v, want usable 0 and no round or ready (never measured)", v)
 	}
 	if v["maxfd"] < float64(fdSetSize) {
 		t.Errorf("maxfd = %v, want >= %d", v["maxfd"], fdSetSize)
