@@ -4,6 +4,8 @@ import (
 	"context"
 	"runtime"
 	"testing"
+
+	"measuredbook/probe"
 )
 
 func TestOverhead(t *testing.T) {
@@ -15,21 +17,31 @@ func TestOverhead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := p.Run(context.Background(), params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%s %s: %v", p.Name, params.Key(), v)
-	if len(v) != len(p.Metrics) {
-		t.Errorf("%d values for %d metrics", len(v), len(p.Metrics))
-	}
-	for _, m := range p.Metrics {
-		if !(v[m.Name] > 0 && v[m.Name] < 100e-6) {
-			t.Errorf("%s = %g s, want 0 < x < 100 µs", m.Name, v[m.Name])
+	// The vDSO never enters the kernel, so it beats any system call by
+	// several times; a loaded machine can stretch one loop of one run, so
+	// the best of three runs of each is compared.
+	best := probe.Values{}
+	for range 3 {
+		v, err := p.Run(context.Background(), params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s %s: %v", p.Name, params.Key(), v)
+		if err := p.CheckValues(v); err != nil {
+			t.Error(err)
+		}
+		for _, m := range p.Metrics {
+			if !(v[m.Name] > 0 && v[m.Name] < 100e-6) {
+				t.Errorf("%s = %g s, want 0 < x < 100 µs", m.Name, v[m.Name])
+			}
+			if b, ok := best[m.Name]; !ok || v[m.Name] < b {
+				best[m.Name] = v[m.Name]
+			}
 		}
 	}
-	// The vDSO never enters the kernel: it must beat any system call.
-	if v["vdso"] >= v["syscall"] || v["vdso"] >= v["rawsyscall"] || v["vdso"] >= v["clock_syscall"] {
-		t.Errorf("vdso %g s is not below the system calls %v", v["vdso"], v)
+	for _, sys := range []string{"syscall", "rawsyscall", "clock_syscall", "read_eagain", "read_eagain_go"} {
+		if best["vdso"] >= best[sys] {
+			t.Errorf("vdso %g s is not below %s %g s (best of 3)", best["vdso"], sys, best[sys])
+		}
 	}
 }
