@@ -148,32 +148,42 @@ var handoffSpec = probe.Spec{
 Method: optionally size the process's private futex hash (prctl(PR_FUTEX_HASH, PR_FUTEX_HASH_SET_SLOTS), param
 futex_slots); park S sleeping threads (locked goroutines in futex(FUTEX_WAIT_PRIVATE) on words of their own,
 verified asleep through /proc/self/task/TID/syscall, and verified again after the run). Start two goroutines
-locked to their own threads, optionally pinned with sched_setaffinity (cpus=same: both on CPU 0; apart: CPU 0
-and CPU 1; any: unpinned). They share a turn word; each, handoffs times: while the turn is not its own, park
-(futex wait on its own permit word until a permit is there, then consume it); then give the turn to the other and
-unpark it (set the other's permit, FUTEX_WAKE_PRIVATE 1). This is the book's LockSupport.park/unpark loop
-written on the futex that park uses on Linux. After a warm-up of min(handoffs/10, 1000) turns each, thread A
-reads CLOCK_MONOTONIC and both read getrusage(RUSAGE_THREAD); after A's last turn A reads the clock again and
-both read rusage again. handoff = elapsed / (2 × handoffs); vcsw and ivcsw = the two threads' voluntary and
-involuntary context switches in that window / (2 × handoffs). On one CPU their sum is about 1: the giver either
-parks (voluntary) or is preempted by the thread it woke (involuntary); on two CPUs the giver often gets the turn
-back before it parks. GC is off during the run. In C the same loop calls syscall(SYS_futex) directly; Go adds
-entersyscall/exitsyscall around each futex call (tens of ns) and, when sysmon has retaken a sleeping thread's P,
-a P to find again on waking. Since Linux 6.16 a process's private futexes hash into a table of its own, sized
-from the CPU count (16 slots on 2 CPUs), so the S sleepers share hash chains with the two active words and every
-wait and wake walks them; futex_slots=4096 or 0 (the global hash) tests that. With cpus=any on 2 CPUs the pair
-sometimes shares a CPU and sometimes not, so runs can disagree (same and apart measure each mode).`,
+locked to their own threads, placed with sched_setaffinity by cpus: same (the default) pins both to CPU 0,
+apart pins them to CPUs 0 and 1, any leaves them unpinned. They share a turn word; each, handoffs times: while
+the turn is not its own, park (futex wait on its own permit word until a permit is there, then consume it);
+then give the turn to the other and unpark it (set the other's permit, FUTEX_WAKE_PRIVATE 1). This is the
+book's LockSupport.park/unpark loop written on the futex that park uses on Linux. After a warm-up of
+min(handoffs/10, 1000) turns each, thread A reads CLOCK_MONOTONIC (through the vDSO) and both read
+getrusage(RUSAGE_THREAD); after A's last turn A reads the clock again and both read rusage again.
+handoff = elapsed / (2 × handoffs); vcsw and ivcsw = the two threads' voluntary and involuntary context
+switches in that window / (2 × handoffs); futex_wait and futex_wake = their futex wait and wake calls in that
+window / (2 × handoffs) (a wake on every hand-off, so futex_wake is 1; a wait only when the turn had not come
+back yet). Why same is the default: on one CPU every hand-off is the same event, a context switch from the
+giver to the thread it woke (vcsw + ivcsw about 1, the giver parks or is preempted by the woken thread), so
+the figure is the kernel's wake-and-switch path and its growth with S is that of the futex hash walk. On two
+CPUs (apart, or any when the scheduler happens to spread the pair) the giver often gets the turn back before
+it parks and the woken thread is started on the other CPU (an inter-processor wake-up, on a virtual machine
+a hypervisor exit), so the figure mixes two paths in proportions that change from run to run; with any on
+two CPUs runs can disagree by several times, and vcsw, ivcsw and futex_wait show why (a run with few futex
+waits per hand-off spun through most of them). GC is off during the run. In C the same loop calls
+syscall(SYS_futex) directly; Go adds entersyscall/exitsyscall around each futex call (tens of ns) and, when
+sysmon has retaken a sleeping thread's P, a P to find again on waking. Since Linux 6.16 a process's private
+futexes hash into a table of its own, sized from the CPU count (16 slots on 2 CPUs), so the S sleepers share
+hash chains with the two active words and every wait and wake walks them; futex_slots=4096 or 0 (the global
+hash) tests that.`,
 	Params: []probe.Param{
 		{Name: "sleeping", Kind: probe.Int, Default: "0", Doc: "parked threads sleeping beside the pair (the book sweeps 0, 100, 1,000, 4,000)"},
 		{Name: "handoffs", Kind: probe.Int, Default: "100000", Doc: "turns each of the two threads takes (2 × handoffs hand-offs in all)"},
 		{Name: "futex_slots", Kind: probe.Int, Default: "-1", Doc: "the process's private futex hash size, set with prctl(PR_FUTEX_HASH) before the threads are made: -1 leaves the kernel's choice, 0 uses the global hash, a power of two sizes the private one (Linux 6.16+)"},
-		{Name: "cpus", Kind: probe.String, Default: "any", Choices: []string{"any", "same", "apart"}, Doc: "where the pair runs: unpinned, both on CPU 0, or on CPUs 0 and 1"},
+		{Name: "cpus", Kind: probe.String, Default: "same", Choices: []string{"same", "apart", "any"}, Doc: "where the pair runs: both pinned to CPU 0 (same, the default: one switch per hand-off), pinned to CPUs 0 and 1 (apart), or unpinned (any)"},
 	},
 	Metrics: []probe.Metric{
 		{Name: "handoff", Unit: probe.Seconds, Better: probe.Lower, Doc: "time per hand-off (elapsed / (2 × handoffs))"},
 		{Name: "threads", Unit: probe.Count, Doc: "the process's live threads just before the timed run (/proc/self/status)"},
 		{Name: "vcsw", Unit: probe.Count, Doc: "voluntary context switches of the two threads per hand-off (RUSAGE_THREAD): a thread that parked and slept"},
 		{Name: "ivcsw", Unit: probe.Count, Doc: "involuntary context switches of the two threads per hand-off: on one CPU the woken thread often preempts its waker before the waker parks"},
+		{Name: "futex_wait", Unit: probe.Count, Doc: "futex wait calls of the two threads per hand-off: how often a thread found the turn not yet back and parked"},
+		{Name: "futex_wake", Unit: probe.Count, Doc: "futex wake calls of the two threads per hand-off (one per unpark: 1)"},
 		{Name: "futex_slots", Unit: probe.Count, Doc: "slots of the process's private futex hash during the run (prctl PR_FUTEX_HASH_GET_SLOTS); 0 = the global hash, -1 = not available"},
 	},
 	Timeout: 60 * time.Second,

@@ -129,8 +129,14 @@ func TestIdleRSS(t *testing.T) {
 	}
 }
 
+// What holds for a hand-off at any load: every turn ends in exactly one
+// unpark (futex_wake is exactly 1), a thread parks at most a couple of
+// times per turn (a stale permit can cost one extra wait), and on one CPU
+// the turn cannot pass without the giver leaving the CPU, so the two
+// threads' switches are at least about one per hand-off (more when other
+// processes preempt them on a loaded machine, so no tight upper bound).
 func TestHandoff(t *testing.T) {
-	for _, cpus := range []string{"any", "same", "apart"} {
+	for _, cpus := range []string{"same", "apart", "any"} {
 		v := run(t, "threads.handoff", map[string]string{"sleeping": "50", "handoffs": "2000", "cpus": cpus})
 		if v["threads"] < 52 {
 			t.Errorf("cpus=%s: threads %v < sleeping+2", cpus, v["threads"])
@@ -138,18 +144,26 @@ func TestHandoff(t *testing.T) {
 		if v["handoff"] <= 0 || v["handoff"] > 0.01 {
 			t.Errorf("cpus=%s: handoff %v s", cpus, v["handoff"])
 		}
-		// On one CPU each hand-off is one context switch: the giver parks
-		// (voluntary) or the woken thread preempts it first (involuntary).
-		// On two CPUs a giver may find the turn back before it parks, so
-		// the count can fall near 0 there.
+		if v["futex_wake"] != 1 {
+			t.Errorf("cpus=%s: futex_wake %v per hand-off, want exactly 1", cpus, v["futex_wake"])
+		}
+		if v["futex_wait"] < 0 || v["futex_wait"] > 2 {
+			t.Errorf("cpus=%s: futex_wait %v per hand-off, want 0..2", cpus, v["futex_wait"])
+		}
 		sw := v["vcsw"] + v["ivcsw"]
-		if cpus == "same" && (sw < 0.8 || sw > 1.3 || v["vcsw"] < 0.3) {
-			t.Errorf("cpus=same: vcsw %v + ivcsw %v per hand-off, want a sum of about 1", v["vcsw"], v["ivcsw"])
+		if cpus == "same" && sw < 0.9 {
+			t.Errorf("cpus=same: vcsw %v + ivcsw %v per hand-off, want at least about 1", v["vcsw"], v["ivcsw"])
 		}
-		// A hand-off never needs more than one switch per thread.
-		if sw > 2.1 {
-			t.Errorf("cpus=%s: vcsw %v + ivcsw %v per hand-off: more switches than threads", cpus, v["vcsw"], v["ivcsw"])
+		if sw > 3 {
+			t.Errorf("cpus=%s: vcsw %v + ivcsw %v per hand-off: far more switches than threads", cpus, v["vcsw"], v["ivcsw"])
 		}
+	}
+}
+
+// The pinned placement is the default: the book's headline sweep is pinned.
+func TestHandoffDefaultPinned(t *testing.T) {
+	if p, _ := handoffSpec.Param("cpus"); p.Default != "same" {
+		t.Errorf("cpus defaults to %q, want same", p.Default)
 	}
 }
 
