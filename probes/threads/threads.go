@@ -113,28 +113,42 @@ grandchild killed at the time limit is time-limit (threads then holds how far it
 
 var idleRSSSpec = probe.Spec{
 	Name: "threads.idle_rss",
-	Doc: `Resident memory added by N parked OS threads.
+	Doc: `Memory added by N parked OS threads, split into the thread's stack, the Go runtime's own per-thread memory,
+and the kernel stack that RSS does not show.
 Method: runtime.GC twice; read RSS (/proc/self/statm: resident pages × page size), the live thread count
-(/proc/self/status Threads) and the runtime's stack memory (runtime/metrics /memory/classes/heap/stacks +
-/memory/classes/os-stacks); start N goroutines that each lock to their own OS thread and sleep in
-futex(FUTEX_WAIT_PRIVATE) on a word of their own; wait until the kernel shows all N asleep in futex on those words
-(/proc/self/task/TID/syscall); read the three again; wake and end them. Per-thread figures divide by the threads
-the process really gained (a sleeper may take over an idle M that already existed). RSS counts user pages only:
-the kernel's task struct and kernel stack per thread are not in it. In C: pthread_create N threads that
-pthread_cond_wait and compare VmRSS. What Go adds: each thread is a runtime M with a 16 KiB g0 stack (the stack
-clone(2) is given, carved from the Go heap, not mmap'd), a 32 KiB signal stack (gsignal), the M struct, and the
-locked goroutine with its own stack (2 KiB to start). In a cgo binary the runtime makes its threads with
-pthread_create instead, and glibc mmaps each a stack of RLIMIT_STACK size (8 MiB by default; the JVM asks for
-2 MiB) under a guard page. stack_reserved is measured, not assumed: per thread gained, the growth of the runtime's
-stack memory (g0, signal and goroutine stacks) plus the pthread stack mappings that appeared in /proc/self/maps
-(an anonymous rw mapping right above a guard of at most 64 KiB; counted only if about one per thread appeared),
-address space set aside whether touched or not.`,
+(/proc/self/status Threads), the runtime's stack memory (runtime/metrics /memory/classes/heap/stacks +
+/memory/classes/os-stacks), the thread-stack mappings of /proc/self/maps (an anonymous rw mapping right above
+an anonymous inaccessible guard of at most 64 KiB: how glibc lays out a pthread stack) and KernelStack of
+/proc/meminfo; start N goroutines that each lock to their own OS thread and sleep in futex(FUTEX_WAIT_PRIVATE)
+on a word of their own; wait until the kernel shows all N asleep in futex on those words
+(/proc/self/task/TID/syscall); read KernelStack again at once, then the rest; wake and end them. Per-thread
+figures divide by the threads the process really gained (a sleeper may take over an idle M that already
+existed). The book's binary links runtime/cgo, so the runtime makes its threads with pthread_create and glibc
+mmaps each a stack of RLIMIT_STACK size (8 MiB by default; the JVM asks for 2 MiB) under a guard page
+(pthreads = 1; about one new stack mapping per thread gained). Then: stack_rss = the resident bytes (Rss in
+/proc/self/smaps) of the stack mappings that appeared, per thread: the pages of its pthread stack the thread
+has touched, which is what the same C program (pthread_create N threads that pthread_cond_wait, compare
+VmRSS) shows per thread; runtime_rss = rss_per_thread − stack_rss, the rest of what the process gained per
+thread: the Go runtime's own memory for a thread (its M struct, a 32 KiB signal stack gsignal, and the locked
+goroutine with its stack, 2 KiB to start, all in the Go heap), which a C program does not have.
+kernel_stack = the growth of KernelStack per thread gained: the kernel stack every thread has (16 KiB on
+x86-64, THREAD_SIZE, more with KASAN), kernel memory that no RSS counts. It is read system-wide, so another
+process creating or ending threads between the two readings is noise (a few threads' worth, against N).
+stack_reserved is address space set aside per thread, touched or not: the growth of the runtime's stack
+memory plus the new stack mappings. In a binary without cgo the runtime makes its threads with clone(2) and a
+16 KiB g0 stack from the Go heap (pthreads = 0): there is no stack mapping to read, so stack_rss and
+runtime_rss are absent and rss_per_thread is all there is.`,
 	Params: []probe.Param{
 		{Name: "threads", Kind: probe.Int, Default: "2000", Doc: "parked threads to create (the book: 2,000)"},
 	},
 	Metrics: []probe.Metric{
 		{Name: "rss_added", Unit: probe.Bytes, Better: probe.Lower, Doc: "RSS after minus RSS before"},
 		{Name: "rss_per_thread", Unit: probe.Bytes, Better: probe.Lower, Doc: "rss_added / threads the process gained"},
+		{Name: "stack_rss", Unit: probe.Bytes, Better: probe.Lower, Doc: "resident bytes of the new pthread stack mappings per thread (smaps Rss): the thread's own stack, what C shows",
+			Optional: "absent in a binary without cgo: the Go runtime then makes threads with stacks from its own heap, with no mapping to read"},
+		{Name: "runtime_rss", Unit: probe.Bytes, Better: probe.Lower, Doc: "rss_per_thread − stack_rss: the Go runtime's own resident memory per thread (M, signal stack, goroutine)",
+			Optional: "absent in a binary without cgo: there is no stack mapping to separate it from"},
+		{Name: "kernel_stack", Unit: probe.Bytes, Better: probe.Lower, Doc: "kernel stack memory per thread (growth of /proc/meminfo KernelStack), in no RSS"},
 		{Name: "stack_reserved", Unit: probe.Bytes, Better: probe.Lower, Doc: "stack address space set aside per thread: the Go runtime's stack memory (g0, signal, goroutine stacks) plus, in a cgo binary, the pthread stack mapping"},
 		{Name: "threads", Unit: probe.Count, Doc: "the process's live threads while the N were parked (/proc/self/status)"},
 		{Name: "pthreads", Unit: probe.Count, Doc: "1 when the threads came with pthread stack mappings (the binary links runtime/cgo), 0 when the Go runtime made them with clone(2) and its own stacks"},

@@ -113,8 +113,23 @@ func TestFutexSlots(t *testing.T) {
 	}
 }
 
+// A parked thread touches at least a page of stack; in a cgo binary its
+// pthread stack and the runtime's part add up to what RSS gained; and every
+// thread has a kernel stack of a few pages. The kernel stack is read
+// system-wide, where other processes' threads come and go on a loaded
+// machine, so one of three runs must show it in range.
 func TestIdleRSS(t *testing.T) {
-	v := run(t, "threads.idle_rss", map[string]string{"threads": "200"})
+	var v probe.Values
+	for attempt := 1; attempt <= 3; attempt++ {
+		v = run(t, "threads.idle_rss", map[string]string{"threads": "500"})
+		if v["kernel_stack"] >= 4<<10 && v["kernel_stack"] <= 64<<10 {
+			break
+		}
+		t.Logf("attempt %d: kernel_stack %v B per thread", attempt, v["kernel_stack"])
+	}
+	if v["kernel_stack"] < 4<<10 || v["kernel_stack"] > 64<<10 {
+		t.Errorf("kernel_stack %v B per thread in three runs, want a few pages (4 KiB..64 KiB)", v["kernel_stack"])
+	}
 	if v["rss_per_thread"] <= 4096 {
 		t.Errorf("rss_per_thread %v: a parked thread touches at least a page of stack", v["rss_per_thread"])
 	}
@@ -124,8 +139,20 @@ func TestIdleRSS(t *testing.T) {
 	if v["rss_per_thread"] >= v["stack_reserved"] {
 		t.Errorf("rss_per_thread %v not below stack_reserved %v", v["rss_per_thread"], v["stack_reserved"])
 	}
-	if v["threads"] < 200 {
-		t.Errorf("threads %v < 200 parked", v["threads"])
+	if v["threads"] < 500 {
+		t.Errorf("threads %v < 500 parked", v["threads"])
+	}
+	_, hasStack := v["stack_rss"]
+	if hasStack != (v["pthreads"] == 1) {
+		t.Errorf("pthreads %v but stack_rss present: %v", v["pthreads"], hasStack)
+	}
+	if hasStack {
+		if v["stack_rss"] < 4096 || v["stack_rss"] > v["stack_reserved"] {
+			t.Errorf("stack_rss %v B: want at least a page, at most the %v reserved", v["stack_rss"], v["stack_reserved"])
+		}
+		if d := v["stack_rss"] + v["runtime_rss"] - v["rss_per_thread"]; d > 1 || d < -1 {
+			t.Errorf("stack_rss %v + runtime_rss %v != rss_per_thread %v", v["stack_rss"], v["runtime_rss"], v["rss_per_thread"])
+		}
 	}
 }
 
