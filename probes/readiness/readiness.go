@@ -69,7 +69,7 @@ copying the template into set, because select overwrites its argument: that 128-
 select's cost, as it is in any C select loop; poll as ppoll(fds, n, NULL, NULL), which is poll(fds, n, -1);
 epoll_wait(ep, out, 16, -1); kevent(kq, NULL, 0, out, 16, NULL)); check that the active fd is among
 those reported; read(active_r, 1 byte). After 50 warm-up rounds the rounds are timed with
-CLOCK_MONOTONIC in chunks of 256 (the context is checked between chunks, outside the timed region);
+CLOCK_MONOTONIC (through the vDSO) in chunks of 256 (the context is checked between chunks, outside the timed region);
 round = total time / rounds and includes the write and the read, as the seed's did. ready = the wait's
 return value averaged over the rounds. select is never called when a watched fd is >= FD_SETSIZE (1024):
 usable=0 then, and round and ready are absent from the run (not 0: nothing was measured).
