@@ -68,11 +68,6 @@ func TestBusyVersusBlock(t *testing.T) {
 		if block["eagain"] != 0 {
 			t.Errorf("block: eagain = %g, want 0", block["eagain"])
 		}
-		if kern.PerThread && busy["vcsw"] > 0.2 {
-			// A non-blocking read never sleeps; the runtime parks the
-			// thread only outside the timed window (Gosched, GC off).
-			t.Errorf("busy: vcsw = %g per call, want near 0", busy["vcsw"])
-		}
 		problems = busyVersusBlock(busy, block)
 		if len(problems) == 0 {
 			return
@@ -116,30 +111,46 @@ func hardWait(v probe.Values, delay float64) (problems []string) {
 	return problems
 }
 
+// busyVersusBlock is what the two modes show when the scheduler lets them
+// run: each check is made only of a reader that was (almost) never
+// preempted (ivcsw), and says "not checked" otherwise. A preempted busy
+// reader burns less CPU than its wall time through no fault of its own, and
+// one held off its CPU past 10 ms is preempted by sysmon inside the timed
+// window, which parks a locked goroutine's thread (a voluntary switch of the
+// runtime's, not the read's); a blocking reader held off its CPU past the
+// delay finds the byte already there and does not sleep.
 func busyVersusBlock(busy, block probe.Values) (problems []string) {
 	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
-	// A thread that never sleeps is on a CPU all the time unless the
-	// scheduler preempts it for another runnable thread (ivcsw): on this
-	// machine's two shared CPUs, other processes' threads wake often. So
-	// cpu ≈ wall is asked of a busy reader that was (almost) never
-	// preempted; even a preempted one burns far more than a blocked one.
-	if busy["ivcsw"] < 0.05 && busy["cpu"] < 0.7*busy["wall"] {
-		bad("busy: cpu %g s < 0.7 × wall %g s", busy["cpu"], busy["wall"])
+	calm := func(name string, v probe.Values) bool {
+		if v["ivcsw"] >= 0.05 {
+			bad("%s: preempted %g times per call by other threads, not checked", name, v["ivcsw"])
+			return false
+		}
+		return true
 	}
-	if busy["ivcsw"] >= 0.05 {
-		bad("busy: preempted %g times per call by other threads, cpu/wall = %.2f not checked", busy["ivcsw"], busy["cpu"]/busy["wall"])
+	busyCalm, blockCalm := calm("busy", busy), calm("block", block)
+	if busyCalm {
+		// A thread that never sleeps is on a CPU all the time.
+		if busy["cpu"] < 0.7*busy["wall"] {
+			bad("busy: cpu %g s < 0.7 × wall %g s", busy["cpu"], busy["wall"])
+		}
+		if kern.PerThread && busy["vcsw"] > 0.2 {
+			bad("busy: vcsw = %g per call, want near 0", busy["vcsw"])
+		}
+		if busy["eagain"] <= 0 {
+			bad("busy: eagain = %g per call, want > 0", busy["eagain"])
+		}
 	}
-	if busy["cpu"] < 3*block["cpu"] {
+	if blockCalm {
+		if block["cpu"] > 0.3*block["wall"] {
+			bad("block: cpu %g s > 0.3 × wall %g s", block["cpu"], block["wall"])
+		}
+		if kern.PerThread && block["vcsw"] < 0.9 {
+			bad("block: vcsw = %g per call, want about 1", block["vcsw"])
+		}
+	}
+	if busyCalm && blockCalm && busy["cpu"] < 3*block["cpu"] {
 		bad("busy cpu %g s is not well above block cpu %g s", busy["cpu"], block["cpu"])
-	}
-	if block["cpu"] > 0.3*block["wall"] {
-		bad("block: cpu %g s > 0.3 × wall %g s", block["cpu"], block["wall"])
-	}
-	if kern.PerThread && block["vcsw"] < 0.9 {
-		bad("block: vcsw = %g per call, want about 1", block["vcsw"])
-	}
-	if busy["eagain"] <= 0 {
-		bad("busy: eagain = %g per call, want > 0", busy["eagain"])
 	}
 	return problems
 }
