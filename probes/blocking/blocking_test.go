@@ -57,7 +57,7 @@ func TestEmptySleepsOnce(t *testing.T) {
 		if v["read"] < v["delay_actual"] {
 			t.Errorf("read = %g s shorter than the wait before the write %g s", v["read"], v["delay_actual"])
 		}
-		if v["vcsw_pair"] != v["vcsw_thread"]+v["vcsw_writer"] {
+		if d := v["vcsw_pair"] - v["vcsw_thread"] - v["vcsw_writer"]; d > 1e-9 || d < -1e-9 {
 			t.Errorf("vcsw_pair %g != vcsw_thread %g + vcsw_writer %g", v["vcsw_pair"], v["vcsw_thread"], v["vcsw_writer"])
 		}
 		if v["vcsw_process"] < v["vcsw_pair"] {

@@ -33,11 +33,14 @@ const (
 	// sysmon's count at a time of our choosing.
 	yieldEvery = 4 * time.Millisecond
 	// stallLimit: a hand-off spin that lasts this long means the other side
-	// has died; the run fails instead of hanging.
-	stallLimit = 5 * time.Second
+	// has died; the run fails instead of hanging. It is far above any wait a
+	// live peer causes, even on a heavily loaded machine (with 5 s, a test
+	// run failed at a load average of 25 with end-of-file from a writer that
+	// had given up).
+	stallLimit = 20 * time.Second
 )
 
-var errStall = errors.New("the other thread stopped answering for 5 s")
+var errStall = errors.New("the other thread stopped answering for 20 s")
 
 func waitParams(delay, calls string) []probe.Param {
 	return []probe.Param{
@@ -220,6 +223,9 @@ func runWait(ctx context.Context, p probe.Params) (probe.Values, error) {
 				if n == 1 {
 					break
 				}
+				if err != unix.EAGAIN && h.failed.Load() {
+					return nil, fmt.Errorf("writer failed: %w", h.err)
+				}
 				if err != unix.EAGAIN {
 					return nil, fmt.Errorf("non-blocking read returned %d: %v", n, err)
 				}
@@ -229,6 +235,9 @@ func runWait(ctx context.Context, p probe.Params) (probe.Values, error) {
 				}
 			}
 		} else if n, err := unix.Read(r, buf[:]); n != 1 {
+			if h.failed.Load() {
+				return nil, fmt.Errorf("writer failed: %w", h.err)
+			}
 			return nil, fmt.Errorf("blocking read returned %d: %v", n, err)
 		}
 		tr := kern.Now()

@@ -31,12 +31,14 @@ func TestOverhead(t *testing.T) {
 			t.Error(err)
 		}
 		for _, m := range p.Metrics {
-			if !(v[m.Name] > 0 && v[m.Name] < 100e-6) {
-				t.Errorf("%s = %g s, want 0 < x < 100 µs", m.Name, v[m.Name])
-			}
 			if b, ok := best[m.Name]; !ok || v[m.Name] < b {
 				best[m.Name] = v[m.Name]
 			}
+		}
+	}
+	for _, m := range p.Metrics {
+		if !(best[m.Name] > 0 && best[m.Name] < 100e-6) {
+			t.Errorf("%s = %g s (best of 3), want 0 < x < 100 µs", m.Name, best[m.Name])
 		}
 	}
 	for _, sys := range []string{"syscall", "rawsyscall", "clock_syscall", "read_eagain", "read_eagain_go"} {
