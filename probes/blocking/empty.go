@@ -85,7 +85,7 @@ write after its stamp (queueing the byte and waking the reader), the scheduler p
 CPU (often the other, idle one: on a virtual machine that may mean waking an idle virtual CPU), and the
 read's return to user space.
 What Go adds: the reader's return passes through exitsyscall (and, if sysmon retook its P during the sleep,
-acquiring a P again, which the tail shows). An AF_UNIX socket wakes the reader directly; TCP would add the
+acquiring a P again, which can show in the tail); the GC runs before and is off during the calls. An AF_UNIX socket wakes the reader directly; TCP would add the
 loopback stack.`,
 	Params: emptySpec.Params,
 	Metrics: []probe.Metric{
