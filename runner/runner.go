@@ -116,9 +116,10 @@ func (r *Runner) Run(ctx context.Context, p probe.Probe, params probe.Params) (p
 	if out.Error != "" {
 		return nil, &RunError{Probe: p.Name, Params: params, Cause: out.Error}
 	}
-	// An Optional metric may be absent; any other must be there.
-	if err := p.CheckValues(out.Values); err != nil {
-		return nil, fail("child: %v", err)
+	for _, m := range p.Metrics {
+		if _, ok := out.Values[m.Name]; !ok && m.Optional == "" {
+			return nil, fail("child did not report metric %q", m.Name)
+		}
 	}
 	return out.Values, nil
 }

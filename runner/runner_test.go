@@ -34,25 +34,6 @@ var fakes = []probe.Probe{
 			time.Sleep(time.Hour)
 			return nil, nil
 		}},
-	{Spec: probe.Spec{Name: "partial", Metrics: []probe.Metric{{Name: "x", Unit: probe.Count}, {Name: "y", Unit: probe.Count, Optional: "not here"}}},
-		Run: func(context.Context, probe.Params) (probe.Values, error) {
-			return probe.Values{"x": 1}, nil
-		}},
-	{Spec: probe.Spec{Name: "lacks", Metrics: []probe.Metric{{Name: "x", Unit: probe.Count}, {Name: "y", Unit: probe.Count}}},
-		Run: func(context.Context, probe.Params) (probe.Values, error) {
-			return probe.Values{"x": 1}, nil
-		}},
-}
-
-// An Optional metric may be absent from a run; a required one may not.
-func TestOptionalMetrics(t *testing.T) {
-	v, err := runner(t).Run(context.Background(), fakes[4], probe.Params{})
-	if _, has := v["y"]; err != nil || v["x"] != 1 || has {
-		t.Errorf("partial: %v, %v; want x=1 and no y", v, err)
-	}
-	if _, err := runner(t).Run(context.Background(), fakes[5], probe.Params{}); err == nil || !strings.Contains(err.Error(), `"y"`) {
-		t.Errorf("lacks: %v, want an error naming y", err)
-	}
 }
 
 func TestMain(m *testing.M) {
