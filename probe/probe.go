@@ -71,9 +71,10 @@ type Metric struct {
 	// Labels names the values of a code metric (Labels[i] is value i), for
 	// metrics such as "which limit stopped the thread ceiling".
 	Labels []string
-	// Optional, when not empty, says why the metric may be absent from a
-	// run (it does not apply to some combinations); a probe leaves it out
-	// there rather than reporting zero.
+	// Optional, when not empty, lets a run leave this metric out of its
+	// Values, and says when and why (shown as the reason for the gap): a
+	// figure that does not apply to a parameter combination is absent,
+	// never a made-up 0. A metric with Optional empty must be in every run.
 	Optional string
 }
 
