@@ -18,10 +18,21 @@ func TestOverhead(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The vDSO never enters the kernel, so it beats any system call by
-	// several times; a loaded machine can stretch one loop of one run, so
-	// the best of three runs of each is compared.
+	// several times. Each figure is a loop timed on the wall clock, which a
+	// loaded machine stretches by whole time slices (a 0.6 ms loop of vDSO
+	// reads came out at 400 ns a call), so the best of up to ten runs of
+	// each is compared, stopping as soon as the order shows.
+	syscalls := []string{"syscall", "rawsyscall", "clock_syscall", "read_eagain", "read_eagain_go"}
 	best := probe.Values{}
-	for range 3 {
+	ordered := func() bool {
+		for _, sys := range syscalls {
+			if best["vdso"] >= best[sys] {
+				return false
+			}
+		}
+		return true
+	}
+	for attempt := 1; attempt <= 10; attempt++ {
 		v, err := p.Run(context.Background(), params)
 		if err != nil {
 			t.Fatal(err)
@@ -35,15 +46,18 @@ func TestOverhead(t *testing.T) {
 				best[m.Name] = v[m.Name]
 			}
 		}
+		if attempt >= 3 && ordered() {
+			break
+		}
 	}
 	for _, m := range p.Metrics {
 		if !(best[m.Name] > 0 && best[m.Name] < 100e-6) {
-			t.Errorf("%s = %g s (best of 3), want 0 < x < 100 µs", m.Name, best[m.Name])
+			t.Errorf("%s = %g s (best of the runs), want 0 < x < 100 µs", m.Name, best[m.Name])
 		}
 	}
-	for _, sys := range []string{"syscall", "rawsyscall", "clock_syscall", "read_eagain", "read_eagain_go"} {
+	for _, sys := range syscalls {
 		if best["vdso"] >= best[sys] {
-			t.Errorf("vdso %g s is not below %s %g s (best of 3)", best["vdso"], sys, best[sys])
+			t.Errorf("vdso %g s is not below %s %g s (best of ten runs)", best["vdso"], sys, best[sys])
 		}
 	}
 }
