@@ -8,10 +8,15 @@
 package probe
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/printer"
+	"go/token"
 	"io/fs"
 	"sort"
 	"strconv"
@@ -96,6 +101,22 @@ type Probe struct {
 	// measures with (embed.FS of their *.go files); their hash decides
 	// whether a stored result is stale.
 	Sources []fs.FS
+}
+
+// CheckValues checks one run's values against the declared metrics: every
+// metric that is not Optional is there, and nothing undeclared is.
+func (s *Spec) CheckValues(v Values) error {
+	for _, m := range s.Metrics {
+		if _, ok := v[m.Name]; !ok && m.Optional == "" {
+			return fmt.Errorf("probe %s did not report metric %q", s.Name, m.Name)
+		}
+	}
+	for name := range v {
+		if _, ok := s.Metric(name); !ok {
+			return fmt.Errorf("probe %s reported undeclared metric %q", s.Name, name)
+		}
+	}
+	return nil
 }
 
 // Param returns the named param's declaration.
@@ -240,8 +261,15 @@ func (s *Spec) Resolve(given map[string]string) (Params, error) {
 	return out, nil
 }
 
-// Hash is the hex SHA-256 of the probe's name and the non-test Go source of
-// its Sources, so a change to the measuring code marks stored results stale.
+// Hash is the hex SHA-256 of the probe's name and of what runs in the
+// non-test Go source of its Sources, so a change to the measuring code marks
+// stored results stale and a change to its words does not: each file is
+// parsed and printed again without its comments, with the value of every
+// Doc and Optional field of a composite literal replaced by "", and so is
+// the value of every package-level constant or variable that such a field
+// refers to (a shared method text such as blocking's emptyMethod). Layout
+// does not count either (the file is printed as gofmt would). A file that
+// does not parse is hashed as it is.
 func (p *Probe) Hash() string {
 	h := sha256.New()
 	h.Write([]byte(p.Name))
@@ -256,9 +284,88 @@ func (p *Probe) Hash() string {
 		sort.Strings(names)
 		for _, n := range names {
 			b, _ := fs.ReadFile(src, n)
-			fmt.Fprintf(h, "\x00%s\x00%d\x00", n, len(b))
-			h.Write(b)
+			fmt.Fprintf(h, "\x00%s\x00", n)
+			h.Write(codeOf(n, b))
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// docKeys are the composite-literal fields whose values are words, not code.
+var docKeys = map[string]bool{"Doc": true, "Optional": true}
+
+// codeOf is a Go file as Hash sees it: printed without comments and with the
+// words of docKeys fields and of the declarations they name blanked. The
+// declarations a doc names are found in the same file; a package whose docs
+// use a constant of another file hashes that constant's words.
+func codeOf(name string, src []byte) []byte {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
+	if err != nil {
+		return src
+	}
+	blank := func() ast.Expr { return &ast.BasicLit{Kind: token.STRING, Value: `""`} }
+	named := map[string]bool{}
+	collect := func(x ast.Expr) {
+		ast.Inspect(x, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				named[id.Name] = true
+			}
+			return true
+		})
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if kv, ok := n.(*ast.KeyValueExpr); ok {
+			if k, ok := kv.Key.(*ast.Ident); ok && docKeys[k.Name] {
+				collect(kv.Value)
+				kv.Value = blank()
+			}
+		}
+		return true
+	})
+	// Blank the declarations the docs named, and those they name in turn.
+	for changed := true; changed; {
+		changed = false
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || (g.Tok != token.CONST && g.Tok != token.VAR) {
+				continue
+			}
+			for _, spec := range g.Specs {
+				vs := spec.(*ast.ValueSpec)
+				for i, id := range vs.Names {
+					if !named[id.Name] || i >= len(vs.Values) || !isText(vs.Values[i]) {
+						continue
+					}
+					if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Value == `""` {
+						continue
+					}
+					collect(vs.Values[i])
+					vs.Values[i] = blank()
+					changed = true
+				}
+			}
+		}
+	}
+	var out bytes.Buffer
+	if err := printer.Fprint(&out, fset, f); err != nil {
+		return src
+	}
+	return out.Bytes()
+}
+
+// isText reports whether x is built only of string literals, names and +,
+// the shape of a text constant.
+func isText(x ast.Expr) bool {
+	switch x := x.(type) {
+	case *ast.BasicLit:
+		return x.Kind == token.STRING
+	case *ast.Ident:
+		return true
+	case *ast.ParenExpr:
+		return isText(x.X)
+	case *ast.BinaryExpr:
+		return x.Op == token.ADD && isText(x.X) && isText(x.Y)
+	}
+	return false
 }

@@ -58,8 +58,77 @@ func TestHashFollowsSourceNotTests(t *testing.T) {
 	if p.Hash() != h1 {
 		t.Error("a test file changed the code hash")
 	}
-	src["a.go"] = &fstest.MapFile{Data: []byte("package a // changed")}
+	src["a.go"] = &fstest.MapFile{Data: []byte("package a; var x = 1")}
 	if p.Hash() == h1 {
 		t.Error("a source change did not change the code hash")
+	}
+}
+
+// The hash follows what runs: comments, layout, Doc and Optional texts and
+// the text constants a Doc is built from are words, and changing them is no
+// new measurement; any change to code is.
+func TestHashIgnoresWords(t *testing.T) {
+	const base = `package a
+
+import "time"
+
+// method is shared by two docs.
+const method = "Setup: " + "one socketpair."
+
+const n = 10 // a bound
+
+var spec = Spec{
+	Name: "a",
+	Doc:  "How long it takes. " + method,
+	Metrics: []Metric{{Name: "t", Doc: "time", Optional: "when not"}},
+}
+
+func run() time.Duration { return n * time.Second }
+`
+	hashOf := func(code string) string {
+		p := Probe{Spec: Spec{Name: "a"}, Sources: []iofs.FS{fstest.MapFS{"a.go": {Data: []byte(code)}}}}
+		return p.Hash()
+	}
+	h := hashOf(base)
+	for _, same := range []struct{ what, old, new string }{
+		{"a comment", "// a bound", "// an upper bound"},
+		{"a doc comment", "// method is shared", "// method, shared"},
+		{"a Doc string", `"How long it takes. "`, `"How long one call takes. "`},
+		{"a metric's Doc", `Doc: "time"`, `Doc: "time per call"`},
+		{"an Optional reason", `"when not"`, `"absent when select cannot run"`},
+		{"a text constant a Doc uses", `"one socketpair."`, `"one AF_UNIX socketpair."`},
+		{"layout", "return n * time.Second", "return n*time.Second"},
+	} {
+		if !strings.Contains(base, same.old) {
+			t.Fatalf("test bug: %q not in the source", same.old)
+		}
+		if got := hashOf(strings.Replace(base, same.old, same.new, 1)); got != h {
+			t.Errorf("changing %s changed the code hash", same.what)
+		}
+	}
+	for _, diff := range []struct{ what, old, new string }{
+		{"a constant", "const n = 10", "const n = 20"},
+		{"a metric name", `Name: "t"`, `Name: "u"`},
+		{"the code", "n * time.Second", "n * time.Millisecond"},
+	} {
+		if got := hashOf(strings.Replace(base, diff.old, diff.new, 1)); got == h {
+			t.Errorf("changing %s kept the code hash", diff.what)
+		}
+	}
+}
+
+func TestCheckValues(t *testing.T) {
+	s := Spec{Name: "x", Metrics: []Metric{{Name: "a"}, {Name: "b", Optional: "only with select"}}}
+	if err := s.CheckValues(Values{"a": 1, "b": 2}); err != nil {
+		t.Error(err)
+	}
+	if err := s.CheckValues(Values{"a": 1}); err != nil {
+		t.Errorf("an absent optional metric: %v", err)
+	}
+	if err := s.CheckValues(Values{"b": 1}); err == nil || !strings.Contains(err.Error(), `"a"`) {
+		t.Errorf("an absent required metric: %v", err)
+	}
+	if err := s.CheckValues(Values{"a": 1, "c": 1}); err == nil {
+		t.Error("an undeclared metric was accepted")
 	}
 }

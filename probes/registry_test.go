@@ -1,8 +1,10 @@
 package probes
 
 import (
+	"io/fs"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"measuredbook/probe"
 )
@@ -50,6 +52,42 @@ func TestRegistryIsComplete(t *testing.T) {
 		"nonblocking.breakeven", "nonblocking.sndbuf", "syscall.overhead"} {
 		if !seen[name] {
 			t.Errorf("probe %s is not registered", name)
+		}
+	}
+}
+
+// A probe's code hash follows what runs, not its words: every probe's real
+// source with a comment added to each file, every Doc text changed and the
+// shared method texts its Docs are built from changed hashes the same; a
+// new variable does not.
+func TestHashIgnoresRealDocs(t *testing.T) {
+	edit := func(p probe.Probe, f func(string) string) probe.Probe {
+		var srcs []fs.FS
+		for _, src := range p.Sources {
+			m := fstest.MapFS{}
+			fs.WalkDir(src, ".", func(path string, d fs.DirEntry, err error) error {
+				if err == nil && !d.IsDir() {
+					b, _ := fs.ReadFile(src, path)
+					m[path] = &fstest.MapFile{Data: []byte(f(string(b)))}
+				}
+				return nil
+			})
+			srcs = append(srcs, m)
+		}
+		p.Sources = srcs
+		return p
+	}
+	words := strings.NewReplacer("Doc: `", "Doc: `Reworded. ", `Doc: "`, `Doc: "Reworded. `,
+		"Method = `", "Method = `Reworded. ")
+	for _, p := range All() {
+		h := p.Hash()
+		reworded := edit(p, func(src string) string { return words.Replace(src) + "\n// A comment.\n" })
+		if got := reworded.Hash(); got != h {
+			t.Errorf("%s: rewording its docs and comments changed the code hash", p.Name)
+		}
+		changed := edit(p, func(src string) string { return src + "\nvar unusedForTheTest = 1\n" })
+		if got := changed.Hash(); got == h {
+			t.Errorf("%s: a new variable kept the code hash", p.Name)
 		}
 	}
 }

@@ -117,7 +117,7 @@ func (r *Runner) Run(ctx context.Context, p probe.Probe, params probe.Params) (p
 		return nil, &RunError{Probe: p.Name, Params: params, Cause: out.Error}
 	}
 	for _, m := range p.Metrics {
-		if _, ok := out.Values[m.Name]; !ok {
+		if _, ok := out.Values[m.Name]; !ok && m.Optional == "" {
 			return nil, fail("child did not report metric %q", m.Name)
 		}
 	}

@@ -2,6 +2,7 @@ package blocking
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"measuredbook/probe"
@@ -29,35 +30,96 @@ func TestReadyNeverSleeps(t *testing.T) {
 	if kern.PerThread && v["vcsw_thread"] != 0 {
 		t.Errorf("vcsw_thread = %g per read in three attempts, want exactly 0", v["vcsw_thread"])
 	}
-	if v["read"] <= 0 || v["read"] > 100e-6 {
-		t.Errorf("read = %g s, want a plain syscall (0 < read < 100 µs)", v["read"])
+	// Loose bounds only: both are plain system calls, and a loaded machine
+	// stretches either (the raw path's advantage is tens of ns).
+	for _, m := range []string{"read", "read_go"} {
+		if v[m] <= 0 || v[m] > 100e-6 {
+			t.Errorf("%s = %g s, want a plain syscall (0 < x < 100 µs)", m, v[m])
+		}
 	}
 }
 
-// A read on an empty socket sleeps once per call and lasts at least the delay.
+// A read on an empty socket sleeps once per call, the writer once per call
+// in its nanosleep, and the read lasts at least the wait before the write.
+// Those that cannot fail on a loaded machine are checked on every attempt;
+// the sleep counts can: a reader held off its CPU for longer than the delay
+// between starting the writer and calling read finds the byte already
+// there and does not sleep. So one of three attempts must show them.
 func TestEmptySleepsOnce(t *testing.T) {
-	v := run(t, "blocking.empty", map[string]string{"delay": "200us", "calls": "20"})
-	if kern.PerThread && v["vcsw_thread"] < 0.9 {
-		t.Errorf("vcsw_thread = %g per call, want >= 0.9", v["vcsw_thread"])
+	var problems []string
+	for attempt := 1; attempt <= 3; attempt++ {
+		v := run(t, "blocking.empty", map[string]string{"delay": "1ms", "calls": "20"})
+		if v["delay_actual"] < 1e-3 {
+			t.Errorf("delay_actual = %g s, less than the 1 ms asked", v["delay_actual"])
+		}
+		// Per call read = delay_actual + wake with wake > 0, so the median
+		// of read is at least the median of delay_actual.
+		if v["read"] < v["delay_actual"] {
+			t.Errorf("read = %g s shorter than the wait before the write %g s", v["read"], v["delay_actual"])
+		}
+		if d := v["vcsw_pair"] - v["vcsw_thread"] - v["vcsw_writer"]; d > 1e-9 || d < -1e-9 {
+			t.Errorf("vcsw_pair %g != vcsw_thread %g + vcsw_writer %g", v["vcsw_pair"], v["vcsw_thread"], v["vcsw_writer"])
+		}
+		if v["vcsw_process"] < v["vcsw_pair"] {
+			t.Errorf("process switches %g < the pair's %g", v["vcsw_process"], v["vcsw_pair"])
+		}
+		problems = nil
+		if kern.PerThread && v["vcsw_thread"] < 0.9 {
+			problems = append(problems, fmt.Sprintf("vcsw_thread = %g per call, want >= 0.9", v["vcsw_thread"]))
+		}
+		if kern.PerThread && v["vcsw_writer"] < 0.9 {
+			problems = append(problems, fmt.Sprintf("vcsw_writer = %g per call, want >= 0.9", v["vcsw_writer"]))
+		}
+		if len(problems) == 0 {
+			return
+		}
+		t.Logf("attempt %d: %v", attempt, problems)
 	}
-	if v["delay_actual"] < 200e-6 {
-		t.Errorf("delay_actual = %g s, less than the 200 µs asked", v["delay_actual"])
-	}
-	if v["read"] < v["delay_actual"] {
-		t.Errorf("read = %g s shorter than the writer's sleep %g s", v["read"], v["delay_actual"])
-	}
-	if v["vcsw_process"] < v["vcsw_thread"] {
-		t.Errorf("process switches %g < reader thread's %g", v["vcsw_process"], v["vcsw_thread"])
+	for _, p := range problems {
+		t.Error(p)
 	}
 }
 
+// The wake-up quantiles are ordered and positive (the writer's stamp comes
+// before the reader's return on one clock); no timing bound is asked but
+// a loose ceiling that only a hung thread would pass.
 func TestWake(t *testing.T) {
-	v := run(t, "blocking.wake", map[string]string{"delay": "200us", "calls": "20"})
-	if !(0 < v["wake"] && v["wake"] <= v["wake_max"]) {
-		t.Errorf("want 0 < wake (%g) <= wake_max (%g)", v["wake"], v["wake_max"])
+	v := run(t, "blocking.wake", map[string]string{"delay": "200us", "calls": "50"})
+	order := []string{"wake_min", "wake_p10", "wake_p25", "wake", "wake_p75", "wake_p90", "wake_p99", "wake_max"}
+	if v["wake_min"] <= 0 {
+		t.Errorf("wake_min = %g s, want > 0", v["wake_min"])
 	}
-	if v["wake_max"] > 0.2 {
-		t.Errorf("wake_max = %g s: a wake-up should not take 200 ms", v["wake_max"])
+	for i := 1; i < len(order); i++ {
+		if v[order[i-1]] > v[order[i]] {
+			t.Errorf("%s %g > %s %g", order[i-1], v[order[i-1]], order[i], v[order[i]])
+		}
+	}
+	if !(v["wake_min"] <= v["wake_mean"] && v["wake_mean"] <= v["wake_max"]) {
+		t.Errorf("wake_mean %g outside [min %g, max %g]", v["wake_mean"], v["wake_min"], v["wake_max"])
+	}
+	if v["wake_max"] > 1 {
+		t.Errorf("wake_max = %g s: a wake-up should not take a second", v["wake_max"])
+	}
+}
+
+// The writer lives for the whole run: a run leaves no thread behind and
+// makes no thread per call (a writer per call would show as calls more
+// threads while it runs; this checks the end state, which a leak breaks).
+func TestWriterEnds(t *testing.T) {
+	if !kern.PerThread {
+		t.Skip("counts threads through /proc")
+	}
+	before, err := kern.LiveThreads()
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(t, "blocking.wake", map[string]string{"delay": "0s", "calls": "200"})
+	after, err := kern.LiveThreads()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after > before+2 {
+		t.Errorf("threads %d before, %d after a run", before, after)
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"sort"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -19,44 +21,54 @@ const (
 	maxSleeping = 25 * time.Second // calls × delay
 )
 
-const emptyMethod = `Per call, untimed: a fresh socketpair(AF_UNIX, SOCK_STREAM, 0), both ends blocking, and a fresh writer: a
-goroutine that locks itself to an OS thread and exits without unlocking, so the runtime discards that thread
-and each call's writer runs on a thread of its own, as a pthread_create per call would in C. The writer sets
-its timer slack to 1 ns (prctl(PR_SET_TIMERSLACK, 1) on Linux; the default 50 µs slack would add to every
-sleep), stamps CLOCK_MONOTONIC, sleeps with nanosleep(2) until delay has passed (repeated if cut short;
-called raw, without the runtime's entersyscall, so the writer keeps its P and wakes as a C thread would;
-select(2) with a timeout on macOS/FreeBSD, where x/sys has no nanosleep), stamps again (the delay that actually
-happened: nanosleep overshoots, by tens of µs on these virtual machines), stamps once more just before
-write(w, 1 byte), and writes. The reader, meanwhile: getrusage(RUSAGE_SELF) before starting the writer,
-then getrusage(RUSAGE_THREAD), clock_gettime(CLOCK_MONOTONIC), one blocking read(r, buf, 1) (it must return
-1), the clock, RUSAGE_THREAD, RUSAGE_SELF. Then it waits for the writer to finish and closes both ends.`
+const emptyMethod = `Setup, untimed: two socketpair(AF_UNIX, SOCK_STREAM, 0), all ends blocking: a data pair (the reader reads r,
+the writer writes w) and a control pair that starts each call. One writer thread lives for the whole run (a
+goroutine locked to its OS thread, as a pthread would be): it sets its timer slack to 1 ns
+(prctl(PR_SET_TIMERSLACK, 1) on Linux; the default 50 µs slack would add to every sleep), then per call
+sleeps in a blocking read(2) of 1 byte on the control pair until the reader starts the call, reads the
+reader's start stamp t0 from shared memory, reads getrusage(RUSAGE_THREAD), sleeps with nanosleep(2) until
+CLOCK_MONOTONIC reaches t0 + delay (repeated if cut short; called raw, without the runtime's entersyscall,
+so the writer keeps its P and wakes as a C thread would; select(2) with a timeout on macOS/FreeBSD),
+reads RUSAGE_THREAD again (vcsw over its sleep), stamps s (CLOCK_MONOTONIC) just before write(w, 1 byte),
+writes, and goes back to sleep on the control pair. So after its write the writer thread sleeps at once,
+as a C writer waiting on a condition variable would, and frees its CPU for the reader the write wakes;
+it is not torn down (a thread exiting right after its write would delay the woken reader, which the
+kernel may queue on the waker's CPU). The reader, per call: getrusage(RUSAGE_SELF), getrusage(RUSAGE_THREAD),
+stamps t0 and publishes it, write(ctl, 1 byte) to start the writer, one blocking read(r, buf, 1) (it must
+return 1), stamps t1, RUSAGE_THREAD, RUSAGE_SELF. All stamps are CLOCK_MONOTONIC read through the vDSO
+(Go's monotonic clock; no system call), comparable across CPUs. Per call: read = t1 − t0,
+delay_actual = s − t0 (the wait the reader really had before its data was written: at least delay, since
+nanosleep overshoots, by tens of µs on these virtual machines), wake = t1 − s, so read = delay_actual + wake
+for every call. After the last call the reader closes the control pair, the writer's read returns 0 and
+the writer ends.`
 
 var emptySpec = probe.Spec{
 	Name: "blocking.empty",
 	Doc: `A blocking read(2) of 1 byte on an empty socket, filled by another thread after delay: the reader sleeps once.
 ` + emptyMethod + `
-read = mean over calls of the reader's clock pair: the whole blocked read, which includes the writer
-thread's start, its sleep (delay_actual) and the wake-up. vcsw_thread = growth of the reader thread's
-ru_nvcsw across its read, per call; vcsw_process = growth of the process's ru_nvcsw from before the writer
-was started to after the read returned, per call: the writer's sleep, the reader's, and those of the Go
-runtime's threads, chiefly sysmon, which sleeps between its checks as often as every 20 µs while a P is in a
-system call (vcsw_thread + vcsw_writer is what a C program's two threads would show); vcsw_writer = the writer thread's own ru_nvcsw over its sleep, per
-call; delay_actual = mean of the writer's second stamp minus its first.
-What Go adds: the writer is a goroutine, so starting it costs a runtime thread hand-off (an idle M is woken or
-a new one cloned) on top of the thread creation; each syscall passes through entersyscall/exitsyscall, and a
-reader whose P was retaken by sysmon while it slept may need a second, short sleep to get a P back
-(vcsw_thread slightly above 1); the GC runs before and is off during the calls. On macOS and FreeBSD, which
-have no RUSAGE_THREAD, vcsw_thread and vcsw_writer are process counts.`,
+read and delay_actual are medians over calls, read_mean the mean of read. vcsw_thread = growth of the reader
+thread's ru_nvcsw across its read, per call; vcsw_writer = the writer thread's ru_nvcsw over its nanosleep,
+per call; vcsw_pair = vcsw_thread + vcsw_writer, the two sleeps per call a C program's two threads show
+(one each). vcsw_process = growth of the process's ru_nvcsw from before the reader's first stamp to after
+its read returned, per call: the pair's sleeps, the writer's sleep on the control pair after its write
+(about one per call, when it falls inside the reader's window), and those of the Go runtime's threads,
+chiefly sysmon, which sleeps between its checks as often as every 20 µs while a P is in a system call.
+What Go adds: each syscall (the control write, the read, the writer's control read and write) passes
+through entersyscall/exitsyscall, and a reader whose P was retaken by sysmon while it slept may need a
+second, short sleep to get a P back (vcsw_thread slightly above 1); the GC runs before and is off during
+the calls. On macOS and FreeBSD, which have no RUSAGE_THREAD, vcsw_thread and vcsw_writer are process counts.`,
 	Params: []probe.Param{
-		{Name: "delay", Kind: probe.Duration, Default: "500us", Doc: "how long the writer sleeps before writing the byte"},
-		{Name: "calls", Kind: probe.Int, Default: "200", Doc: "blocking reads, each on a fresh socketpair with a fresh writer thread"},
+		{Name: "delay", Kind: probe.Duration, Default: "500us", Doc: "how long after the reader's start stamp the writer writes the byte"},
+		{Name: "calls", Kind: probe.Int, Default: "200", Doc: "blocking reads, each woken by the one persistent writer thread"},
 	},
 	Metrics: []probe.Metric{
-		{Name: "read", Unit: probe.Seconds, Better: probe.Lower, Doc: "time per blocking read, from just before the call to its return with the byte"},
+		{Name: "read", Unit: probe.Seconds, Better: probe.Lower, Doc: "median time per blocking read, from the reader's start stamp to its return with the byte (delay and wake-up included)"},
+		{Name: "read_mean", Unit: probe.Seconds, Better: probe.Lower, Doc: "mean time per blocking read"},
 		{Name: "vcsw_thread", Unit: probe.Count, Better: probe.Lower, Doc: "voluntary context switches of the reading thread per read (RUSAGE_THREAD): how often it slept"},
-		{Name: "vcsw_process", Unit: probe.Count, Better: probe.Lower, Doc: "voluntary context switches of the whole process per call (RUSAGE_SELF), writer and Go runtime threads included"},
-		{Name: "vcsw_writer", Unit: probe.Count, Better: probe.Lower, Doc: "voluntary context switches of the writer thread during its sleep, per call (RUSAGE_THREAD)"},
-		{Name: "delay_actual", Unit: probe.Seconds, Better: probe.Neither, Doc: "mean time the writer really slept before writing (asked: delay)"},
+		{Name: "vcsw_writer", Unit: probe.Count, Better: probe.Lower, Doc: "voluntary context switches of the writer thread during its nanosleep, per call (RUSAGE_THREAD)"},
+		{Name: "vcsw_pair", Unit: probe.Count, Better: probe.Lower, Doc: "vcsw_thread + vcsw_writer: the reader's and the writer's sleeps per call (2 in a C program)"},
+		{Name: "vcsw_process", Unit: probe.Count, Better: probe.Lower, Doc: "voluntary context switches of the whole process per call (RUSAGE_SELF): the pair, the writer's wait for the next call and the Go runtime's threads"},
+		{Name: "delay_actual", Unit: probe.Seconds, Better: probe.Neither, Doc: "median time from the reader's start stamp to the writer's write (asked: delay)"},
 	},
 }
 
@@ -65,34 +77,34 @@ var wakeSpec = probe.Spec{
 	Doc: `How long a sleeping reader takes to return once the data is written: from the writer's stamp just before
 write(2) to the reader's stamp just after its blocking read(2) returned.
 ` + emptyMethod + `
-wake = median over calls of (reader's stamp after read − writer's stamp before write), both CLOCK_MONOTONIC
-read with clock_gettime in the same process, comparable across CPUs; wake_mean and wake_max are the mean
-and the largest. The interval holds the writer's write (which queues the byte and wakes the reader), the
-scheduler putting the reader back on a CPU (often the other, idle one: on a virtual machine that may mean
-waking an idle virtual CPU), and the read's return to user space.
+wake = median over calls of t1 − s; wake_mean and wake_max are the mean and the largest; wake_min, wake_p10,
+wake_p25, wake_p75, wake_p90 and wake_p99 are quantiles of the same per-call values (linear interpolation
+between order statistics: with the n values sorted, the q-quantile is x[h] + (h − ⌊h⌋)(x[⌊h⌋+1] − x[⌊h⌋]),
+h = q(n − 1), 0-based), so a run's distribution can be drawn. The interval holds the rest of the writer's
+write after its stamp (queueing the byte and waking the reader), the scheduler putting the reader back on a
+CPU (often the other, idle one: on a virtual machine that may mean waking an idle virtual CPU), and the
+read's return to user space.
 What Go adds: the reader's return passes through exitsyscall (and, if sysmon retook its P during the sleep,
-acquiring a P again); each stamp is x/sys's clock_gettime, a real system call rather than the vDSO, which
-adds a fraction of a µs. An AF_UNIX socket wakes the reader directly; TCP would add the loopback stack.`,
+acquiring a P again, which can show in the tail); the GC runs before and is off during the calls. An AF_UNIX socket wakes the reader directly; TCP would add the
+loopback stack.`,
 	Params: emptySpec.Params,
 	Metrics: []probe.Metric{
 		{Name: "wake", Unit: probe.Seconds, Better: probe.Lower, Doc: "median time from the writer's write to the blocked reader's return"},
 		{Name: "wake_mean", Unit: probe.Seconds, Better: probe.Lower, Doc: "mean time from the writer's write to the blocked reader's return"},
 		{Name: "wake_max", Unit: probe.Seconds, Better: probe.Lower, Doc: "largest time from the writer's write to the blocked reader's return"},
+		{Name: "wake_min", Unit: probe.Seconds, Better: probe.Lower, Doc: "smallest wake-up time of the run"},
+		{Name: "wake_p10", Unit: probe.Seconds, Better: probe.Lower, Doc: "10th percentile of the run's wake-up times"},
+		{Name: "wake_p25", Unit: probe.Seconds, Better: probe.Lower, Doc: "25th percentile of the run's wake-up times"},
+		{Name: "wake_p75", Unit: probe.Seconds, Better: probe.Lower, Doc: "75th percentile of the run's wake-up times"},
+		{Name: "wake_p90", Unit: probe.Seconds, Better: probe.Lower, Doc: "90th percentile of the run's wake-up times"},
+		{Name: "wake_p99", Unit: probe.Seconds, Better: probe.Lower, Doc: "99th percentile of the run's wake-up times"},
 	},
 }
 
 // emptyResult is one run of blocking.empty / blocking.wake.
 type emptyResult struct {
 	read, wake, slept []float64 // per call, seconds
-	vt, vp, vw        int64     // voluntary switches: reader thread, process, writer threads
-}
-
-// writerResult is what one writer thread reports back to the reader.
-type writerResult struct {
-	slept int64 // ns between the writer's stamps around its sleep
-	stamp int64 // kern.Now() just before the write
-	vcsw  int64 // the writer thread's voluntary switches over its sleep
-	err   error
+	vt, vp, vw        int64     // voluntary switches: reader thread, process, writer thread
 }
 
 func runEmpty(ctx context.Context, p probe.Params) (probe.Values, error) {
@@ -101,14 +113,20 @@ func runEmpty(ctx context.Context, p probe.Params) (probe.Values, error) {
 		return nil, err
 	}
 	n := float64(len(r.read))
-	readMean, _, _ := stats(r.read)
-	sleptMean, _, _ := stats(r.slept)
+	var sum float64
+	for _, x := range r.read {
+		sum += x
+	}
+	sort.Float64s(r.read)
+	sort.Float64s(r.slept)
 	return probe.Values{
-		"read":         readMean,
+		"read":         kern.Quantile(r.read, 0.5),
+		"read_mean":    sum / n,
 		"vcsw_thread":  float64(r.vt) / n,
-		"vcsw_process": float64(r.vp) / n,
 		"vcsw_writer":  float64(r.vw) / n,
-		"delay_actual": sleptMean,
+		"vcsw_pair":    float64(r.vt+r.vw) / n,
+		"vcsw_process": float64(r.vp) / n,
+		"delay_actual": kern.Quantile(r.slept, 0.5),
 	}, nil
 }
 
@@ -117,8 +135,64 @@ func runWake(ctx context.Context, p probe.Params) (probe.Values, error) {
 	if err != nil {
 		return nil, err
 	}
-	mean, median, max := stats(r.wake)
-	return probe.Values{"wake": median, "wake_mean": mean, "wake_max": max}, nil
+	w := r.wake
+	var sum float64
+	for _, x := range w {
+		sum += x
+	}
+	sort.Float64s(w)
+	return probe.Values{
+		"wake":      kern.Quantile(w, 0.5),
+		"wake_mean": sum / float64(len(w)),
+		"wake_max":  w[len(w)-1],
+		"wake_min":  w[0],
+		"wake_p10":  kern.Quantile(w, 0.10),
+		"wake_p25":  kern.Quantile(w, 0.25),
+		"wake_p75":  kern.Quantile(w, 0.75),
+		"wake_p90":  kern.Quantile(w, 0.90),
+		"wake_p99":  kern.Quantile(w, 0.99),
+	}, nil
+}
+
+// writer is the state the reader shares with the one writer thread.
+type writer struct {
+	ctl   int          // the writer's end of the control pair
+	w     int          // the data socket's write end
+	delay int64        // ns
+	start atomic.Int64 // the reader's t0 for the current call
+	stamp atomic.Int64 // the writer's clock just before its write
+	vcsw  atomic.Int64 // the writer's voluntary switches over its sleep, this call
+	err   error        // why the writer stopped early; read after done
+	done  chan struct{}
+}
+
+// run is the writer thread. It never unlocks its thread, whose timer slack
+// it changed, so the runtime discards the thread when the run is over.
+func (wr *writer) run() {
+	runtime.LockOSThread()
+	defer close(wr.done)
+	kern.SetTimerSlack()
+	var b [1]byte
+	for {
+		n, err := unix.Read(wr.ctl, b[:])
+		if err == unix.EINTR {
+			continue
+		}
+		if n != 1 {
+			return // the reader closed the control pair: the run is over
+		}
+		ru0 := kern.ThreadRusage()
+		sleepUntil(wr.start.Load() + wr.delay)
+		ru1 := kern.ThreadRusage()
+		wr.vcsw.Store(int64(ru1.Nvcsw - ru0.Nvcsw))
+		wr.stamp.Store(kern.Now())
+		if err := writeAll(wr.w, []byte{'x'}); err != nil {
+			wr.err = err
+			// The reader sees end-of-file rather than blocking forever.
+			unix.Shutdown(wr.w, unix.SHUT_WR)
+			return
+		}
+	}
 }
 
 func measureEmpty(ctx context.Context, delay time.Duration, calls int) (*emptyResult, error) {
@@ -134,13 +208,29 @@ func measureEmpty(ctx context.Context, delay time.Duration, calls int) (*emptyRe
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 
+	r, w, closeData, err := kern.Socketpair()
+	if err != nil {
+		return nil, err
+	}
+	defer closeData()
+	ctlW, ctlR, closeCtl, err := kern.Socketpair()
+	if err != nil {
+		return nil, err
+	}
+	wr := &writer{ctl: ctlR, w: w, delay: int64(delay), done: make(chan struct{})}
+	go wr.run()
+	// However the run ends, the writer ends before the sockets close.
+	defer func() {
+		unix.Shutdown(ctlW, unix.SHUT_WR)
+		<-wr.done
+		closeCtl()
+	}()
+
 	res := &emptyResult{
 		read:  make([]float64, 0, calls),
 		wake:  make([]float64, 0, calls),
 		slept: make([]float64, 0, calls),
 	}
-	done := make(chan struct{}, 1)
-	var wr writerResult
 	defer quietGC()()
 
 	var one [1]byte
@@ -148,62 +238,37 @@ func measureEmpty(ctx context.Context, delay time.Duration, calls int) (*emptyRe
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
-		if err != nil {
-			return nil, fmt.Errorf("socketpair: %w", err)
-		}
-		r, w := fds[0], fds[1]
-		wr = writerResult{}
-
 		rp0 := kern.ProcessRusage()
-		go writeAfter(w, delay, &wr, done)
 		rt0 := kern.ThreadRusage()
 		t0 := kern.Now()
+		wr.start.Store(t0)
+		if err := writeAll(ctlW, one[:]); err != nil {
+			return nil, fmt.Errorf("starting the writer: %w", err)
+		}
 		n, rerr := unix.Read(r, one[:])
 		t1 := kern.Now()
 		rt1 := kern.ThreadRusage()
 		rp1 := kern.ProcessRusage()
-
-		<-done
-		unix.Close(r)
-		unix.Close(w)
-		if wr.err != nil {
-			return nil, fmt.Errorf("writer: write: %w", wr.err)
-		}
 		if n != 1 {
+			unix.Shutdown(ctlW, unix.SHUT_WR)
+			<-wr.done
+			if wr.err != nil {
+				return nil, fmt.Errorf("writer: %w", wr.err)
+			}
 			return nil, fmt.Errorf("blocking read returned %d: %v", n, rerr)
 		}
+		s := wr.stamp.Load()
+		if s < t0 || s > t1 {
+			return nil, fmt.Errorf("call %d: the writer's stamp lies outside the reader's read", i)
+		}
 		res.read = append(res.read, float64(t1-t0)/1e9)
-		res.wake = append(res.wake, float64(t1-wr.stamp)/1e9)
-		res.slept = append(res.slept, float64(wr.slept)/1e9)
+		res.wake = append(res.wake, float64(t1-s)/1e9)
+		res.slept = append(res.slept, float64(s-t0)/1e9)
 		res.vt += int64(rt1.Nvcsw - rt0.Nvcsw)
 		res.vp += int64(rp1.Nvcsw - rp0.Nvcsw)
-		res.vw += wr.vcsw
+		res.vw += wr.vcsw.Load()
 	}
 	return res, nil
-}
-
-// writeAfter is one call's writer: it runs on an OS thread of its own,
-// sleeps for delay, then writes one byte to w. It never unlocks its thread,
-// so the runtime destroys the thread when the goroutine ends.
-func writeAfter(w int, delay time.Duration, res *writerResult, done chan<- struct{}) {
-	runtime.LockOSThread()
-	defer func() { done <- struct{}{} }()
-	kern.SetTimerSlack()
-	ru0 := kern.ThreadRusage()
-	s0 := kern.Now()
-	sleepUntil(s0 + int64(delay))
-	s1 := kern.Now()
-	ru1 := kern.ThreadRusage()
-	res.slept = s1 - s0
-	res.vcsw = int64(ru1.Nvcsw - ru0.Nvcsw)
-	one := [1]byte{'x'}
-	res.stamp = kern.Now()
-	if _, err := unix.Write(w, one[:]); err != nil {
-		res.err = err
-		// The reader sees end-of-file rather than blocking forever.
-		unix.Shutdown(w, unix.SHUT_WR)
-	}
 }
 
 // sleepUntil sleeps the calling thread in the kernel until the monotonic

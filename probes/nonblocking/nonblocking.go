@@ -19,7 +19,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sort"
-	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -47,16 +46,21 @@ var eagainSpec = probe.Spec{
 	Name: "nonblocking.eagain",
 	Doc: `read(2) with O_NONBLOCK on an empty socket: it returns -1 with errno EAGAIN at once instead of sleeping.
 Setup: socketpair(AF_UNIX, SOCK_STREAM, 0); the read end set O_NONBLOCK (fcntl F_GETFL, then F_SETFL with
-O_NONBLOCK added); nothing is ever written. Warm-up: warmup reads. Timed: getrusage(RUSAGE_THREAD),
-clock_gettime(CLOCK_MONOTONIC), calls read(r, buf, 1), the clock, RUSAGE_THREAD. Every call must return -1
-with errno EAGAIN (the probe fails otherwise). ret and errno are the last call's return value and errno;
-eagain and ewouldblock are the values of the two constants on this system (POSIX lets them differ; Linux and
-macOS define them equal: 11 on Linux, 35 on macOS). read = time / calls; vcsw_thread = growth of the
-thread's ru_nvcsw / calls.
-What Go adds: each read passes through entersyscall/exitsyscall, and x/sys turns errno EAGAIN into a
-preallocated error value (no allocation); the goroutine is locked to its thread and the GC is off.`,
+O_NONBLOCK added); nothing is ever written. Warm-up: warmup reads. Timed: getrusage(RUSAGE_THREAD), the
+clock (CLOCK_MONOTONIC through the vDSO: no system call), calls read(r, buf, 1) through the bare trap (Go's
+unix.RawSyscall(SYS_READ), what a C program's read() does; a non-blocking read cannot sleep, so it needs
+none of the runtime's syscall bookkeeping), the clock; then calls more through Go's ordinary unix.Read,
+the clock, RUSAGE_THREAD. Every call must return -1 with errno EAGAIN (the probe fails otherwise). ret and
+errno are the last call's return value and errno; eagain and ewouldblock are the values of the two
+constants on this system (POSIX lets them differ; Linux and macOS define them equal: 11 on Linux, 35 on
+macOS). read = time of the raw calls / calls; read_go = time of the unix.Read calls / calls, so read_go −
+read is what Go's entersyscall/exitsyscall adds per call; vcsw_thread = growth of the thread's ru_nvcsw
+over both loops / (2 × calls).
+What Go adds: nothing to read; to read_go the runtime's entersyscall/exitsyscall, and x/sys turns errno
+EAGAIN into a preallocated error value (no allocation); the goroutine is locked to its thread and the GC
+is off.`,
 	Params: []probe.Param{
-		{Name: "calls", Kind: probe.Int, Default: "1000", Doc: "timed non-blocking reads on the empty socket"},
+		{Name: "calls", Kind: probe.Int, Default: "1000", Doc: "timed non-blocking reads on the empty socket, per path (raw and through Go)"},
 		{Name: "warmup", Kind: probe.Int, Default: "500", Doc: "untimed reads before the timed ones"},
 	},
 	Metrics: []probe.Metric{
@@ -64,7 +68,8 @@ preallocated error value (no allocation); the goroutine is locked to its thread 
 		{Name: "errno", Unit: probe.Count, Doc: "errno after that read"},
 		{Name: "eagain", Unit: probe.Count, Doc: "the value of EAGAIN on this system"},
 		{Name: "ewouldblock", Unit: probe.Count, Doc: "the value of EWOULDBLOCK on this system"},
-		{Name: "read", Unit: probe.Seconds, Better: probe.Lower, Doc: "time per non-blocking read that found nothing"},
+		{Name: "read", Unit: probe.Seconds, Better: probe.Lower, Doc: "time per non-blocking read that found nothing, through the bare trap (RawSyscall): the kernel's price"},
+		{Name: "read_go", Unit: probe.Seconds, Better: probe.Lower, Doc: "the same read through Go's unix.Read (with entersyscall/exitsyscall)"},
 		{Name: "vcsw_thread", Unit: probe.Count, Better: probe.Lower, Doc: "voluntary context switches of the reading thread per read (RUSAGE_THREAD)"},
 	},
 }
@@ -101,13 +106,22 @@ func runEagain(ctx context.Context, p probe.Params) (probe.Values, error) {
 	ru0 := kern.ThreadRusage()
 	t0 := kern.Now()
 	for i := 0; i < calls; i++ {
+		var e unix.Errno
+		if n, e = kern.RawRead(r, buf[:]); n != -1 || e != unix.EAGAIN {
+			bad++
+		}
+	}
+	t1 := kern.Now()
+	// The same reads through Go's ordinary path, for what it adds.
+	g0 := kern.Now()
+	for i := 0; i < calls; i++ {
 		n, rerr = unix.Read(r, buf[:])
 		// Comparing with the constant allocates nothing.
 		if n != -1 || rerr != unix.EAGAIN {
 			bad++
 		}
 	}
-	t1 := kern.Now()
+	g1 := kern.Now()
 	ru1 := kern.ThreadRusage()
 	if bad > 0 {
 		return nil, fmt.Errorf("%d of %d non-blocking reads on an empty socket did not fail with EAGAIN (last: %d, %v)", bad, calls, n, rerr)
@@ -122,7 +136,8 @@ func runEagain(ctx context.Context, p probe.Params) (probe.Values, error) {
 		"eagain":      float64(unix.EAGAIN),
 		"ewouldblock": float64(unix.EWOULDBLOCK),
 		"read":        float64(t1-t0) / 1e9 / float64(calls),
-		"vcsw_thread": float64(ru1.Nvcsw-ru0.Nvcsw) / float64(calls),
+		"read_go":     float64(g1-g0) / 1e9 / float64(calls),
+		"vcsw_thread": float64(ru1.Nvcsw-ru0.Nvcsw) / float64(2*calls),
 	}, nil
 }
 
@@ -134,16 +149,6 @@ func quietGC() (restore func()) {
 	old := debug.SetGCPercent(-1)
 	return func() { debug.SetGCPercent(old) }
 }
-
-// base anchors now: time.Since on a monotonic reading calls the runtime's
-// nanotime, which reads CLOCK_MONOTONIC through the vDSO without entering
-// the kernel (about 40 ns here). kern.Now uses x/sys's clock_gettime, a real
-// system call (about 0.45 µs here): too coarse for the short waits of the
-// break-even sweep. Both are CLOCK_MONOTONIC and comparable across threads.
-var base = time.Now()
-
-// now is CLOCK_MONOTONIC in nanoseconds since base, read through the vDSO.
-func now() int64 { return int64(time.Since(base)) }
 
 // median returns the median of xs, sorting xs.
 func median(xs []float64) float64 {

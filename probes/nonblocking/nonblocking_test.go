@@ -41,21 +41,33 @@ func TestEagain(t *testing.T) {
 	if kern.PerThread && v["vcsw_thread"] != 0 {
 		t.Errorf("vcsw_thread = %g per call in three attempts: a non-blocking read slept", v["vcsw_thread"])
 	}
-	if v["read"] <= 0 || v["read"] > 100e-6 {
-		t.Errorf("read = %g s, want a plain syscall", v["read"])
+	for _, m := range []string{"read", "read_go"} {
+		if v[m] <= 0 || v[m] > 100e-6 {
+			t.Errorf("%s = %g s, want a plain syscall", m, v[m])
+		}
 	}
 }
 
 // Busy polling burns the CPU for the whole wait and never sleeps; a blocking
-// read sleeps once and burns almost nothing. The machine's two CPUs are
-// shared with other work, and a busy reader that another process preempts
-// burns less than its wall time through no fault of its own, so the
-// comparison gets five attempts; every attempt is logged.
+// read sleeps once and burns almost nothing. What holds on any machine is
+// checked on every run (hard); the rest depends on getting a CPU when asked
+// (a loaded machine preempts the busy reader, or holds the blocking reader
+// off its CPU past the delay so that its read finds the byte), so it is
+// asked of one of five attempts; every attempt is logged.
 func TestBusyVersusBlock(t *testing.T) {
 	var problems []string
 	for attempt := 1; attempt <= 5; attempt++ {
 		busy := run(t, "nonblocking.busy_vs_block", map[string]string{"mode": "busy", "delay": "1ms", "calls": "20"})
 		block := run(t, "nonblocking.busy_vs_block", map[string]string{"mode": "block", "delay": "1ms", "calls": "20"})
+		for _, p := range hardWait(busy, 1e-3) {
+			t.Error("busy:", p)
+		}
+		for _, p := range hardWait(block, 1e-3) {
+			t.Error("block:", p)
+		}
+		if block["eagain"] != 0 {
+			t.Errorf("block: eagain = %g, want 0", block["eagain"])
+		}
 		problems = busyVersusBlock(busy, block)
 		if len(problems) == 0 {
 			return
@@ -73,55 +85,85 @@ func TestBusyVersusBlock(t *testing.T) {
 	}
 }
 
-func busyVersusBlock(busy, block probe.Values) (problems []string) {
+// hardWait is what holds for any run of the waiting probes, however loaded
+// the machine: per call the writer writes no earlier than t0 + delay and the
+// reader returns after the write, so delay ≤ delay_actual ≤ wall, and the
+// thread CPU clock's window encloses wall's only by two clock reads, so cpu
+// cannot exceed wall by more than those (20 µs is a wide margin). Each holds
+// per call, so it holds for the medians too.
+func hardWait(v probe.Values, delay float64) (problems []string) {
 	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
-	for _, v := range []probe.Values{busy, block} {
-		if v["delay_actual"] < 1e-3 {
-			bad("delay_actual = %g s, shorter than the 1 ms asked", v["delay_actual"])
-		}
-		if v["wall"] < v["delay_actual"] {
-			bad("wall %g s < delay_actual %g s: data read before it was written?", v["wall"], v["delay_actual"])
-		}
-		if v["cpu"] > v["wall"]+5e-6 {
-			bad("cpu %g s > wall %g s on one thread", v["cpu"], v["wall"])
-		}
+	if v["delay_actual"] < delay {
+		bad("delay_actual = %g s, shorter than the %g s asked", v["delay_actual"], delay)
 	}
-	// A thread that never sleeps is on a CPU all the time unless the
-	// scheduler preempts it for another runnable thread (ivcsw): on this
-	// machine's two shared CPUs, other processes' threads wake often. So
-	// cpu ≈ wall is asked of a busy reader that was (almost) never
-	// preempted; even a preempted one burns far more than a blocked one.
-	if busy["ivcsw"] < 0.05 && busy["cpu"] < 0.7*busy["wall"] {
-		bad("busy: cpu %g s < 0.7 × wall %g s", busy["cpu"], busy["wall"])
+	if v["wall"] < v["delay_actual"] {
+		bad("wall %g s < delay_actual %g s: data read before it was written?", v["wall"], v["delay_actual"])
 	}
-	if busy["ivcsw"] >= 0.05 {
-		bad("busy: preempted %g times per call by other threads, cpu/wall = %.2f not checked", busy["ivcsw"], busy["cpu"]/busy["wall"])
+	if v["cpu"] > v["wall"]+20e-6 {
+		bad("cpu %g s > wall %g s on one thread", v["cpu"], v["wall"])
 	}
-	if busy["cpu"] < 3*block["cpu"] {
-		bad("busy cpu %g s is not well above block cpu %g s", busy["cpu"], block["cpu"])
+	if v["latency"] < 0 || v["latency"] > v["wall"] {
+		bad("latency %g s outside 0..wall %g s", v["latency"], v["wall"])
 	}
-	if block["cpu"] > 0.3*block["wall"] {
-		bad("block: cpu %g s > 0.3 × wall %g s", block["cpu"], block["wall"])
-	}
-	if kern.PerThread && busy["vcsw"] > 0.2 {
-		bad("busy: vcsw = %g per call, want near 0", busy["vcsw"])
-	}
-	if kern.PerThread && block["vcsw"] < 0.9 {
-		bad("block: vcsw = %g per call, want about 1", block["vcsw"])
-	}
-	if busy["eagain"] <= 0 {
-		bad("busy: eagain = %g per call, want > 0", busy["eagain"])
-	}
-	if block["eagain"] != 0 {
-		bad("block: eagain = %g, want 0", block["eagain"])
+	if runtime.GOOS == "linux" && runtime.NumCPU() >= 2 && v["pinned"] != 1 {
+		bad("pinned = %g on %d CPUs, want 1", v["pinned"], runtime.NumCPU())
 	}
 	return problems
 }
 
+// busyVersusBlock is what the two modes show when the scheduler lets them
+// run: each check is made only of a reader that was (almost) never
+// preempted (ivcsw), and says "not checked" otherwise. A preempted busy
+// reader burns less CPU than its wall time through no fault of its own, and
+// one held off its CPU past 10 ms is preempted by sysmon inside the timed
+// window, which parks a locked goroutine's thread (a voluntary switch of the
+// runtime's, not the read's); a blocking reader held off its CPU past the
+// delay finds the byte already there and does not sleep.
+func busyVersusBlock(busy, block probe.Values) (problems []string) {
+	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	calm := func(name string, v probe.Values) bool {
+		if v["ivcsw"] >= 0.05 {
+			bad("%s: preempted %g times per call by other threads, not checked", name, v["ivcsw"])
+			return false
+		}
+		return true
+	}
+	busyCalm, blockCalm := calm("busy", busy), calm("block", block)
+	if busyCalm {
+		// A thread that never sleeps is on a CPU all the time.
+		if busy["cpu"] < 0.7*busy["wall"] {
+			bad("busy: cpu %g s < 0.7 × wall %g s", busy["cpu"], busy["wall"])
+		}
+		if kern.PerThread && busy["vcsw"] > 0.2 {
+			bad("busy: vcsw = %g per call, want near 0", busy["vcsw"])
+		}
+		if busy["eagain"] <= 0 {
+			bad("busy: eagain = %g per call, want > 0", busy["eagain"])
+		}
+	}
+	if blockCalm {
+		if block["cpu"] > 0.3*block["wall"] {
+			bad("block: cpu %g s > 0.3 × wall %g s", block["cpu"], block["wall"])
+		}
+		if kern.PerThread && block["vcsw"] < 0.9 {
+			bad("block: vcsw = %g per call, want about 1", block["vcsw"])
+		}
+	}
+	if busyCalm && blockCalm && busy["cpu"] < 3*block["cpu"] {
+		bad("busy cpu %g s is not well above block cpu %g s", busy["cpu"], block["cpu"])
+	}
+	return problems
+}
+
+// At a 5 µs wait only what physics guarantees is asserted: the write comes
+// no earlier than asked and the read no earlier than the write. How much
+// later depends on the machine's load (a preempted writer made it 10 ms).
 func TestBreakevenShortDelay(t *testing.T) {
-	v := run(t, "nonblocking.breakeven", map[string]string{"mode": "busy", "delay": "5us", "calls": "50"})
-	if v["delay_actual"] < 5e-6 || v["delay_actual"] > 1e-3 {
-		t.Errorf("delay_actual = %g s for 5 µs asked", v["delay_actual"])
+	for _, mode := range []string{"busy", "block"} {
+		v := run(t, "nonblocking.breakeven", map[string]string{"mode": mode, "delay": "5us", "calls": "50"})
+		for _, p := range hardWait(v, 5e-6) {
+			t.Errorf("%s: %s", mode, p)
+		}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"measuredbook/probe"
+	"measuredbook/probes/internal/kern"
 )
 
 // Caps of nonblocking.sndbuf, so that a socket that never says EAGAIN
@@ -85,7 +86,7 @@ func runSndbuf(ctx context.Context, p probe.Params) (probe.Values, error) {
 	var bytes, writes int64
 	var errno unix.Errno
 	capped := 0
-	t0 := now()
+	t0 := kern.Now()
 	for {
 		n, err := unix.Write(w, buf)
 		if n > 0 {
@@ -109,7 +110,7 @@ func runSndbuf(ctx context.Context, p probe.Params) (probe.Values, error) {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			if now()-t0 > int64(maxSndTime) {
+			if kern.Now()-t0 > int64(maxSndTime) {
 				capped = 1
 				break
 			}

@@ -33,11 +33,14 @@ const (
 	// sysmon's count at a time of our choosing.
 	yieldEvery = 4 * time.Millisecond
 	// stallLimit: a hand-off spin that lasts this long means the other side
-	// has died; the run fails instead of hanging.
-	stallLimit = 5 * time.Second
+	// has died; the run fails instead of hanging. It is far above any wait a
+	// live peer causes, even on a heavily loaded machine (with 5 s, a test
+	// run failed at a load average of 25 with end-of-file from a writer that
+	// had given up).
+	stallLimit = 20 * time.Second
 )
 
-var errStall = errors.New("the other thread stopped answering for 5 s")
+var errStall = errors.New("the other thread stopped answering for 20 s")
 
 func waitParams(delay, calls string) []probe.Param {
 	return []probe.Param{
@@ -49,46 +52,49 @@ func waitParams(delay, calls string) []probe.Param {
 }
 
 var waitMetrics = []probe.Metric{
-	{Name: "wall", Unit: probe.Seconds, Better: probe.Lower, Doc: "elapsed time per wait, from the reader's start to its read returning the byte"},
-	{Name: "cpu", Unit: probe.Seconds, Better: probe.Lower, Doc: "CPU time the reading thread used per wait (CLOCK_THREAD_CPUTIME_ID)"},
+	{Name: "wall", Unit: probe.Seconds, Better: probe.Lower, Doc: "median elapsed time per wait, from the reader's start to its read returning the byte"},
+	{Name: "cpu", Unit: probe.Seconds, Better: probe.Lower, Doc: "median CPU time the reading thread used per wait (CLOCK_THREAD_CPUTIME_ID, read just outside the wait)"},
 	{Name: "vcsw", Unit: probe.Count, Better: probe.Lower, Doc: "voluntary context switches of the reading thread per wait (RUSAGE_THREAD)"},
 	{Name: "ivcsw", Unit: probe.Count, Better: probe.Lower, Doc: "involuntary context switches of the reading thread per wait: the scheduler took its CPU away (another runnable thread, on two shared CPUs)"},
 	{Name: "eagain", Unit: probe.Count, Doc: "reads that failed with EAGAIN per wait (0 when blocking)"},
-	{Name: "delay_actual", Unit: probe.Seconds, Doc: "mean time from the reader's start to the writer's write (asked: delay)"},
+	{Name: "delay_actual", Unit: probe.Seconds, Doc: "median time from the reader's start to the writer's write (asked: delay)"},
 	{Name: "latency", Unit: probe.Seconds, Better: probe.Lower, Doc: "median time from the writer's stamp just before its write to the reader's return with the byte"},
+	{Name: "pinned", Unit: probe.Count, Doc: "1 when the reader and the writer were pinned to two different CPUs, 0 when they ran unpinned (one CPU, or no sched_setaffinity)"},
 }
 
 const waitMethod = `Setup: socketpair(AF_UNIX, SOCK_STREAM, 0); in busy mode the read end is set O_NONBLOCK. A writer thread
 (a goroutine locked to its own OS thread, timer slack set to 1 ns with prctl(PR_SET_TIMERSLACK) on Linux)
 and the reader (the measuring thread) hand each call off through shared atomic words, spinning rather than
-sleeping, so that no wake-up of the writer delays the data: the writer announces it is ready for call i and
-spins; the reader, untimed, reads getrusage(RUSAGE_THREAD), then stamps t0 (CLOCK_MONOTONIC), publishes t0
-and "go i", reads CLOCK_THREAD_CPUTIME_ID, and waits for the byte: busy mode calls read(r, buf, 1) again and
-again, counting EAGAINs, until it returns 1; block mode calls a blocking read(r, buf, 1) once. Then it stamps
-the return (tr), reads the thread CPU clock and RUSAGE_THREAD. The writer, seeing "go i",
-waits until t0 + delay: it nanosleeps until 200 µs before that deadline (when there is more than that to
-wait; select(2) on macOS/FreeBSD) and spins on the clock for the rest, because nanosleep overshoots by tens
-of µs here (the nanosleep is a raw system call, without entersyscall, so the thread keeps its P and never
-waits for one on waking); then it stamps s (just before the write) and writes 1 byte. Per call: wall = tr − t0; cpu =
-the thread CPU clock's growth (each CPU clock read is a system call that reads the clock midway, so its
-window is wall's shifted by a fraction of a µs, and cpu may exceed wall by that much when busy); vcsw =
-growth of the reader's ru_nvcsw (ivcsw: ru_nivcsw, preemptions, which explain a busy reader's cpu falling
-short of wall); eagain = failed reads; delay_actual = s − t0, the wait that really
-happened; latency = tr − s.
-wall, cpu, vcsw, eagain and delay_actual are means over calls, latency the median. 10 untimed calls come
-first. On two CPUs both threads may spin at once (busy mode), each on its own CPU; in block mode the
-writer spins while the reader sleeps.
-What Go adds: every read passes through entersyscall/exitsyscall (tens of ns, once per poll); the clock is
-read through the vDSO (time.Since on a monotonic time, about 40 ns) since x/sys's clock_gettime is a real
-system call; the GC is off during the calls; and both threads pass through the scheduler
-(runtime.Gosched) between calls at least every 4 ms, outside the timed region, because sysmon preempts a
-goroutine that runs for 10 ms and a preempted locked goroutine parks its thread (a voluntary switch C would
-not have). A blocking read releases the reader's P (entersyscall); while the writer spins on the other P,
-sysmon hands the idle P to a spinning M, and a reader that returns while that M holds it parks a second
-time to get a P back, so block-mode vcsw can exceed 1 where C would show exactly 1. The runtime's sysmon
-thread wakes as often as every 20 µs while a P sits in a system call, and a wake-up on the busy reader's
-CPU may preempt it (ivcsw), as may any other process's thread on these two shared CPUs. On macOS and FreeBSD,
-which have no RUSAGE_THREAD, vcsw is the process count.`
+sleeping, so that no wake-up of the writer delays the data. With two or more CPUs the reader is pinned to
+the first CPU it may run on and the writer to the second (sched_setaffinity; pinned = 1), so neither
+waits behind the other for a CPU and neither migrates mid-call; otherwise both run unpinned (pinned = 0).
+The writer announces it is ready for call i and spins; the reader, untimed, reads getrusage(RUSAGE_THREAD)
+and CLOCK_THREAD_CPUTIME_ID (a system call), then stamps t0 (CLOCK_MONOTONIC through the vDSO, no system
+call), publishes t0 and "go i", and waits for the byte: busy mode calls read(r, buf, 1) again and again
+through the bare trap (Go's unix.RawSyscall(SYS_READ): a non-blocking read cannot sleep, so it needs none
+of the runtime's syscall bookkeeping), counting EAGAINs, until it returns 1; block mode calls a blocking
+read(r, buf, 1) once, through Go's unix.Read. Then it stamps the return (tr) and, after the stamp, reads
+the thread CPU clock and RUSAGE_THREAD again. The writer, seeing "go i", waits until t0 + delay: it
+nanosleeps until 200 µs before that deadline (when there is more than that to wait; select(2) on
+macOS/FreeBSD) and spins on the clock for the rest, because nanosleep overshoots by tens of µs here (the
+nanosleep is a raw system call, without entersyscall, so the thread keeps its P and never waits for one on
+waking); then it stamps s (just before the write) and writes 1 byte. Per call: wall = tr − t0; cpu = the
+thread CPU clock's growth, whose window encloses wall's (the CPU clock reads lie outside the timed window,
+so a busy reader's cpu may exceed its wall by part of those two system calls, well under a µs each);
+vcsw = growth of the reader's ru_nvcsw (ivcsw: ru_nivcsw, preemptions, which explain a busy reader's cpu
+falling short of wall); eagain = failed reads; delay_actual = s − t0, the wait that really happened;
+latency = tr − s. wall, cpu, delay_actual and latency are medians over calls; vcsw, ivcsw and eagain are
+means per call. 10 untimed calls come first. In busy mode both threads spin at once, each on its own CPU;
+in block mode the writer spins while the reader sleeps.
+What Go adds: a blocking read passes through entersyscall/exitsyscall; the GC is off during the calls; and
+both threads pass through the scheduler (runtime.Gosched) between calls at least every 4 ms, outside the
+timed region, because sysmon preempts a goroutine that runs for 10 ms and a preempted locked goroutine parks
+its thread (a voluntary switch C would not have). A blocking read releases the reader's P (entersyscall);
+while the writer spins on the other P, sysmon hands the idle P to a spinning M, and a reader that returns
+while that M holds it parks a second time to get a P back, so block-mode vcsw can exceed 1 where C would
+show exactly 1. The runtime's sysmon thread wakes as often as every 20 µs while a P sits in a system call,
+and a wake-up on the busy reader's CPU may preempt it (ivcsw), as may any other process's thread on the
+same CPU. On macOS and FreeBSD, which have no RUSAGE_THREAD, vcsw is the process count.`
 
 var busySpec = probe.Spec{
 	Name: "nonblocking.busy_vs_block",
@@ -138,6 +144,18 @@ func runWait(ctx context.Context, p probe.Params) (probe.Values, error) {
 	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
+	// Reader on the first allowed CPU, writer on the second.
+	cpus := kern.CPUs()
+	pinned := len(cpus) >= 2
+	writerCPU := -1
+	if pinned {
+		restore, err := kern.Pin(cpus[0])
+		if err != nil {
+			return nil, err
+		}
+		defer restore()
+		writerCPU = cpus[1]
+	}
 
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
 	if err != nil {
@@ -154,7 +172,7 @@ func runWait(ctx context.Context, p probe.Params) (probe.Values, error) {
 	total := int64(calls + waitWarmup)
 	h := new(handoff)
 	done := make(chan struct{})
-	go h.writer(w, int64(delay), total, done)
+	go h.writer(w, int64(delay), total, writerCPU, done)
 	// Leaving for any reason: stop the writer, wait for it, then close.
 	defer func() {
 		h.stop.Store(true)
@@ -164,44 +182,49 @@ func runWait(ctx context.Context, p probe.Params) (probe.Values, error) {
 	}()
 
 	var (
-		wall, cpu, slept float64
-		vcsw, ivcsw      int64
-		eagains          int64
-		lat              = make([]float64, 0, calls)
-		buf              [1]byte
+		vcsw, ivcsw int64
+		eagains     int64
+		wall        = make([]float64, 0, calls)
+		cpu         = make([]float64, 0, calls)
+		slept       = make([]float64, 0, calls)
+		lat         = make([]float64, 0, calls)
+		buf         [1]byte
 	)
 	defer quietGC()()
-	lastYield := now()
+	lastYield := kern.Now()
 	for i := int64(1); i <= total; i++ {
 		if i%64 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
-		if now()-lastYield > int64(yieldEvery) {
+		if kern.Now()-lastYield > int64(yieldEvery) {
 			runtime.Gosched()
-			lastYield = now()
+			lastYield = kern.Now()
 		}
-		for spins, t := 0, now(); h.ready.Load() < i; spins++ {
+		for spins, t := 0, kern.Now(); h.ready.Load() < i; spins++ {
 			if h.failed.Load() {
 				return nil, fmt.Errorf("writer failed: %w", h.err)
 			}
-			if spins&0xfff == 0xfff && now()-t > int64(stallLimit) {
+			if spins&0xfff == 0xfff && kern.Now()-t > int64(stallLimit) {
 				return nil, fmt.Errorf("waiting for the writer: %w", errStall)
 			}
 		}
 
 		ru0 := kern.ThreadRusage()
-		t0 := now()
+		c0 := kern.ThreadCPU()
+		t0 := kern.Now()
 		h.start.Store(t0)
 		h.goSeq.Store(i)
-		c0 := kern.ThreadCPU()
 		var eag int64
 		if busy {
 			for {
-				n, err := unix.Read(r, buf[:])
+				n, err := kern.RawRead(r, buf[:])
 				if n == 1 {
 					break
+				}
+				if err != unix.EAGAIN && h.failed.Load() {
+					return nil, fmt.Errorf("writer failed: %w", h.err)
 				}
 				if err != unix.EAGAIN {
 					return nil, fmt.Errorf("non-blocking read returned %d: %v", n, err)
@@ -212,9 +235,12 @@ func runWait(ctx context.Context, p probe.Params) (probe.Values, error) {
 				}
 			}
 		} else if n, err := unix.Read(r, buf[:]); n != 1 {
+			if h.failed.Load() {
+				return nil, fmt.Errorf("writer failed: %w", h.err)
+			}
 			return nil, fmt.Errorf("blocking read returned %d: %v", n, err)
 		}
-		tr := now()
+		tr := kern.Now()
 		c1 := kern.ThreadCPU()
 		ru1 := kern.ThreadRusage()
 		s := h.stamp.Load()
@@ -224,33 +250,42 @@ func runWait(ctx context.Context, p probe.Params) (probe.Values, error) {
 		if i <= waitWarmup {
 			continue
 		}
-		wall += float64(tr - t0)
-		cpu += float64(c1 - c0)
+		wall = append(wall, float64(tr-t0)/1e9)
+		cpu = append(cpu, float64(c1-c0)/1e9)
 		vcsw += int64(ru1.Nvcsw - ru0.Nvcsw)
 		ivcsw += int64(ru1.Nivcsw - ru0.Nivcsw)
 		eagains += eag
-		slept += float64(s - t0)
+		slept = append(slept, float64(s-t0)/1e9)
 		lat = append(lat, float64(tr-s)/1e9)
 	}
 	n := float64(calls)
 	return probe.Values{
-		"wall":         wall / 1e9 / n,
-		"cpu":          cpu / 1e9 / n,
+		"wall":         median(wall),
+		"cpu":          median(cpu),
 		"vcsw":         float64(vcsw) / n,
 		"ivcsw":        float64(ivcsw) / n,
 		"eagain":       float64(eagains) / n,
-		"delay_actual": slept / 1e9 / n,
+		"delay_actual": median(slept),
 		"latency":      median(lat),
+		"pinned":       flag(pinned),
 	}, nil
 }
 
 // writer runs on an OS thread of its own. It never unlocks the thread, whose
 // timer slack it changed, so the runtime discards the thread at the end.
-func (h *handoff) writer(w int, delay, calls int64, done chan<- struct{}) {
+// With cpu >= 0 it pins itself to that CPU first.
+func (h *handoff) writer(w int, delay, calls int64, cpu int, done chan<- struct{}) {
 	runtime.LockOSThread()
 	defer close(done)
 	kern.SetTimerSlack()
-	if err := h.writeLoop(w, delay, calls); err != nil {
+	err := error(nil)
+	if cpu >= 0 {
+		_, err = kern.Pin(cpu) // never restored: the thread ends with the goroutine
+	}
+	if err == nil {
+		err = h.writeLoop(w, delay, calls)
+	}
+	if err != nil {
 		h.err = err
 		h.failed.Store(true)
 		// A blocking reader sees end-of-file instead of waiting forever.
@@ -260,40 +295,47 @@ func (h *handoff) writer(w int, delay, calls int64, done chan<- struct{}) {
 
 func (h *handoff) writeLoop(w int, delay, calls int64) error {
 	one := [1]byte{'x'}
-	lastYield := now()
+	lastYield := kern.Now()
 	for i := int64(1); i <= calls; i++ {
 		h.ready.Store(i)
-		for spins, t := 0, now(); h.goSeq.Load() < i; spins++ {
+		for spins, t := 0, kern.Now(); h.goSeq.Load() < i; spins++ {
 			if h.stop.Load() {
 				return nil
 			}
-			if spins&0xfff == 0xfff && now()-t > int64(stallLimit) {
+			if spins&0xfff == 0xfff && kern.Now()-t > int64(stallLimit) {
 				return fmt.Errorf("waiting for the reader: %w", errStall)
 			}
 		}
 		sleepUntil(h.start.Load() + delay)
-		h.stamp.Store(now())
+		h.stamp.Store(kern.Now())
 		if _, err := unix.Write(w, one[:]); err != nil {
 			return fmt.Errorf("write: %w", err)
 		}
-		if now()-lastYield > int64(yieldEvery) {
+		if kern.Now()-lastYield > int64(yieldEvery) {
 			runtime.Gosched()
-			lastYield = now()
+			lastYield = kern.Now()
 		}
 	}
 	return nil
 }
 
-// sleepUntil waits until now() reaches deadline: in the kernel while more
+// sleepUntil waits until kern.Now() reaches deadline: in the kernel while more
 // than spinTail remains, then spinning on the clock.
 func sleepUntil(deadline int64) {
 	for {
-		rem := deadline - now()
+		rem := deadline - kern.Now()
 		if rem <= int64(spinTail) {
 			break
 		}
 		kern.SleepOnce(rem - int64(spinTail))
 	}
-	for now() < deadline {
+	for kern.Now() < deadline {
 	}
+}
+
+func flag(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }

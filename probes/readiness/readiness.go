@@ -1,6 +1,6 @@
 // Package readiness holds the probes of chapter 2, "from select to epoll":
 // what one "is anything ready?" round costs with select, poll and epoll
-// (kqueue on macOS and FreeBSD) as idle connections grow; the edge-triggered
+// (kqueue on macOS and FreeBSD) as idle sockets grow; the edge-triggered
 // trap (read part of the data, and an edge-triggered wait never tells you
 // again); and what the readiness APIs say about a regular file.
 //
@@ -51,11 +51,11 @@ func Probes() []probe.Probe {
 
 var roundSpec = probe.Spec{
 	Name: "readiness",
-	Doc: `Cost of one readiness round as idle connections grow (select, poll, epoll; kqueue on macOS/FreeBSD).
+	Doc: `Cost of one readiness round as the idle sockets watched grow (select, poll, epoll; kqueue on macOS/FreeBSD).
 Setup, untimed: ceil(idle/2) AF_UNIX stream socketpairs, and BOTH ends of each are watched for
 readability (idle distinct idle sockets; nothing is ever written to either end, so none ever becomes
 readable); then one active socketpair, whose read end is watched too. The seed watched one end of each
-of N pairs, so N connections cost 2N descriptors: 10,000 idle pairs need 20,002+ fds, above this
+of N pairs, so N watched sockets cost 2N descriptors: 10,000 idle pairs need 20,002+ fds, above this
 machine's RLIMIT_NOFILE hard limit of 20,000. Watching both ends keeps every watched fd an idle socket
 while N watched idle fds cost about N descriptors. It also keeps fd numbers about half the seed's, so
 here select still fits FD_SETSIZE at idle=1000 where the seed's 1,000 pairs (fds near 2,000) did not;
@@ -69,24 +69,30 @@ copying the template into set, because select overwrites its argument: that 128-
 select's cost, as it is in any C select loop; poll as ppoll(fds, n, NULL, NULL), which is poll(fds, n, -1);
 epoll_wait(ep, out, 16, -1); kevent(kq, NULL, 0, out, 16, NULL)); check that the active fd is among
 those reported; read(active_r, 1 byte). After 50 warm-up rounds the rounds are timed with
-CLOCK_MONOTONIC in chunks of 256 (the context is checked between chunks, outside the timed region);
+CLOCK_MONOTONIC (through the vDSO) in chunks of 256 (the context is checked between chunks, outside the timed region);
 round = total time / rounds and includes the write and the read, as the seed's did. ready = the wait's
 return value averaged over the rounds. select is never called when a watched fd is >= FD_SETSIZE (1024):
-usable=0, round=0, ready=0 then.
+usable=0 then, and round and ready are absent from the run (not 0: nothing was measured).
+The axis is idle sockets, not connections: idle counts watched descriptors, two per socketpair, so
+idle=10000 is 5,000 connected pairs with both ends watched.
 The active socket's place matters on Linux: poll and select add a wait-queue entry to every fd they
 scan until they meet the first ready one, then only check the rest. With active=last (the default:
 its pair is created after the idle ones, so it has the highest fd and ends the pollfd array) every
 idle socket gets an entry, set up and torn down each round, as in a wait that finds nothing ready
 and sleeps; with active=first (its pair created first, lowest fd, first in the array) none does.
 What Go adds: each syscall passes through the runtime's entersyscall/exitsyscall (tens of ns, three
-syscalls per round); the measuring goroutine is locked to its OS thread and the GC is off during the
+syscalls per round); and a Go process always has several threads (sysmon, idle Ms), so its file table
+is shared: the kernel's fdget then takes a reference on the file (an atomic increment and decrement on
+the struct file) for each of write, epoll_wait and read, which a single-threaded C process skips
+(fdget's fast path when the table is not shared). epoll's figure, which scans no idle fd, carries
+that cost in full; a C reproduction should start one idle pthread to compare like with like; the measuring goroutine is locked to its OS thread and the GC is off during the
 timed rounds; and unix.FdSet.Set on an fd >= 1024 would panic on a bounds check where C's FD_SET
 silently writes past the fd_set (the probe checks before setting).`,
 	Params: []probe.Param{
 		{Name: "api", Kind: probe.String, Default: "poll", Choices: apis,
 			Doc: "readiness API: select, poll, epoll (Linux) or kqueue (macOS, FreeBSD)"},
 		{Name: "idle", Kind: probe.Int, Default: "1000",
-			Doc: "idle sockets watched besides the active one (both ends of ceil(idle/2) socketpairs)"},
+			Doc: "idle sockets watched besides the active one: watched descriptors, both ends of ceil(idle/2) socketpairs (not connections)"},
 		{Name: "rounds", Kind: probe.Int, Default: "2000",
 			Doc: "timed rounds (write 1 byte, wait, read it), after 50 warm-up rounds"},
 		{Name: "active", Kind: probe.String, Default: "last", Choices: []string{"last", "first"},
@@ -94,13 +100,15 @@ silently writes past the fd_set (the probe checks before setting).`,
 	},
 	Metrics: []probe.Metric{
 		{Name: "round", Unit: probe.Seconds, Better: probe.Lower,
-			Doc: "mean time of one round: write 1 byte, wait for readiness, read it (0 when select is unusable)"},
+			Doc:      "mean time of one round: write 1 byte, wait for readiness, read it",
+			Optional: "absent where select cannot be used: a watched fd is at or above FD_SETSIZE (1024), so select was never called"},
 		{Name: "usable", Unit: probe.Count, Better: probe.Higher,
 			Doc: "1 if the API could watch every fd; 0 when select would need an fd >= FD_SETSIZE (1024)"},
 		{Name: "maxfd", Unit: probe.Count,
 			Doc: "highest fd number watched"},
 		{Name: "ready", Unit: probe.Count,
-			Doc: "mean number of fds the wait reported ready per round (1: only the active one)"},
+			Doc:      "mean number of fds the wait reported ready per round (1: only the active one)",
+			Optional: "absent where select cannot be used: a watched fd is at or above FD_SETSIZE (1024), so select was never called"},
 	},
 	Timeout: 2 * time.Minute,
 }

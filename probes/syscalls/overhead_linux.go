@@ -85,6 +85,13 @@ func runOverhead(ctx context.Context, p probe.Params) (probe.Values, error) {
 	var buf [1]byte
 	v["read_eagain"] = timeLoop(func(n int) {
 		for i := 0; i < n; i++ {
+			if _, e := kern.RawRead(r, buf[:]); e != unix.EAGAIN {
+				bad++
+			}
+		}
+	})
+	v["read_eagain_go"] = timeLoop(func(n int) {
+		for i := 0; i < n; i++ {
 			if _, err := unix.Read(r, buf[:]); err != unix.EAGAIN {
 				bad++
 			}

@@ -28,8 +28,9 @@ func Probes() []probe.Probe {
 var overheadSpec = probe.Spec{
 	Name: "syscall.overhead",
 	Doc: `The price of a trivial system call, and of not making one.
-Each figure is a loop of calls calls, after 1,000 untimed ones, timed as a whole with clock_gettime
-(CLOCK_MONOTONIC) and divided by calls; the goroutine is locked to its OS thread and the GC is off.
+Each figure is a loop of calls calls, after 1,000 untimed ones, timed as a whole with CLOCK_MONOTONIC read
+through the vDSO (no system call) and divided by calls; the goroutine is locked to its OS thread and the GC
+is off.
 syscall: getpid through unix.Syscall(SYS_GETPID): Go's ordinary path, which wraps the trap in the runtime's
 entersyscall/exitsyscall (the goroutine's P is marked as in a syscall so that sysmon may hand it to another
 thread if the call blocks, and taken back on return). rawsyscall: getpid through unix.RawSyscall, the bare
@@ -38,23 +39,27 @@ also a real trap; it stopped caching the pid in 2.25.) vdso: clock_gettime(CLOCK
 (Go's time.Since on a monotonic time, via runtime.nanotime): a function in a page the kernel maps into every
 process that reads the clock without entering the kernel, as C's clock_gettime does when the clocksource
 allows it (tsc or kvm-clock do; it falls back to a real syscall otherwise). clock_syscall: the same clock
-read through x/sys's unix.ClockGettime, which is a real clock_gettime system call (as is kern.Now, every
-probe's stamp). read_eagain: read(r, buf, 1) through unix.Read on an empty AF_UNIX socket with O_NONBLOCK,
-which fails with EAGAIN: the work of nonblocking.eagain, here beside the bare trap.
+read through x/sys's unix.ClockGettime, which is a real clock_gettime system call (the probes' own stamps
+use the vDSO). read_eagain: read(r, buf, 1) on an empty AF_UNIX socket with O_NONBLOCK, which fails with
+EAGAIN, through unix.RawSyscall(SYS_READ): the bare trap, as C calls it (a read that cannot block needs
+none of the runtime's bookkeeping); read_eagain_go: the same read through Go's unix.Read, so
+read_eagain_go − read_eagain is what Go adds to it. The work of nonblocking.eagain, here beside getpid.
 The machines this book is built on are paravirtualised guests (KVM under Firecracker), where a kernel entry
 costs more than on bare metal: the guest kernel's entry and exit carry the speculation mitigations its CPU
 needs (retpolines, return-stack filling and the like, listed in /sys/devices/system/cpu/vulnerabilities),
 and the guest shares its physical CPU with the host. Every syscall-bound figure of the book carries that
-price; rawsyscall is its size here, vdso what a call costs that avoids the kernel.
+price; rawsyscall is its size here ("the price of a system call" where the book needs one), vdso what a
+call costs that avoids the kernel.
 macOS is not supported (Go's raw getpid path goes through libc there).`,
 	Params: []probe.Param{
 		{Name: "calls", Kind: probe.Int, Default: "200000", Doc: "timed calls of each kind"},
 	},
 	Metrics: []probe.Metric{
 		{Name: "syscall", Unit: probe.Seconds, Better: probe.Lower, Doc: "getpid through unix.Syscall (with entersyscall/exitsyscall)"},
-		{Name: "rawsyscall", Unit: probe.Seconds, Better: probe.Lower, Doc: "getpid through unix.RawSyscall (the bare trap)"},
+		{Name: "rawsyscall", Unit: probe.Seconds, Better: probe.Lower, Doc: "getpid through unix.RawSyscall (the bare trap): the price of a system call here"},
 		{Name: "vdso", Unit: probe.Seconds, Better: probe.Lower, Doc: "clock_gettime(CLOCK_MONOTONIC) through the vDSO, no kernel entry"},
 		{Name: "clock_syscall", Unit: probe.Seconds, Better: probe.Lower, Doc: "clock_gettime(CLOCK_MONOTONIC) as a real system call (unix.ClockGettime)"},
-		{Name: "read_eagain", Unit: probe.Seconds, Better: probe.Lower, Doc: "non-blocking read on an empty socketpair, failing with EAGAIN (unix.Read)"},
+		{Name: "read_eagain", Unit: probe.Seconds, Better: probe.Lower, Doc: "non-blocking read on an empty socketpair, failing with EAGAIN, through the bare trap (RawSyscall)"},
+		{Name: "read_eagain_go", Unit: probe.Seconds, Better: probe.Lower, Doc: "the same read through Go's unix.Read (with entersyscall/exitsyscall)"},
 	},
 }

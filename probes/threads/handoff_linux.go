@@ -45,14 +45,18 @@ type pingPong struct {
 	t0, t1 int64
 	vcsw   [2]int64
 	ivcsw  [2]int64
+	waits  [2]int64 // futex wait calls in the timed window
+	wakes  [2]int64 // futex wake calls in the timed window
 	err    [2]error
 }
 
-// park sleeps until a permit is there and consumes it (LockSupport.park).
-func (pp *pingPong) park(me int) {
+// park sleeps until a permit is there and consumes it (LockSupport.park),
+// counting its futex wait calls in *waits.
+func (pp *pingPong) park(me int, waits *int64) {
 	w := &pp.permit[me].w
 	for atomic.SwapUint32(w, 0) == 0 {
 		futexWaitPrivate(w, 0)
+		*waits++
 	}
 }
 
@@ -82,10 +86,12 @@ func (pp *pingPong) side(me, cpu int) {
 		return
 	}
 	var ru0 unix.Rusage
+	var waits, waits0, wakes, wakes0 int64
 	other := uint32(1 - me)
 	i := 0
 	for ; int64(i) < pp.limit.Load(); i++ {
 		if i == pp.warm {
+			waits0, wakes0 = waits, wakes
 			ru0 = kern.ThreadRusage()
 			if me == 0 {
 				pp.t0 = kern.Now()
@@ -96,10 +102,11 @@ func (pp *pingPong) side(me, cpu int) {
 			pp.limit.Store(int64(i + 1))
 		}
 		for pp.turn.Load() != uint32(me) {
-			pp.park(me)
+			pp.park(me, &waits)
 		}
 		pp.turn.Store(other)
 		pp.unpark(int(other))
+		wakes++
 	}
 	pp.turns[me] = i - pp.warm
 	if me == 0 {
@@ -108,6 +115,8 @@ func (pp *pingPong) side(me, cpu int) {
 	ru1 := kern.ThreadRusage()
 	pp.vcsw[me] = ru1.Nvcsw - ru0.Nvcsw
 	pp.ivcsw[me] = ru1.Nivcsw - ru0.Nivcsw
+	pp.waits[me] = waits - waits0
+	pp.wakes[me] = wakes - wakes0
 }
 
 func runHandoff(ctx context.Context, p probe.Params) (probe.Values, error) {
@@ -201,6 +210,8 @@ func runHandoff(ctx context.Context, p probe.Params) (probe.Values, error) {
 		"vcsw":        float64(pp.vcsw[0]+pp.vcsw[1]) / total,
 		"ivcsw":       float64(pp.ivcsw[0]+pp.ivcsw[1]) / total,
 		"futex_slots": float64(inEffect),
+		"futex_wait":  float64(pp.waits[0]+pp.waits[1]) / total,
+		"futex_wake":  float64(pp.wakes[0]+pp.wakes[1]) / total,
 	}, nil
 }
 

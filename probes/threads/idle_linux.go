@@ -34,11 +34,19 @@ func runIdleRSS(ctx context.Context, p probe.Params) (probe.Values, error) {
 	if err != nil {
 		return nil, err
 	}
+	ks0, err := kernelStack()
+	if err != nil {
+		return nil, err
+	}
 	s, err := startSleepers(n, 20*time.Second)
 	if err != nil {
 		return nil, err
 	}
 	defer s.stop()
+	ks1, err := kernelStack()
+	if err != nil {
+		return nil, err
+	}
 	rss1, err := kern.RSS()
 	if err != nil {
 		return nil, err
@@ -65,23 +73,95 @@ func runIdleRSS(ctx context.Context, p probe.Params) (probe.Values, error) {
 	// In a cgo binary the runtime makes its threads with pthread_create,
 	// and each has a stack mapping of its own (RLIMIT_STACK by default).
 	var osStacks, newStacks int64
+	fresh := map[uint64]bool{}
 	for start, size := range maps1 {
 		if _, ok := maps0[start]; !ok {
 			osStacks += size
 			newStacks++
+			fresh[start] = true
 		}
 	}
-	pthreads := 1.0
-	if newStacks < int64(added)/2 {
-		osStacks, pthreads = 0, 0 // a stray mapping or two, not one per thread
-	}
-	return probe.Values{
+	perThread := func(x int64) float64 { return float64(x) / float64(added) }
+	v := probe.Values{
 		"rss_added":      float64(rss1 - rss0),
-		"rss_per_thread": float64(rss1-rss0) / float64(added),
-		"stack_reserved": float64(stacks1-stacks0+osStacks) / float64(added),
+		"rss_per_thread": perThread(rss1 - rss0),
 		"threads":        float64(live),
-		"pthreads":       pthreads,
-	}, nil
+		"pthreads":       1,
+		"kernel_stack":   perThread(ks1 - ks0),
+	}
+	if newStacks < int64(added)/2 {
+		// A stray mapping or two, not one per thread: the runtime made
+		// its threads with clone(2) and stacks from its own heap.
+		v["pthreads"] = 0
+		v["stack_reserved"] = perThread(stacks1 - stacks0)
+		return v, nil
+	}
+	stackRSS, err := smapsRSS(fresh)
+	if err != nil {
+		return nil, err
+	}
+	v["stack_reserved"] = perThread(stacks1 - stacks0 + osStacks)
+	v["stack_rss"] = perThread(stackRSS)
+	v["runtime_rss"] = perThread(rss1 - rss0 - stackRSS)
+	return v, nil
+}
+
+// kernelStack is the memory of every kernel stack in the system, the
+// KernelStack line of /proc/meminfo, in bytes. Each thread has one (16 KiB
+// on x86-64, more with KASAN), allocated by the kernel and in no process's
+// RSS; the figure is system-wide, so other processes' thread churn is noise
+// in a difference of two readings.
+func kernelStack() (int64, error) {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0, err
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "KernelStack:"); ok {
+			f := strings.Fields(rest)
+			if len(f) == 2 && f[1] == "kB" {
+				kb, err := strconv.ParseInt(f[0], 10, 64)
+				if err == nil {
+					return kb << 10, nil
+				}
+			}
+			break
+		}
+	}
+	return 0, fmt.Errorf("/proc/meminfo: no KernelStack line in kB")
+}
+
+// smapsRSS sums the resident bytes (Rss) of the mappings of /proc/self/smaps
+// that start at one of starts.
+func smapsRSS(starts map[uint64]bool) (int64, error) {
+	b, err := os.ReadFile("/proc/self/smaps")
+	if err != nil {
+		return 0, err
+	}
+	var total int64
+	in := false
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "Rss:"); ok {
+			if in {
+				f := strings.Fields(rest)
+				if len(f) != 2 || f[1] != "kB" {
+					return 0, fmt.Errorf("/proc/self/smaps: unexpected %q", line)
+				}
+				kb, err := strconv.ParseInt(f[0], 10, 64)
+				if err != nil {
+					return 0, fmt.Errorf("/proc/self/smaps: %v", err)
+				}
+				total += kb << 10
+			}
+			continue
+		}
+		// A mapping's header: "start-end perms offset dev inode [path]".
+		if lo, _, ok := strings.Cut(line, "-"); ok && !strings.Contains(lo, ":") && !strings.Contains(lo, " ") {
+			start, err := strconv.ParseUint(lo, 16, 64)
+			in = err == nil && starts[start]
+		}
+	}
+	return total, nil
 }
 
 // stackBytes is the runtime's stack memory: goroutine stacks and, without

@@ -113,28 +113,42 @@ grandchild killed at the time limit is time-limit (threads then holds how far it
 
 var idleRSSSpec = probe.Spec{
 	Name: "threads.idle_rss",
-	Doc: `Resident memory added by N parked OS threads.
+	Doc: `Memory added by N parked OS threads, split into the thread's stack, the Go runtime's own per-thread memory,
+and the kernel stack that RSS does not show.
 Method: runtime.GC twice; read RSS (/proc/self/statm: resident pages × page size), the live thread count
-(/proc/self/status Threads) and the runtime's stack memory (runtime/metrics /memory/classes/heap/stacks +
-/memory/classes/os-stacks); start N goroutines that each lock to their own OS thread and sleep in
-futex(FUTEX_WAIT_PRIVATE) on a word of their own; wait until the kernel shows all N asleep in futex on those words
-(/proc/self/task/TID/syscall); read the three again; wake and end them. Per-thread figures divide by the threads
-the process really gained (a sleeper may take over an idle M that already existed). RSS counts user pages only:
-the kernel's task struct and kernel stack per thread are not in it. In C: pthread_create N threads that
-pthread_cond_wait and compare VmRSS. What Go adds: each thread is a runtime M with a 16 KiB g0 stack (the stack
-clone(2) is given, carved from the Go heap, not mmap'd), a 32 KiB signal stack (gsignal), the M struct, and the
-locked goroutine with its own stack (2 KiB to start). In a cgo binary the runtime makes its threads with
-pthread_create instead, and glibc mmaps each a stack of RLIMIT_STACK size (8 MiB by default; the JVM asks for
-2 MiB) under a guard page. stack_reserved is measured, not assumed: per thread gained, the growth of the runtime's
-stack memory (g0, signal and goroutine stacks) plus the pthread stack mappings that appeared in /proc/self/maps
-(an anonymous rw mapping right above a guard of at most 64 KiB; counted only if about one per thread appeared),
-address space set aside whether touched or not.`,
+(/proc/self/status Threads), the runtime's stack memory (runtime/metrics /memory/classes/heap/stacks +
+/memory/classes/os-stacks), the thread-stack mappings of /proc/self/maps (an anonymous rw mapping right above
+an anonymous inaccessible guard of at most 64 KiB: how glibc lays out a pthread stack) and KernelStack of
+/proc/meminfo; start N goroutines that each lock to their own OS thread and sleep in futex(FUTEX_WAIT_PRIVATE)
+on a word of their own; wait until the kernel shows all N asleep in futex on those words
+(/proc/self/task/TID/syscall); read KernelStack again at once, then the rest; wake and end them. Per-thread
+figures divide by the threads the process really gained (a sleeper may take over an idle M that already
+existed). The book's binary links runtime/cgo, so the runtime makes its threads with pthread_create and glibc
+mmaps each a stack of RLIMIT_STACK size (8 MiB by default; the JVM asks for 2 MiB) under a guard page
+(pthreads = 1; about one new stack mapping per thread gained). Then: stack_rss = the resident bytes (Rss in
+/proc/self/smaps) of the stack mappings that appeared, per thread: the pages of its pthread stack the thread
+has touched, which is what the same C program (pthread_create N threads that pthread_cond_wait, compare
+VmRSS) shows per thread; runtime_rss = rss_per_thread − stack_rss, the rest of what the process gained per
+thread: the Go runtime's own memory for a thread (its M struct, a 32 KiB signal stack gsignal, and the locked
+goroutine with its stack, 2 KiB to start, all in the Go heap), which a C program does not have.
+kernel_stack = the growth of KernelStack per thread gained: the kernel stack every thread has (16 KiB on
+x86-64, THREAD_SIZE, more with KASAN), kernel memory that no RSS counts. It is read system-wide, so another
+process creating or ending threads between the two readings is noise (a few threads' worth, against N).
+stack_reserved is address space set aside per thread, touched or not: the growth of the runtime's stack
+memory plus the new stack mappings. In a binary without cgo the runtime makes its threads with clone(2) and a
+16 KiB g0 stack from the Go heap (pthreads = 0): there is no stack mapping to read, so stack_rss and
+runtime_rss are absent and rss_per_thread is all there is.`,
 	Params: []probe.Param{
 		{Name: "threads", Kind: probe.Int, Default: "2000", Doc: "parked threads to create (the book: 2,000)"},
 	},
 	Metrics: []probe.Metric{
 		{Name: "rss_added", Unit: probe.Bytes, Better: probe.Lower, Doc: "RSS after minus RSS before"},
 		{Name: "rss_per_thread", Unit: probe.Bytes, Better: probe.Lower, Doc: "rss_added / threads the process gained"},
+		{Name: "stack_rss", Unit: probe.Bytes, Better: probe.Lower, Doc: "resident bytes of the new pthread stack mappings per thread (smaps Rss): the thread's own stack, what C shows",
+			Optional: "absent in a binary without cgo: the Go runtime then makes threads with stacks from its own heap, with no mapping to read"},
+		{Name: "runtime_rss", Unit: probe.Bytes, Better: probe.Lower, Doc: "rss_per_thread − stack_rss: the Go runtime's own resident memory per thread (M, signal stack, goroutine)",
+			Optional: "absent in a binary without cgo: there is no stack mapping to separate it from"},
+		{Name: "kernel_stack", Unit: probe.Bytes, Better: probe.Lower, Doc: "kernel stack memory per thread (growth of /proc/meminfo KernelStack), in no RSS"},
 		{Name: "stack_reserved", Unit: probe.Bytes, Better: probe.Lower, Doc: "stack address space set aside per thread: the Go runtime's stack memory (g0, signal, goroutine stacks) plus, in a cgo binary, the pthread stack mapping"},
 		{Name: "threads", Unit: probe.Count, Doc: "the process's live threads while the N were parked (/proc/self/status)"},
 		{Name: "pthreads", Unit: probe.Count, Doc: "1 when the threads came with pthread stack mappings (the binary links runtime/cgo), 0 when the Go runtime made them with clone(2) and its own stacks"},
@@ -148,32 +162,42 @@ var handoffSpec = probe.Spec{
 Method: optionally size the process's private futex hash (prctl(PR_FUTEX_HASH, PR_FUTEX_HASH_SET_SLOTS), param
 futex_slots); park S sleeping threads (locked goroutines in futex(FUTEX_WAIT_PRIVATE) on words of their own,
 verified asleep through /proc/self/task/TID/syscall, and verified again after the run). Start two goroutines
-locked to their own threads, optionally pinned with sched_setaffinity (cpus=same: both on CPU 0; apart: CPU 0
-and CPU 1; any: unpinned). They share a turn word; each, handoffs times: while the turn is not its own, park
-(futex wait on its own permit word until a permit is there, then consume it); then give the turn to the other and
-unpark it (set the other's permit, FUTEX_WAKE_PRIVATE 1). This is the book's LockSupport.park/unpark loop
-written on the futex that park uses on Linux. After a warm-up of min(handoffs/10, 1000) turns each, thread A
-reads CLOCK_MONOTONIC and both read getrusage(RUSAGE_THREAD); after A's last turn A reads the clock again and
-both read rusage again. handoff = elapsed / (2 × handoffs); vcsw and ivcsw = the two threads' voluntary and
-involuntary context switches in that window / (2 × handoffs). On one CPU their sum is about 1: the giver either
-parks (voluntary) or is preempted by the thread it woke (involuntary); on two CPUs the giver often gets the turn
-back before it parks. GC is off during the run. In C the same loop calls syscall(SYS_futex) directly; Go adds
-entersyscall/exitsyscall around each futex call (tens of ns) and, when sysmon has retaken a sleeping thread's P,
-a P to find again on waking. Since Linux 6.16 a process's private futexes hash into a table of its own, sized
-from the CPU count (16 slots on 2 CPUs), so the S sleepers share hash chains with the two active words and every
-wait and wake walks them; futex_slots=4096 or 0 (the global hash) tests that. With cpus=any on 2 CPUs the pair
-sometimes shares a CPU and sometimes not, so runs can disagree (same and apart measure each mode).`,
+locked to their own threads, placed with sched_setaffinity by cpus: same (the default) pins both to CPU 0,
+apart pins them to CPUs 0 and 1, any leaves them unpinned. They share a turn word; each, handoffs times: while
+the turn is not its own, park (futex wait on its own permit word until a permit is there, then consume it);
+then give the turn to the other and unpark it (set the other's permit, FUTEX_WAKE_PRIVATE 1). This is the
+book's LockSupport.park/unpark loop written on the futex that park uses on Linux. After a warm-up of
+min(handoffs/10, 1000) turns each, thread A reads CLOCK_MONOTONIC (through the vDSO) and both read
+getrusage(RUSAGE_THREAD); after A's last turn A reads the clock again and both read rusage again.
+handoff = elapsed / (2 × handoffs); vcsw and ivcsw = the two threads' voluntary and involuntary context
+switches in that window / (2 × handoffs); futex_wait and futex_wake = their futex wait and wake calls in that
+window / (2 × handoffs) (a wake on every hand-off, so futex_wake is 1; a wait only when the turn had not come
+back yet). Why same is the default: on one CPU every hand-off is the same event, a context switch from the
+giver to the thread it woke (vcsw + ivcsw about 1, the giver parks or is preempted by the woken thread), so
+the figure is the kernel's wake-and-switch path and its growth with S is that of the futex hash walk. On two
+CPUs (apart, or any when the scheduler happens to spread the pair) the giver often gets the turn back before
+it parks and the woken thread is started on the other CPU (an inter-processor wake-up, on a virtual machine
+a hypervisor exit), so the figure mixes two paths in proportions that change from run to run; with any on
+two CPUs runs can disagree by several times, and vcsw, ivcsw and futex_wait show why (a run with few futex
+waits per hand-off spun through most of them). GC is off during the run. In C the same loop calls
+syscall(SYS_futex) directly; Go adds entersyscall/exitsyscall around each futex call (tens of ns) and, when
+sysmon has retaken a sleeping thread's P, a P to find again on waking. Since Linux 6.16 a process's private
+futexes hash into a table of its own, sized from the CPU count (16 slots on 2 CPUs), so the S sleepers share
+hash chains with the two active words and every wait and wake walks them; futex_slots=4096 or 0 (the global
+hash) tests that.`,
 	Params: []probe.Param{
 		{Name: "sleeping", Kind: probe.Int, Default: "0", Doc: "parked threads sleeping beside the pair (the book sweeps 0, 100, 1,000, 4,000)"},
 		{Name: "handoffs", Kind: probe.Int, Default: "100000", Doc: "turns each of the two threads takes (2 × handoffs hand-offs in all)"},
 		{Name: "futex_slots", Kind: probe.Int, Default: "-1", Doc: "the process's private futex hash size, set with prctl(PR_FUTEX_HASH) before the threads are made: -1 leaves the kernel's choice, 0 uses the global hash, a power of two sizes the private one (Linux 6.16+)"},
-		{Name: "cpus", Kind: probe.String, Default: "any", Choices: []string{"any", "same", "apart"}, Doc: "where the pair runs: unpinned, both on CPU 0, or on CPUs 0 and 1"},
+		{Name: "cpus", Kind: probe.String, Default: "same", Choices: []string{"same", "apart", "any"}, Doc: "where the pair runs: both pinned to CPU 0 (same, the default: one switch per hand-off), pinned to CPUs 0 and 1 (apart), or unpinned (any)"},
 	},
 	Metrics: []probe.Metric{
 		{Name: "handoff", Unit: probe.Seconds, Better: probe.Lower, Doc: "time per hand-off (elapsed / (2 × handoffs))"},
 		{Name: "threads", Unit: probe.Count, Doc: "the process's live threads just before the timed run (/proc/self/status)"},
 		{Name: "vcsw", Unit: probe.Count, Doc: "voluntary context switches of the two threads per hand-off (RUSAGE_THREAD): a thread that parked and slept"},
 		{Name: "ivcsw", Unit: probe.Count, Doc: "involuntary context switches of the two threads per hand-off: on one CPU the woken thread often preempts its waker before the waker parks"},
+		{Name: "futex_wait", Unit: probe.Count, Doc: "futex wait calls of the two threads per hand-off: how often a thread found the turn not yet back and parked"},
+		{Name: "futex_wake", Unit: probe.Count, Doc: "futex wake calls of the two threads per hand-off (one per unpark: 1)"},
 		{Name: "futex_slots", Unit: probe.Count, Doc: "slots of the process's private futex hash during the run (prctl PR_FUTEX_HASH_GET_SLOTS); 0 = the global hash, -1 = not available"},
 	},
 	Timeout: 60 * time.Second,

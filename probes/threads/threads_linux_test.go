@@ -113,8 +113,23 @@ func TestFutexSlots(t *testing.T) {
 	}
 }
 
+// A parked thread touches at least a page of stack; in a cgo binary its
+// pthread stack and the runtime's part add up to what RSS gained; and every
+// thread has a kernel stack of a few pages. The kernel stack is read
+// system-wide, where other processes' threads come and go on a loaded
+// machine, so one of three runs must show it in range.
 func TestIdleRSS(t *testing.T) {
-	v := run(t, "threads.idle_rss", map[string]string{"threads": "200"})
+	var v probe.Values
+	for attempt := 1; attempt <= 3; attempt++ {
+		v = run(t, "threads.idle_rss", map[string]string{"threads": "500"})
+		if v["kernel_stack"] >= 4<<10 && v["kernel_stack"] <= 64<<10 {
+			break
+		}
+		t.Logf("attempt %d: kernel_stack %v B per thread", attempt, v["kernel_stack"])
+	}
+	if v["kernel_stack"] < 4<<10 || v["kernel_stack"] > 64<<10 {
+		t.Errorf("kernel_stack %v B per thread in three runs, want a few pages (4 KiB..64 KiB)", v["kernel_stack"])
+	}
 	if v["rss_per_thread"] <= 4096 {
 		t.Errorf("rss_per_thread %v: a parked thread touches at least a page of stack", v["rss_per_thread"])
 	}
@@ -124,13 +139,31 @@ func TestIdleRSS(t *testing.T) {
 	if v["rss_per_thread"] >= v["stack_reserved"] {
 		t.Errorf("rss_per_thread %v not below stack_reserved %v", v["rss_per_thread"], v["stack_reserved"])
 	}
-	if v["threads"] < 200 {
-		t.Errorf("threads %v < 200 parked", v["threads"])
+	if v["threads"] < 500 {
+		t.Errorf("threads %v < 500 parked", v["threads"])
+	}
+	_, hasStack := v["stack_rss"]
+	if hasStack != (v["pthreads"] == 1) {
+		t.Errorf("pthreads %v but stack_rss present: %v", v["pthreads"], hasStack)
+	}
+	if hasStack {
+		if v["stack_rss"] < 4096 || v["stack_rss"] > v["stack_reserved"] {
+			t.Errorf("stack_rss %v B: want at least a page, at most the %v reserved", v["stack_rss"], v["stack_reserved"])
+		}
+		if d := v["stack_rss"] + v["runtime_rss"] - v["rss_per_thread"]; d > 1 || d < -1 {
+			t.Errorf("stack_rss %v + runtime_rss %v != rss_per_thread %v", v["stack_rss"], v["runtime_rss"], v["rss_per_thread"])
+		}
 	}
 }
 
+// What holds for a hand-off at any load: every turn ends in exactly one
+// unpark (futex_wake is exactly 1), a thread parks at most a couple of
+// times per turn (a stale permit can cost one extra wait), and on one CPU
+// the turn cannot pass without the giver leaving the CPU, so the two
+// threads' switches are at least about one per hand-off (more when other
+// processes preempt them on a loaded machine, so no tight upper bound).
 func TestHandoff(t *testing.T) {
-	for _, cpus := range []string{"any", "same", "apart"} {
+	for _, cpus := range []string{"same", "apart", "any"} {
 		v := run(t, "threads.handoff", map[string]string{"sleeping": "50", "handoffs": "2000", "cpus": cpus})
 		if v["threads"] < 52 {
 			t.Errorf("cpus=%s: threads %v < sleeping+2", cpus, v["threads"])
@@ -138,18 +171,26 @@ func TestHandoff(t *testing.T) {
 		if v["handoff"] <= 0 || v["handoff"] > 0.01 {
 			t.Errorf("cpus=%s: handoff %v s", cpus, v["handoff"])
 		}
-		// On one CPU each hand-off is one context switch: the giver parks
-		// (voluntary) or the woken thread preempts it first (involuntary).
-		// On two CPUs a giver may find the turn back before it parks, so
-		// the count can fall near 0 there.
+		if v["futex_wake"] != 1 {
+			t.Errorf("cpus=%s: futex_wake %v per hand-off, want exactly 1", cpus, v["futex_wake"])
+		}
+		if v["futex_wait"] < 0 || v["futex_wait"] > 2 {
+			t.Errorf("cpus=%s: futex_wait %v per hand-off, want 0..2", cpus, v["futex_wait"])
+		}
 		sw := v["vcsw"] + v["ivcsw"]
-		if cpus == "same" && (sw < 0.8 || sw > 1.3 || v["vcsw"] < 0.3) {
-			t.Errorf("cpus=same: vcsw %v + ivcsw %v per hand-off, want a sum of about 1", v["vcsw"], v["ivcsw"])
+		if cpus == "same" && sw < 0.9 {
+			t.Errorf("cpus=same: vcsw %v + ivcsw %v per hand-off, want at least about 1", v["vcsw"], v["ivcsw"])
 		}
-		// A hand-off never needs more than one switch per thread.
-		if sw > 2.1 {
-			t.Errorf("cpus=%s: vcsw %v + ivcsw %v per hand-off: more switches than threads", cpus, v["vcsw"], v["ivcsw"])
+		if sw > 3 {
+			t.Errorf("cpus=%s: vcsw %v + ivcsw %v per hand-off: far more switches than threads", cpus, v["vcsw"], v["ivcsw"])
 		}
+	}
+}
+
+// The pinned placement is the default: the book's headline sweep is pinned.
+func TestHandoffDefaultPinned(t *testing.T) {
+	if p, _ := handoffSpec.Param("cpus"); p.Default != "same" {
+		t.Errorf("cpus defaults to %q, want same", p.Default)
 	}
 }
 

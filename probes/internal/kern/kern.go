@@ -8,6 +8,7 @@ import (
 	"embed"
 	"fmt"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -74,4 +75,36 @@ func Socketpair() (r, w int, closeBoth func(), err error) {
 		return -1, -1, nil, fmt.Errorf("socketpair: %w", err)
 	}
 	return fds[0], fds[1], func() { unix.Close(fds[0]); unix.Close(fds[1]) }, nil
+}
+
+// RawRead is read(2) through unix.RawSyscall: the bare trap, without the
+// runtime's entersyscall/exitsyscall, as a C program calls it. Only for a
+// read that cannot block (the data is there, or the fd is O_NONBLOCK): a
+// raw call that sleeps keeps its P, and other goroutines may starve.
+// It returns the byte count, or -1 and the errno.
+func RawRead(fd int, b []byte) (int, unix.Errno) {
+	if len(b) == 0 {
+		return 0, 0
+	}
+	n, _, e := unix.RawSyscall(unix.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)))
+	if e != 0 {
+		return -1, e
+	}
+	return int(n), 0
+}
+
+// Quantile is the q-quantile (0 ≤ q ≤ 1) of sorted xs, interpolated
+// linearly between the two nearest order statistics: xs[h] + (h−⌊h⌋) ×
+// (xs[⌊h⌋+1] − xs[⌊h⌋]) with h = q × (n−1) (R's and NumPy's default). The
+// median is Quantile(xs, 0.5).
+func Quantile(xs []float64, q float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	h := q * float64(len(xs)-1)
+	i := int(h)
+	if i >= len(xs)-1 {
+		return xs[len(xs)-1]
+	}
+	return xs[i] + (h-float64(i))*(xs[i+1]-xs[i])
 }

@@ -3,6 +3,8 @@
 package kern
 
 import (
+	"fmt"
+	"runtime"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -22,3 +24,12 @@ func ThreadCPU() time.Duration {
 
 // PerThread reports whether ThreadRusage is truly per thread here.
 const PerThread = false
+
+// CPUs returns nil: only Linux's sched_getaffinity is read.
+func CPUs() []int { return nil }
+
+// Pin fails: binding a thread to a CPU is done with Linux's
+// sched_setaffinity only (macOS has no such call).
+func Pin(cpu int) (restore func(), err error) {
+	return nil, fmt.Errorf("pinning a thread to CPU %d: not supported on %s", cpu, runtime.GOOS)
+}
