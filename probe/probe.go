@@ -66,6 +66,10 @@ type Metric struct {
 	// Labels names the values of a code metric (Labels[i] is value i), for
 	// metrics such as "which limit stopped the thread ceiling".
 	Labels []string
+	// Optional, when not empty, says why the metric may be absent from a
+	// run (it does not apply to some combinations); a probe leaves it out
+	// there rather than reporting zero.
+	Optional string
 }
 
 // Spec describes a probe.
