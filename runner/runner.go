@@ -206,15 +206,29 @@ func (r *Runner) Run(ctx context.Context, p probe.Probe, params probe.Params) (p
 	if stdout.n == 0 {
 		return nil, fail("child exited without printing a result")
 	}
+	v, err := decode(p, stdout.buf.Bytes())
+	if err != nil {
+		return nil, &RunError{Probe: p.Name, Params: params, Cause: err.Error()}
+	}
+	return v, nil
+}
+
+// decode reads the child's one JSON object: its values, checked against
+// the probe's metrics, or the probe's own error.
+func decode(p probe.Probe, data []byte) (probe.Values, error) {
 	var out childOutput
-	if err := json.Unmarshal(stdout.buf.Bytes(), &out); err != nil {
-		return nil, fail("child printed no valid result (%v)", err)
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&out); err != nil {
+		return nil, fmt.Errorf("child printed no valid result (%v)", err)
+	}
+	if dec.More() {
+		return nil, errors.New("child printed more than one result")
 	}
 	if out.Error != "" {
-		return nil, &RunError{Probe: p.Name, Params: params, Cause: out.Error}
+		return nil, errors.New(out.Error)
 	}
 	if err := checkValues(p, out.Values); err != nil {
-		return nil, &RunError{Probe: p.Name, Params: params, Cause: err.Error()}
+		return nil, err
 	}
 	return out.Values, nil
 }
