@@ -6,9 +6,9 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"syscall"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
