@@ -144,8 +144,8 @@ func provenance(r *store.Result) string {
 	if !r.Start.IsZero() {
 		parts = append(parts, r.Start.UTC().Format("2006-01-02"))
 	}
-	if r.Runs > 0 {
-		parts = append(parts, fmt.Sprintf("%d회 실행", r.Runs))
+	if s := runsText(r); s != "" {
+		parts = append(parts, s)
 	}
 	if s := r.Spread(); s > 0 {
 		parts = append(parts, "편차 ±"+percent(s/2))
@@ -170,10 +170,23 @@ func shortProvenance(r *store.Result) string {
 	if !r.Start.IsZero() {
 		parts = append(parts, r.Start.UTC().Format("2006-01-02"))
 	}
-	if r.Runs > 0 {
-		parts = append(parts, fmt.Sprintf("%d회 실행", r.Runs))
+	if s := runsText(r); s != "" {
+		parts = append(parts, s)
 	}
 	return strings.Join(parts, " · ")
+}
+
+// runsText counts the runs stored, not the header's: a transcribed set
+// holds one figure per combination, so its runs are what its source says.
+func runsText(r *store.Result) string {
+	lo, hi := r.StoredRuns()
+	switch {
+	case !r.Measured() || hi == 0:
+		return ""
+	case lo == hi:
+		return fmt.Sprintf("%d회 실행", hi)
+	}
+	return fmt.Sprintf("%d–%d회 실행", lo, hi)
 }
 
 func machineLine(r *store.Result) string {
