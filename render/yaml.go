@@ -175,6 +175,11 @@ func (b *ybody) parse(what string, e *errs) (*yaml.Node, bool) {
 		if m := yamlLineErr.FindStringSubmatch(msg); m != nil {
 			line, _ := strconv.Atoi(m[1])
 			off = b.off(yamlLine(line, m[2]), 1)
+			if strings.HasPrefix(m[2], "found a tab character") {
+				// yaml names the line where the scalar being scanned
+				// began; the tab is in the indentation of a later line.
+				off = b.tabAfter(off)
+			}
 			for off < len(b.text) && b.text[off] == ' ' {
 				off++
 			}
@@ -197,6 +202,22 @@ func (b *ybody) parse(what string, e *errs) (*yaml.Node, bool) {
 		return nil, false
 	}
 	return root, true
+}
+
+// tabAfter returns the offset of the first tab in the indentation of a
+// line at or after off, or off when there is none.
+func (b *ybody) tabAfter(off int) int {
+	for _, start := range b.lines {
+		if start < off && b.lineEnd(start) < off {
+			continue
+		}
+		for i := max(start, off); i < len(b.text) && (b.text[i] == ' ' || b.text[i] == '\t'); i++ {
+			if b.text[i] == '\t' {
+				return i
+			}
+		}
+	}
+	return off
 }
 
 func nodeKind(n *yaml.Node) string {
