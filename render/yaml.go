@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -280,3 +281,28 @@ func contains(list []string, s string) bool {
 }
 
 // suggest returns " (did you mean X?)" for the closest candidate, or "".
+
+// ParseFields parses a whole YAML file that is a mapping of single-valued
+// fields with the known names (such as the book's book.yaml). It returns
+// each field's value and position; every problem (a syntax error, an
+// unknown or repeated field, a list where a value belongs) is a *PosError
+// at its line and column, the same as in a chapter's front matter.
+func ParseFields(name string, src []byte, known []string) (map[string]string, map[string]Pos, error) {
+	f := newFile(name, src)
+	e := &errs{f: f}
+	bom := 0
+	if bytes.HasPrefix(src, []byte("\ufeff")) {
+		bom = len("\ufeff")
+	}
+	y := newYBody(src[bom:], shift(bom))
+	vals, pos := map[string]string{}, map[string]Pos{}
+	what := filepath.Base(name)
+	if root, ok := y.parse(what, e); ok {
+		for k, fl := range y.fields(what, root, known, e) {
+			if v, ok := y.scalar(what, k, fl, e); ok {
+				vals[k], pos[k] = v, f.pos(y.at(fl.val))
+			}
+		}
+	}
+	return vals, pos, e.err()
+}
