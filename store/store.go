@@ -199,19 +199,27 @@ func Write(w io.Writer, r *Result) error {
 		}, v)
 		fmt.Fprintf(bw, "%s: %s\n", k, v)
 	}
+	// What is not known (a transcribed result has no hash, runs or start)
+	// is left out rather than written as a zero that reads as a fact.
 	cfg("experiment", r.Experiment)
 	cfg("probe", r.Probe)
-	cfg("probe-hash", r.Hash)
+	if r.Hash != "" {
+		cfg("probe-hash", r.Hash)
+	}
 	cfg("params", strings.Join(r.Order, " "))
 	for _, k := range r.Order {
 		cfg("param-"+k, strings.Join(r.Sweep[k], " "))
 	}
-	cfg("runs", strconv.Itoa(r.Runs))
+	if r.Runs > 0 {
+		cfg("runs", strconv.Itoa(r.Runs))
+	}
 	for _, kv := range r.Machine.Config() {
 		cfg(kv[0], kv[1])
 	}
-	cfg("start", r.Start.UTC().Format(time.RFC3339))
-	cfg("duration", r.Duration.Round(time.Millisecond).String())
+	if !r.Start.IsZero() {
+		cfg("start", r.Start.UTC().Format(time.RFC3339))
+		cfg("duration", r.Duration.Round(time.Millisecond).String())
+	}
 	source := r.Source
 	if source == "" {
 		source = "measured"
@@ -395,8 +403,12 @@ func (r *Result) setConfig(cfg map[string]configLine, file string) error {
 		required = append(required, "probe-hash", "params", "runs", "start")
 	}
 	for _, k := range required {
-		if _, ok := cfg[k]; !ok {
+		v, ok := cfg[k]
+		if !ok {
 			return fmt.Errorf("%s: missing %q configuration line (the file is cut short, or was not written by this tool)", file, k)
+		}
+		if v.value == "" && k != "params" { // a probe may have no params
+			return at(k, "is empty")
 		}
 	}
 	r.Experiment = get("experiment")
