@@ -39,3 +39,26 @@ func TestConfigErrorsArePositioned(t *testing.T) {
 		t.Errorf("no book.yaml: %+v, %v", c, err)
 	}
 }
+
+// FuzzConfig parses arbitrary book.yaml texts: never a panic, and every
+// error is positioned in book.yaml.
+func FuzzConfig(f *testing.F) {
+	for _, s := range []string{"title: 책\nlang: ko\nmachine: m1\npreface: |\n  서문\n", "titel: x\n", "a: [\n", "\tmachine: m\n", "machine: ../x\n", "- a\n- b\n", "title: &a x\nlang: *a\n"} {
+		f.Add([]byte(s))
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := os.WriteFile(filepath.Join(dir, ConfigFile), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := LoadConfig(dir)
+		if err == nil {
+			return
+		}
+		for _, line := range strings.Split(err.Error(), "\n") {
+			if !strings.HasPrefix(line, filepath.Join(dir, ConfigFile)+":") {
+				t.Fatalf("error not positioned in book.yaml: %q", line)
+			}
+		}
+	})
+}

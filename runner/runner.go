@@ -142,6 +142,8 @@ func (r *Runner) Run(ctx context.Context, p probe.Probe, params probe.Params) (p
 	outW.Close()
 	errW.Close()
 	if err != nil {
+		<-outDone
+		<-errDone
 		return nil, fail("cannot start child: %v", err)
 	}
 	done := make(chan error, 1)

@@ -305,6 +305,14 @@ func TestCommittedResultsRead(t *testing.T) {
 			t.Error(err)
 			continue
 		}
+		// A transcribed result carries only what its source states: the
+		// seeds give a month, not a start time, and no Go release.
+		if !r.Measured() && (!r.Start.IsZero() || r.Runs != 0 || r.Machine.Go != "" || r.Hash != "") {
+			t.Errorf("%s: transcribed, yet has start %v, runs %d, go %q, hash %q", f, r.Start, r.Runs, r.Machine.Go, r.Hash)
+		}
+		if !r.Measured() && (strings.Contains(r.Source, "seeds/") || !strings.Contains(r.Source, "원서 ")) {
+			t.Errorf("%s: source %q does not cite its seed chapter (원서 N장)", f, r.Source)
+		}
 		if p, ok := probes.Lookup(probes.All(), r.Probe); ok {
 			if err := r.CheckUnits(p.Spec); err != nil {
 				t.Error(err)
