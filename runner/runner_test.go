@@ -68,6 +68,17 @@ var faulty = []probe.Probe{
 			}
 			return probe.Values{"x": 1}, nil
 		}},
+	{Spec: probe.Spec{Name: "escapes-and-hangs", Metrics: []probe.Metric{{Name: "x", Unit: probe.Count}}},
+		Run: func(context.Context, probe.Params) (probe.Values, error) {
+			cmd := exec.Command("sleep", "300")
+			cmd.Stdout = os.Stdout
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+			if err := cmd.Start(); err != nil {
+				return nil, err
+			}
+			time.Sleep(time.Hour)
+			return nil, nil
+		}},
 	{Spec: probe.Spec{Name: "nan", Metrics: []probe.Metric{{Name: "x", Unit: probe.Count}, {Name: "y", Unit: probe.Count}}},
 		Run: func(context.Context, probe.Params) (probe.Values, error) {
 			return probe.Values{"x": math.NaN(), "y": math.Inf(1)}, nil
@@ -219,6 +230,7 @@ func TestFaultyProbes(t *testing.T) {
 	}{
 		{"floods", []string{"result too large", "1 MiB"}, ""},
 		{"escapes", []string{"left behind process", "(sleep)", "killed"}, ""},
+		{"escapes-and-hangs", []string{"timed out after 2s (killed)", "left behind process", "(sleep)"}, ""},
 		{"nan", []string{`metric "x" is NaN`}, "JSON"},
 		{"aborts", []string{"SIGABRT: abort"}, "rax"},
 		{"silent", []string{"exited without printing a result"}, "JSON"},
@@ -234,6 +246,7 @@ func TestFaultyProbes(t *testing.T) {
 			if !errors.As(err, &re) {
 				t.Fatalf("err = %v, want a *RunError", err)
 			}
+			t.Logf("after %v: %v", took.Round(time.Millisecond), err)
 			for _, w := range tc.want {
 				if !strings.Contains(re.Cause, w) {
 					t.Errorf("cause %q does not contain %q", re.Cause, w)
@@ -250,7 +263,7 @@ func TestFaultyProbes(t *testing.T) {
 			if took > 30*time.Second {
 				t.Errorf("the run took %v", took)
 			}
-			if tc.name == "escapes" {
+			if strings.HasPrefix(tc.name, "escapes") {
 				pid := leftPid(t, re.Cause)
 				waitGone(t, pid)
 			}
