@@ -10,13 +10,15 @@ import (
 	"syscall"
 )
 
-// dieWithParent asks the kernel to SIGKILL the child when the parent dies.
-// Linux sends the signal when the *thread* that started the child exits,
-// so the calling goroutine stays locked to its thread until the returned
-// function is called, after the child is gone.
+// dieWithParent asks the kernel to send the child SIGTERM when the parent
+// dies, on which the child kills its whole process group (see
+// watchParent); a SIGKILL would kill the child alone and leave anything it
+// started. Linux sends the signal when the *thread* that started the child
+// exits, so the calling goroutine stays locked to its thread until the
+// returned function is called, after the child is gone.
 func dieWithParent(a *syscall.SysProcAttr) (unlock func()) {
 	runtime.LockOSThread()
-	a.Pdeathsig = syscall.SIGKILL
+	a.Pdeathsig = syscall.SIGTERM
 	return runtime.UnlockOSThread
 }
 

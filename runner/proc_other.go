@@ -7,9 +7,8 @@ import (
 	"syscall"
 )
 
-// dieWithParent has no Pdeathsig here: a child outlives a parent killed
-// with SIGKILL until its own timeout ends it. (A parent stopped by SIGINT
-// or SIGTERM cancels the run and kills the child's group.)
+// dieWithParent has no Pdeathsig here; the lifeline (see watchParent)
+// alone makes the child's group die with the parent.
 func dieWithParent(*syscall.SysProcAttr) (unlock func()) { return func() {} }
 
 // leftBehind cannot find who holds a pipe on this OS; it says so.

@@ -15,8 +15,10 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"os/signal"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -116,8 +118,21 @@ func (r *Runner) Run(ctx context.Context, p probe.Probe, params probe.Params) (p
 		return nil, err
 	}
 	defer errR.Close()
+	// A lifeline: the child watches the read end and kills its whole group
+	// when it reads EOF, which happens when this process dies, however it
+	// dies (the portable twin of Pdeathsig, and it takes grandchildren in
+	// the group along).
+	lifeR, lifeW, err := os.Pipe()
+	if err != nil {
+		outW.Close()
+		errW.Close()
+		return nil, err
+	}
+	defer lifeW.Close()
 	cmd := exec.Command(r.Exe, ChildVerb, p.Name, string(arg))
 	cmd.Stdout, cmd.Stderr = outW, errW
+	cmd.ExtraFiles = []*os.File{lifeR}
+	cmd.Env = append(os.Environ(), lifelineEnv+"=3")
 	// Its own process group, so a timeout also kills any grandchild the
 	// probe started (the thread-ceiling probe does).
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -141,6 +156,7 @@ func (r *Runner) Run(ctx context.Context, p probe.Probe, params probe.Params) (p
 	err = cmd.Start()
 	outW.Close()
 	errW.Close()
+	lifeR.Close()
 	if err != nil {
 		<-outDone
 		<-errDone
@@ -278,6 +294,7 @@ type childOutput struct {
 // code. A probe error is reported in the JSON with exit code 0, so the
 // parent can tell a clean failure ("cannot raise RLIMIT_NOFILE") from a crash.
 func Child(args []string, all []probe.Probe, stdout, stderr io.Writer) int {
+	watchParent()
 	if len(args) != 2 {
 		fmt.Fprintf(stderr, "usage: %s PROBE PARAMS-JSON\n", ChildVerb)
 		return 2
@@ -315,6 +332,38 @@ func Child(args []string, all []probe.Probe, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// lifelineEnv names the file descriptor of the child's lifeline.
+const lifelineEnv = "MEASUREDBOOK_LIFELINE_FD"
+
+// watchParent, in a child started by Run, kills the child's process group
+// (itself and anything it started) when the parent's end of the lifeline
+// closes: the parent is gone and nobody would read the result.
+func watchParent() {
+	fd, err := strconv.Atoi(os.Getenv(lifelineEnv))
+	if err != nil || fd < 3 {
+		return
+	}
+	os.Unsetenv(lifelineEnv)
+	syscall.CloseOnExec(fd)
+	f := os.NewFile(uintptr(fd), "lifeline")
+	// SIGTERM is what Pdeathsig sends (see dieWithParent); the runner
+	// itself only ever sends SIGKILL.
+	term := make(chan os.Signal, 1)
+	signal.Notify(term, syscall.SIGTERM)
+	gone := make(chan struct{})
+	go func() {
+		io.Copy(io.Discard, f)
+		close(gone)
+	}()
+	go func() {
+		select {
+		case <-gone:
+		case <-term:
+		}
+		syscall.Kill(0, syscall.SIGKILL)
+	}()
 }
 
 // finite reports a metric that is NaN or infinite (JSON cannot carry it,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -43,6 +44,19 @@ var fakes = []probe.Probe{
 			return nil, nil
 		}},
 }
+
+// family starts a grandchild in its own process group, writes both pids
+// to the pid file and hangs.
+var family = probe.Probe{Spec: probe.Spec{Name: "family", Metrics: []probe.Metric{{Name: "x", Unit: probe.Count}}},
+	Run: func(context.Context, probe.Params) (probe.Values, error) {
+		cmd := exec.Command("sleep", "300")
+		if err := cmd.Start(); err != nil {
+			return nil, err
+		}
+		os.WriteFile(os.Getenv(pidFileEnv), []byte(fmt.Sprintf("%d %d", os.Getpid(), cmd.Process.Pid)), 0o644)
+		time.Sleep(time.Hour)
+		return nil, nil
+	}}
 
 // faulty are probes that misbehave the ways a probe can: they exist only
 // in this test, never in the probes registry.
@@ -128,7 +142,7 @@ const parentEnv = "RUNNER_TEST_PARENT"
 
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == ChildVerb {
-		os.Exit(Child(os.Args[2:], append(fakes, faulty...), os.Stdout, os.Stderr))
+		os.Exit(Child(os.Args[2:], append(append(fakes, faulty...), family), os.Stdout, os.Stderr))
 	}
 	if os.Getenv(parentEnv) != "" {
 		r, err := New()
@@ -136,7 +150,7 @@ func TestMain(m *testing.M) {
 			panic(err)
 		}
 		r.Timeout = time.Hour
-		r.Run(context.Background(), fakes[3], probe.Params{})
+		r.Run(context.Background(), family, probe.Params{})
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
@@ -335,17 +349,25 @@ func TestCancelKillsChildAndSaysInterrupted(t *testing.T) {
 	waitGone(t, pid)
 }
 
-func readPid(t *testing.T, file string) int {
+func readPid(t *testing.T, file string) int { return readPids(t, file, 1)[0] }
+
+// readPids waits for n pids in file.
+func readPids(t *testing.T, file string, n int) []int {
 	t.Helper()
 	for range 400 {
-		if b, err := os.ReadFile(file); err == nil && len(b) > 0 {
-			pid, err := strconv.Atoi(string(b))
-			if err == nil {
-				return pid
+		if b, err := os.ReadFile(file); err == nil {
+			var pids []int
+			for _, f := range strings.Fields(string(b)) {
+				if pid, err := strconv.Atoi(f); err == nil {
+					pids = append(pids, pid)
+				}
+			}
+			if len(pids) == n {
+				return pids
 			}
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 	t.Fatal("the probe never started")
-	return 0
+	return nil
 }

@@ -7,7 +7,8 @@ import (
 )
 
 // TestChildDiesWithParent kills (SIGKILL, no chance to clean up) a parent
-// that is running a hanging probe, and checks the probe's child is gone.
+// that is running a probe which started a grandchild and hangs, and checks
+// that the probe's child and its grandchild are both gone.
 func TestChildDiesWithParent(t *testing.T) {
 	pidFile := t.TempDir() + "/pid"
 	parent := exec.Command(os.Args[0], "-test.run=^$")
@@ -15,8 +16,10 @@ func TestChildDiesWithParent(t *testing.T) {
 	if err := parent.Start(); err != nil {
 		t.Fatal(err)
 	}
-	child := readPid(t, pidFile)
+	pids := readPids(t, pidFile, 2)
 	parent.Process.Kill()
 	parent.Wait()
-	waitGone(t, child)
+	for _, pid := range pids {
+		waitGone(t, pid)
+	}
 }
