@@ -178,7 +178,7 @@ func (r *Runner) Run(ctx context.Context, p probe.Probe, params probe.Params) (p
 	case <-stdout.over:
 		killGroup()
 		<-done
-		stopped = fmt.Sprintf("result too large: the child printed more than %s on stdout (killed); a probe prints nothing there itself", sizeText(MaxResult))
+		stopped = tooLarge
 	case <-ctx.Done():
 		killGroup()
 		<-done
@@ -221,7 +221,10 @@ func (r *Runner) Run(ctx context.Context, p probe.Probe, params probe.Params) (p
 		}
 		return nil, fail("child: %v", err)
 	}
-	if stdout.n == 0 {
+	switch {
+	case stdout.n > MaxResult: // it exited before the parent saw the flood
+		return nil, fail("%s", tooLarge)
+	case stdout.n == 0:
 		return nil, fail("child exited without printing a result")
 	}
 	v, err := decode(p, stdout.buf.Bytes())
@@ -280,9 +283,7 @@ func killHint(ps *os.ProcessState, oomBefore int64) string {
 	return " (SIGKILL from outside: most often the kernel's OOM killer, the machine or its cgroup ran out of memory; `dmesg` or the cgroup's memory.events says)"
 }
 
-func sizeText(n int) string {
-	return fmt.Sprintf("%d MiB", n>>20)
-}
+var tooLarge = fmt.Sprintf("result too large: the child printed more than %d MiB on stdout (killed); a probe prints nothing there itself", MaxResult>>20)
 
 type childOutput struct {
 	Values probe.Values `json:"values,omitempty"`

@@ -71,6 +71,13 @@ var faulty = []probe.Probe{
 			}
 			return probe.Values{"x": 1}, nil
 		}},
+	{Spec: probe.Spec{Name: "overflows", Metrics: []probe.Metric{{Name: "x", Unit: probe.Count}}},
+		Run: func(context.Context, probe.Params) (probe.Values, error) {
+			// Just past the bound, then a clean exit: the parent may see
+			// the exit before the flood.
+			os.Stdout.Write(bytes.Repeat([]byte(" "), MaxResult+10))
+			return probe.Values{"x": 1}, nil
+		}},
 	{Spec: probe.Spec{Name: "escapes", Metrics: []probe.Metric{{Name: "x", Unit: probe.Count}}},
 		Run: func(context.Context, probe.Params) (probe.Values, error) {
 			// A grandchild in a session of its own, holding stdout and stderr.
@@ -243,6 +250,7 @@ func TestFaultyProbes(t *testing.T) {
 		dontWant string
 	}{
 		{"floods", []string{"result too large", "1 MiB"}, ""},
+		{"overflows", []string{"result too large"}, ""},
 		{"escapes", []string{"left behind process", "(sleep)", "killed"}, ""},
 		{"escapes-and-hangs", []string{"timed out after 2s (killed)", "left behind process", "(sleep)"}, ""},
 		{"nan", []string{`metric "x" is NaN`}, "JSON"},
