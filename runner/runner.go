@@ -283,7 +283,7 @@ func killHint(ps *os.ProcessState, oomBefore int64) string {
 	return " (SIGKILL from outside: most often the kernel's OOM killer, the machine or its cgroup ran out of memory; `dmesg` or the cgroup's memory.events says)"
 }
 
-var tooLarge = fmt.Sprintf("result too large: the child printed more than %d MiB on stdout (killed); a probe prints nothing there itself", MaxResult>>20)
+var tooLarge = fmt.Sprintf("result too large: the child printed more than %d MiB on stdout (the run was stopped there); a probe prints nothing there itself", MaxResult>>20)
 
 type childOutput struct {
 	Values probe.Values `json:"values,omitempty"`
