@@ -322,3 +322,20 @@ func TestCommittedResultsRead(t *testing.T) {
 		}
 	}
 }
+
+// A result whose every combination failed has only its header.
+func TestAllFailedReadsBack(t *testing.T) {
+	r := sample()
+	r.Rows = nil
+	var buf bytes.Buffer
+	if err := Write(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(&buf, "readiness.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Rows) != 0 || len(got.Failures) != 1 || got.Failures[0].Err != "child signal: killed" || got.Runs != 2 {
+		t.Errorf("read %+v", got)
+	}
+}
