@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -261,6 +262,9 @@ func TestFaultyProbes(t *testing.T) {
 		{"invents", []string{`"z"`, "does not declare"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			if strings.HasPrefix(tc.name, "escapes") && runtime.GOOS != "linux" {
+				t.Skip("finding who holds a pipe needs /proc")
+			}
 			start := time.Now()
 			_, err := runner(t).Run(context.Background(), faultyProbe(t, tc.name), probe.Params{})
 			took := time.Since(start)
