@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"measuredbook/render"
+	"measuredbook/store"
 )
 
 // ConfigFile is the book's own configuration, inside the chapters folder.
@@ -26,7 +26,7 @@ type Config struct {
 func LoadConfig(dir string) (Config, error) {
 	var c Config
 	path := filepath.Join(dir, ConfigFile)
-	data, err := os.ReadFile(path)
+	data, err := store.ReadFile(path, 1<<20)
 	if errors.Is(err, fs.ErrNotExist) {
 		return c, nil
 	} else if err != nil {

@@ -4,7 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // book.yaml errors are at their own line and column, not at 1:1.
@@ -61,4 +63,22 @@ func FuzzConfig(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A book.yaml that is not a regular file is an error, never a hang.
+func TestConfigMustBeAFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, ConfigFile), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := LoadConfig(dir); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "book.yaml: not a regular file (a named pipe)") {
+			t.Errorf("err = %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("LoadConfig hangs on a FIFO")
+	}
 }

@@ -289,7 +289,7 @@ func Read(rd io.Reader, fileName string) (*Result, error) {
 		return nil, fmt.Errorf("%s: %w", fileName, err)
 	}
 	if len(data) > MaxFile {
-		return nil, fmt.Errorf("%s: larger than %d MiB, not a results file", fileName, MaxFile>>20)
+		return nil, fmt.Errorf("%s: larger than %s, not a results file", fileName, sizeText(MaxFile))
 	}
 	r := &Result{Sweep: map[string][]string{}, Units: map[string]probe.Unit{}, file: fileName, unitLines: map[string]int{}}
 	cfg, err := readConfig(data, fileName)
@@ -517,10 +517,20 @@ func Path(dir, machineName, id string) string {
 
 // Load reads one stored result; a missing file is an error satisfying
 // errors.Is(err, fs.ErrNotExist).
-// Only a regular file is read (a symlink to one is followed); a FIFO, a
-// device, a directory is an error naming it, and nothing blocks on it.
 func Load(path string) (*Result, error) {
-	if err := regular(path, os.Stat); err != nil {
+	data, err := ReadFile(path, MaxFile)
+	if err != nil {
+		return nil, err
+	}
+	return Read(bytes.NewReader(data), path)
+}
+
+// ReadFile reads a regular file (a symlink to one is followed) of at most
+// max bytes. A FIFO, a device, a directory or a larger file is an error
+// naming it, and nothing blocks on it: the book's inputs are files, and
+// /dev/zero or a pipe must neither hang nor exhaust memory.
+func ReadFile(path string, max int64) ([]byte, error) {
+	if err := regular(path, max, os.Stat); err != nil {
 		return nil, err
 	}
 	// O_NONBLOCK: should the path become a FIFO after the check, opening
@@ -530,25 +540,39 @@ func Load(path string) (*Result, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if err := regular(path, func(string) (os.FileInfo, error) { return f.Stat() }); err != nil {
+	if err := regular(path, max, func(string) (os.FileInfo, error) { return f.Stat() }); err != nil {
 		return nil, err
 	}
-	return Read(f, path)
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("%s: grew past %d bytes while being read", path, max)
+	}
+	return data, nil
 }
 
-// regular checks that path is a regular file of at most MaxFile bytes.
-func regular(path string, stat func(string) (os.FileInfo, error)) error {
+// regular checks that path is a regular file of at most max bytes.
+func regular(path string, max int64, stat func(string) (os.FileInfo, error)) error {
 	fi, err := stat(path)
 	if err != nil {
 		return err
 	}
 	switch {
 	case !fi.Mode().IsRegular():
-		return fmt.Errorf("%s: not a regular file (%s), cannot be a results file", path, kind(fi.Mode()))
-	case fi.Size() > MaxFile:
-		return fmt.Errorf("%s: larger than %d MiB (%d bytes), not a results file", path, MaxFile>>20, fi.Size())
+		return fmt.Errorf("%s: not a regular file (%s)", path, kind(fi.Mode()))
+	case fi.Size() > max:
+		return fmt.Errorf("%s: larger than %s (%d bytes)", path, sizeText(max), fi.Size())
 	}
 	return nil
+}
+
+func sizeText(n int64) string {
+	if n >= 1<<20 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d KiB", n>>10)
 }
 
 func kind(m fs.FileMode) string {
