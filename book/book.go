@@ -8,7 +8,6 @@ package book
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"measuredbook/expr"
 	"measuredbook/probe"
 	"measuredbook/render"
+	"measuredbook/store"
 )
 
 // Book is every chapter, parsed, with its experiments indexed by id.
@@ -45,7 +45,7 @@ func Load(dir string, probes []probe.Probe) (*Book, error) {
 		return nil, fmt.Errorf("%s: no chapters (*.md) found", dir)
 	}
 	for _, f := range files {
-		src, err := os.ReadFile(f)
+		src, err := store.ReadFile(f, 16<<20) // a FIFO named *.md must not hang the build
 		if err != nil {
 			return nil, err
 		}
