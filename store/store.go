@@ -291,6 +291,11 @@ func Read(rd io.Reader, fileName string) (*Result, error) {
 	if len(data) > MaxFile {
 		return nil, fmt.Errorf("%s: larger than %s, not a results file", fileName, sizeText(MaxFile))
 	}
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		// Write ends every line; a file cut short ends inside one, and
+		// its last line could still parse with some metrics missing.
+		return nil, fmt.Errorf("%s:%d: the last line is cut short (no line break at the end of the file)", fileName, bytes.Count(data, []byte("\n"))+1)
+	}
 	r := &Result{Sweep: map[string][]string{}, Units: map[string]probe.Unit{}, file: fileName, unitLines: map[string]int{}}
 	cfg, err := readConfig(data, fileName)
 	if err != nil {
@@ -353,6 +358,15 @@ func Read(rd io.Reader, fileName string) (*Result, error) {
 	}
 	if err := br.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", fileName, err)
+	}
+	if r.Measured() {
+		// Only complete combinations are stored, so fewer or more runs
+		// than the header asked means the file was cut or edited.
+		for _, row := range r.Rows {
+			if len(row.Runs) != r.Runs {
+				return nil, fmt.Errorf("%s: %s has %d runs stored, but the header says runs: %d (the file was cut short or edited)", fileName, r.BenchName(row.Params), len(row.Runs), r.Runs)
+			}
+		}
 	}
 	return r, nil
 }

@@ -138,6 +138,7 @@ source: measured
 BenchmarkReadiness/api=poll/idle=100 1 22490 ns/round 1 usable
 BenchmarkReadiness/api=poll/idle=100 1 23100 ns/round 1 usable
 BenchmarkReadiness/api=epoll/idle=100 1 900 ns/round 1 usable
+BenchmarkReadiness/api=epoll/idle=100 1 950 ns/round 1 usable
 `
 
 func TestHeaderIsValidated(t *testing.T) {
@@ -203,13 +204,23 @@ func TestUnitsMustMatchTheProbe(t *testing.T) {
 }
 
 func TestRunsAreCountedFromWhatIsStored(t *testing.T) {
-	text := strings.Replace(header, "runs: 2", "runs: 3", 1)
-	r, err := Read(strings.NewReader(text), "readiness.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := sample()
+	r.Rows[1].Runs = r.Rows[1].Runs[:1]
 	if lo, hi := r.StoredRuns(); lo != 1 || hi != 2 {
-		t.Errorf("stored runs %d–%d, want 1–2 (the header's 3 is what was asked)", lo, hi)
+		t.Errorf("stored runs %d–%d, want 1–2 (the header's %d is what was asked)", lo, hi, r.Runs)
+	}
+	// In a measured file, every combination holds the runs its header
+	// asked for (only complete ones are stored): anything else was cut or
+	// edited, and is an error rather than a count to trust.
+	for _, tc := range []struct{ old, new, want string }{
+		{"runs: 2", "runs: 3", "readiness.txt: BenchmarkReadiness/api=poll/idle=100 has 2 runs stored, but the header says runs: 3"},
+		{"BenchmarkReadiness/api=epoll/idle=100 1 950 ns/round 1 usable\n", "", "readiness.txt: BenchmarkReadiness/api=epoll/idle=100 has 1 runs stored, but the header says runs: 2"},
+		{"950 ns/round 1 usable\n", "950 ns/round", "readiness.txt:17: the last line is cut short"},
+	} {
+		_, err := Read(strings.NewReader(strings.Replace(header, tc.old, tc.new, 1)), "readiness.txt")
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%q → %q: %v, want %q", tc.old, tc.new, err, tc.want)
+		}
 	}
 }
 
