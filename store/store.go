@@ -360,8 +360,19 @@ func Read(rd io.Reader, fileName string) (*Result, error) {
 		return nil, fmt.Errorf("%s: %w", fileName, err)
 	}
 	if r.Measured() {
-		// Only complete combinations are stored, so fewer or more runs
-		// than the header asked means the file was cut or edited.
+		// Every combination of the sweep is stored, as runs or as a
+		// failure; and only complete combinations are stored, so fewer or
+		// more runs than the header asked means the file was cut or edited.
+		want := 1
+		for _, k := range r.Order {
+			want *= len(r.Sweep[k])
+			if want > 1<<30 {
+				break
+			}
+		}
+		if got := len(r.Rows) + len(r.Failures); got != want {
+			return nil, fmt.Errorf("%s: holds %d of the %d combinations its params sweep, as runs or failures (the file was cut short or edited)", fileName, got, want)
+		}
 		for _, row := range r.Rows {
 			if len(row.Runs) != r.Runs {
 				return nil, fmt.Errorf("%s: %s has %d runs stored, but the header says runs: %d (the file was cut short or edited)", fileName, r.BenchName(row.Params), len(row.Runs), r.Runs)

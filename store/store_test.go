@@ -25,7 +25,7 @@ func sample() *Result {
 		Probe:      "readiness",
 		Hash:       "0123456789abcdef",
 		Order:      []string{"api", "idle"},
-		Sweep:      map[string][]string{"api": {"poll", "epoll"}, "idle": {"100"}},
+		Sweep:      map[string][]string{"api": {"poll", "epoll", "select"}, "idle": {"100"}},
 		Runs:       2,
 		Machine:    machine.Fingerprint{Name: "test-machine", CPU: "Test CPU", Cores: 2, Limits: map[string]string{"nofile": "1024/4096"}},
 		Start:      time.Date(2026, 11, 29, 20, 0, 0, 0, time.UTC),
@@ -214,6 +214,7 @@ func TestRunsAreCountedFromWhatIsStored(t *testing.T) {
 	// edited, and is an error rather than a count to trust.
 	for _, tc := range []struct{ old, new, want string }{
 		{"runs: 2", "runs: 3", "readiness.txt: BenchmarkReadiness/api=poll/idle=100 has 2 runs stored, but the header says runs: 3"},
+		{"BenchmarkReadiness/api=epoll/idle=100 1 900 ns/round 1 usable\nBenchmarkReadiness/api=epoll/idle=100 1 950 ns/round 1 usable\n", "", "readiness.txt: holds 1 of the 2 combinations its params sweep"},
 		{"BenchmarkReadiness/api=epoll/idle=100 1 950 ns/round 1 usable\n", "", "readiness.txt: BenchmarkReadiness/api=epoll/idle=100 has 1 runs stored, but the header says runs: 2"},
 		{"950 ns/round 1 usable\n", "950 ns/round", "readiness.txt:17: the last line is cut short"},
 	} {
@@ -338,6 +339,9 @@ func TestCommittedResultsRead(t *testing.T) {
 func TestAllFailedReadsBack(t *testing.T) {
 	r := sample()
 	r.Rows = nil
+	for _, api := range []string{"poll", "epoll"} {
+		r.Failures = append(r.Failures, Failure{Params: probe.Params{"api": api, "idle": "100"}, Err: "exit status 2"})
+	}
 	var buf bytes.Buffer
 	if err := Write(&buf, r); err != nil {
 		t.Fatal(err)
@@ -346,7 +350,7 @@ func TestAllFailedReadsBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got.Rows) != 0 || len(got.Failures) != 1 || got.Failures[0].Err != "child signal: killed" || got.Runs != 2 {
+	if len(got.Rows) != 0 || len(got.Failures) != 3 || got.Failures[0].Err != "child signal: killed" || got.Runs != 2 {
 		t.Errorf("read %+v", got)
 	}
 }
