@@ -2,7 +2,11 @@
 // every parameter combination in a fresh child process (this same binary,
 // re-executed with the hidden verb ChildVerb), with a timeout. A probe that
 // crashes, hangs or fails becomes an error naming the probe, its params and
-// the cause (the tail of its stderr); it never takes the build down.
+// the cause (the runtime's panic, fatal-error or signal line from its
+// stderr); it never takes the build down. Nothing escapes a run: the child
+// and its process group are killed at the timeout, on cancel and when the
+// parent dies; what it prints is bounded; a process that left the group
+// and holds its output is found, killed and named.
 package runner
 
 import (

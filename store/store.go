@@ -24,6 +24,14 @@
 // B/METRIC and counts as a bare METRIC unit; in memory every value is in
 // its base unit (seconds, bytes, counts). A combination whose runs failed
 // is kept as a "failed-N:" configuration line with its cause.
+//
+// Reading is strict, since a results file may be edited, cut short or not
+// a file at all: only a regular file of bounded size is read; every
+// header line is checked at its line; a measured file holds every
+// combination of its sweep (runs or failure), each with the runs its
+// header asked for. A transcribed result (source: transcribed from …)
+// carries only what its source states: no probe hash, runs, start or
+// duration are required of it.
 package store
 
 import (
