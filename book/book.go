@@ -6,33 +6,17 @@
 package book
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
 	"measuredbook/expr"
 	"measuredbook/probe"
 	"measuredbook/render"
+	"measuredbook/store"
 )
-
-// ConfigFile is the book's own configuration, inside the chapters folder.
-const ConfigFile = "book.yaml"
-
-// Config is chapters/book.yaml.
-type Config struct {
-	Title   string `yaml:"title"`
-	Lang    string `yaml:"lang"`
-	Machine string `yaml:"machine"` // the result set a plain build uses
-	Preface string `yaml:"preface"` // Markdown, shown on the index page
-}
 
 // Book is every chapter, parsed, with its experiments indexed by id.
 type Book struct {
@@ -48,16 +32,11 @@ type Book struct {
 func Load(dir string, probes []probe.Probe) (*Book, error) {
 	b := &Book{Dir: dir, Experiments: map[string]*render.Experiment{}}
 	var errs []error
-	cfgPath := filepath.Join(dir, ConfigFile)
-	if data, err := os.ReadFile(cfgPath); err == nil {
-		dec := yaml.NewDecoder(bytes.NewReader(data))
-		dec.KnownFields(true)
-		if err := dec.Decode(&b.Config); err != nil && !errors.Is(err, io.EOF) {
-			errs = append(errs, fmt.Errorf("%s:1:1: %v", cfgPath, err))
-		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, err
+	cfg, err := LoadConfig(dir)
+	if err != nil {
+		errs = append(errs, err)
 	}
+	b.Config = cfg
 	files, err := filepath.Glob(filepath.Join(dir, "*.md"))
 	if err != nil {
 		return nil, err
@@ -66,7 +45,7 @@ func Load(dir string, probes []probe.Probe) (*Book, error) {
 		return nil, fmt.Errorf("%s: no chapters (*.md) found", dir)
 	}
 	for _, f := range files {
-		src, err := os.ReadFile(f)
+		src, err := store.ReadFile(f, 16<<20) // a FIFO named *.md must not hang the build
 		if err != nil {
 			return nil, err
 		}

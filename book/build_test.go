@@ -116,7 +116,7 @@ func TestCrashingProbeIsReportedNotFatal(t *testing.T) {
 // A result that was good once is never overwritten by a failed measurement.
 func TestFailedMeasurementKeepsTheStoredResult(t *testing.T) {
 	opts := testOptions(t)
-	good := &store.Result{Experiment: "boom", Probe: "fake.crash", Hash: "old", Runs: 1, Machine: opts.This,
+	good := &store.Result{Experiment: "boom", Probe: "fake.crash", Hash: "old", Runs: 1, Machine: opts.This, Start: time.Now(),
 		Units: map[string]probe.Unit{"time": probe.Seconds}, Rows: []store.Row{{Params: probe.Params{}, Runs: []probe.Values{{"time": 1e-6}}}}}
 	path := store.Path(opts.Results, "here", "boom")
 	if err := store.Save(path, good); err != nil {

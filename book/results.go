@@ -44,6 +44,12 @@ func (r *Results) Lookup(set, id string) (*store.Result, bool) {
 	if err == nil {
 		res, err = store.Load(store.Path(r.Dir, set, id))
 	}
+	if err == nil {
+		// A unit edited by hand would be read as another quantity.
+		if p, ok := probes.Lookup(probes.All(), res.Probe); ok {
+			err = res.CheckUnits(p.Spec)
+		}
+	}
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			r.errs = append(r.errs, err)

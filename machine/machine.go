@@ -121,8 +121,9 @@ func (f Fingerprint) Config() [][2]string {
 }
 
 // FromConfig rebuilds a fingerprint from configuration lines written by
-// Config; unknown keys are ignored.
-func FromConfig(get func(key string) string, keys []string) Fingerprint {
+// Config; unknown keys are ignored, a number that does not parse is a
+// *KeyError naming its key.
+func FromConfig(get func(key string) string, keys []string) (Fingerprint, error) {
 	f := Fingerprint{
 		Name:    get("machine"),
 		CPU:     get("machine-cpu"),
@@ -133,15 +134,35 @@ func FromConfig(get func(key string) string, keys []string) Fingerprint {
 		Virtual: get("machine-virtual"),
 		Limits:  map[string]string{},
 	}
-	f.Cores, _ = strconv.Atoi(get("machine-cores"))
-	f.Memory, _ = strconv.ParseUint(get("machine-memory"), 10, 64)
+	if v := get("machine-cores"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return f, &KeyError{Key: "machine-cores", Err: fmt.Errorf("%q is not a number of cores", v)}
+		}
+		f.Cores = n
+	}
+	if v := get("machine-memory"); v != "" {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			return f, &KeyError{Key: "machine-memory", Err: fmt.Errorf("%q is not a size in bytes", v)}
+		}
+		f.Memory = n
+	}
 	for _, k := range keys {
 		if name, ok := strings.CutPrefix(k, "limit-"); ok {
 			f.Limits[name] = get(k)
 		}
 	}
-	return f
+	return f, nil
 }
+
+// KeyError is a configuration line FromConfig cannot read.
+type KeyError struct {
+	Key string
+	Err error
+}
+
+func (e *KeyError) Error() string { return e.Key + ": " + e.Err.Error() }
 
 func readFile(path string) string {
 	b, err := os.ReadFile(path)

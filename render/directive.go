@@ -485,6 +485,23 @@ func (d *Doc) parseExperiment(dir *directive, fs map[string]field, probes []prob
 			x.Timeout = t
 		}
 	}
+	if ok {
+		// Checked before the product is built: a sweep of 10^9 would
+		// take the machine's memory while parsing.
+		n := 1
+		for _, k := range x.Order {
+			n *= len(x.Sweep[k])
+			if n > MaxCombos {
+				e.at(dir.argOff, "experiment %s: its params sweep more than %d combinations (the product of their lists' lengths); sweep fewer values or split the experiment", x.ID, MaxCombos)
+				ok = false
+				break
+			}
+		}
+		if x.Runs > MaxRuns {
+			e.at(dir.at["runs"], "runs is %d, more than the %d runs per combination an experiment may ask", x.Runs, MaxRuns)
+			ok = false
+		}
+	}
 	if !ok {
 		return nil
 	}
@@ -492,6 +509,13 @@ func (d *Doc) parseExperiment(dir *directive, fs map[string]field, probes []prob
 	dir.checkLabels(x.Labels, x, e)
 	return x
 }
+
+// MaxCombos bounds an experiment's sweep, and MaxRuns its runs per
+// combination: each run is a child process of its own.
+const (
+	MaxCombos = 10_000
+	MaxRuns   = 1_000
+)
 
 func (d *Doc) parseParams(dir *directive, x *Experiment, f field, e *errs) bool {
 	if f.val.Kind != yaml.MappingNode {

@@ -141,6 +141,7 @@ package render
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -225,6 +226,10 @@ func Parse(file string, src []byte, probes []probe.Probe) (*Doc, error) {
 			return gast.WalkContinue, nil
 		}
 		switch n := n.(type) {
+		case *gast.Link:
+			checkURL(n, n.Destination, n.Title, d.body, base, e)
+		case *gast.Image:
+			checkURL(n, n.Destination, n.Title, d.body, base, e)
 		case *ast.Value:
 			if v := parseValue(n, base, e); v != nil {
 				d.values = append(d.values, v)
@@ -252,6 +257,34 @@ func Parse(file string, src []byte, probes []probe.Probe) (*Doc, error) {
 	return d, nil
 }
 
+// checkURL rejects {{ }} in a link's or an image's URL or title: it
+// would be left there literally (a URL is not prose, so no value is
+// evaluated in it). The error points at the URL, found after the start
+// of the paragraph holding the link (or anywhere, for a reference).
+func checkURL(n gast.Node, dest, title, body []byte, base offmap, e *errs) {
+	for _, part := range [][]byte{dest, title} {
+		if !bytes.Contains(part, []byte("{{")) {
+			continue
+		}
+		from := 0
+		for p := n.Parent(); p != nil; p = p.Parent() {
+			if p.Type() == gast.TypeBlock && p.Lines().Len() > 0 {
+				from = p.Lines().At(0).Start
+				break
+			}
+		}
+		at := bytes.Index(body[from:], part)
+		if at < 0 {
+			from, at = 0, max(bytes.Index(body, part), 0)
+		}
+		what := "an image's"
+		if _, ok := n.(*gast.Link); ok {
+			what = "a link's"
+		}
+		e.at(base(from+at), "{{ }} in %s URL or title is not evaluated; a URL must be written out", what)
+	}
+}
+
 var frontKeys = []string{"title", "order", "slug", "lang"}
 
 // frontKey matches the first field of a front matter.
@@ -264,11 +297,16 @@ var frontKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*[ \t]*:`)
 // "key:" line, such as a thematic break over a setext heading) is left to
 // Markdown, so that standard Markdown keeps its meaning.
 func (d *Doc) parseFront(src []byte, e *errs) int {
-	first, _, ok := bytes.Cut(src, []byte("\n"))
-	if !ok || strings.TrimRight(string(first), " \r") != "---" {
-		return 0
+	// A byte order mark (some editors save one) is no part of the text.
+	bom := 0
+	if bytes.HasPrefix(src, []byte("\ufeff")) {
+		bom = len("\ufeff")
 	}
-	start := len(first) + 1
+	first, _, ok := bytes.Cut(src[bom:], []byte("\n"))
+	if !ok || strings.TrimRight(string(first), " \r") != "---" {
+		return bom
+	}
+	start := bom + len(first) + 1
 	fields := false
 	for _, line := range strings.Split(string(src[start:]), "\n") {
 		if t := strings.TrimSpace(line); t == "" || strings.HasPrefix(t, "#") {
@@ -278,7 +316,7 @@ func (d *Doc) parseFront(src []byte, e *errs) int {
 		break
 	}
 	if !fields {
-		return 0
+		return bom
 	}
 	end, next := -1, len(src)
 	for off := start; off < len(src); {
@@ -318,6 +356,9 @@ func (d *Doc) parseFront(src []byte, e *errs) int {
 		case "title":
 			d.Front.Title = v
 		case "slug":
+			if err := checkSlug(v); err != nil {
+				e.at(y.at(f.val), "%v", err)
+			}
 			d.Front.Slug = v
 		case "lang":
 			d.Front.Lang = v
@@ -330,6 +371,29 @@ func (d *Doc) parseFront(src []byte, e *errs) int {
 		}
 	}
 	return next
+}
+
+// reservedSlugs are names a chapter's page may not take: the site's own
+// files (index.html, style.css) and names kept for them.
+var reservedSlugs = []string{"index", "style", "data", "assets", "static", "search", "404", "sitemap", "feed"}
+
+// checkSlug accepts a slug that is a plain file name: ASCII letters, digits, -
+// and _, not a reserved name (in any case, for case-insensitive disks).
+func checkSlug(s string) error {
+	if s == "" {
+		return errors.New("slug is empty")
+	}
+	for _, c := range s {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+			return fmt.Errorf("slug %q: %q is not allowed; a slug is ASCII letters, digits, - and _ (it names the page's file)", s, c)
+		}
+	}
+	for _, r := range reservedSlugs {
+		if strings.EqualFold(s, r) {
+			return fmt.Errorf("slug %q is reserved for the site's own pages (%s)", s, strings.Join(reservedSlugs, ", "))
+		}
+	}
+	return nil
 }
 
 // value is an inline value with its parsed expression and the map from

@@ -156,6 +156,83 @@ type htmlRenderer struct{}
 func (htmlRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindDirective, renderDirective)
 	reg.Register(ast.KindValue, renderValue)
+	reg.Register(gast.KindImage, renderImage)
+}
+
+// defaultImage is goldmark's own image renderer (with the options of
+// Markdown), used for every image whose alt text holds no value.
+var defaultImage = func() renderer.NodeRendererFunc {
+	var c captureImage
+	ghtml.NewRenderer(ghtml.WithUnsafe()).RegisterFuncs(&c)
+	return c.f
+}()
+
+type captureImage struct{ f renderer.NodeRendererFunc }
+
+func (c *captureImage) Register(k gast.NodeKind, f renderer.NodeRendererFunc) {
+	if k == gast.KindImage {
+		c.f = f
+	}
+}
+
+// renderImage renders an image as goldmark does, except that a value in
+// its alt text shows its text (goldmark's alt keeps only plain text, so
+// the value would vanish).
+func renderImage(w util.BufWriter, source []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
+	n := node.(*gast.Image)
+	if !entering || !hasValue(n) {
+		return defaultImage(w, source, node, entering)
+	}
+	w.WriteString(`<img src="`)
+	w.Write(util.EscapeHTML(util.URLEscape(n.Destination, true)))
+	w.WriteString(`" alt="`)
+	var alt strings.Builder
+	altText(&alt, source, n)
+	w.WriteString(html.EscapeString(alt.String()))
+	w.WriteString(`"`)
+	if n.Title != nil {
+		w.WriteString(` title="`)
+		ghtml.DefaultWriter.Write(w, n.Title)
+		w.WriteString(`"`)
+	}
+	if n.Attributes() != nil {
+		ghtml.RenderAttributes(w, n, ghtml.ImageAttributeFilter)
+	}
+	w.WriteString(">")
+	return gast.WalkSkipChildren, nil
+}
+
+func hasValue(n gast.Node) bool {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if _, ok := c.(*ast.Value); ok || hasValue(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// altText is the plain text of an image's description, values as their
+// text.
+func altText(b *strings.Builder, source []byte, n gast.Node) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c := c.(type) {
+		case *gast.Text:
+			b.Write(c.Segment.Value(source))
+			if c.SoftLineBreak() {
+				b.WriteByte('\n')
+			}
+		case *gast.String:
+			b.Write(c.Value)
+		case *ast.Value:
+			if c.View != nil {
+				b.WriteString(c.View.Text)
+			} else {
+				b.Write(c.Raw)
+			}
+		default:
+			altText(b, source, c)
+		}
+	}
 }
 
 func renderValue(w util.BufWriter, source []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {

@@ -156,8 +156,8 @@ func provenance(r *store.Result, metrics []probe.Metric, name func(string) strin
 	if !r.Start.IsZero() {
 		parts = append(parts, r.Start.UTC().Format("2006-01-02"))
 	}
-	if n := storedRuns(r); n != "" && r.Measured() {
-		parts = append(parts, n+"회 실행")
+	if s := runsText(r); s != "" {
+		parts = append(parts, s)
 	}
 	if s := spreads(r, metrics, name); s != "" {
 		parts = append(parts, "편차 "+s)
@@ -219,26 +219,6 @@ func spreads(r *store.Result, metrics []probe.Metric, name func(string) string) 
 	return strings.Join(out, ", ")
 }
 
-// storedRuns counts the runs the result holds per combination: "3", or
-// "1–3" when combinations differ; "" when it holds none.
-func storedRuns(r *store.Result) string {
-	lo, hi := 0, 0
-	for i, row := range r.Rows {
-		n := len(row.Runs)
-		if i == 0 {
-			lo, hi = n, n
-		}
-		lo, hi = min(lo, n), max(hi, n)
-	}
-	switch {
-	case hi == 0:
-		return ""
-	case lo == hi:
-		return fmt.Sprint(lo)
-	}
-	return fmt.Sprintf("%d–%d", lo, hi)
-}
-
 // shortProvenance is the line under a table or plot: machine, date, runs
 // stored, and a mark when the result is stale.
 func shortProvenance(r *store.Result, stale string) string {
@@ -251,13 +231,26 @@ func shortProvenance(r *store.Result, stale string) string {
 	if !r.Start.IsZero() {
 		parts = append(parts, r.Start.UTC().Format("2006-01-02"))
 	}
-	if n := storedRuns(r); n != "" && r.Measured() {
-		parts = append(parts, n+"회 실행")
+	if s := runsText(r); s != "" {
+		parts = append(parts, s)
 	}
 	if stale != "" {
 		parts = append(parts, staleKo(stale))
 	}
 	return strings.Join(parts, " · ")
+}
+
+// runsText counts the runs stored, not the header's: a transcribed set
+// holds one figure per combination, so its runs are what its source says.
+func runsText(r *store.Result) string {
+	lo, hi := r.StoredRuns()
+	switch {
+	case !r.Measured() || hi == 0:
+		return ""
+	case lo == hi:
+		return fmt.Sprintf("%d회 실행", hi)
+	}
+	return fmt.Sprintf("%d–%d회 실행", lo, hi)
 }
 
 func machineLine(r *store.Result) string {

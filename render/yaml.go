@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -175,6 +176,11 @@ func (b *ybody) parse(what string, e *errs) (*yaml.Node, bool) {
 		if m := yamlLineErr.FindStringSubmatch(msg); m != nil {
 			line, _ := strconv.Atoi(m[1])
 			off = b.off(yamlLine(line, m[2]), 1)
+			if strings.HasPrefix(m[2], "found a tab character") {
+				// yaml names the line where the scalar being scanned
+				// began; the tab is in the indentation of a later line.
+				off = b.tabAfter(off)
+			}
 			for off < len(b.text) && b.text[off] == ' ' {
 				off++
 			}
@@ -197,6 +203,22 @@ func (b *ybody) parse(what string, e *errs) (*yaml.Node, bool) {
 		return nil, false
 	}
 	return root, true
+}
+
+// tabAfter returns the offset of the first tab in the indentation of a
+// line at or after off, or off when there is none.
+func (b *ybody) tabAfter(off int) int {
+	for _, start := range b.lines {
+		if start < off && b.lineEnd(start) < off {
+			continue
+		}
+		for i := max(start, off); i < len(b.text) && (b.text[i] == ' ' || b.text[i] == '\t'); i++ {
+			if b.text[i] == '\t' {
+				return i
+			}
+		}
+	}
+	return off
 }
 
 func nodeKind(n *yaml.Node) string {
@@ -259,3 +281,28 @@ func contains(list []string, s string) bool {
 }
 
 // suggest returns " (did you mean X?)" for the closest candidate, or "".
+
+// ParseFields parses a whole YAML file that is a mapping of single-valued
+// fields with the known names (such as the book's book.yaml). It returns
+// each field's value and position; every problem (a syntax error, an
+// unknown or repeated field, a list where a value belongs) is a *PosError
+// at its line and column, the same as in a chapter's front matter.
+func ParseFields(name string, src []byte, known []string) (map[string]string, map[string]Pos, error) {
+	f := newFile(name, src)
+	e := &errs{f: f}
+	bom := 0
+	if bytes.HasPrefix(src, []byte("\ufeff")) {
+		bom = len("\ufeff")
+	}
+	y := newYBody(src[bom:], shift(bom))
+	vals, pos := map[string]string{}, map[string]Pos{}
+	what := filepath.Base(name)
+	if root, ok := y.parse(what, e); ok {
+		for k, fl := range y.fields(what, root, known, e) {
+			if v, ok := y.scalar(what, k, fl, e); ok {
+				vals[k], pos[k] = v, f.pos(y.at(fl.val))
+			}
+		}
+	}
+	return vals, pos, e.err()
+}

@@ -2,7 +2,11 @@
 // every parameter combination in a fresh child process (this same binary,
 // re-executed with the hidden verb ChildVerb), with a timeout. A probe that
 // crashes, hangs or fails becomes an error naming the probe, its params and
-// the cause (the tail of its stderr); it never takes the build down.
+// the cause (the runtime's panic, fatal-error or signal line from its
+// stderr); it never takes the build down. Nothing escapes a run: the child
+// and its process group are killed at the timeout, on cancel and when the
+// parent dies; what it prints is bounded; a process that left the group
+// and holds its output is found, killed and named.
 package runner
 
 import (
@@ -12,8 +16,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
+	"os/signal"
+	"slices"
+	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -35,6 +44,21 @@ type Runner struct {
 	Timeout time.Duration // per run; overrides the probe's own when set
 }
 
+// MaxResult bounds what a child may print on stdout (its one JSON object);
+// a child that prints more is a failed run, never a parent out of memory.
+const MaxResult = 1 << 20
+
+// stderrKeep is how much of a child's stderr is kept: its beginning (where
+// the runtime names a signal or a fatal error) and its end (where a panic's
+// cause is printed after any output of the probe).
+const stderrKeep = 8 << 10
+
+// grace is how long the parent waits, after the child has exited or been
+// killed, for its output pipes to close. A process the probe started
+// outside its process group (setsid) can hold them open; when the grace is
+// over it is found, killed and named in the failure.
+const grace = 2 * time.Second
+
 // New returns a runner that re-executes the running binary.
 func New() (*Runner, error) {
 	exe, err := os.Executable()
@@ -44,18 +68,34 @@ func New() (*Runner, error) {
 	return &Runner{Exe: exe}, nil
 }
 
-// RunError is a failed run: which probe, which params, and why.
+// RunError is a failed run: which probe, which params, and why. Err, when
+// set, is the underlying error: context.Canceled for a run interrupted by
+// the parent, so a caller can tell an interruption (not a result) from a
+// probe's failure with errors.Is.
 type RunError struct {
 	Probe  string
 	Params probe.Params
 	Cause  string
+	Err    error
 }
 
 func (e *RunError) Error() string {
 	return fmt.Sprintf("probe %s [%s]: %s", e.Probe, e.Params.Key(), e.Cause)
 }
 
-// Run measures one run of p with params in a child process.
+func (e *RunError) Unwrap() error { return e.Err }
+
+// Interrupted reports whether err is a run stopped by its context (the
+// user pressed Ctrl-C), which is not a measurement and must not be stored
+// as a failure.
+func Interrupted(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// Run measures one run of p with params in a child process. The child runs
+// in its own process group, dies with the parent (where the OS allows,
+// see dieWithParent), and is killed with its whole group at the timeout or
+// when ctx is cancelled.
 func (r *Runner) Run(ctx context.Context, p probe.Probe, params probe.Params) (probe.Values, error) {
 	timeout := r.Timeout
 	if timeout == 0 {
@@ -68,61 +108,170 @@ func (r *Runner) Run(ctx context.Context, p probe.Probe, params probe.Params) (p
 	if err != nil {
 		return nil, err
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, &RunError{Probe: p.Name, Params: params, Cause: "interrupted before it started", Err: err}
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	defer outR.Close()
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outW.Close()
+		return nil, err
+	}
+	defer errR.Close()
+	// A lifeline: the child watches the read end and kills its whole group
+	// when it reads EOF, which happens when this process dies, however it
+	// dies (the portable twin of Pdeathsig, and it takes grandchildren in
+	// the group along).
+	lifeR, lifeW, err := os.Pipe()
+	if err != nil {
+		outW.Close()
+		errW.Close()
+		return nil, err
+	}
+	defer lifeW.Close()
 	cmd := exec.Command(r.Exe, ChildVerb, p.Name, string(arg))
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout = &stdout
-	cmd.Stderr = &tail{max: 4096, buf: &stderr}
+	cmd.Stdout, cmd.Stderr = outW, errW
+	cmd.ExtraFiles = []*os.File{lifeR}
+	cmd.Env = append(os.Environ(), lifelineEnv+"=3")
 	// Its own process group, so a timeout also kills any grandchild the
 	// probe started (the thread-ceiling probe does).
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	fail := func(format string, a ...any) error {
+	unlock := dieWithParent(cmd.SysProcAttr)
+	defer unlock()
+	oomBefore := oomKills()
+
+	stdout := &capped{max: MaxResult, over: make(chan struct{})}
+	stderr := &headTail{keep: stderrKeep / 2}
+	outDone, errDone := make(chan struct{}), make(chan struct{})
+	go func() { stdout.fill(outR); close(outDone) }()
+	go func() { io.Copy(stderr, errR); close(errDone) }()
+
+	fail := func(format string, a ...any) *RunError {
 		cause := fmt.Sprintf(format, a...)
-		if s := strings.TrimSpace(stderr.String()); s != "" {
-			cause += ": " + crashSummary(s)
+		if s := crashSummary(stderr.String()); s != "" {
+			cause += ": " + s
 		}
 		return &RunError{Probe: p.Name, Params: params, Cause: cause}
 	}
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	outW.Close()
+	errW.Close()
+	lifeR.Close()
+	if err != nil {
+		<-outDone
+		<-errDone
 		return nil, fail("cannot start child: %v", err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
+	killGroup := func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	var stopped string // why the parent stopped the child, if it did
+	var stopErr error
 	select {
 	case err = <-done:
 	case <-timer.C:
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		killGroup()
 		<-done
-		return nil, fail("timed out after %v (killed)", timeout)
+		stopped = fmt.Sprintf("timed out after %v (killed)", timeout)
+	case <-stdout.over:
+		killGroup()
+		<-done
+		stopped = tooLarge
 	case <-ctx.Done():
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		killGroup()
 		<-done
-		return nil, fail("interrupted: %v", ctx.Err())
+		stopped, stopErr = "interrupted ("+ctx.Err().Error()+"), child killed", ctx.Err()
 	}
 	// Whatever the child left behind in its group goes too.
-	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	killGroup()
+	// A process outside the group may still hold the pipes: wait a little,
+	// then find and kill it, so the run ends and nothing escapes.
+	left := ""
+	g := time.NewTimer(grace)
+	defer g.Stop()
+	for _, ch := range []chan struct{}{outDone, errDone} {
+		select {
+		case <-ch:
+		case <-g.C:
+			left = leftBehind(outR, errR)
+			outR.Close()
+			errR.Close()
+			<-outDone
+			<-errDone
+		}
+	}
+	if left != "" {
+		if stopped != "" {
+			stopped += "; "
+		}
+		stopped += left
+	}
+	if stopErr != nil {
+		return nil, &RunError{Probe: p.Name, Params: params, Cause: stopped, Err: stopErr}
+	}
+	if stopped != "" {
+		return nil, fail("%s", stopped)
+	}
 	if err != nil {
 		var exit *exec.ExitError
 		if errors.As(err, &exit) {
-			return nil, fail("child %s", exit.ProcessState.String())
+			return nil, fail("child %s%s", exit.ProcessState.String(), killHint(exit.ProcessState, oomBefore))
 		}
 		return nil, fail("child: %v", err)
 	}
+	switch {
+	case stdout.n > MaxResult: // it exited before the parent saw the flood
+		return nil, fail("%s", tooLarge)
+	case stdout.n == 0:
+		return nil, fail("child exited without printing a result")
+	}
+	v, err := decode(p, stdout.buf.Bytes())
+	if err != nil {
+		return nil, &RunError{Probe: p.Name, Params: params, Cause: err.Error()}
+	}
+	return v, nil
+}
+
+// decode reads the child's one JSON object: its values, checked against
+// the probe's metrics, or the probe's own error.
+func decode(p probe.Probe, data []byte) (probe.Values, error) {
 	var out childOutput
-	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
-		return nil, fail("child printed no result (%v)", err)
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&out); err != nil {
+		return nil, fmt.Errorf("child printed no valid result (%v)", err)
+	}
+	if dec.More() {
+		return nil, errors.New("child printed more than one result")
 	}
 	if out.Error != "" {
-		return nil, &RunError{Probe: p.Name, Params: params, Cause: out.Error}
+		return nil, errors.New(out.Error)
 	}
-	for _, m := range p.Metrics {
-		if _, ok := out.Values[m.Name]; !ok && m.Optional == "" {
-			return nil, fail("child did not report metric %q", m.Name)
-		}
+	if err := p.CheckValues(out.Values); err != nil {
+		return nil, err
 	}
 	return out.Values, nil
 }
+
+// killHint explains a child killed by a signal nobody here sent: SIGKILL
+// from outside is, most often, the kernel's OOM killer.
+func killHint(ps *os.ProcessState, oomBefore int64) string {
+	ws, ok := ps.Sys().(syscall.WaitStatus)
+	if !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+		return ""
+	}
+	if after := oomKills(); oomBefore >= 0 && after > oomBefore {
+		return fmt.Sprintf(" (out of memory: the kernel's OOM killer killed it; this cgroup's oom_kill count went from %d to %d)", oomBefore, after)
+	}
+	return " (SIGKILL from outside: most often the kernel's OOM killer, the machine or its cgroup ran out of memory; `dmesg` or the cgroup's memory.events says)"
+}
+
+var tooLarge = fmt.Sprintf("result too large: the child printed more than %d MiB on stdout (the run was stopped there); a probe prints nothing there itself", MaxResult>>20)
 
 type childOutput struct {
 	Values probe.Values `json:"values,omitempty"`
@@ -134,6 +283,7 @@ type childOutput struct {
 // code. A probe error is reported in the JSON with exit code 0, so the
 // parent can tell a clean failure ("cannot raise RLIMIT_NOFILE") from a crash.
 func Child(args []string, all []probe.Probe, stdout, stderr io.Writer) int {
+	watchParent()
 	if len(args) != 2 {
 		fmt.Fprintf(stderr, "usage: %s PROBE PARAMS-JSON\n", ChildVerb)
 		return 2
@@ -160,11 +310,65 @@ func Child(args []string, all []probe.Probe, stdout, stderr io.Writer) int {
 	}
 	var out childOutput
 	out.Values, err = p.Run(context.Background(), params)
+	if err == nil {
+		err = finite(out.Values)
+	}
 	if err != nil {
 		out = childOutput{Error: err.Error()}
 	}
-	json.NewEncoder(stdout).Encode(out)
+	if err := json.NewEncoder(stdout).Encode(out); err != nil {
+		fmt.Fprintf(stderr, "cannot print the result: %v\n", err)
+		return 1
+	}
 	return 0
+}
+
+// lifelineEnv names the file descriptor of the child's lifeline.
+const lifelineEnv = "MEASUREDBOOK_LIFELINE_FD"
+
+// watchParent, in a child started by Run, kills the child's process group
+// (itself and anything it started) when the parent's end of the lifeline
+// closes: the parent is gone and nobody would read the result.
+func watchParent() {
+	fd, err := strconv.Atoi(os.Getenv(lifelineEnv))
+	if err != nil || fd < 3 {
+		return
+	}
+	os.Unsetenv(lifelineEnv)
+	syscall.CloseOnExec(fd)
+	f := os.NewFile(uintptr(fd), "lifeline")
+	// SIGTERM is what Pdeathsig sends (see dieWithParent); the runner
+	// itself only ever sends SIGKILL.
+	term := make(chan os.Signal, 1)
+	signal.Notify(term, syscall.SIGTERM)
+	gone := make(chan struct{})
+	go func() {
+		io.Copy(io.Discard, f)
+		close(gone)
+	}()
+	go func() {
+		select {
+		case <-gone:
+		case <-term:
+		}
+		syscall.Kill(0, syscall.SIGKILL)
+	}()
+}
+
+// finite reports a metric that is NaN or infinite (JSON cannot carry it,
+// and no measurement is either) as the probe's failure, naming it.
+func finite(v probe.Values) error {
+	names := make([]string, 0, len(v))
+	for k := range v {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		if math.IsNaN(v[k]) || math.IsInf(v[k], 0) {
+			return fmt.Errorf("metric %q is %v, not a measurement", k, v[k])
+		}
+	}
+	return nil
 }
 
 // Measure runs every combination runs times. Runs are interleaved (run 1
@@ -206,7 +410,7 @@ func (r *Runner) Measure(ctx context.Context, p probe.Probe, combos []probe.Para
 			continue
 		}
 		if ctx.Err() != nil {
-			failed = append(failed, &RunError{Probe: p.Name, Params: rows[i].Params, Cause: "interrupted"})
+			failed = append(failed, &RunError{Probe: p.Name, Params: rows[i].Params, Cause: "interrupted", Err: ctx.Err()})
 			continue
 		}
 		ok = append(ok, rows[i])
@@ -221,38 +425,100 @@ type Rows struct {
 	Runs   []probe.Values
 }
 
-// tail keeps the last max bytes written, so a probe that floods stderr
-// cannot eat the parent's memory.
-type tail struct {
-	max int
-	buf *bytes.Buffer
+// capped keeps what a child prints on stdout up to max bytes and closes
+// over when it prints more.
+type capped struct {
+	max  int
+	n    int
+	buf  bytes.Buffer
+	over chan struct{}
 }
 
-func (t *tail) Write(b []byte) (int, error) {
-	t.buf.Write(b)
-	if over := t.buf.Len() - t.max; over > 0 {
-		t.buf.Next(over)
+// fill reads r until EOF or until more than max bytes came.
+func (c *capped) fill(r io.Reader) {
+	b := make([]byte, 32<<10)
+	for {
+		k, err := r.Read(b)
+		c.n += k
+		if c.n > c.max {
+			close(c.over)
+			return
+		}
+		c.buf.Write(b[:k])
+		if err != nil {
+			return
+		}
 	}
-	return len(b), nil
+}
+
+// headTail keeps the first and the last keep bytes written, so a probe that
+// floods stderr cannot eat the parent's memory, and neither the signal line
+// at the start of a crash nor the panic at its end is lost.
+type headTail struct {
+	keep       int
+	head, tail []byte
+	dropped    int64
+}
+
+func (h *headTail) Write(b []byte) (int, error) {
+	n := len(b)
+	if room := h.keep - len(h.head); room > 0 {
+		k := min(room, len(b))
+		h.head = append(h.head, b[:k]...)
+		b = b[k:]
+	}
+	h.tail = append(h.tail, b...)
+	if over := len(h.tail) - h.keep; over > 0 {
+		h.dropped += int64(over)
+		h.tail = append(h.tail[:0], h.tail[over:]...)
+	}
+	return n, nil
+}
+
+func (h *headTail) String() string {
+	if h.dropped > 0 {
+		return fmt.Sprintf("%s\n… (%d bytes) …\n%s", h.head, h.dropped, h.tail)
+	}
+	return string(h.head) + string(h.tail)
 }
 
 // crashSummary picks the lines of a child's stderr that say why it died:
-// the runtime's "panic:" or "fatal error:" line and any "runtime:" lines
-// before it (e.g. "runtime: failed to create new OS thread"), else the last
-// few lines.
+// the runtime's "panic:", "fatal error:" or signal line ("SIGABRT: abort")
+// and any "runtime:" lines (e.g. "runtime: failed to create new OS
+// thread"), in order, not the goroutine dumps or register lines after
+// them; else the last few lines.
 func crashSummary(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return ""
+	}
 	lines := strings.Split(s, "\n")
 	var why []string
 	for _, l := range lines {
-		if strings.HasPrefix(l, "runtime: ") || strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ") {
+		if meaningful(l) && !slices.Contains(why, l) {
 			why = append(why, l)
 		}
 	}
 	if len(why) == 0 {
 		why = lines
-	}
-	if len(why) > 4 {
-		why = why[len(why)-4:]
+		if len(why) > 4 {
+			why = why[len(why)-4:]
+		}
+	} else if len(why) > 4 {
+		why = why[:4]
 	}
 	return strings.Join(why, " | ")
+}
+
+// meaningful reports a line in which the Go runtime says why a process
+// died.
+func meaningful(l string) bool {
+	for _, p := range []string{"panic: ", "fatal error: ", "runtime: ", "[signal "} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	// "SIGABRT: abort", "SIGSEGV: segmentation violation", …
+	name, _, ok := strings.Cut(l, ": ")
+	return ok && len(name) > 3 && strings.HasPrefix(name, "SIG") && strings.ToUpper(name) == name && !strings.Contains(name, " ")
 }

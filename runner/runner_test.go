@@ -1,10 +1,17 @@
 package runner
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"math"
 	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -31,14 +38,128 @@ var fakes = []probe.Probe{
 		}},
 	{Spec: probe.Spec{Name: "hangs", Metrics: []probe.Metric{{Name: "x", Unit: probe.Count}}},
 		Run: func(context.Context, probe.Params) (probe.Values, error) {
+			if f := os.Getenv(pidFileEnv); f != "" {
+				os.WriteFile(f, []byte(strconv.Itoa(os.Getpid())), 0o644)
+			}
 			time.Sleep(time.Hour)
 			return nil, nil
 		}},
 }
 
+// family starts a grandchild in its own process group, writes both pids
+// to the pid file and hangs.
+var family = probe.Probe{Spec: probe.Spec{Name: "family", Metrics: []probe.Metric{{Name: "x", Unit: probe.Count}}},
+	Run: func(context.Context, probe.Params) (probe.Values, error) {
+		cmd := exec.Command("sleep", "300")
+		if err := cmd.Start(); err != nil {
+			return nil, err
+		}
+		os.WriteFile(os.Getenv(pidFileEnv), []byte(fmt.Sprintf("%d %d", os.Getpid(), cmd.Process.Pid)), 0o644)
+		time.Sleep(time.Hour)
+		return nil, nil
+	}}
+
+// faulty are probes that misbehave the ways a probe can: they exist only
+// in this test, never in the probes registry.
+var faulty = []probe.Probe{
+	{Spec: probe.Spec{Name: "floods", Metrics: []probe.Metric{{Name: "x", Unit: probe.Count}}},
+		Run: func(context.Context, probe.Params) (probe.Values, error) {
+			junk := bytes.Repeat([]byte("x"), 1<<20)
+			for range 64 { // 64 MiB, far past MaxResult
+				if _, err := os.Stdout.Write(junk); err != nil {
+					break
+				}
+			}
+			return probe.Values{"x": 1}, nil
+		}},
+	{Spec: probe.Spec{Name: "overflows", Metrics: []probe.Metric{{Name: "x", Unit: probe.Count}}},
+		Run: func(context.Context, probe.Params) (probe.Values, error) {
+			// Just past the bound, then a clean exit: the parent may see
+			// the exit before the flood.
+			os.Stdout.Write(bytes.Repeat([]byte(" "), MaxResult+10))
+			return probe.Values{"x": 1}, nil
+		}},
+	{Spec: probe.Spec{Name: "escapes", Metrics: []probe.Metric{{Name: "x", Unit: probe.Count}}},
+		Run: func(context.Context, probe.Params) (probe.Values, error) {
+			// A grandchild in a session of its own, holding stdout and stderr.
+			cmd := exec.Command("sleep", "300")
+			cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+			if err := cmd.Start(); err != nil {
+				return nil, err
+			}
+			return probe.Values{"x": 1}, nil
+		}},
+	{Spec: probe.Spec{Name: "escapes-and-hangs", Metrics: []probe.Metric{{Name: "x", Unit: probe.Count}}},
+		Run: func(context.Context, probe.Params) (probe.Values, error) {
+			cmd := exec.Command("sleep", "300")
+			cmd.Stdout = os.Stdout
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+			if err := cmd.Start(); err != nil {
+				return nil, err
+			}
+			time.Sleep(time.Hour)
+			return nil, nil
+		}},
+	{Spec: probe.Spec{Name: "nan", Metrics: []probe.Metric{{Name: "x", Unit: probe.Count}, {Name: "y", Unit: probe.Count}}},
+		Run: func(context.Context, probe.Params) (probe.Values, error) {
+			return probe.Values{"x": math.NaN(), "y": math.Inf(1)}, nil
+		}},
+	{Spec: probe.Spec{Name: "aborts", Metrics: []probe.Metric{{Name: "x", Unit: probe.Count}}},
+		Run: func(context.Context, probe.Params) (probe.Values, error) {
+			syscall.Kill(os.Getpid(), syscall.SIGABRT)
+			time.Sleep(time.Minute)
+			return nil, nil
+		}},
+	{Spec: probe.Spec{Name: "silent", Metrics: []probe.Metric{{Name: "x", Unit: probe.Count}}},
+		Run: func(context.Context, probe.Params) (probe.Values, error) {
+			os.Exit(0)
+			return nil, nil
+		}},
+	{Spec: probe.Spec{Name: "killed", Metrics: []probe.Metric{{Name: "x", Unit: probe.Count}}},
+		Run: func(context.Context, probe.Params) (probe.Values, error) {
+			// What the OOM killer does to a process.
+			syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			time.Sleep(time.Minute)
+			return nil, nil
+		}},
+	{Spec: probe.Spec{Name: "shouts", Metrics: []probe.Metric{{Name: "x", Unit: probe.Count}}},
+		Run: func(context.Context, probe.Params) (probe.Values, error) {
+			line := append(bytes.Repeat([]byte("noise "), 1000), '\n')
+			for range 4000 { // 24 MB of stderr, then a panic
+				os.Stderr.Write(line)
+			}
+			panic("the real cause")
+		}},
+	{Spec: probe.Spec{Name: "optional", Metrics: []probe.Metric{{Name: "x", Unit: probe.Count}, {Name: "y", Unit: probe.Count, Optional: "only for some params"}}},
+		Run: func(context.Context, probe.Params) (probe.Values, error) {
+			return probe.Values{"x": 1}, nil
+		}},
+	{Spec: probe.Spec{Name: "invents", Metrics: []probe.Metric{{Name: "x", Unit: probe.Count}}},
+		Run: func(context.Context, probe.Params) (probe.Values, error) {
+			return probe.Values{"x": 1, "z": 2}, nil
+		}},
+}
+
+// pidFileEnv names a file the hanging probe writes its pid to.
+const pidFileEnv = "RUNNER_TEST_PIDFILE"
+
+// parentEnv makes the test binary a parent that runs the hanging probe and
+// waits, so that a test can kill that parent.
+const parentEnv = "RUNNER_TEST_PARENT"
+
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == ChildVerb {
-		os.Exit(Child(os.Args[2:], fakes, os.Stdout, os.Stderr))
+		os.Exit(Child(os.Args[2:], append(append(fakes, faulty...), family), os.Stdout, os.Stderr))
+	}
+	if os.Getenv(parentEnv) != "" {
+		r, err := New()
+		if err != nil {
+			panic(err)
+		}
+		r.Timeout = time.Hour
+		r.Run(context.Background(), family, probe.Params{})
+		os.Exit(0)
 	}
 	os.Exit(m.Run())
 }
@@ -109,4 +230,156 @@ func TestMeasureKeepsGoodCombinations(t *testing.T) {
 	if len(failed) != 1 {
 		t.Errorf("failing probe: %d failures, want 1", len(failed))
 	}
+}
+
+func faultyProbe(t *testing.T, name string) probe.Probe {
+	for _, p := range faulty {
+		if p.Name == name {
+			return p
+		}
+	}
+	t.Fatalf("no faulty probe %q", name)
+	return probe.Probe{}
+}
+
+// TestFaultyProbes runs every way a probe can misbehave and checks that
+// each is that run's failure, with its real cause, within its timeout.
+func TestFaultyProbes(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		want     []string
+		dontWant string
+	}{
+		{"floods", []string{"result too large", "1 MiB"}, ""},
+		{"overflows", []string{"result too large"}, ""},
+		{"escapes", []string{"left behind process", "(sleep)", "killed"}, ""},
+		{"escapes-and-hangs", []string{"timed out after 2s (killed)", "left behind process", "(sleep)"}, ""},
+		{"nan", []string{`metric "x" is NaN`}, "JSON"},
+		{"aborts", []string{"SIGABRT: abort"}, "rax"},
+		{"silent", []string{"exited without printing a result"}, "JSON"},
+		{"killed", []string{"signal: killed", "OOM killer"}, ""},
+		{"shouts", []string{"panic: the real cause"}, ""},
+		{"invents", []string{`"z"`, "does not declare"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if strings.HasPrefix(tc.name, "escapes") && runtime.GOOS != "linux" {
+				t.Skip("finding who holds a pipe needs /proc")
+			}
+			start := time.Now()
+			_, err := runner(t).Run(context.Background(), faultyProbe(t, tc.name), probe.Params{})
+			took := time.Since(start)
+			var re *RunError
+			if !errors.As(err, &re) {
+				t.Fatalf("err = %v, want a *RunError", err)
+			}
+			t.Logf("after %v: %v", took.Round(time.Millisecond), err)
+			for _, w := range tc.want {
+				if !strings.Contains(re.Cause, w) {
+					t.Errorf("cause %q does not contain %q", re.Cause, w)
+				}
+			}
+			if tc.dontWant != "" && strings.Contains(re.Cause, tc.dontWant) {
+				t.Errorf("cause %q contains %q", re.Cause, tc.dontWant)
+			}
+			if Interrupted(err) {
+				t.Errorf("a probe's own failure counts as an interruption: %v", err)
+			}
+			// Timeout 2s plus the 2s grace for the pipes, with room for a
+			// loaded machine.
+			if took > 30*time.Second {
+				t.Errorf("the run took %v", took)
+			}
+			if strings.HasPrefix(tc.name, "escapes") {
+				pid := leftPid(t, re.Cause)
+				waitGone(t, pid)
+			}
+		})
+	}
+}
+
+func TestOptionalMetricMayBeAbsent(t *testing.T) {
+	v, err := runner(t).Run(context.Background(), faultyProbe(t, "optional"), probe.Params{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := v["y"]; ok || v["x"] != 1 {
+		t.Errorf("values %v", v)
+	}
+}
+
+// leftPid reads the pid out of "left behind process 123 (sleep)".
+func leftPid(t *testing.T, cause string) int {
+	_, after, ok := strings.Cut(cause, "left behind process ")
+	if !ok {
+		t.Fatalf("no pid in %q", cause)
+	}
+	pid, err := strconv.Atoi(strings.Fields(after)[0])
+	if err != nil {
+		t.Fatalf("no pid in %q", cause)
+	}
+	return pid
+}
+
+// waitGone waits until pid no longer runs (gone, or a zombie nobody reaps).
+func waitGone(t *testing.T, pid int) {
+	t.Helper()
+	for range 200 {
+		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			if syscall.Kill(pid, 0) != nil {
+				return
+			}
+		} else if _, rest, ok := strings.Cut(string(stat), ") "); ok && strings.HasPrefix(rest, "Z") {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Errorf("process %d still runs", pid)
+}
+
+func TestCancelKillsChildAndSaysInterrupted(t *testing.T) {
+	pidFile := t.TempDir() + "/pid"
+	t.Setenv(pidFileEnv, pidFile)
+	ctx, cancel := context.WithCancel(context.Background())
+	r := runner(t)
+	r.Timeout = time.Minute
+	errc := make(chan error, 1)
+	go func() {
+		_, err := r.Run(ctx, fakes[3], probe.Params{})
+		errc <- err
+	}()
+	pid := readPid(t, pidFile)
+	start := time.Now()
+	cancel()
+	err := <-errc
+	if !errors.Is(err, context.Canceled) || !Interrupted(err) || !strings.Contains(err.Error(), "interrupted") {
+		t.Errorf("err = %v, want an interruption satisfying errors.Is(err, context.Canceled)", err)
+	}
+	if took := time.Since(start); took > 20*time.Second {
+		t.Errorf("cancel took %v", took)
+	}
+	waitGone(t, pid)
+}
+
+func readPid(t *testing.T, file string) int { return readPids(t, file, 1)[0] }
+
+// readPids waits for n pids in file.
+func readPids(t *testing.T, file string, n int) []int {
+	t.Helper()
+	for range 400 {
+		if b, err := os.ReadFile(file); err == nil {
+			var pids []int
+			for _, f := range strings.Fields(string(b)) {
+				if pid, err := strconv.Atoi(f); err == nil {
+					pids = append(pids, pid)
+				}
+			}
+			if len(pids) == n {
+				return pids
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatal("the probe never started")
+	return nil
 }

@@ -24,6 +24,14 @@
 // B/METRIC and counts as a bare METRIC unit; in memory every value is in
 // its base unit (seconds, bytes, counts). A combination whose runs failed
 // is kept as a "failed-N:" configuration line with its cause.
+//
+// Reading is strict, since a results file may be edited, cut short or not
+// a file at all: only a regular file of bounded size is read; every
+// header line is checked at its line; a measured file holds every
+// combination of its sweep (runs or failure), each with the runs its
+// header asked for. A transcribed result (source: transcribed from …)
+// carries only what its source states: no probe hash, runs, start or
+// duration are required of it.
 package store
 
 import (
@@ -32,12 +40,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 	"unicode"
 
@@ -77,11 +88,52 @@ type Result struct {
 	Units    map[string]probe.Unit
 	Rows     []Row
 	Failures []Failure
+
+	file      string         // where it was read from, for messages
+	unitLines map[string]int // the first line giving each metric's unit
 }
 
 // Measured reports whether the numbers were measured by this tool (as
 // opposed to transcribed from a book).
 func (r *Result) Measured() bool { return r.Source == "" || r.Source == "measured" }
+
+// StoredRuns is the fewest and the most runs stored for any combination:
+// what a page may say about runs, whatever the header asked for.
+func (r *Result) StoredRuns() (fewest, most int) {
+	for i, row := range r.Rows {
+		n := len(row.Runs)
+		if i == 0 || n < fewest {
+			fewest = n
+		}
+		most = max(most, n)
+	}
+	return fewest, most
+}
+
+// CheckUnits reports a metric whose unit in the file is not the unit spec
+// declares for it (an edited "ns/round" → "B/round" would otherwise be read
+// as bytes), or a metric spec does not declare, at the file and line where
+// it first appears.
+func (r *Result) CheckUnits(spec probe.Spec) error {
+	names := make([]string, 0, len(r.Units))
+	for m := range r.Units {
+		names = append(names, m)
+	}
+	sort.Slice(names, func(i, j int) bool { return r.unitLines[names[i]] < r.unitLines[names[j]] })
+	var errs []error
+	for _, name := range names {
+		at := fmt.Sprintf("%s:%d", r.file, r.unitLines[name])
+		m, ok := spec.Metric(name)
+		if !ok {
+			errs = append(errs, fmt.Errorf("%s: metric %q is not one of probe %s's", at, name, spec.Name))
+			continue
+		}
+		if got := r.Units[name]; got != m.Unit {
+			errs = append(errs, fmt.Errorf("%s: metric %q is written as %q, but probe %s measures it in %q", at, name, unitText(got, name), spec.Name, unitText(m.Unit, name)))
+		}
+	}
+	return errors.Join(errs...)
+}
 
 // Summary is the median and range of one metric over a row's runs.
 type Summary struct {
@@ -126,17 +178,21 @@ func (r *Result) Spread() float64 {
 // with its first letter upper-cased, then "/key=value" per param in order.
 func (r *Result) BenchName(p probe.Params) string {
 	var b strings.Builder
-	b.WriteString("Benchmark")
-	for i, c := range r.Experiment {
-		if i == 0 {
-			c = unicode.ToUpper(c)
-		}
-		b.WriteRune(c)
-	}
+	b.WriteString(r.benchBase())
 	for _, k := range r.Order {
 		fmt.Fprintf(&b, "/%s=%s", k, p[k])
 	}
 	return b.String()
+}
+
+// benchBase is "Benchmark" + the experiment id with its first letter
+// upper-cased.
+func (r *Result) benchBase() string {
+	b := []rune(r.Experiment)
+	if len(b) > 0 {
+		b[0] = unicode.ToUpper(b[0])
+	}
+	return "Benchmark" + string(b)
 }
 
 // Write writes r in benchfmt form.
@@ -151,19 +207,27 @@ func Write(w io.Writer, r *Result) error {
 		}, v)
 		fmt.Fprintf(bw, "%s: %s\n", k, v)
 	}
+	// What is not known (a transcribed result has no hash, runs or start)
+	// is left out rather than written as a zero that reads as a fact.
 	cfg("experiment", r.Experiment)
 	cfg("probe", r.Probe)
-	cfg("probe-hash", r.Hash)
+	if r.Hash != "" {
+		cfg("probe-hash", r.Hash)
+	}
 	cfg("params", strings.Join(r.Order, " "))
 	for _, k := range r.Order {
 		cfg("param-"+k, strings.Join(r.Sweep[k], " "))
 	}
-	cfg("runs", strconv.Itoa(r.Runs))
+	if r.Runs > 0 {
+		cfg("runs", strconv.Itoa(r.Runs))
+	}
 	for _, kv := range r.Machine.Config() {
 		cfg(kv[0], kv[1])
 	}
-	cfg("start", r.Start.UTC().Format(time.RFC3339))
-	cfg("duration", r.Duration.Round(time.Millisecond).String())
+	if !r.Start.IsZero() {
+		cfg("start", r.Start.UTC().Format(time.RFC3339))
+		cfg("duration", r.Duration.Round(time.Millisecond).String())
+	}
 	source := r.Source
 	if source == "" {
 		source = "measured"
@@ -220,38 +284,46 @@ func parseUnit(text string) (probe.Unit, string) {
 	return probe.Count, text
 }
 
+// MaxFile bounds the size of a results file: the largest sweep of the book
+// writes a few kilobytes, and a file that is not a result (a device, a
+// runaway log) must not be read into memory.
+const MaxFile = 16 << 20
+
 // Read parses a result written by Write (or by hand, for a reference set).
+// Errors name the file and, where there is one, the line.
 func Read(rd io.Reader, fileName string) (*Result, error) {
-	data, err := io.ReadAll(rd)
+	data, err := io.ReadAll(io.LimitReader(rd, MaxFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", fileName, err)
+	}
+	if len(data) > MaxFile {
+		return nil, fmt.Errorf("%s: larger than %s, not a results file", fileName, sizeText(MaxFile))
+	}
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		// Write ends every line; a file cut short ends inside one, and
+		// its last line could still parse with some metrics missing.
+		return nil, fmt.Errorf("%s:%d: the last line is cut short (no line break at the end of the file)", fileName, bytes.Count(data, []byte("\n"))+1)
+	}
+	r := &Result{Sweep: map[string][]string{}, Units: map[string]probe.Unit{}, file: fileName, unitLines: map[string]int{}}
+	cfg, err := readConfig(data, fileName)
 	if err != nil {
 		return nil, err
 	}
-	r := &Result{Sweep: map[string][]string{}, Units: map[string]probe.Unit{}}
+	if err := r.setConfig(cfg, fileName); err != nil {
+		return nil, err
+	}
 	br := benchfmt.NewReader(bytes.NewReader(data), fileName)
 	rows := map[string]int{}
-	var cfg map[string]string
-	var cfgKeys []string
 	for br.Scan() {
 		switch rec := br.Result().(type) {
 		case *benchfmt.SyntaxError:
 			return nil, rec
 		case *benchfmt.Result:
-			if cfg == nil {
-				cfg = map[string]string{}
-				for _, c := range rec.Config {
-					if c.File {
-						cfg[c.Key] = string(c.Value)
-						cfgKeys = append(cfgKeys, c.Key)
-					}
-				}
-				if err := r.setConfig(cfg, cfgKeys); err != nil {
-					return nil, fmt.Errorf("%s: %w", fileName, err)
-				}
-			}
+			file, line := rec.Pos()
+			at := func(err error) error { return fmt.Errorf("%s:%d: %w", file, line, err) }
 			params, err := r.paramsOf(rec.Name)
 			if err != nil {
-				file, line := rec.Pos()
-				return nil, fmt.Errorf("%s:%d: %w", file, line, err)
+				return nil, at(err)
 			}
 			run := probe.Values{}
 			for _, v := range rec.Values {
@@ -262,11 +334,25 @@ func Read(rd io.Reader, fileName string) (*Result, error) {
 					text, x = v.OrigUnit, v.OrigValue
 				}
 				unit, metric := parseUnit(text)
+				if metric == "" || strings.ContainsRune(metric, '/') {
+					return nil, at(fmt.Errorf("unit %q is not ns/METRIC, B/METRIC or METRIC", text))
+				}
+				if math.IsNaN(x) || math.IsInf(x, 0) {
+					return nil, at(fmt.Errorf("metric %q is %v, not a measurement", metric, x))
+				}
+				if _, dup := run[metric]; dup {
+					return nil, at(fmt.Errorf("metric %q twice on one line", metric))
+				}
 				if unit == probe.Seconds {
 					x /= 1e9
 				}
 				run[metric] = x
-				r.Units[metric] = unit
+				if u, seen := r.Units[metric]; !seen {
+					r.Units[metric] = unit
+					r.unitLines[metric] = line
+				} else if u != unit {
+					return nil, at(fmt.Errorf("metric %q is written as %q here but as %q on line %d", metric, text, unitText(u, metric), r.unitLines[metric]))
+				}
 			}
 			key := params.Key()
 			i, ok := rows[key]
@@ -279,57 +365,149 @@ func Read(rd io.Reader, fileName string) (*Result, error) {
 		}
 	}
 	if err := br.Err(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", fileName, err)
 	}
-	if cfg == nil {
-		// A result whose every combination failed has no benchmark lines;
-		// its configuration is all there is.
-		cfg, cfgKeys = headerConfig(data)
-		if err := r.setConfig(cfg, cfgKeys); err != nil {
-			return nil, fmt.Errorf("%s: %w", fileName, err)
+	if r.Measured() {
+		// Every combination of the sweep is stored, as runs or as a
+		// failure; and only complete combinations are stored, so fewer or
+		// more runs than the header asked means the file was cut or edited.
+		want := 1
+		for _, k := range r.Order {
+			want *= len(r.Sweep[k])
+			if want > 1<<30 {
+				break
+			}
+		}
+		if got := len(r.Rows) + len(r.Failures); got != want {
+			return nil, fmt.Errorf("%s: holds %d of the %d combinations its params sweep, as runs or failures (the file was cut short or edited)", fileName, got, want)
+		}
+		for _, row := range r.Rows {
+			if len(row.Runs) != r.Runs {
+				return nil, fmt.Errorf("%s: %s has %d runs stored, but the header says runs: %d (the file was cut short or edited)", fileName, r.BenchName(row.Params), len(row.Runs), r.Runs)
+			}
 		}
 	}
 	return r, nil
 }
 
-// headerConfig parses the "key: value" lines of a file with no results.
-func headerConfig(data []byte) (map[string]string, []string) {
-	cfg := map[string]string{}
-	var keys []string
-	for _, line := range strings.Split(string(data), "\n") {
-		k, v, ok := strings.Cut(line, ": ")
-		if ok && k != "" && !strings.ContainsAny(k, " \t") {
-			cfg[k] = v
-			keys = append(keys, k)
-		}
-	}
-	return cfg, keys
+// configLine is one "key: value" line of a file's header, and where it is.
+type configLine struct {
+	value string
+	line  int
 }
 
-func (r *Result) setConfig(cfg map[string]string, keys []string) error {
-	r.Experiment = cfg["experiment"]
-	if r.Experiment == "" {
-		return errors.New(`missing "experiment:" configuration line`)
+// readConfig collects the configuration lines (benchfmt's syntax: a key
+// of lower-case letters and no spaces, a colon, a blank, the value). A key
+// given twice is an error at its second line.
+func readConfig(data []byte, file string) (map[string]configLine, error) {
+	cfg := map[string]configLine{}
+	for i, line := range strings.Split(string(data), "\n") {
+		key, value, ok := strings.Cut(strings.TrimSuffix(line, "\r"), ":")
+		if !ok || !isConfigKey(key) || (value != "" && value[0] != ' ' && value[0] != '\t') {
+			continue
+		}
+		if prev, dup := cfg[key]; dup {
+			return nil, fmt.Errorf("%s:%d: %q is given twice (first on line %d)", file, i+1, key, prev.line)
+		}
+		cfg[key] = configLine{strings.TrimSpace(value), i + 1}
 	}
-	r.Probe = cfg["probe"]
-	r.Hash = cfg["probe-hash"]
-	r.Order = strings.Fields(cfg["params"])
+	return cfg, nil
+}
+
+func isConfigKey(k string) bool {
+	if k == "" || !unicode.IsLower([]rune(k)[0]) {
+		return false
+	}
+	return !strings.ContainsFunc(k, func(c rune) bool { return unicode.IsSpace(c) || unicode.IsUpper(c) })
+}
+
+// setConfig reads and checks the header. A transcribed result carries only
+// what its source states, so only experiment, probe, machine and source
+// are required of it; a measured one also carries its probe hash, runs and
+// start.
+func (r *Result) setConfig(cfg map[string]configLine, file string) error {
+	at := func(key, format string, a ...any) error {
+		return fmt.Errorf("%s:%d: %s: %s", file, cfg[key].line, key, fmt.Sprintf(format, a...))
+	}
+	get := func(k string) string { return cfg[k].value }
+	r.Source = get("source")
+	required := []string{"experiment", "probe", "machine", "source"}
+	if r.Measured() {
+		required = append(required, "probe-hash", "params", "runs", "start")
+	}
+	for _, k := range required {
+		v, ok := cfg[k]
+		if !ok {
+			return fmt.Errorf("%s: missing %q configuration line (the file is cut short, or was not written by this tool)", file, k)
+		}
+		if v.value == "" && k != "params" { // a probe may have no params
+			return at(k, "is empty")
+		}
+	}
+	r.Experiment = get("experiment")
+	if base := filepath.Base(file); strings.HasSuffix(base, ".txt") && r.Experiment != strings.TrimSuffix(base, ".txt") {
+		return at("experiment", "names experiment %q, but the file is %s's", r.Experiment, strings.TrimSuffix(base, ".txt"))
+	}
+	r.Probe = get("probe")
+	r.Hash = get("probe-hash")
+	r.Order = strings.Fields(get("params"))
 	for _, k := range r.Order {
-		r.Sweep[k] = strings.Fields(cfg["param-"+k])
+		if _, dup := r.Sweep[k]; dup {
+			return at("params", "param %q is listed twice", k)
+		}
+		vals, ok := cfg["param-"+k]
+		if !ok {
+			return at("params", "lists %q, but there is no param-%s line", k, k)
+		}
+		r.Sweep[k] = strings.Fields(vals.value)
 	}
-	r.Runs, _ = strconv.Atoi(cfg["runs"])
-	r.Machine = machine.FromConfig(func(k string) string { return cfg[k] }, keys)
-	r.Start, _ = time.Parse(time.RFC3339, cfg["start"])
-	r.Duration, _ = time.ParseDuration(cfg["duration"])
-	r.Source = cfg["source"]
+	if v, ok := cfg["runs"]; ok {
+		n, err := strconv.Atoi(v.value)
+		if err != nil || n < 1 {
+			return at("runs", "%q is not a number of runs (a whole number, 1 or more)", v.value)
+		}
+		r.Runs = n
+	}
+	if v, ok := cfg["start"]; ok {
+		t, err := time.Parse(time.RFC3339, v.value)
+		if err != nil {
+			return at("start", "%q is not a time like 2026-11-29T20:31:00Z", v.value)
+		}
+		r.Start = t
+	}
+	if v, ok := cfg["duration"]; ok {
+		d, err := time.ParseDuration(v.value)
+		if err != nil || d < 0 {
+			return at("duration", "%q is not a duration like 41.2s", v.value)
+		}
+		r.Duration = d
+	}
+	keys := make([]string, 0, len(cfg))
+	for k := range cfg {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	m, err := machine.FromConfig(get, keys)
+	if err != nil {
+		var ke *machine.KeyError
+		if errors.As(err, &ke) {
+			return at(ke.Key, "%v", ke.Err)
+		}
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	r.Machine = m
 	for i := 1; ; i++ {
-		v, ok := cfg[fmt.Sprintf("failed-%d", i)]
+		key := fmt.Sprintf("failed-%d", i)
+		v, ok := cfg[key]
 		if !ok {
 			break
 		}
-		key, cause, _ := strings.Cut(v, ": ")
+		combo, cause, ok := strings.Cut(v.value, ": ")
+		if !ok {
+			return at(key, "expected \"k=v/k=v: cause\"")
+		}
 		params := probe.Params{}
-		for _, part := range strings.Split(key, "/") {
+		for _, part := range strings.Split(combo, "/") {
 			if k, val, ok := strings.Cut(part, "="); ok {
 				params[k] = val
 			}
@@ -339,13 +517,26 @@ func (r *Result) setConfig(cfg map[string]string, keys []string) error {
 	return nil
 }
 
+// paramsOf reads a benchmark line's params: every param of the header's
+// params line, in its order, with one of its listed values.
 func (r *Result) paramsOf(name benchfmt.Name) (probe.Params, error) {
-	_, parts := name.Parts()
+	// benchfmt drops the "Benchmark" prefix from names.
+	parts := strings.Split(string(name), "/")
+	if want := strings.TrimPrefix(r.benchBase(), "Benchmark"); parts[0] != want {
+		return nil, fmt.Errorf("benchmark %q is not experiment %s's (Benchmark%s/…)", "Benchmark"+parts[0], r.Experiment, want)
+	}
+	parts = parts[1:]
+	if len(parts) != len(r.Order) {
+		return nil, fmt.Errorf("benchmark %q names %d params, the params line %d", name, len(parts), len(r.Order))
+	}
 	p := probe.Params{}
-	for _, part := range parts {
-		k, v, ok := strings.Cut(strings.TrimPrefix(string(part), "/"), "=")
-		if !ok {
-			return nil, fmt.Errorf("benchmark name part %q is not key=value", part)
+	for i, part := range parts {
+		k, v, ok := strings.Cut(part, "=")
+		if !ok || k != r.Order[i] {
+			return nil, fmt.Errorf("benchmark name part %q: expected %s=VALUE, the params in the order of the params line", part, r.Order[i])
+		}
+		if !slices.Contains(r.Sweep[k], v) {
+			return nil, fmt.Errorf("benchmark name part %q: %s is not one of param-%s's values (%s)", part, v, k, strings.Join(r.Sweep[k], " "))
 		}
 		p[k] = v
 	}
@@ -360,12 +551,77 @@ func Path(dir, machineName, id string) string {
 // Load reads one stored result; a missing file is an error satisfying
 // errors.Is(err, fs.ErrNotExist).
 func Load(path string) (*Result, error) {
-	f, err := os.Open(path)
+	data, err := ReadFile(path, MaxFile)
+	if err != nil {
+		return nil, err
+	}
+	return Read(bytes.NewReader(data), path)
+}
+
+// ReadFile reads a regular file (a symlink to one is followed) of at most
+// max bytes. A FIFO, a device, a directory or a larger file is an error
+// naming it, and nothing blocks on it: the book's inputs are files, and
+// /dev/zero or a pipe must neither hang nor exhaust memory.
+func ReadFile(path string, max int64) ([]byte, error) {
+	if err := regular(path, max, os.Stat); err != nil {
+		return nil, err
+	}
+	// O_NONBLOCK: should the path become a FIFO after the check, opening
+	// it does not wait for a writer.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return Read(f, path)
+	if err := regular(path, max, func(string) (os.FileInfo, error) { return f.Stat() }); err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("%s: grew past %d bytes while being read", path, max)
+	}
+	return data, nil
+}
+
+// regular checks that path is a regular file of at most max bytes.
+func regular(path string, max int64, stat func(string) (os.FileInfo, error)) error {
+	fi, err := stat(path)
+	if err != nil {
+		return err
+	}
+	switch {
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("%s: not a regular file (%s)", path, kind(fi.Mode()))
+	case fi.Size() > max:
+		return fmt.Errorf("%s: larger than %s (%d bytes)", path, sizeText(max), fi.Size())
+	}
+	return nil
+}
+
+func sizeText(n int64) string {
+	if n >= 1<<20 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d KiB", n>>10)
+}
+
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return m.Type().String()
 }
 
 // Save writes r atomically (a temporary file renamed into place), so an
@@ -380,6 +636,11 @@ func Save(path string, r *Result) error {
 	}
 	defer os.Remove(tmp.Name())
 	if err := Write(tmp, r); err != nil {
+		tmp.Close()
+		return err
+	}
+	// CreateTemp makes the file 0600; results are shared like source.
+	if err := tmp.Chmod(0o644); err != nil {
 		tmp.Close()
 		return err
 	}

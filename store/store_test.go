@@ -2,10 +2,13 @@ package store
 
 import (
 	"bytes"
+	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -13,6 +16,7 @@ import (
 
 	"measuredbook/machine"
 	"measuredbook/probe"
+	"measuredbook/probes"
 )
 
 func sample() *Result {
@@ -21,7 +25,7 @@ func sample() *Result {
 		Probe:      "readiness",
 		Hash:       "0123456789abcdef",
 		Order:      []string{"api", "idle"},
-		Sweep:      map[string][]string{"api": {"poll", "epoll"}, "idle": {"100"}},
+		Sweep:      map[string][]string{"api": {"poll", "epoll", "select"}, "idle": {"100"}},
 		Runs:       2,
 		Machine:    machine.Fingerprint{Name: "test-machine", CPU: "Test CPU", Cores: 2, Limits: map[string]string{"nofile": "1024/4096"}},
 		Start:      time.Date(2026, 11, 29, 20, 0, 0, 0, time.UTC),
@@ -42,7 +46,8 @@ func TestRoundTrip(t *testing.T) {
 	if err := Write(&buf, sample()); err != nil {
 		t.Fatal(err)
 	}
-	got, err := Read(bytes.NewReader(buf.Bytes()), "x.txt")
+	got, err := Read(bytes.NewReader(buf.Bytes()), "readiness.txt")
+	got.file, got.unitLines = "", nil
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,5 +118,239 @@ func TestSaveIsAtomicAndLoads(t *testing.T) {
 	left, _ := filepath.Glob(filepath.Join(dir, "m", ".tmp-*"))
 	if len(left) != 0 {
 		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// header is a valid measured file; tests edit one line of it.
+const header = `experiment: readiness
+probe: readiness
+probe-hash: 0123
+params: api idle
+param-api: poll epoll
+param-idle: 100
+runs: 2
+machine: test-machine
+machine-cores: 2
+start: 2026-11-29T20:00:00Z
+duration: 1.5s
+source: measured
+
+BenchmarkReadiness/api=poll/idle=100 1 22490 ns/round 1 usable
+BenchmarkReadiness/api=poll/idle=100 1 23100 ns/round 1 usable
+BenchmarkReadiness/api=epoll/idle=100 1 900 ns/round 1 usable
+BenchmarkReadiness/api=epoll/idle=100 1 950 ns/round 1 usable
+`
+
+func TestHeaderIsValidated(t *testing.T) {
+	if _, err := Read(strings.NewReader(header), "results/m/readiness.txt"); err != nil {
+		t.Fatalf("the valid file: %v", err)
+	}
+	for _, tc := range []struct{ old, new, want string }{
+		{"experiment: readiness", "experiment: wake", `readiness.txt:1: experiment: names experiment "wake", but the file is readiness's`},
+		{"runs: 2", "runs: many", `readiness.txt:7: runs: "many" is not a number of runs`},
+		{"runs: 2", "runs: 0", `readiness.txt:7: runs: "0" is not a number`},
+		{"machine-cores: 2", "machine-cores: 2\nmachine-cores: 4", `readiness.txt:10: "machine-cores" is given twice (first on line 9)`},
+		{"param-idle: 100", "param-idle: 100\nparam-idle: 200", `readiness.txt:7: "param-idle" is given twice (first on line 6)`},
+		{"start: 2026-11-29T20:00:00Z", "start: yesterday", `readiness.txt:10: start: "yesterday" is not a time`},
+		{"machine-cores: 2", "machine-cores: two", `readiness.txt:9: machine-cores: "two" is not a number of cores`},
+		{"param-idle: 100\n", "", `readiness.txt:4: params: lists "idle", but there is no param-idle line`},
+		{"start: 2026-11-29T20:00:00Z\n", "", `missing "start" configuration line`},
+		{"1 900 ns/round", "1 900 ns/round 2 usable", `readiness.txt:16: metric "usable" twice on one line`},
+		{"1 900 ns/round", "1 900 B/round", `readiness.txt:16: metric "round" is written as "B/round" here but as "ns/round" on line 14`},
+		{"api=epoll/idle=100", "api=kqueue/idle=100", `readiness.txt:16: benchmark name part "api=kqueue": kqueue is not one of param-api's values`},
+		{"api=epoll/idle=100", "idle=100/api=epoll", `readiness.txt:16: benchmark name part "idle=100": expected api=VALUE`},
+		{"BenchmarkReadiness/api=epoll", "BenchmarkWake/api=epoll", `readiness.txt:16: benchmark "BenchmarkWake" is not experiment readiness's`},
+	} {
+		text := strings.Replace(header, tc.old, tc.new, 1)
+		_, err := Read(strings.NewReader(text), "results/m/readiness.txt")
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q → %q: err = %v, want %q", tc.old, tc.new, err, tc.want)
+		}
+	}
+}
+
+// A file cut anywhere is an error, never a result with made-up fields.
+func TestCutFileIsAnError(t *testing.T) {
+	lines := strings.SplitAfter(header, "\n")
+	for n := 1; n < 12; n++ {
+		text := strings.Join(lines[:n], "")
+		if _, err := Read(strings.NewReader(text), "readiness.txt"); err == nil {
+			t.Errorf("the first %d lines read without error", n)
+		}
+	}
+}
+
+func TestUnitsMustMatchTheProbe(t *testing.T) {
+	spec := probe.Spec{Name: "readiness", Metrics: []probe.Metric{{Name: "round", Unit: probe.Seconds}, {Name: "usable", Unit: probe.Count}}}
+	r, err := Read(strings.NewReader(header), "readiness.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.CheckUnits(spec); err != nil {
+		t.Errorf("matching units: %v", err)
+	}
+	r, err = Read(strings.NewReader(strings.ReplaceAll(header, "ns/round", "B/round")), "readiness.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `readiness.txt:14: metric "round" is written as "B/round", but probe readiness measures it in "ns/round"`
+	if err := r.CheckUnits(spec); err == nil || err.Error() != want {
+		t.Errorf("err = %v, want %s", err, want)
+	}
+	spec.Metrics = spec.Metrics[:1]
+	if err := r.CheckUnits(spec); err == nil || !strings.Contains(err.Error(), `readiness.txt:14: metric "usable" is not one of probe readiness's`) {
+		t.Errorf("undeclared metric: %v", err)
+	}
+}
+
+func TestRunsAreCountedFromWhatIsStored(t *testing.T) {
+	r := sample()
+	r.Rows[1].Runs = r.Rows[1].Runs[:1]
+	if lo, hi := r.StoredRuns(); lo != 1 || hi != 2 {
+		t.Errorf("stored runs %d–%d, want 1–2 (the header's %d is what was asked)", lo, hi, r.Runs)
+	}
+	// In a measured file, every combination holds the runs its header
+	// asked for (only complete ones are stored): anything else was cut or
+	// edited, and is an error rather than a count to trust.
+	for _, tc := range []struct{ old, new, want string }{
+		{"runs: 2", "runs: 3", "readiness.txt: BenchmarkReadiness/api=poll/idle=100 has 2 runs stored, but the header says runs: 3"},
+		{"BenchmarkReadiness/api=epoll/idle=100 1 900 ns/round 1 usable\nBenchmarkReadiness/api=epoll/idle=100 1 950 ns/round 1 usable\n", "", "readiness.txt: holds 1 of the 2 combinations its params sweep"},
+		{"BenchmarkReadiness/api=epoll/idle=100 1 950 ns/round 1 usable\n", "", "readiness.txt: BenchmarkReadiness/api=epoll/idle=100 has 1 runs stored, but the header says runs: 2"},
+		{"950 ns/round 1 usable\n", "950 ns/round", "readiness.txt:17: the last line is cut short"},
+	} {
+		_, err := Read(strings.NewReader(strings.Replace(header, tc.old, tc.new, 1)), "readiness.txt")
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%q → %q: %v, want %q", tc.old, tc.new, err, tc.want)
+		}
+	}
+}
+
+// A transcribed result carries only what its source states: no start, no
+// runs, no probe hash, no compiler.
+func TestTranscribedNeedsNoInventedFields(t *testing.T) {
+	text := `experiment: readiness
+probe: readiness
+params: api idle
+param-api: poll
+param-idle: 100
+machine: m1
+machine-cpu: Apple M1
+source: transcribed from 원서 2장
+
+BenchmarkReadiness/api=poll/idle=100 1 22490 ns/round
+`
+	r, err := Read(strings.NewReader(text), "readiness.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Measured() || !r.Start.IsZero() || r.Runs != 0 || r.Machine.Go != "" {
+		t.Errorf("read %+v", r)
+	}
+}
+
+func TestOnlyRegularFilesAreRead(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.txt")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	zero := filepath.Join(dir, "zero.txt")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(dir, "dir.txt")
+	os.Mkdir(sub, 0o755)
+	big := filepath.Join(dir, "big.txt")
+	f, _ := os.Create(big)
+	f.Truncate(MaxFile + 1)
+	f.Close()
+	for _, tc := range []struct{ path, want string }{
+		{fifo, "not a regular file (a named pipe)"},
+		{zero, "not a regular file (a character device)"},
+		{sub, "not a regular file (a directory)"},
+		{big, "larger than 16 MiB"},
+	} {
+		done := make(chan error, 1)
+		go func() { _, err := Load(tc.path); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), tc.path+": "+tc.want) {
+				t.Errorf("%s: err = %v, want %q naming the file", tc.path, err, tc.want)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%s: Load hangs", tc.path)
+		}
+	}
+	// Read bounds what it takes from any reader, too.
+	if _, err := Read(io.LimitReader(zeroes{}, MaxFile+10), "z.txt"); err == nil || !strings.Contains(err.Error(), "larger than") {
+		t.Errorf("reading an endless stream: %v", err)
+	}
+}
+
+type zeroes struct{}
+
+func (zeroes) Read(b []byte) (int, error) { clear(b); return len(b), nil }
+
+func TestSavedFilesAreWorldReadable(t *testing.T) {
+	path := Path(t.TempDir(), "m", "readiness")
+	if err := Save(path, sample()); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v, want 0644", fi.Mode().Perm())
+	}
+}
+
+// Every committed result set reads, and its units are its probe's.
+func TestCommittedResultsRead(t *testing.T) {
+	files, _ := filepath.Glob("../results/*/*.txt")
+	if len(files) == 0 {
+		t.Skip("no committed results")
+	}
+	for _, f := range files {
+		r, err := Load(f)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		// A transcribed result carries only what its source states: the
+		// seeds give a month, not a start time, and no Go release.
+		if !r.Measured() && (!r.Start.IsZero() || r.Runs != 0 || r.Machine.Go != "" || r.Hash != "") {
+			t.Errorf("%s: transcribed, yet has start %v, runs %d, go %q, hash %q", f, r.Start, r.Runs, r.Machine.Go, r.Hash)
+		}
+		if !r.Measured() && (strings.Contains(r.Source, "seeds/") || !strings.Contains(r.Source, "원서 ")) {
+			t.Errorf("%s: source %q does not cite its seed chapter (원서 N장)", f, r.Source)
+		}
+		if p, ok := probes.Lookup(probes.All(), r.Probe); ok {
+			if err := r.CheckUnits(p.Spec); err != nil {
+				t.Error(err)
+			}
+		} else {
+			t.Errorf("%s: no probe %q", f, r.Probe)
+		}
+	}
+}
+
+// A result whose every combination failed has only its header.
+func TestAllFailedReadsBack(t *testing.T) {
+	r := sample()
+	r.Rows = nil
+	for _, api := range []string{"poll", "epoll"} {
+		r.Failures = append(r.Failures, Failure{Params: probe.Params{"api": api, "idle": "100"}, Err: "exit status 2"})
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(&buf, "readiness.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Rows) != 0 || len(got.Failures) != 3 || got.Failures[0].Err != "child signal: killed" || got.Runs != 2 {
+		t.Errorf("read %+v", got)
 	}
 }

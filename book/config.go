@@ -1,0 +1,60 @@
+package book
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+
+	"measuredbook/render"
+	"measuredbook/store"
+)
+
+// ConfigFile is the book's own configuration, inside the chapters folder.
+const ConfigFile = "book.yaml"
+
+// Config is chapters/book.yaml.
+type Config struct {
+	Title   string // the book's title
+	Lang    string // its language, the chapters' default
+	Machine string // the result set a plain build uses
+	Preface string // Markdown, shown on the index page
+}
+
+// LoadConfig reads dir/book.yaml; a missing file is the empty config.
+// Every problem is reported at its line and column.
+func LoadConfig(dir string) (Config, error) {
+	var c Config
+	path := filepath.Join(dir, ConfigFile)
+	data, err := store.ReadFile(path, 1<<20)
+	if errors.Is(err, fs.ErrNotExist) {
+		return c, nil
+	} else if err != nil {
+		return c, err
+	}
+	vals, pos, err := render.ParseFields(path, data, []string{"title", "lang", "machine", "preface"})
+	if err != nil {
+		return c, err
+	}
+	c.Title, c.Lang, c.Machine, c.Preface = vals["title"], vals["lang"], vals["machine"], vals["preface"]
+	if c.Machine != "" {
+		if err := checkSetName(c.Machine); err != nil {
+			return c, &render.PosError{Pos: pos["machine"], Msg: err.Error()}
+		}
+	}
+	return c, nil
+}
+
+// checkSetName accepts a result set's name that is one plain folder name
+// under results/: it names a path, so "..", "/" and the like are refused.
+func checkSetName(s string) error {
+	for _, c := range s {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return fmt.Errorf("machine %q: %q is not allowed in a result set's name (letters, digits, -, _ and .)", s, c)
+		}
+	}
+	if s[0] == '.' {
+		return fmt.Errorf("machine %q: a result set's name may not start with a dot", s)
+	}
+	return nil
+}

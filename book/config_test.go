@@ -1,0 +1,84 @@
+package book
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// book.yaml errors are at their own line and column, not at 1:1.
+func TestConfigErrorsArePositioned(t *testing.T) {
+	for _, tc := range []struct{ yaml, want string }{
+		{"title: 책\nlang: ko\ntitel: x\n", "book.yaml:3:1: unknown field \"titel\" in book.yaml (did you mean title?)"},
+		{"title: 책\nmachine: [a, b]\n", "book.yaml:2:10: book.yaml wants a single value for machine, got a list"},
+		{"title: 책\nlang: ko\n\tmachine: m\n", "book.yaml:3:1: malformed YAML in book.yaml: found a tab"},
+		{"title: \"책\nlang: ko\n", "book.yaml:"},
+		{"title: 책\nmachine: ../../etc\n", "book.yaml:2:10: machine \"../../etc\": '/' is not allowed"},
+		{"title: 책\ntitle: 둘\n", "book.yaml:2:1: "},
+		{"", ""},
+		{"\ufefftitle: 책\nmachine: m1\n", ""},
+	} {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, ConfigFile), []byte(tc.yaml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c, err := LoadConfig(dir)
+		got := ""
+		if err != nil {
+			got = strings.TrimPrefix(err.Error(), dir+string(filepath.Separator))
+		}
+		if tc.want == "" && got != "" || !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%q: %q, want %q", tc.yaml, got, tc.want)
+		}
+		if tc.want == "" && strings.Contains(tc.yaml, "m1") && (c.Machine != "m1" || c.Title != "책") {
+			t.Errorf("%q: read %+v", tc.yaml, c)
+		}
+	}
+	if c, err := LoadConfig(t.TempDir()); err != nil || c != (Config{}) {
+		t.Errorf("no book.yaml: %+v, %v", c, err)
+	}
+}
+
+// FuzzConfig parses arbitrary book.yaml texts: never a panic, and every
+// error is positioned in book.yaml.
+func FuzzConfig(f *testing.F) {
+	for _, s := range []string{"title: 책\nlang: ko\nmachine: m1\npreface: |\n  서문\n", "titel: x\n", "a: [\n", "\tmachine: m\n", "machine: ../x\n", "- a\n- b\n", "title: &a x\nlang: *a\n"} {
+		f.Add([]byte(s))
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := os.WriteFile(filepath.Join(dir, ConfigFile), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := LoadConfig(dir)
+		if err == nil {
+			return
+		}
+		for _, line := range strings.Split(err.Error(), "\n") {
+			if !strings.HasPrefix(line, filepath.Join(dir, ConfigFile)+":") {
+				t.Fatalf("error not positioned in book.yaml: %q", line)
+			}
+		}
+	})
+}
+
+// A book.yaml that is not a regular file is an error, never a hang.
+func TestConfigMustBeAFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, ConfigFile), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := LoadConfig(dir); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "book.yaml: not a regular file (a named pipe)") {
+			t.Errorf("err = %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("LoadConfig hangs on a FIFO")
+	}
+}

@@ -1,0 +1,31 @@
+package render
+
+import (
+	"strings"
+	"testing"
+
+	"measuredbook/machine"
+	"measuredbook/probe"
+	"measuredbook/store"
+)
+
+// The provenance counts the runs stored, whatever the header says, and a
+// transcribed set shows no date or runs its source did not give.
+func TestProvenanceSaysOnlyWhatIsStored(t *testing.T) {
+	r := &store.Result{
+		Experiment: "x", Runs: 3, Source: "measured",
+		Machine: machine.Fingerprint{Name: "m"},
+		Rows:    []store.Row{{Params: probe.Params{}, Runs: []probe.Values{{"t": 1}}}},
+	}
+	for _, got := range []string{provenance(r, nil, nil, ""), shortProvenance(r, "")} {
+		if !strings.Contains(got, "1회 실행") || strings.Contains(got, "3회") {
+			t.Errorf("measured: %q, want the one stored run", got)
+		}
+	}
+	r.Source, r.Runs = "transcribed from 원서 2장", 0
+	for _, got := range []string{provenance(r, nil, nil, ""), shortProvenance(r, "")} {
+		if strings.Contains(got, "회 실행") || strings.Contains(got, "0001") {
+			t.Errorf("transcribed: %q says runs or a date its source did not give", got)
+		}
+	}
+}
