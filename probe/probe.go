@@ -113,7 +113,7 @@ func (s *Spec) CheckValues(v Values) error {
 	}
 	for name := range v {
 		if _, ok := s.Metric(name); !ok {
-			return fmt.Errorf("probe %s reported undeclared metric %q", s.Name, name)
+			return fmt.Errorf("probe %s reported metric %q, which it does not declare", s.Name, name)
 		}
 	}
 	return nil
