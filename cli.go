@@ -39,6 +39,7 @@ type cliEnv struct {
 	only, params              []string
 	runs                      int
 	addr                      string
+	measure                   bool
 }
 
 var verbs = []verb{
@@ -76,6 +77,7 @@ var verbs = []verb{
 	{name: "render", args: "FILE|-", summary: "render one Markdown document to an HTML fragment on stdout (never measures)",
 		example: "go run . render chapters/02-select-to-epoll.md\n  echo '# hi' | go run . render -",
 		flags:   bookFlags, run: runRender},
+	serveVerb(),
 }
 
 func bookFlags(fs *pflag.FlagSet, e *cliEnv) {

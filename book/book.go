@@ -41,6 +41,7 @@ type Book struct {
 	Docs        []*render.Doc // in chapter order
 	Experiments map[string]*render.Experiment
 	Order       []string // experiment ids in book order
+	Templates   fs.FS    // the layouts and style.css; nil: the embedded ones
 }
 
 // Load parses chapters/*.md and book.yaml. All problems are reported

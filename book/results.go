@@ -51,6 +51,11 @@ func (r *Results) Lookup(set, id string) (*store.Result, bool) {
 // Forget drops a cached result after it was measured anew.
 func (r *Results) Forget(set, id string) { delete(r.cache, r.setName(set)+"/"+id) }
 
+// Hide makes the build's own set answer "not stored" for id, as if it had
+// never been measured: the preview shows an experiment whose params changed
+// as not measured yet, not with numbers measured for other params.
+func (r *Results) Hide(id string) { r.cache[r.setName("")+"/"+id] = nil }
+
 // setName resolves "" to the build's own set, so both spellings share one
 // cache entry.
 func (r *Results) setName(set string) string {
