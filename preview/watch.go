@@ -78,27 +78,41 @@ func Serve(ctx context.Context, opts Options) error {
 	hs := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
+	followed := make(chan struct{})
+	go func() {
+		s.Follow(ctx, w.Run(ctx), opts.Measure)
+		close(followed)
+	}()
+	select {
+	case err := <-served:
+		return err
+	case <-followed:
+	}
+	s.Close()
+	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return hs.Shutdown(shut)
+}
+
+// Follow rebuilds the site on every request from changes until ctx ends;
+// with measure, it measures in the background what the builds leave
+// unmeasured, one experiment at a time, and rebuilds as each result lands.
+func (s *Server) Follow(ctx context.Context, changes <-chan struct{}, measure Measurer) {
 	kick := make(chan struct{}, 1)
-	if opts.Measure != nil {
-		go s.measureLoop(ctx, opts.Measure, kick)
+	if measure != nil {
+		go s.measureLoop(ctx, measure, kick)
 		kick <- struct{}{}
 	}
-	rebuilds := w.Run(ctx)
 	for {
 		select {
-		case <-rebuilds:
+		case <-changes:
 			s.Rebuild()
 			select {
 			case kick <- struct{}{}:
 			default:
 			}
-		case err := <-served:
-			return err
 		case <-ctx.Done():
-			s.Close()
-			shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			return hs.Shutdown(shut)
+			return
 		}
 	}
 }
