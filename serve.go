@@ -11,7 +11,7 @@ import (
 // serveVerb is `go run . serve`: the book in the browser, rebuilt and
 // reloaded on every save.
 func serveVerb() verb {
-	return verb{name: "serve", summary: "preview the book in a browser: rebuilt and reloaded on every save, never measuring unless --measure",
+	return verb{name: "serve", summary: "preview the book in a browser, rebuilt from chapters/, templates/ and results/ and reloaded on every save; never measures unless --measure",
 		example: "go run . serve            # then open http://127.0.0.1:8000/\n  go run . serve --addr 127.0.0.1:8080 --measure",
 		flags: func(fs *pflag.FlagSet, e *cliEnv) {
 			bookFlags(fs, e)
