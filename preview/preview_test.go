@@ -123,7 +123,7 @@ func start(t testing.TB, src *Book, measure Measurer) *running {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := NewWatcher(dirs, 100*time.Millisecond, log)
+	w, err := NewWatcher(dirs, 0, log)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,7 @@ type Options struct {
 	Watch    []string      // folders whose changes rebuild the site (subfolders too)
 	Build    Builder       // the site for the files on disk now
 	Measure  Measurer      // with --measure: measures what is pending; nil never measures
-	Debounce time.Duration // quiet time after the last change before a rebuild; 0: 100ms
+	Debounce time.Duration // quiet time after the last change before a rebuild; 0: 60ms
 	Log      io.Writer     // the terminal
 	Ready    func(url string)
 }
@@ -171,7 +171,7 @@ type Watcher struct {
 // NewWatcher watches every folder under dirs, and folders made later.
 func NewWatcher(dirs []string, debounce time.Duration, log io.Writer) (*Watcher, error) {
 	if debounce <= 0 {
-		debounce = 100 * time.Millisecond
+		debounce = 60 * time.Millisecond
 	}
 	if log == nil {
 		log = io.Discard
