@@ -207,7 +207,7 @@ func waitFor(t testing.TB, ch <-chan state, what string, ok func(state) bool) st
 }
 
 // scriptRE is exactly what serve adds to a page.
-var scriptRE = regexp.MustCompile(`<script id="mb-serve" data-version="\d+">(?s:.*?)</script>\n`)
+var scriptRE = regexp.MustCompile(`<script id="mb-serve" data-version="\d+" data-state="[^"]*">(?s:.*?)</script>\n`)
 
 // serve's page is build's file plus the reload script, byte for byte.
 func TestPagesAreBuildsFilesPlusTheScript(t *testing.T) {
@@ -405,5 +405,61 @@ func TestPortInUse(t *testing.T) {
 	defer l2.Close()
 	if host, _, _ := net.SplitHostPort(l2.Addr().String()); host != "127.0.0.1" {
 		t.Errorf("an empty host bound %s, want loopback", host)
+	}
+}
+
+// Before any build succeeds, every page is an empty one that shows the
+// error at once (the state is in the script) and reloads on recovery.
+func TestNoGoodBuildYet(t *testing.T) {
+	src := fixture(t)
+	path := filepath.Join(src.Opts.Chapters, "01-one.md")
+	write(t, path, strings.Replace(chapterOne, "echo.time[n=2]", "echo.nosuch[n=2]", 1))
+	s := NewServer(src.Build, nil)
+	if s.Rebuild() {
+		t.Fatal("a broken chapter built")
+	}
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest("GET", "/one.html", nil))
+	page := rec.Body.String()
+	if rec.Code != 200 || !strings.Contains(page, `data-version="0"`) || !strings.Contains(page, "01-one.md") || !strings.Contains(page, "nosuch") {
+		t.Errorf("%d %s", rec.Code, page)
+	}
+	write(t, path, chapterOne)
+	if !s.Rebuild() {
+		t.Fatal("the fixed chapter did not build")
+	}
+	rec = httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest("GET", "/one.html", nil))
+	if !strings.Contains(rec.Body.String(), "첫 장입니다.") || !strings.Contains(rec.Body.String(), `data-version="1"`) {
+		t.Error("the fixed page is not served")
+	}
+}
+
+// A template read from disk is watched: editing it rebuilds every page.
+func TestTemplateEditRebuilds(t *testing.T) {
+	src := fixture(t)
+	dir := t.TempDir()
+	for _, name := range []string{"base.html", "chapter.html", "index.html", "style.css"} {
+		data, err := os.ReadFile(filepath.Join("../templates", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(t, filepath.Join(dir, name), string(data))
+	}
+	src.Templates = TemplatesIn(dir)
+	if src.Templates == "" {
+		t.Fatal("a copy of the templates folder is not recognised")
+	}
+	r := start(t, src, nil)
+	ev := r.events(t)
+	first := waitFor(t, ev, "the first state", func(state) bool { return true })
+	base, _ := os.ReadFile(filepath.Join(dir, "base.html"))
+	save(t, filepath.Join(dir, "base.html"), strings.Replace(string(base), "<body>", "<body>\n<p>머리말 바꿈</p>", 1))
+	waitFor(t, ev, "a rebuild", func(st state) bool { return st.Version > first.Version })
+	if _, _, page := r.get(t, "/two.html"); !strings.Contains(page, "머리말 바꿈") {
+		t.Error("the template edit is not on the page")
+	}
+	if TemplatesIn(t.TempDir()) != "" {
+		t.Error("an empty folder taken for the templates")
 	}
 }

@@ -29,7 +29,7 @@
       if (p.file) item.appendChild(el("div", "color:#7cc4ff", p.file + ":" + p.line + ":" + p.col));
       item.appendChild(el("div", "white-space:pre-wrap;color:#fff", p.msg));
       if (p.source !== undefined && p.line) {
-        var pre = el("pre", "margin:.4rem 0 0;padding:.5rem .8rem;background:#111;border-radius:4px;overflow:auto;color:#ccc");
+        var pre = el("pre", "margin:.4rem 0 0;padding:.5rem .8rem;background:#111;border-radius:4px;white-space:pre-wrap;overflow-wrap:anywhere;color:#ccc");
         var chars = Array.from(p.source), at = Math.max(0, Math.min(p.col - 1, chars.length));
         pre.appendChild(el("span", "color:#777", p.line + " | "));
         pre.appendChild(document.createTextNode(chars.slice(0, at).join("")));
@@ -54,11 +54,15 @@
     });
     document.body.appendChild(b);
   }
+  function show(s) {
+    overlay(s.errors);
+    status(s);
+  }
+  show(JSON.parse(me.dataset.state));
   var es = new EventSource("/_serve/events");
   es.addEventListener("state", function (e) {
     var s = JSON.parse(e.data);
-    overlay(s.errors);
-    status(s);
+    show(s);
     if (!s.errors.length && String(s.version) !== version) {
       sessionStorage.setItem(key, String(window.scrollY));
       es.close();

@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"mime"
 	"net/http"
@@ -178,7 +179,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	name, ok := pageName(r.URL.EscapedPath())
 	s.mu.Lock()
 	page, found := s.pages[name]
-	version, pages := s.st.Version, s.pages
+	pages := s.pages
+	st, _ := json.Marshal(s.st)
 	s.mu.Unlock()
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
@@ -187,7 +189,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// No build has succeeded yet: an empty page that shows the
 		// error and reloads once a save fixes it.
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		io.WriteString(w, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>build failed</title></head><body>\n"+script(version)+"</body></html>\n")
+		io.WriteString(w, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>build failed</title></head><body>\n"+script(st)+"</body></html>\n")
 		return
 	case !ok || !found:
 		http.Error(w, "not found in the site: "+r.URL.Path, http.StatusNotFound)
@@ -199,7 +201,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", ctype)
 	if strings.HasPrefix(ctype, "text/html") {
-		page = Inject(page, version)
+		page = Inject(page, st)
 	}
 	w.Header().Set("Content-Length", strconv.Itoa(len(page)))
 	w.Write(page)
@@ -256,15 +258,20 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 //go:embed reload.js
 var reloadJS string
 
-// script is what serve adds to every HTML page, before </body>.
-func script(version int) string {
-	return `<script id="mb-serve" data-version="` + strconv.Itoa(version) + `">` + reloadJS + "</script>\n"
+// script is what serve adds to every HTML page, before </body>: the
+// state when the page was served (its version, and any build error, drawn
+// at once) and the code that follows the event stream.
+func script(state []byte) string {
+	var st struct{ Version int }
+	json.Unmarshal(state, &st)
+	return `<script id="mb-serve" data-version="` + strconv.Itoa(st.Version) + `" data-state="` + html.EscapeString(string(state)) + `">` + reloadJS + "</script>\n"
 }
 
 // Inject returns page with the reload script before its last </body>; the
-// rest of the page is build's bytes, untouched.
-func Inject(page []byte, version int) []byte {
-	s := script(version)
+// rest of the page is build's bytes, untouched. state is the JSON of the
+// server's state.
+func Inject(page, state []byte) []byte {
+	s := script(state)
 	i := bytes.LastIndex(page, []byte("</body>"))
 	if i < 0 {
 		i = len(page)
