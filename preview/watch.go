@@ -26,7 +26,6 @@ type Options struct {
 	Measure  Measurer      // with --measure: measures what is pending; nil never measures
 	Debounce time.Duration // quiet time after the last change before a rebuild; 0: 60ms
 	Log      io.Writer     // the terminal
-	Ready    func(url string)
 }
 
 // Listen binds addr, loopback when its host is empty. A port in use is an
@@ -47,7 +46,10 @@ func Listen(addr string) (net.Listener, error) {
 		}
 		return nil, fmt.Errorf("%s is already in use (another serve?); pick another port with --addr %s", net.JoinHostPort(host, port), net.JoinHostPort(host, other))
 	}
-	return ln, err
+	if err != nil {
+		return nil, fmt.Errorf("--addr %s: %w", addr, err)
+	}
+	return ln, nil
 }
 
 // Serve builds the site, serves it on opts.Addr and rebuilds it on every
@@ -55,6 +57,8 @@ func Listen(addr string) (net.Listener, error) {
 // opts.Measure is set, and then one experiment at a time, in the
 // background.
 func Serve(ctx context.Context, opts Options) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	ln, err := Listen(opts.Addr)
 	if err != nil {
 		return err
@@ -72,9 +76,6 @@ func Serve(ctx context.Context, opts Options) error {
 	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !net.ParseIP(host).IsLoopback() {
 		fmt.Fprintf(s.log, "warning: %s is reachable from other machines\n", host)
 	}
-	if opts.Ready != nil {
-		opts.Ready(url)
-	}
 	hs := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
@@ -85,12 +86,12 @@ func Serve(ctx context.Context, opts Options) error {
 	}()
 	select {
 	case err := <-served:
-		return err
+		return err // the deferred cancel ends Follow
 	case <-followed:
 	}
 	s.Close()
-	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
+	shut, done := context.WithTimeout(context.Background(), 5*time.Second)
+	defer done()
 	return hs.Shutdown(shut)
 }
 
