@@ -12,8 +12,8 @@ import (
 	"fmt"
 	"html"
 	"io"
-	"mime"
 	"net/http"
+	"net/url"
 	"os"
 	"path"
 	"regexp"
@@ -195,8 +195,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "not found in the site: "+r.URL.Path, http.StatusNotFound)
 		return
 	}
-	ctype := mime.TypeByExtension(path.Ext(name))
-	if ctype == "" {
+	ctype, known := contentTypes[path.Ext(name)]
+	if !known {
 		ctype = "application/octet-stream"
 	}
 	w.Header().Set("Content-Type", ctype)
@@ -208,18 +208,31 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // pageName maps a request's escaped path to a page of the site. The site
-// is flat: a name with a slash (also encoded as %2f), a backslash or a dot
-// segment names nothing.
+// is flat: a name with a slash (also encoded as %2f), a backslash or a
+// leading dot (.., hidden files) names nothing.
 func pageName(escaped string) (string, bool) {
-	name := strings.TrimPrefix(escaped, "/")
+	name, err := url.PathUnescape(strings.TrimPrefix(escaped, "/"))
+	if err != nil {
+		return "", false
+	}
 	if name == "" {
 		return "index.html", true
 	}
-	if strings.ContainsAny(name, "/\\%") || strings.HasPrefix(name, ".") {
-		// Every page name is plain ASCII: anything escaped is not one.
+	if strings.ContainsAny(name, "/\\\x00") || strings.HasPrefix(name, ".") {
 		return "", false
 	}
 	return name, true
+}
+
+// contentTypes are the types of what a site holds; anything else is
+// served as bytes.
+var contentTypes = map[string]string{
+	".html": "text/html; charset=utf-8",
+	".css":  "text/css; charset=utf-8",
+	".js":   "text/javascript; charset=utf-8",
+	".svg":  "image/svg+xml",
+	".png":  "image/png",
+	".json": "application/json",
 }
 
 // events is the server-sent event stream: the state now, then again on
