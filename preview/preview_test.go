@@ -262,22 +262,40 @@ func TestSaveRebuildsAndSendsAnEvent(t *testing.T) {
 	if _, _, page := r.get(t, "/one.html"); !strings.Contains(page, "고쳐 쓴 첫 장입니다.") {
 		t.Error("the page does not show the saved text")
 	}
-	// A folder made after the watch began is watched too: a result set
-	// that appears under results/ (here another machine's) rebuilds.
-	sub := filepath.Join(r.src.Opts.Results, "other")
-	if err := os.MkdirAll(sub, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	second := waitFor(t, ev, "a rebuild for the new folder", func(st state) bool { return st.Version > first.Version+1 })
-	stored, _ := os.ReadFile(filepath.Join(r.src.Opts.Results, "here", "echo.txt"))
-	write(t, filepath.Join(sub, "echo.txt"), string(stored))
-	waitFor(t, ev, "a rebuild for a file in the new folder", func(st state) bool { return st.Version > second.Version })
 	// A new chapter appears.
 	write(t, filepath.Join(r.src.Opts.Chapters, "03-three.md"), "---\ntitle: 셋\norder: 3\nslug: three\n---\n\n새 장.\n")
 	waitFor(t, ev, "the new chapter", func(st state) bool {
 		code, _, page := r.get(t, "/three.html")
 		return code == 200 && strings.Contains(page, "새 장.")
 	})
+}
+
+// A result set made after the watch began is seen: its folder is watched
+// from when it appears.
+func TestNewResultFolderIsWatched(t *testing.T) {
+	src := fixture(t)
+	set := filepath.Join(src.Opts.Results, "here")
+	stored, err := os.ReadFile(filepath.Join(set, "echo.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(set); err != nil {
+		t.Fatal(err)
+	}
+	r := start(t, src, nil)
+	ev := r.events(t)
+	first := waitFor(t, ev, "the first state", func(state) bool { return true })
+	if len(first.Pending) != 1 || first.Pending[0].Why != "missing" {
+		t.Fatalf("pending %+v, want echo missing", first.Pending)
+	}
+	if err := os.Mkdir(set, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(set, "echo.txt"), string(stored))
+	waitFor(t, ev, "the result in the new folder", func(st state) bool { return st.Version > first.Version && len(st.Pending) == 0 })
+	if _, _, page := r.get(t, "/one.html"); !strings.Contains(page, "2 μs") {
+		t.Error("the result is not on the page")
+	}
 }
 
 // A build error is shown over the page with its position, message and
@@ -303,11 +321,15 @@ func TestErrorOverlayAndRecovery(t *testing.T) {
 	if !strings.Contains(r.log.String(), "nosuch") {
 		t.Errorf("the terminal does not show the error:\n%s", r.log)
 	}
+	// Undoing the bad edit clears the error; the pages are the ones the
+	// browser shows already, so they are not reloaded.
 	save(t, path, chapterOne)
 	good := waitFor(t, ev, "recovery", func(st state) bool { return len(st.Errors) == 0 })
-	if good.Version <= first.Version {
-		t.Errorf("recovered without a new version: %+v", good)
+	if good.Version != first.Version {
+		t.Errorf("recovered to the same pages with a new version %d → %d", first.Version, good.Version)
 	}
+	save(t, path, strings.Replace(chapterOne, "첫 장입니다.", "다시 고친 첫 장입니다.", 1))
+	waitFor(t, ev, "a new version", func(st state) bool { return st.Version > first.Version })
 }
 
 // Nothing outside the site is served: not the chapters beside it, not

@@ -125,12 +125,33 @@ func (s *Server) Rebuild() bool {
 			fmt.Fprintf(s.log, "not measured yet: %s (%s): %s\n", p.ID, p.Why, p.Command)
 		}
 	}
-	s.pages = site.Pages
-	s.st.Version++
+	same := samePages(s.pages, site.Pages)
+	if !same {
+		// Only a change of the pages reloads them: a touched file that
+		// changes nothing (or a save that undoes a bad one) does not.
+		s.pages = site.Pages
+		s.st.Version++
+	}
 	s.st.Errors = []Problem{}
 	s.st.Pending = append([]Pending{}, site.Pending...)
-	fmt.Fprintf(s.log, "rebuilt %d pages in %v\n", len(site.Pages), took)
+	if same {
+		fmt.Fprintf(s.log, "rebuilt %d pages in %v: none changed\n", len(site.Pages), took)
+	} else {
+		fmt.Fprintf(s.log, "rebuilt %d pages in %v\n", len(site.Pages), took)
+	}
 	s.notify()
+	return true
+}
+
+func samePages(a, b map[string][]byte) bool {
+	if a == nil || len(a) != len(b) {
+		return false
+	}
+	for name, page := range a {
+		if other, ok := b[name]; !ok || !bytes.Equal(page, other) {
+			return false
+		}
+	}
 	return true
 }
 
