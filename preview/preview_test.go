@@ -487,9 +487,19 @@ func TestTemplateEditRebuilds(t *testing.T) {
 }
 
 func TestPageName(t *testing.T) {
-	for path, want := range map[string]string{"/": "index.html", "/one.html": "one.html",
+	for path, want := range map[string]string{
+		"/":                        "index.html",
+		"/one.html":                "one.html",
 		"/%ED%95%9C%EA%B8%80.html": "한글.html", // a slug in Korean, as a browser asks for it
-		"/..%2fgo.mod":             "", "/a%2Fb.html": "", "/%2e%2e": "", "/..": "", "/a%5cb": "", "/%zz": "", "/a%00.html": "", "/sub/one.html": ""} {
+		"/..%2fgo.mod":             "",
+		"/a%2Fb.html":              "",
+		"/%2e%2e":                  "",
+		"/..":                      "",
+		"/a%5cb":                   "",
+		"/%zz":                     "",
+		"/a%00.html":               "",
+		"/sub/one.html":            "",
+	} {
 		got, ok := pageName(path)
 		if got != want || ok != (want != "") {
 			t.Errorf("pageName(%q) = %q, %v; want %q", path, got, ok, want)
