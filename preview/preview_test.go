@@ -506,3 +506,52 @@ func TestPageName(t *testing.T) {
 		}
 	}
 }
+
+// A file still being written has not settled; once the writer stops, it
+// has. (Best of several checks: a loaded machine may starve the writer
+// for one window.)
+func TestSettledWaitsForTheWriter(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "01-one.md")
+	write(t, path, "")
+	w, err := NewWatcher([]string{dir}, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	stop := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			f.WriteString("반쯤 쓴 줄\n")
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	touched := map[string]bool{path: true}
+	unsettled := false
+	for range 5 {
+		if !w.settled(context.Background(), touched) {
+			unsettled = true
+			break
+		}
+	}
+	close(stop)
+	<-stopped
+	if !unsettled {
+		t.Error("a file written to all along was taken as settled")
+	}
+	if !w.settled(context.Background(), touched) {
+		t.Error("a file nobody writes is not settled")
+	}
+}
