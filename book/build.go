@@ -142,7 +142,7 @@ func describe(st Status) string {
 func (b *Book) Render(res *Results) (pages map[string][]byte, warnings []error, claims []render.Claim, err error) {
 	layouts := b.Templates
 	if layouts == nil {
-		layouts = templates.Embedded
+		layouts = templates.Embedded()
 	}
 	tmpl, err := templates.Parse(layouts)
 	if err != nil {

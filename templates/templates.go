@@ -14,7 +14,7 @@ var files embed.FS
 // Embedded is the layouts and stylesheet compiled into the binary; the
 // preview reads the same files from the templates folder instead, so an
 // edit shows without rebuilding the binary.
-var Embedded fs.FS = files
+func Embedded() fs.FS { return files }
 
 // Stylesheet is fsys's style.css, written to out/style.css.
 func Stylesheet(fsys fs.FS) ([]byte, error) {
