@@ -57,9 +57,22 @@ func BenchmarkSaveToReload(b *testing.B) {
 			}
 			slices.Sort(took)
 			b.ReportMetric(float64(took[len(took)/2])/1e6, "ms-median")
+			// Of which the rebuild (book.Load and Render), from serve's log.
+			var builds []time.Duration
+			for _, m := range rebuilt.FindAllStringSubmatch(r.log.String(), -1) {
+				if d, err := time.ParseDuration(m[1]); err == nil {
+					builds = append(builds, d)
+				}
+			}
+			if len(builds) > 0 {
+				slices.Sort(builds)
+				b.ReportMetric(float64(builds[len(builds)/2])/1e6, "rebuild-ms-median")
+			}
 		})
 	}
 }
+
+var rebuilt = regexp.MustCompile(`rebuilt \d+ pages in ([0-9.]+(?:ms|µs|ns|s))`)
 
 var experimentBlock = regexp.MustCompile("(?ms)^```experiment .*?^```\n")
 
