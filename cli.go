@@ -44,6 +44,7 @@ type cliEnv struct {
 	only, params              []string
 	runs                      int
 	addr                      string
+	measure                   bool
 }
 
 var verbs = []verb{
@@ -97,6 +98,7 @@ var verbs = []verb{
 	{name: "adopt", summary: "make this machine the book's machine (sets machine: in book.yaml) once its set is complete",
 		example: "go run . build --here && go run . adopt",
 		flags:   bookFlags, run: runAdopt},
+	serveVerb(),
 }
 
 // hereEnv makes --here the default of a working copy: an author who works

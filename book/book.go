@@ -8,6 +8,7 @@ package book
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -25,6 +26,7 @@ type Book struct {
 	Docs        []*render.Doc // in chapter order
 	Experiments map[string]*render.Experiment
 	Order       []string // experiment ids in book order
+	Templates   fs.FS    // the layouts and style.css; nil: the embedded ones
 }
 
 // Load parses chapters/*.md and book.yaml. All problems are reported

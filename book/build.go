@@ -334,7 +334,11 @@ func describe(st Status) string {
 // Render evaluates every chapter against res and lays out every page:
 // file name → bytes. It never measures.
 func (b *Book) Render(res *Results) (pages map[string][]byte, warnings []error, claims []render.Claim, err error) {
-	tmpl, err := templates.Parse()
+	layouts := b.Templates
+	if layouts == nil {
+		layouts = templates.Embedded()
+	}
+	tmpl, err := templates.Parse(layouts)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -364,7 +368,11 @@ func (b *Book) Render(res *Results) (pages map[string][]byte, warnings []error, 
 	if err := render.Markdown().Convert([]byte(b.Config.Preface), &preface); err != nil {
 		return nil, warnings, claims, err
 	}
-	pages = map[string][]byte{"style.css": templates.Stylesheet()}
+	css, err := templates.Stylesheet(layouts)
+	if err != nil {
+		return nil, warnings, claims, err
+	}
+	pages = map[string][]byte{"style.css": css}
 	index := site
 	index.Preface = template.HTML(preface.String())
 	if pages["index.html"], err = execute(tmpl, "index.html", index); err != nil {

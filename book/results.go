@@ -78,6 +78,11 @@ func (r *Results) Err(set, id string) error {
 	return r.failed[r.setName(set)+"/"+id]
 }
 
+// Hide makes the build's own set answer "not stored" for id, as if it had
+// never been measured: the preview shows an experiment whose params changed
+// as not measured yet, not with numbers measured for other params.
+func (r *Results) Hide(id string) { r.cache[r.setName("")+"/"+id] = nil }
+
 // setName resolves "" to the build's own set, so both spellings share one
 // cache entry.
 func (r *Results) setName(set string) string {

@@ -33,7 +33,7 @@ func TestProvenance(t *testing.T) {
 // TestFooterSaysWhereFiguresComeFrom: the footer prints the provenance,
 // not a fixed "every figure is measured".
 func TestFooterSaysWhereFiguresComeFrom(t *testing.T) {
-	tmpl, err := Parse()
+	tmpl, err := Parse(Embedded())
 	if err != nil {
 		t.Fatal(err)
 	}

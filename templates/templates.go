@@ -5,21 +5,23 @@ package templates
 import (
 	"embed"
 	"html/template"
+	"io/fs"
 )
 
 //go:embed *.html *.css
 var files embed.FS
 
-// Stylesheet is the site's CSS, written to out/style.css.
-func Stylesheet() []byte {
-	b, err := files.ReadFile("style.css")
-	if err != nil {
-		panic(err) // embedded at build time: cannot be missing
-	}
-	return b
+// Embedded is the layouts and stylesheet compiled into the binary; the
+// preview reads the same files from the templates folder instead, so an
+// edit shows without rebuilding the binary.
+func Embedded() fs.FS { return files }
+
+// Stylesheet is fsys's style.css, written to out/style.css.
+func Stylesheet(fsys fs.FS) ([]byte, error) {
+	return fs.ReadFile(fsys, "style.css")
 }
 
-// Parse parses the page layouts: "index.html" and "chapter.html".
-func Parse() (*template.Template, error) {
-	return template.ParseFS(files, "*.html")
+// Parse parses fsys's page layouts: "index.html" and "chapter.html".
+func Parse(fsys fs.FS) (*template.Template, error) {
+	return template.ParseFS(fsys, "*.html")
 }

@@ -1,0 +1,112 @@
+package preview
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// browser starts Debian's chromium, headless, with a new empty profile.
+// Under CI=true a missing browser fails the test; elsewhere it skips.
+func browser(t testing.TB) context.Context {
+	t.Helper()
+	path := ""
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			path = p
+			break
+		}
+	}
+	if path == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("chromium is not installed; .ci/run installs it (apt-get install -y chromium)")
+		}
+		t.Skip("chromium is not installed: apt-get install -y chromium runs this test")
+	}
+	opts := []chromedp.ExecAllocatorOption{chromedp.ExecPath(path),
+		chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true), chromedp.NoFirstRun,
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()), chromedp.WSURLReadTimeout(60 * time.Second)}
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(alloc)
+	t.Cleanup(func() {
+		cancel()
+		cancelAlloc()
+	})
+	// Start the browser now (on ctx itself: the first action's context
+	// owns the browser).
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatalf("starting %s: %v", path, err)
+	}
+	return ctx
+}
+
+// waitJS waits until expression is true in the open page, across the
+// page's own reloads (each ends a poll early; the next one starts on the
+// new page), for at most a minute: generous for a loaded machine.
+func waitJS(ctx context.Context, expression string) error {
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](expression, chromedp.WithPollingTimeout(10*time.Second)))
+		if err == nil || ctx.Err() != nil || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// waitText waits until the open page's text includes text.
+func waitText(ctx context.Context, text string) error {
+	return waitJS(ctx, "document.body && document.body.innerText.includes("+jsString(text)+")")
+}
+
+func jsString(s string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`).Replace(s) + "'"
+}
+
+// In a real browser: open a chapter, scroll down, save the file; the page
+// shows the new text by itself, at the same scroll position. A bad save
+// shows the overlay; the next good one clears it.
+func TestBrowserReloadsOnSave(t *testing.T) {
+	ctx := browser(t)
+	src := fixture(t)
+	path := filepath.Join(src.Opts.Chapters, "01-one.md")
+	long := chapterOne + strings.Repeat("\n긴 문단으로 쪽을 늘립니다.\n", 200)
+	save(t, path, long)
+	r := start(t, src, nil)
+
+	if err := chromedp.Do(ctx, chromedp.Navigate(r.url+"/one.html")); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitText(ctx, "첫 장입니다."); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void]("window.scrollTo(0, 1500); window.mbNotReloaded = true")); err != nil {
+		t.Fatal(err)
+	}
+	save(t, path, strings.Replace(long, "첫 장입니다.", "브라우저에서 고친 첫 장입니다.", 1))
+	if err := waitText(ctx, "브라우저에서 고친 첫 장입니다."); err != nil {
+		t.Fatalf("the page never showed the saved text: %v\nserve's log:\n%s", err, r.log)
+	}
+	// The page reloaded itself (the marker is gone), where it was.
+	if err := waitJS(ctx, "document.readyState === 'complete' && window.scrollY > 1000 && !window.mbNotReloaded"); err != nil {
+		y, _ := chromedp.Run(ctx, chromedp.Evaluate[float64]("window.scrollY"))
+		t.Errorf("after the reload scrollY = %v, want about 1500: %v", y, err)
+	}
+
+	save(t, path, strings.Replace(long, "echo.time[n=2]", "echo.nosuch[n=2]", 1))
+	if err := waitJS(ctx, "(document.getElementById('mb-serve-overlay') || {}).innerText?.includes('01-one.md:7:')"); err != nil {
+		t.Fatalf("no overlay with the error's position: %v", err)
+	}
+	save(t, path, long)
+	if err := waitJS(ctx, "document.readyState === 'complete' && !document.getElementById('mb-serve-overlay') && document.body.innerText.includes('첫 장입니다.')"); err != nil {
+		t.Fatalf("the overlay stayed after a good save: %v", err)
+	}
+}

@@ -1,0 +1,72 @@
+(function () {
+  // Added by `go run . serve` only: reloads the page when the site is
+  // rebuilt (keeping the scroll position), shows a build error over the
+  // page and what is not measured yet or being measured.
+  var me = document.currentScript, version = me.dataset.version;
+  var key = "mb-serve-scroll:" + location.pathname;
+  var y = sessionStorage.getItem(key);
+  if (y !== null) {
+    sessionStorage.removeItem(key);
+    var restore = function () { window.scrollTo(0, +y); };
+    if (document.readyState === "complete") restore(); else addEventListener("load", restore);
+  }
+  function el(tag, css, text) {
+    var e = document.createElement(tag);
+    if (css) e.style.cssText = css;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function overlay(errors) {
+    var old = document.getElementById("mb-serve-overlay");
+    if (old) old.remove();
+    if (!errors.length) return;
+    var o = el("div", "position:fixed;inset:0;z-index:2147483647;background:rgba(20,20,20,.82);overflow:auto;padding:4vh 4vw;font:15px/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;color:#eee");
+    o.id = "mb-serve-overlay";
+    var box = el("div", "max-width:60rem;margin:0 auto;background:#1e1e1e;border-top:6px solid #e5484d;border-radius:6px;padding:1.2rem 1.5rem;box-shadow:0 10px 40px #000");
+    box.appendChild(el("div", "color:#ff8a8a;font-weight:bold;font-size:17px;margin-bottom:.8rem", "빌드 실패 — 파일을 고쳐 저장하면 이 창은 사라집니다"));
+    errors.forEach(function (p) {
+      var item = el("div", "margin:.9rem 0");
+      if (p.file) item.appendChild(el("div", "color:#7cc4ff", p.file + ":" + p.line + ":" + p.col));
+      item.appendChild(el("div", "white-space:pre-wrap;color:#fff", p.msg));
+      if (p.source !== undefined && p.line) {
+        var pre = el("pre", "margin:.4rem 0 0;padding:.5rem .8rem;background:#111;border-radius:4px;white-space:pre-wrap;overflow-wrap:anywhere;color:#ccc");
+        var chars = Array.from(p.source), at = Math.max(0, Math.min(p.col - 1, chars.length));
+        pre.appendChild(el("span", "color:#777", p.line + " | "));
+        pre.appendChild(document.createTextNode(chars.slice(0, at).join("")));
+        pre.appendChild(el("span", "background:#e5484d;color:#fff", chars[at] === undefined ? " " : chars[at]));
+        pre.appendChild(document.createTextNode(chars.slice(at + 1).join("")));
+        item.appendChild(pre);
+      }
+      box.appendChild(item);
+    });
+    o.appendChild(box);
+    document.body.appendChild(o);
+  }
+  function status(s) {
+    var old = document.getElementById("mb-serve-status");
+    if (old) old.remove();
+    if (!s.progress && !s.pending.length) return;
+    var b = el("div", "position:fixed;right:1rem;bottom:1rem;z-index:2147483646;max-width:34rem;background:#fffbe6;color:#222;border:1px solid #e0c200;border-radius:6px;padding:.6rem .9rem;font:13px/1.45 ui-monospace,Menlo,Consolas,monospace;box-shadow:0 4px 16px rgba(0,0,0,.2)");
+    b.id = "mb-serve-status";
+    if (s.progress) b.appendChild(el("div", "font-weight:bold", "측정 중: " + s.progress));
+    s.pending.forEach(function (p) {
+      b.appendChild(el("div", "", "아직 측정 안 됨: " + p.id + " (" + p.why + ") — " + p.command));
+    });
+    document.body.appendChild(b);
+  }
+  function show(s) {
+    overlay(s.errors);
+    status(s);
+  }
+  show(JSON.parse(me.dataset.state));
+  var es = new EventSource("/_serve/events");
+  es.addEventListener("state", function (e) {
+    var s = JSON.parse(e.data);
+    show(s);
+    if (!s.errors.length && String(s.version) !== version) {
+      sessionStorage.setItem(key, String(window.scrollY));
+      es.close();
+      location.reload();
+    }
+  });
+})();

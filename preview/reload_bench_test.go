@@ -1,0 +1,109 @@
+package preview
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"measuredbook/book"
+	"measuredbook/machine"
+	"measuredbook/probes"
+)
+
+// BenchmarkSaveToReload is the author's loop in a real browser: the time
+// from saving a chapter to the open page showing the new text, through
+// the watcher, the rebuild, the event and the reload. It reports the
+// median (ms-median) over its iterations:
+//
+//	go test ./preview -run '^$' -bench SaveToReload -benchtime 20x
+//
+// at the real book (its 4 chapters, against the committed results) and at
+// 100 chapters: the real ones plus copies with new slugs whose experiment
+// blocks are dropped (ids must be unique), so every copy still evaluates
+// the same values, tables, plots and claims against the real results.
+func BenchmarkSaveToReload(b *testing.B) {
+	for _, n := range []int{4, 100} {
+		b.Run(fmt.Sprintf("chapters=%d", n), func(b *testing.B) {
+			ctx := browser(b)
+			dir := copyBook(b, n)
+			src := &Book{Opts: book.Options{Chapters: dir, Results: "../results", Probes: probes.All(), This: machine.Current()}, Templates: "../templates"}
+			r := start(b, src, nil)
+			path := filepath.Join(dir, "02-select-to-epoll.md")
+			orig, err := os.ReadFile(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := chromedp.Do(ctx, chromedp.Navigate(r.url+"/select-to-epoll.html")); err != nil {
+				b.Fatal(err)
+			}
+			var took []time.Duration
+			i := 0
+			for b.Loop() {
+				i++
+				marker := fmt.Sprintf("저장 표시 %d번째", i)
+				start := time.Now()
+				write(b, path, string(orig)+"\n"+marker+"\n")
+				if err := waitText(ctx, marker); err != nil {
+					b.Fatalf("save %d never showed: %v", i, err)
+				}
+				took = append(took, time.Since(start))
+			}
+			slices.Sort(took)
+			b.ReportMetric(float64(took[len(took)/2])/1e6, "ms-median")
+			// Of which the rebuild (book.Load and Render), from serve's log.
+			var builds []time.Duration
+			for _, m := range rebuilt.FindAllStringSubmatch(r.log.String(), -1) {
+				if d, err := time.ParseDuration(m[1]); err == nil {
+					builds = append(builds, d)
+				}
+			}
+			if len(builds) > 0 {
+				slices.Sort(builds)
+				b.ReportMetric(float64(builds[len(builds)/2])/1e6, "rebuild-ms-median")
+			}
+		})
+	}
+}
+
+var rebuilt = regexp.MustCompile(`rebuilt \d+ pages in ([0-9.]+(?:ms|µs|ns|s))`)
+
+var experimentBlock = regexp.MustCompile("(?ms)^```experiment .*?^```\n")
+
+// copyBook copies the real chapters into a temp dir and adds copies up to
+// n chapters, each with its own slug and order and without experiment
+// blocks.
+func copyBook(b *testing.B, n int) string {
+	dir := b.TempDir()
+	files, err := filepath.Glob("../chapters/*")
+	if err != nil || len(files) == 0 {
+		b.Fatalf("no chapters: %v", err)
+	}
+	var chapters []string
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		write(b, filepath.Join(dir, filepath.Base(f)), string(data))
+		if strings.HasSuffix(f, ".md") {
+			chapters = append(chapters, string(data))
+		}
+	}
+	slug := regexp.MustCompile(`(?m)^slug: *(.*)$`)
+	order := regexp.MustCompile(`(?m)^order: *\d+$`)
+	for i := len(chapters); i < n; i++ {
+		c := chapters[i%len(chapters)]
+		c = slug.ReplaceAllString(c, fmt.Sprintf("slug: ${1}-copy%d", i))
+		c = order.ReplaceAllString(c, fmt.Sprintf("order: %d", 100+i))
+		c = experimentBlock.ReplaceAllString(c, "")
+		write(b, filepath.Join(dir, fmt.Sprintf("%03d-copy.md", i)), c)
+	}
+	return dir
+}

@@ -1,0 +1,304 @@
+package preview
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// Options configure Serve.
+type Options struct {
+	Addr     string        // host:port; an empty host means loopback
+	Watch    []string      // folders whose changes rebuild the site (subfolders too)
+	Build    Builder       // the site for the files on disk now
+	Measure  Measurer      // with --measure: measures what is pending; nil never measures
+	Debounce time.Duration // quiet time after the last change before a rebuild; 0: 60ms
+	Log      io.Writer     // the terminal
+}
+
+// Listen binds addr, loopback when its host is empty. A port in use is an
+// error that names the flag that changes it.
+func Listen(addr string) (net.Listener, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("--addr %q: %v (want host:port, e.g. 127.0.0.1:8000)", addr, err)
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(host, port))
+	if errors.Is(err, syscall.EADDRINUSE) {
+		other := "8001"
+		if n, err := strconv.Atoi(port); err == nil && n > 0 && n < 65535 {
+			other = strconv.Itoa(n + 1)
+		}
+		return nil, fmt.Errorf("%s is already in use (another serve?); pick another port with --addr %s", net.JoinHostPort(host, port), net.JoinHostPort(host, other))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("--addr %s: %w", addr, err)
+	}
+	return ln, nil
+}
+
+// Serve builds the site, serves it on opts.Addr and rebuilds it on every
+// change under opts.Watch until ctx ends. It never measures unless
+// opts.Measure is set, and then one experiment at a time, in the
+// background.
+func Serve(ctx context.Context, opts Options) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ln, err := Listen(opts.Addr)
+	if err != nil {
+		return err
+	}
+	s := NewServer(opts.Build, opts.Log)
+	w, err := NewWatcher(opts.Watch, opts.Debounce, opts.Log)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer w.Close()
+	s.Rebuild()
+	url := "http://" + ln.Addr().String() + "/"
+	fmt.Fprintf(s.log, "serving %s (watching %s; Ctrl-C stops)\n", url, strings.Join(opts.Watch, ", "))
+	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !net.ParseIP(host).IsLoopback() {
+		fmt.Fprintf(s.log, "warning: %s is reachable from other machines\n", host)
+	}
+	hs := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	followed := make(chan struct{})
+	go func() {
+		s.Follow(ctx, w.Run(ctx), opts.Measure)
+		close(followed)
+	}()
+	select {
+	case err := <-served:
+		return err // the deferred cancel ends Follow
+	case <-followed:
+	}
+	s.Close()
+	shut, done := context.WithTimeout(context.Background(), 5*time.Second)
+	defer done()
+	return hs.Shutdown(shut)
+}
+
+// Follow rebuilds the site on every request from changes until ctx ends;
+// with measure, it measures in the background what the builds leave
+// unmeasured, one experiment at a time, and rebuilds as each result lands.
+func (s *Server) Follow(ctx context.Context, changes <-chan struct{}, measure Measurer) {
+	kick := make(chan struct{}, 1)
+	if measure != nil {
+		go s.measureLoop(ctx, measure, kick)
+		kick <- struct{}{}
+	}
+	for {
+		select {
+		case <-changes:
+			s.Rebuild()
+			select {
+			case kick <- struct{}{}:
+			default:
+			}
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// measureLoop measures what the last build left unmeasured, one experiment
+// at a time, each at most once per reason: a probe that fails keeps its
+// stored result and is not retried in a loop.
+func (s *Server) measureLoop(ctx context.Context, measure Measurer, kick <-chan struct{}) {
+	tried := map[string]bool{}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-kick:
+		}
+		for {
+			var next *Pending
+			for _, p := range s.pending() {
+				if p.Here && !tried[p.ID+"\x00"+p.Why] {
+					next = &p
+					break
+				}
+			}
+			if next == nil || ctx.Err() != nil {
+				break
+			}
+			tried[next.ID+"\x00"+next.Why] = true
+			fmt.Fprintf(s.log, "measuring %s (%s)\n", next.ID, next.Why)
+			s.setProgress(next.ID)
+			start := time.Now()
+			err := measure(ctx, next.ID, func(line string) {
+				fmt.Fprintln(s.log, line)
+				s.setProgress(line)
+			})
+			s.setProgress("")
+			if err != nil {
+				fmt.Fprintf(s.log, "measuring %s failed: %v\n", next.ID, err)
+			} else {
+				fmt.Fprintf(s.log, "measured %s in %v\n", next.ID, time.Since(start).Round(time.Millisecond))
+			}
+			// The result landed in the results folder: the watcher
+			// rebuilds, and kicks this loop again.
+		}
+	}
+}
+
+// Watcher turns file changes under some folders into rebuild requests:
+// debounced, and only once the files changed have stopped changing, so a
+// half-written file (an editor's partial write, a rename over the old
+// file) is never built as the truth.
+type Watcher struct {
+	fs       *fsnotify.Watcher
+	debounce time.Duration
+	log      io.Writer
+}
+
+// NewWatcher watches every folder under dirs, and folders made later.
+func NewWatcher(dirs []string, debounce time.Duration, log io.Writer) (*Watcher, error) {
+	if debounce <= 0 {
+		debounce = 60 * time.Millisecond
+	}
+	if log == nil {
+		log = io.Discard
+	}
+	fw, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil, err
+	}
+	w := &Watcher{fs: fw, debounce: debounce, log: log}
+	for _, d := range dirs {
+		if err := w.addTree(d); err != nil {
+			fw.Close()
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+// Close stops watching.
+func (w *Watcher) Close() error { return w.fs.Close() }
+
+func (w *Watcher) addTree(dir string) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if p != dir && strings.HasPrefix(d.Name(), ".") {
+			return filepath.SkipDir
+		}
+		return w.fs.Add(p)
+	})
+}
+
+// ignored are editors' scratch files: never read by the build.
+func ignored(name string) bool {
+	base := filepath.Base(name)
+	return strings.HasPrefix(base, ".") || strings.HasSuffix(base, "~") ||
+		strings.HasSuffix(base, ".swp") || strings.HasSuffix(base, ".swx") || base == "4913"
+}
+
+// Run sends on the returned channel when the site should be rebuilt,
+// until ctx ends.
+func (w *Watcher) Run(ctx context.Context) <-chan struct{} {
+	out := make(chan struct{})
+	go func() {
+		touched := map[string]bool{}
+		timer := time.NewTimer(time.Hour)
+		timer.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case err, ok := <-w.fs.Errors:
+				if !ok {
+					return
+				}
+				fmt.Fprintf(w.log, "watch: %v\n", err)
+			case ev, ok := <-w.fs.Events:
+				if !ok {
+					return
+				}
+				if ev.Has(fsnotify.Create) {
+					if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() {
+						// A new folder (a new result set): watch it, and
+						// what was written into it before the watch began.
+						if err := w.addTree(ev.Name); err != nil {
+							fmt.Fprintf(w.log, "watch: %v\n", err)
+						}
+					}
+				}
+				if ev.Op == fsnotify.Chmod || ignored(ev.Name) {
+					continue
+				}
+				touched[ev.Name] = true
+				timer.Reset(w.debounce)
+			case <-timer.C:
+				if !w.settled(ctx, touched) {
+					// Still being written: wait for the next quiet spell.
+					timer.Reset(w.debounce)
+					continue
+				}
+				touched = map[string]bool{}
+				select {
+				case out <- struct{}{}:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}
+	}()
+	return out
+}
+
+// settled reports whether every touched file kept its size and mtime over
+// one more debounce interval (a file that is gone has settled too).
+func (w *Watcher) settled(ctx context.Context, touched map[string]bool) bool {
+	before := stats(touched)
+	select {
+	case <-time.After(w.debounce / 2):
+	case <-ctx.Done():
+		return true
+	}
+	after := stats(touched)
+	for name, s := range before {
+		if after[name] != s {
+			return false
+		}
+	}
+	return true
+}
+
+type stat struct {
+	size  int64
+	mtime time.Time
+}
+
+func stats(names map[string]bool) map[string]stat {
+	out := map[string]stat{}
+	for name := range names {
+		if fi, err := os.Stat(name); err == nil {
+			out[name] = stat{fi.Size(), fi.ModTime()}
+		}
+	}
+	return out
+}
