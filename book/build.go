@@ -239,6 +239,13 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 		if rep.GapFigures > 0 {
 			failing = append(failing, fmt.Sprintf("%d place(s) show a gap instead of a figure; the first: %v", rep.GapFigures, firstGap))
 		}
+		// A sentence picked by a condition the runs do not decide, with no
+		// unsure branch to say so, states noise as a finding.
+		for _, w := range rep.Warnings {
+			if WarningKind(w) == render.KindInconclusive {
+				failing = append(failing, w.Error())
+			}
+		}
 		if len(rep.Gaps) > 0 && rep.Fill != "" {
 			failing = append(failing, "fill the gaps with: "+rep.Fill)
 		}

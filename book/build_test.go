@@ -484,3 +484,43 @@ func TestChapterNeedsTitleAndSlug(t *testing.T) {
 		}
 	}
 }
+
+// A condition the runs do not decide, written without an unsure branch,
+// fails a strict build at its place; with one, the build passes.
+func TestStrictFailsOnAnInconclusiveCondition(t *testing.T) {
+	opts := testOptions(t)
+	write := func(cond string) {
+		src := "---\ntitle: 시험\norder: 1\nslug: t\n---\n\n```experiment ok\nprobe: fake.ok\nparams:\n  n: [1, 2]\nruns: 2\n```\n\n" + cond + "\n"
+		if err := os.WriteFile(filepath.Join(opts.Chapters, "t.md"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(`{{ ok.time[n=1] < ok.time[n=2] ? "작다" : "작지 않다" }}`)
+	if _, err := Build(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	// The runs of n=1 now straddle n=2's: which is smaller is undecided.
+	path := store.Path(opts.Results, "here", "ok")
+	r, err := store.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range r.Rows {
+		if r.Rows[i].Params["n"] == "1" {
+			r.Rows[i].Runs = []probe.Values{{"time": 1e-6}, {"time": 3e-6}}
+		}
+	}
+	if err := store.Save(path, r); err != nil {
+		t.Fatal(err)
+	}
+	strict := opts
+	strict.Strict = true
+	_, err = Build(context.Background(), strict)
+	if err == nil || !strings.Contains(err.Error(), "t.md:14:1:") || !strings.Contains(err.Error(), "inconclusive condition") {
+		t.Fatalf("strict build with an inconclusive condition: err = %v", err)
+	}
+	write(`{{ ok.time[n=1] < ok.time[n=2] ? "작다" : "작지 않다" ~ "실행마다 달랐다" }}`)
+	if _, err := Build(context.Background(), strict); err != nil {
+		t.Fatalf("with an unsure branch: %v", err)
+	}
+}

@@ -81,7 +81,7 @@ func (ev *eval) experiment(dir *directive) any {
 	var fixed []string
 	for _, name := range x.Order {
 		if len(x.Sweep[name]) == 1 {
-			fixed = append(fixed, name+"="+x.Sweep[name][0])
+			fixed = append(fixed, label(x.Labels, name)+"="+label(x.Labels, x.Sweep[name][0]))
 		}
 	}
 	view.Fixed = strings.Join(fixed, ", ")
