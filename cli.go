@@ -221,10 +221,10 @@ func (e *cliEnv) load() (book.Options, *book.Book, string, error) {
 
 // printWarnings prints the warnings one line per kind, at the first place
 // with a count of the others, or every one of them when verbose. Warnings
-// of kind skip are left out unless verbose: the build leaves out
-// "missing", as its summary line counts the gaps and names the command
+// for which skip holds are left out unless verbose: the build leaves out
+// gaps (book.IsGap), as its summary line counts them and names the command
 // that fills them where it is run.
-func printWarnings(w io.Writer, warnings []error, verbose bool, skip string) {
+func printWarnings(w io.Writer, warnings []error, verbose bool, skip func(error) bool) {
 	var order []string
 	first := map[string]string{}
 	more := map[string]int{}
@@ -233,10 +233,10 @@ func printWarnings(w io.Writer, warnings []error, verbose bool, skip string) {
 			fmt.Fprintf(w, "warning: %s\n", warn)
 			continue
 		}
-		k := book.WarningKind(warn)
-		if k == skip {
+		if skip != nil && skip(warn) {
 			continue
 		}
+		k := book.WarningKind(warn)
 		if _, seen := first[k]; seen {
 			more[k]++
 			continue
@@ -278,7 +278,7 @@ func runBuild(ctx context.Context, e *cliEnv, args []string) error {
 	}
 	if rep != nil {
 		printFailingClaims(e.stderr, rep.Claims)
-		printWarnings(e.stderr, rep.Warnings, e.verbose, "missing")
+		printWarnings(e.stderr, rep.Warnings, e.verbose, book.IsGap)
 	}
 	if err != nil {
 		return shown{err}
@@ -680,7 +680,7 @@ func runCheck(ctx context.Context, e *cliEnv, args []string) error {
 			fmt.Fprintf(e.stdout, "     cannot be decided: %s\n", why)
 		}
 	}
-	printWarnings(e.stderr, warnings, e.verbose, "missing")
+	printWarnings(e.stderr, warnings, e.verbose, book.IsGap)
 	holds, fails, unsure := countClaims(claims)
 	fmt.Fprintf(e.stdout, "set %s: %d claims: %d hold, %d fail, %d inconclusive (%d of them for lack of data)\n", set, len(claims), holds, fails, unsure, undecided)
 	var errs []error
@@ -747,7 +747,7 @@ func runRender(ctx context.Context, e *cliEnv, args []string) error {
 		return err
 	}
 	html, warnings, err := render.RenderFragment(name, src, opts.Probes, book.NewResults(e.results, set), experiments)
-	printWarnings(e.stderr, warnings, e.verbose, "")
+	printWarnings(e.stderr, warnings, e.verbose, nil)
 	if err != nil {
 		return err
 	}

@@ -243,7 +243,7 @@ func TestWarningsAreGroupedByMessage(t *testing.T) {
 		return &render.PosError{Pos: render.Pos{File: "c.md", Line: line, Col: 1}, Msg: msg}
 	}
 	var buf bytes.Buffer
-	printWarnings(&buf, []error{at(3, "same thing"), at(9, "other"), at(5, "same thing"), at(7, "same thing")}, false, "")
+	printWarnings(&buf, []error{at(3, "same thing"), at(9, "other"), at(5, "same thing"), at(7, "same thing")}, false, nil)
 	want := "warning: c.md:3:1: same thing (and 2 more like it; -v lists them)\nwarning: c.md:9:1: other\n"
 	if buf.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", buf.String(), want)
@@ -251,12 +251,12 @@ func TestWarningsAreGroupedByMessage(t *testing.T) {
 	// A warning that says its kind is grouped by it, whatever its message;
 	// -v lists every one; the kind the caller skips is left out.
 	buf.Reset()
-	printWarnings(&buf, []error{kinded{at(1, "a"), "k"}, kinded{at(2, "b"), "k"}, kinded{at(3, "c"), "gap"}}, false, "gap")
+	printWarnings(&buf, []error{kinded{at(1, "a"), "k"}, kinded{at(2, "b"), "k"}, kinded{at(3, "c"), "gap"}}, false, func(err error) bool { return book.WarningKind(err) == "gap" })
 	if want := "warning: c.md:1:1: a (and 1 more like it; -v lists them)\n"; buf.String() != want {
 		t.Errorf("by kind: got %q, want %q", buf.String(), want)
 	}
 	buf.Reset()
-	printWarnings(&buf, []error{kinded{at(1, "a"), "k"}, kinded{at(2, "b"), "k"}, kinded{at(3, "c"), "gap"}}, true, "gap")
+	printWarnings(&buf, []error{kinded{at(1, "a"), "k"}, kinded{at(2, "b"), "k"}, kinded{at(3, "c"), "gap"}}, true, func(err error) bool { return book.WarningKind(err) == "gap" })
 	if strings.Count(buf.String(), "warning: ") != 3 {
 		t.Errorf("-v: %q", buf.String())
 	}

@@ -47,32 +47,31 @@ type Report struct {
 	Gaps []Status
 	Fill string
 	// GapFigures counts the places on the pages that show a gap instead
-	// of a figure (warnings of kind "missing").
+	// of a figure (warnings for which IsGap holds).
 	GapFigures int
 }
 
-// WarningKind groups warnings for a summary: the warning's own Kind()
-// when it has one, else the known families of render's messages (a
-// missing figure is "missing"), else the message itself without its
+// WarningKind groups warnings for a summary: the warning's own kind when
+// it has one (render's kinds), else the message itself without its
 // position, so the same message at many places is one kind.
 func WarningKind(warn error) string {
 	var k interface{ Kind() string }
-	if errors.As(warn, &k) {
+	if errors.As(warn, &k) && k.Kind() != "" {
 		return k.Kind()
 	}
-	msg := warn.Error()
 	var pe *render.PosError
 	if errors.As(warn, &pe) {
-		msg = pe.Msg
+		return pe.Msg
 	}
-	switch {
-	case strings.HasPrefix(msg, "inconclusive condition"):
-		return "inconclusive condition"
-	case strings.Contains(msg, "no result of experiment"), strings.Contains(msg, "no result stored"),
-		strings.Contains(msg, "; measure it again with"):
-		return "missing"
-	}
-	return msg
+	return warn.Error()
+}
+
+// IsGap reports whether a warning is about a place that shows a gap where
+// a figure could be measured: missing, or failed to measure. (An optional
+// metric that does not apply to a combination is absent, not a gap.)
+func IsGap(warn error) bool {
+	k := WarningKind(warn)
+	return k == render.KindMissing || k == render.KindFailed
 }
 
 // SetFor decides which result set a build draws from: --machine, else
@@ -211,7 +210,7 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	rep.Gaps, rep.Fill = b.gaps(res, opts, set)
 	var firstGap error
 	for _, w := range rep.Warnings {
-		if WarningKind(w) == "missing" {
+		if IsGap(w) {
 			if rep.GapFigures == 0 {
 				firstGap = w
 			}
