@@ -328,11 +328,8 @@ func (ev *evaluator) fact(n *factNode) (Value, error) {
 		}
 		return Value{}, errAt(n, "machine %s did not record whether it is a virtual machine (its results predate the record; measure again)", f.Name)
 	}
-	key, half, _ := strings.Cut(n.field, "_")
-	if half == "max" {
-		key = n.field
-	}
-	text, ok := f.Limits[strings.ReplaceAll(key, "_", "-")]
+	key, half := limitKey(n.field)
+	text, ok := f.Limits[key]
 	if !ok {
 		return Value{}, errAt(n, "machine %s did not record %s", f.Name, ev.text(n))
 	}
@@ -347,6 +344,33 @@ func (ev *evaluator) fact(n *factNode) (Value, error) {
 		return Value{}, errAt(n, "%s is %q on machine %s, not a number", ev.text(n), text, f.Name)
 	}
 	return point(float64(x), Dimensionless), nil
+}
+
+// limitKey is the fingerprint's Limits key of a limit fact, and which half
+// of a soft/hard pair it reads ("soft", "hard", or "" for a single value).
+func limitKey(field string) (key, half string) {
+	key, half, _ = strings.Cut(field, "_")
+	if half == "max" {
+		key = field
+	}
+	return strings.ReplaceAll(key, "_", "-"), half
+}
+
+// Recorded reports whether the fingerprint f holds the fact field. Results
+// measured before a fact was recorded, and transcribed sets, lack some: a
+// page shows a gap there rather than failing the build.
+func Recorded(f machine.Fingerprint, field string) bool {
+	switch field {
+	case "cores":
+		return f.Cores > 0
+	case "memory":
+		return f.Memory > 0
+	case "virtual":
+		return f.Virtual == "yes" || f.Virtual == "no"
+	}
+	key, _ := limitKey(field)
+	_, ok := f.Limits[key]
+	return ok
 }
 
 // metric looks a reference's metric up in the environment, once per Eval.

@@ -158,8 +158,9 @@ func metricNames(s probe.Spec) []string {
 // the combination it names failed to measure (failed says which and why),
 // or it lacks an optional metric (inapplicable says why it does not apply),
 // or its stale result was measured without the value it selects (stale),
-// or a transcribed set holds no such figure (absent names it).
-type gap struct{ set, id, failed, metric, inapplicable, stale, absent string }
+// or a transcribed set holds no such figure (absent names it), or the
+// set's machine did not record a fact (fact, of machine).
+type gap struct{ set, id, failed, metric, inapplicable, stale, absent, fact, machine string }
 
 // kind is the kind of the gap's warning.
 func (g gap) kind() string {
@@ -174,6 +175,9 @@ func (g gap) kind() string {
 
 // msg is the warning: what is missing and the command that measures it.
 func (g gap) msg() string {
+	if g.fact != "" {
+		return fmt.Sprintf("machine %s did not record machine.%s (a transcribed set, or results measured before it was recorded; measuring the set again records it)", g.machine, g.fact)
+	}
 	if g.absent != "" {
 		return fmt.Sprintf("no result of experiment %s for %s: the transcribed set holds no such figure", g.id, g.absent)
 	}
@@ -191,6 +195,9 @@ func (g gap) msg() string {
 
 // ko is the placeholder's text on the page.
 func (g gap) ko() string {
+	if g.fact != "" {
+		return "기록 없음: " + g.machine + "의 machine." + g.fact
+	}
 	if g.absent != "" {
 		return "원서에 없는 수치: " + g.absent
 	}
@@ -233,6 +240,12 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 				}
 			}
 		}
+		// A transcribed set holds the figures the original book reported,
+		// not every combination and metric a chapter asks for: what it
+		// lacks is a gap on the page, not an error in the chapter.
+		if !res.Measured() && !holds(res, r, v.exps[r.Experiment], r.Set == "") {
+			return gap{set: r.Set, id: r.Experiment, absent: fmt.Sprintf("%s[%s]", r.Metric, selText(r.Selector))}, true
+		}
 		// An optional metric a selected combination does not have: the
 		// expression has no value there, not a zero.
 		if m, ok := v.exps[r.Experiment].Spec.Metric(r.Metric); ok && m.Optional != "" {
@@ -242,11 +255,12 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 				}
 			}
 		}
-		// A transcribed set holds the figures the original book reported,
-		// not every combination and metric a chapter asks for: what it
-		// lacks is a gap on the page, not an error in the chapter.
-		if !res.Measured() && !holds(res, r, v.exps[r.Experiment], r.Set == "") {
-			return gap{set: r.Set, id: r.Experiment, absent: fmt.Sprintf("%s[%s]", r.Metric, selText(r.Selector))}, true
+	}
+	// A machine fact the set's fingerprint does not hold (a transcribed
+	// set, or results older than the fact's record) is a gap too.
+	for _, fact := range x.Facts() {
+		if f, err := v.Machine(fact.Set); err == nil && !expr.Recorded(f, fact.Field) {
+			return gap{set: fact.Set, fact: fact.Field, machine: f.Name}, true
 		}
 	}
 	return gap{}, false
