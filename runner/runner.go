@@ -282,7 +282,20 @@ type childOutput struct {
 // params as JSON). It prints one JSON object on stdout and returns the exit
 // code. A probe error is reported in the JSON with exit code 0, so the
 // parent can tell a clean failure ("cannot raise RLIMIT_NOFILE") from a crash.
+//
+// A process started by a run as its probe's helper (probe.HelperCommand:
+// the same arguments, probe.HelperEnv naming the probe) enters here too
+// and runs the probe's Helper, which ends the process.
 func Child(args []string, all []probe.Probe, stdout, stderr io.Writer) int {
+	if name, ok := os.LookupEnv(probe.HelperEnv); ok {
+		for _, p := range all {
+			if p.Name == name && p.Helper != nil {
+				p.Helper()
+			}
+		}
+		fmt.Fprintf(stderr, "%s=%q: no probe with a helper of that name\n", probe.HelperEnv, name)
+		return 2
+	}
 	watchParent()
 	if len(args) != 2 {
 		fmt.Fprintf(stderr, "usage: %s PROBE PARAMS-JSON\n", ChildVerb)
