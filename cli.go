@@ -257,7 +257,7 @@ func printWarnings(w io.Writer, warnings []error, verbose bool, skip string) {
 // what was measured.
 func printFailingClaims(w io.Writer, claims []render.Claim) {
 	for _, c := range claims {
-		if c.Verdict == "fails" {
+		if c.Verdict == expr.False {
 			fmt.Fprintf(w, "%s: claim does not hold: %s\n    %s\n", c.Pos, c.Text, c.Explain)
 		}
 	}
@@ -309,9 +309,9 @@ func runBuild(ctx context.Context, e *cliEnv, args []string) error {
 func countClaims(claims []render.Claim) (holds, fails, unsure int) {
 	for _, c := range claims {
 		switch c.Verdict {
-		case "holds":
+		case expr.True:
 			holds++
-		case "fails":
+		case expr.False:
 			fails++
 		default:
 			unsure++
@@ -357,7 +357,7 @@ func runRun(ctx context.Context, e *cliEnv, args []string) error {
 		if res == nil {
 			continue
 		}
-		p, _ := probes.Lookup(opts.Probes, res.Probe)
+		p, _ := probe.Lookup(opts.Probes, res.Probe)
 		if e.jsonOutput {
 			if err := printJSON(e.stdout, p, res); err != nil {
 				return err
@@ -412,7 +412,7 @@ func runProbe(ctx context.Context, e *cliEnv, args []string) error {
 		return usagef("--runs %d: want at least 1", e.runs)
 	}
 	all := probes.All()
-	p, ok := probes.Lookup(all, args[0])
+	p, ok := probe.Lookup(all, args[0])
 	if !ok {
 		names := make([]string, len(all))
 		for i, q := range all {
@@ -605,7 +605,7 @@ func runStatus(ctx context.Context, e *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	res := book.NewResults(e.results, set)
+	res := book.NewResults(e.results, set, opts.Probes)
 	where := "this machine's set"
 	if set != opts.This.Name {
 		where = "measured elsewhere; this machine is " + opts.This.Name + ", whose own set go run . status --here shows"
@@ -663,16 +663,16 @@ func runCheck(ctx context.Context, e *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	res := book.NewResults(e.results, set)
+	res := book.NewResults(e.results, set, opts.Probes)
 	_, warnings, claims, err := b.Render(res)
 	if err != nil {
 		return err
 	}
 	undecided := 0
 	for _, c := range claims {
-		mark := map[string]string{"holds": "ok  ", "fails": "FAIL", "inconclusive": "??  "}[c.Verdict]
+		mark := map[expr.Truth]string{expr.True: "ok  ", expr.False: "FAIL", expr.Unknown: "??  "}[c.Verdict]
 		fmt.Fprintf(e.stdout, "%s %s: %s\n     %s\n", mark, c.Pos, c.Text, c.Explain)
-		if c.Verdict != "inconclusive" {
+		if c.Verdict != expr.Unknown {
 			continue
 		}
 		if why := missingData(c, res, opts, set); why != "" {
@@ -746,7 +746,7 @@ func runRender(ctx context.Context, e *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	html, warnings, err := render.RenderFragment(name, src, opts.Probes, book.NewResults(e.results, set), experiments)
+	html, warnings, err := render.RenderFragment(name, src, opts.Probes, book.NewResults(e.results, set, opts.Probes), experiments)
 	printWarnings(e.stderr, warnings, e.verbose, "")
 	if err != nil {
 		return err
@@ -770,7 +770,7 @@ func runAdopt(ctx context.Context, e *cliEnv, args []string) error {
 		return err
 	}
 	var lacking []string
-	for _, st := range b.Status(book.NewResults(e.results, set), opts.Probes, b.Order) {
+	for _, st := range b.Status(book.NewResults(e.results, set, opts.Probes), opts.Probes, b.Order) {
 		if st.State != book.Fresh {
 			lacking = append(lacking, st.ID+" ("+string(st.State)+")")
 		}

@@ -105,7 +105,7 @@ func TestCrashingProbeIsReportedNotFatal(t *testing.T) {
 	}
 	// The failure is stored, so status can say so without measuring again.
 	b, _ := Load(opts.Chapters, fakes)
-	for _, st := range b.Status(NewResults(opts.Results, "here"), fakes, b.Order) {
+	for _, st := range b.Status(NewResults(opts.Results, "here", fakes), fakes, b.Order) {
 		want := map[string]State{"ok": Fresh, "boom": Failed}[st.ID]
 		if st.State != want {
 			t.Errorf("%s: %s (%s), want %s", st.ID, st.State, st.Why, want)

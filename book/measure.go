@@ -8,7 +8,6 @@ import (
 
 	"measuredbook/machine"
 	"measuredbook/probe"
-	"measuredbook/probes"
 	"measuredbook/render"
 	"measuredbook/runner"
 	"measuredbook/store"
@@ -52,7 +51,7 @@ func (m *Measurer) Measure(ctx context.Context, b *Book, id string) (*store.Resu
 
 func (m *Measurer) measure(ctx context.Context, b *Book, id, label string) (*store.Result, error) {
 	e := b.Experiments[id]
-	p, ok := probes.Lookup(m.Probes, e.Probe)
+	p, ok := probe.Lookup(m.Probes, e.Probe)
 	if !ok {
 		return nil, &render.PosError{Pos: e.Pos, Msg: fmt.Sprintf("unknown probe %q", e.Probe)}
 	}

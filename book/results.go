@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"measuredbook/probe"
-	"measuredbook/probes"
 	"measuredbook/render"
 	"measuredbook/store"
 )
@@ -20,6 +19,7 @@ import (
 type Results struct {
 	Dir     string
 	Machine string
+	probes  []probe.Probe // the registry: each result's units are checked against its probe's
 	cache   map[string]*store.Result
 	errs    []error
 	stale   map[string]string // id → why, of the build's set (MarkStale)
@@ -27,9 +27,10 @@ type Results struct {
 }
 
 // NewResults opens the result sets under dir, drawing the build's numbers
-// from machineName's set.
-func NewResults(dir, machineName string) *Results {
-	return &Results{Dir: dir, Machine: machineName, cache: map[string]*store.Result{}, failed: map[string]error{}}
+// from machineName's set; probes is the registry, whose specs every
+// result read is checked against.
+func NewResults(dir, machineName string, probes []probe.Probe) *Results {
+	return &Results{Dir: dir, Machine: machineName, probes: probes, cache: map[string]*store.Result{}, failed: map[string]error{}}
 }
 
 // Lookup implements render.Results.
@@ -46,7 +47,7 @@ func (r *Results) Lookup(set, id string) (*store.Result, bool) {
 	}
 	if err == nil {
 		// A unit edited by hand would be read as another quantity.
-		if p, ok := probes.Lookup(probes.All(), res.Probe); ok {
+		if p, ok := probe.Lookup(r.probes, res.Probe); ok {
 			err = res.CheckUnits(p.Spec)
 		}
 	}
@@ -166,7 +167,7 @@ func (b *Book) Status(res *Results, all []probe.Probe, ids []string) []Status {
 		case !r.Measured():
 			st.State, st.Why = Transcribed, r.Source
 		default:
-			p, _ := probes.Lookup(all, e.Probe)
+			p, _ := probe.Lookup(all, e.Probe)
 			st.State, st.Why = compare(e, p, r)
 		}
 		out = append(out, st)

@@ -43,7 +43,7 @@ func TestCompareSaysWhyAResultIsStale(t *testing.T) {
 // pages mark as stale (render.Staleness), only in the build's set.
 func TestStaleMarks(t *testing.T) {
 	var _ render.Staleness = (*Results)(nil)
-	res := NewResults(t.TempDir(), "here")
+	res := NewResults(t.TempDir(), "here", nil)
 	res.MarkStale([]Status{{ID: "a", State: Stale, Why: "runs changed (3 → 5)"}, {ID: "b", State: Fresh}})
 	if why, ok := res.Stale("", "a"); !ok || why != "runs changed (3 → 5)" {
 		t.Errorf("Stale(a) = %q, %v", why, ok)

@@ -110,6 +110,16 @@ type Probe struct {
 	Helper func()
 }
 
+// Lookup returns the probe of the registry all with the given name.
+func Lookup(all []Probe, name string) (Probe, bool) {
+	for _, p := range all {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Probe{}, false
+}
+
 // HelperEnv, set in a process's environment to a probe's name, makes the
 // runner's child entry run that probe's Helper instead of a run.
 const HelperEnv = "MBOOK_PROBE_HELPER"

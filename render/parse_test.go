@@ -150,11 +150,11 @@ func TestCountKinds(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := staleSets{sets: loadSets(t, a), why: map[string]string{"blocking": "runs changed"}}
-	warnings, err := d.Evaluate(res, nil)
+	p, err := Evaluate(d, res, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := CountKinds(append(warnings, fmt.Errorf("a plain error")))
+	got := CountKinds(append(p.Warnings, fmt.Errorf("a plain error")))
 	want := map[string]int{KindInconclusive: 1, KindStale: 1}
 	if !maps.Equal(got, want) {
 		t.Errorf("CountKinds = %v, want %v", got, want)

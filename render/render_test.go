@@ -185,13 +185,13 @@ func TestCases(t *testing.T) {
 			if err != nil {
 				got["errors"] = errLines(err)
 			} else {
-				warnings, err := d.Evaluate(loadResults(t, a), nil)
+				p, err := Evaluate(d, loadResults(t, a), nil)
 				got["errors"] = errLines(err)
-				for _, w := range warnings {
+				for _, w := range p.Warnings {
 					got["warnings"] += "[" + w.(interface{ Kind() string }).Kind() + "] " + w.Error() + "\n"
 				}
 				if err == nil {
-					out, err := d.HTML()
+					out, err := HTML(d, p)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -199,13 +199,13 @@ func TestCases(t *testing.T) {
 					// Rendering is deterministic: a second evaluation of
 					// the same input gives the same bytes.
 					d2, _ := Parse("chapter.md", src, fakeProbes)
-					d2.Evaluate(loadResults(t, a), nil)
-					out2, _ := d2.HTML()
+					p2, _ := Evaluate(d2, loadResults(t, a), nil)
+					out2, _ := HTML(d2, p2)
 					if !bytes.Equal(out, out2) {
 						t.Errorf("two renderings differ")
 					}
-					for _, c := range d.Claims() {
-						got["claims"] += c.Pos.String() + " " + c.Verdict + ": " + c.Text + " [" + c.Explain + "]\n"
+					for _, c := range p.Claims {
+						got["claims"] += c.Pos.String() + " " + c.Verdict.String() + ": " + c.Text + " [" + c.Explain + "]\n"
 					}
 				}
 			}

@@ -325,7 +325,7 @@ func TestCommittedResultsRead(t *testing.T) {
 		if !r.Measured() && (strings.Contains(r.Source, "seeds/") || !strings.Contains(r.Source, "원서 ")) {
 			t.Errorf("%s: source %q does not cite its seed chapter (원서 N장)", f, r.Source)
 		}
-		if p, ok := probes.Lookup(probes.All(), r.Probe); ok {
+		if p, ok := probe.Lookup(probes.All(), r.Probe); ok {
 			if err := r.CheckUnits(p.Spec); err != nil {
 				t.Error(err)
 			}
