@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"measuredbook/book"
+	"measuredbook/dataset"
 	"measuredbook/expr"
 	"measuredbook/machine"
 	"measuredbook/probe"
@@ -475,13 +476,13 @@ func runProbe(ctx context.Context, e *cliEnv, args []string) error {
 	if cause := context.Cause(ctx); cause != nil {
 		return fmt.Errorf("interrupted (%w): nothing was measured to the end", cause)
 	}
-	res := &store.Result{Experiment: p.Name, Probe: p.Name, Order: order, Sweep: sweep, Runs: e.runs,
+	res := &dataset.Result{Experiment: p.Name, Probe: p.Name, Order: order, Sweep: sweep, Runs: e.runs,
 		Machine: machine.Current(), Units: map[string]probe.Unit{}}
 	for _, m := range p.Metrics {
 		res.Units[m.Name] = m.Unit
 	}
 	for _, row := range rows {
-		res.Rows = append(res.Rows, store.Row{Params: row.Params, Runs: row.Runs})
+		res.Rows = append(res.Rows, dataset.Row{Params: row.Params, Runs: row.Runs})
 	}
 	var errs []error
 	for _, f := range failed {
@@ -499,7 +500,7 @@ func runProbe(ctx context.Context, e *cliEnv, args []string) error {
 
 // printTable prints one row per combination: its params, then each metric
 // as median (min–max over runs) in the metric's display format.
-func printTable(w io.Writer, p probe.Probe, res *store.Result) {
+func printTable(w io.Writer, p probe.Probe, res *dataset.Result) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	var varying []string
 	for _, k := range res.Order {
@@ -520,7 +521,7 @@ func printTable(w io.Writer, p probe.Probe, res *store.Result) {
 		}
 		n := 0
 		for _, m := range p.Metrics {
-			s, ok := store.Summarize(row, m.Name)
+			s, ok := dataset.Summarize(row, m.Name)
 			if !ok {
 				fmt.Fprint(tw, "—\t")
 				continue
@@ -543,7 +544,7 @@ func printTable(w io.Writer, p probe.Probe, res *store.Result) {
 }
 
 // display formats a summary as the book would: "5.25 ms (5.1–5.4 ms)".
-func display(m probe.Metric, s store.Summary) string {
+func display(m probe.Metric, s dataset.Summary) string {
 	v, err := expr.FromSample(&expr.Metric{Unit: m.Unit, Labels: m.Labels}, expr.Sample{Median: s.Median, Min: s.Min, Max: s.Max, Runs: s.N})
 	if err != nil {
 		return fmt.Sprint(s.Median)
@@ -577,16 +578,16 @@ type jsonRow struct {
 
 // printJSON prints the contract's object: probe, machine, rows with each
 // metric's median/min/max in base units.
-func printJSON(w io.Writer, p probe.Probe, res *store.Result) error {
+func printJSON(w io.Writer, p probe.Probe, res *dataset.Result) error {
 	out := struct {
 		Probe   string              `json:"probe"`
-		Machine machine.Fingerprint `json:"machine"`
+		Machine dataset.Fingerprint `json:"machine"`
 		Rows    []jsonRow           `json:"rows"`
 	}{Probe: p.Name, Machine: res.Machine, Rows: []jsonRow{}}
 	for _, row := range res.Rows {
 		jr := jsonRow{Params: row.Params, Metrics: map[string]jsonMetric{}}
 		for _, m := range p.Metrics {
-			if s, ok := store.Summarize(row, m.Name); ok {
+			if s, ok := dataset.Summarize(row, m.Name); ok {
 				jr.Metrics[m.Name] = jsonMetric{Unit: unitName(m.Unit), Median: s.Median, Min: s.Min, Max: s.Max, Runs: s.N}
 			}
 		}

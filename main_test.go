@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"measuredbook/book"
-	"measuredbook/machine"
+	"measuredbook/dataset"
 	"measuredbook/probes"
 	"measuredbook/render"
 	"measuredbook/runner"
@@ -459,7 +459,7 @@ var update = flag.Bool("update", false, "rewrite out/ from chapters/ and results
 func TestTheBook(t *testing.T) {
 	opts := book.Options{Chapters: "chapters", Results: "results", Out: filepath.Join(t.TempDir(), "out"), Strict: true,
 		Probes: probes.All(), Runner: &runner.Runner{Exe: filepath.Join(t.TempDir(), "no-probe-may-run")},
-		This: machine.Fingerprint{Name: "not-the-books-machine"}, Log: io.Discard}
+		This: dataset.Fingerprint{Name: "not-the-books-machine"}, Log: io.Discard}
 	if *update {
 		opts.Out = "out"
 	}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"measuredbook/dataset"
 	"measuredbook/expr"
 	"measuredbook/machine"
 	"measuredbook/probe"
@@ -29,7 +30,7 @@ type Options struct {
 	Strict                 bool     // fail on a failing or undecidable claim, a gap, or anything that would need measuring
 	Probes                 []probe.Probe
 	Runner                 *runner.Runner
-	This                   machine.Fingerprint // this machine
+	This                   dataset.Fingerprint // this machine
 	Log                    io.Writer           // notes: which set, what was not measured
 	Progress               *Progress           // measurement progress; nil: silent
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"measuredbook/machine"
+	"measuredbook/dataset"
 	"measuredbook/probe"
 )
 
@@ -33,7 +33,7 @@ type Settings interface {
 	Param(set, experiment, name string) (*Param, error)
 	// Machine returns the fingerprint of the machine a data set was
 	// measured on.
-	Machine(set string) (machine.Fingerprint, error)
+	Machine(set string) (dataset.Fingerprint, error)
 }
 
 // Param is an experiment's setting: its kind and its canonical values (one

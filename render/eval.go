@@ -8,18 +8,17 @@ import (
 	"slices"
 	"strings"
 
+	"measuredbook/dataset"
 	"measuredbook/expr"
-	"measuredbook/machine"
 	"measuredbook/probe"
 	"measuredbook/render/ast"
-	"measuredbook/store"
 )
 
 // Results gives the evaluator the stored results. set "" is the build's
 // machine set; "m1" (or any name used in ref("NAME", …)) is a reference
 // set. ok=false: no result stored.
 type Results interface {
-	Lookup(set, id string) (*store.Result, bool)
+	Lookup(set, id string) (*dataset.Result, bool)
 }
 
 // Staleness is what a Results may also know: which stored results of a
@@ -57,7 +56,7 @@ func (v *env) experiment(id string) (*Experiment, error) {
 	return x, nil
 }
 
-func (v *env) lookup(set, id string) (*store.Result, bool) {
+func (v *env) lookup(set, id string) (*dataset.Result, bool) {
 	if v.res == nil {
 		return nil, false
 	}
@@ -83,7 +82,7 @@ func (v *env) Metric(set, id, metric string) (*expr.Metric, error) {
 		out.Params = r.Order
 	}
 	for _, row := range r.Rows {
-		s, ok := store.Summarize(row, metric)
+		s, ok := dataset.Summarize(row, metric)
 		if !ok {
 			continue
 		}
@@ -123,15 +122,15 @@ func (v *env) Param(set, id, name string) (*expr.Param, error) {
 // measured the set, from its most recent result (the newest fingerprint;
 // ties go to the first experiment id in sorted order, so that the same
 // results always give the same answer).
-func (v *env) Machine(set string) (machine.Fingerprint, error) {
-	var newest *store.Result
+func (v *env) Machine(set string) (dataset.Fingerprint, error) {
+	var newest *dataset.Result
 	for _, id := range sortedKeys(v.exps) {
 		if r, ok := v.lookup(set, id); ok && (newest == nil || r.Start.After(newest.Start)) {
 			newest = r
 		}
 	}
 	if newest == nil {
-		return machine.Fingerprint{}, fmt.Errorf("no result stored in %s, so no machine to read", setName(set))
+		return dataset.Fingerprint{}, fmt.Errorf("no result stored in %s, so no machine to read", setName(set))
 	}
 	return newest.Machine, nil
 }
@@ -234,7 +233,7 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 		// expression has no value there, not a zero.
 		if m, ok := v.exps[r.Experiment].Spec.Metric(r.Metric); ok && m.Optional != "" {
 			for _, row := range res.Rows {
-				if _, has := store.Summarize(row, r.Metric); !has && selects(r.Selector, row.Params) {
+				if _, has := dataset.Summarize(row, r.Metric); !has && selects(r.Selector, row.Params) {
 					return gap{set: r.Set, id: r.Experiment, failed: "[" + row.Params.Key() + "]", metric: r.Metric, inapplicable: m.Optional}, true
 				}
 			}
@@ -253,10 +252,10 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 // selector may pick and, when every combination counts (the build's own
 // set is transcribed, so a growth over a sweep needs each point of the
 // chapter's sweep), a figure for every combination of x it may pick.
-func holds(res *store.Result, r expr.Ref, x *Experiment, every bool) bool {
+func holds(res *dataset.Result, r expr.Ref, x *Experiment, every bool) bool {
 	var have []probe.Params
 	for _, row := range res.Rows {
-		if _, ok := store.Summarize(row, r.Metric); !ok {
+		if _, ok := dataset.Summarize(row, r.Metric); !ok {
 			continue
 		}
 		p := probe.Params{}
@@ -510,7 +509,7 @@ func (ev *eval) inline(v *value) *ast.Out {
 
 // machineNote names the machine a set's figures come from; a reference or
 // transcribed set says that its figures were not measured here.
-func machineNote(set string, r *store.Result) string {
+func machineNote(set string, r *dataset.Result) string {
 	name := r.Machine.Name
 	if name == "" {
 		name = set

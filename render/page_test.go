@@ -11,9 +11,9 @@ import (
 
 	"golang.org/x/tools/txtar"
 
+	"measuredbook/dataset"
 	"measuredbook/expr"
 	"measuredbook/probe"
-	"measuredbook/store"
 )
 
 // TestEvaluateTwice evaluates one parsed chapter against two result sets:
@@ -106,11 +106,11 @@ func TestEvaluateTwice(t *testing.T) {
 
 // grown copies r with api=API's every run's round scaled by its idle
 // count over 100.
-func grown(r *store.Result, api string) *store.Result {
+func grown(r *dataset.Result, api string) *dataset.Result {
 	c := *r
 	c.Rows = nil
 	for _, row := range r.Rows {
-		nr := store.Row{Params: row.Params}
+		nr := dataset.Row{Params: row.Params}
 		for _, run := range row.Runs {
 			v := probe.Values{}
 			for k, x := range run {

@@ -10,8 +10,8 @@ import (
 
 	"golang.org/x/tools/txtar"
 
+	"measuredbook/dataset"
 	"measuredbook/probe"
-	"measuredbook/store"
 )
 
 func TestParseExperiment(t *testing.T) {
@@ -104,9 +104,9 @@ func TestUnevaluated(t *testing.T) {
 	}
 }
 
-type oneResult struct{ r *store.Result }
+type oneResult struct{ r *dataset.Result }
 
-func (o oneResult) Lookup(set, id string) (*store.Result, bool) {
+func (o oneResult) Lookup(set, id string) (*dataset.Result, bool) {
 	return o.r, set == "" && id == o.r.Experiment
 }
 
@@ -116,11 +116,11 @@ func ExampleRenderFragment() {
 		Params:  []probe.Param{{Name: "calls", Kind: probe.Int, Default: "1000"}},
 		Metrics: []probe.Metric{{Name: "getpid", Unit: probe.Seconds}},
 	}}}
-	res := &store.Result{
+	res := &dataset.Result{
 		Experiment: "syscall", Probe: "syscall", Order: []string{"calls"},
 		Sweep: map[string][]string{"calls": {"1000"}}, Runs: 3,
 		Units: map[string]probe.Unit{"getpid": probe.Seconds},
-		Rows: []store.Row{{Params: probe.Params{"calls": "1000"}, Runs: []probe.Values{
+		Rows: []dataset.Row{{Params: probe.Params{"calls": "1000"}, Runs: []probe.Values{
 			{"getpid": 251e-9}, {"getpid": 248e-9}, {"getpid": 262e-9},
 		}}},
 	}

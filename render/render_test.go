@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/tools/txtar"
 
+	"measuredbook/dataset"
 	"measuredbook/probe"
 	"measuredbook/store"
 )
@@ -81,9 +82,9 @@ var fakeProbes = []probe.Probe{
 // sets is a Results from txtar files: results/ID.txt is the build's set,
 // NAME/ID.txt the reference set NAME; a file "stale" lists "ID why" lines
 // of the build's set that are stale.
-type sets map[string]map[string]*store.Result
+type sets map[string]map[string]*dataset.Result
 
-func (s sets) Lookup(set, id string) (*store.Result, bool) {
+func (s sets) Lookup(set, id string) (*dataset.Result, bool) {
 	r, ok := s[set][id]
 	return r, ok
 }
@@ -126,12 +127,12 @@ func loadSets(t *testing.T, a *txtar.Archive) sets {
 		if set == "results" {
 			set = ""
 		}
-		r, err := store.Read(bytes.NewReader(f.Data), f.Name)
+		r, err := store.Read(bytes.NewReader(f.Data), f.Name, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", f.Name, err)
 		}
 		if s[set] == nil {
-			s[set] = map[string]*store.Result{}
+			s[set] = map[string]*dataset.Result{}
 		}
 		s[set][r.Experiment] = r
 	}
