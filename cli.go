@@ -454,20 +454,7 @@ func runProbe(ctx context.Context, e *cliEnv, args []string) error {
 			sweep[prm.Name] = []string{c}
 		}
 	}
-	combos := []probe.Params{{}}
-	for _, k := range order {
-		var next []probe.Params
-		for _, c := range combos {
-			for _, v := range sweep[k] {
-				n := probe.Params{k: v}
-				for kk, vv := range c {
-					n[kk] = vv
-				}
-				next = append(next, n)
-			}
-		}
-		combos = next
-	}
+	combos := dataset.Combos(order, sweep)
 	r, err := runner.New()
 	if err != nil {
 		return err

@@ -146,3 +146,25 @@ func (r *Result) Spread() float64 {
 	}
 	return worst
 }
+
+// Combos is the cartesian product of a sweep: every combination of the
+// values each param of order takes, the first param outermost (so a table
+// of combinations reads like nested loops).
+func Combos(order []string, sweep map[string][]string) []probe.Params {
+	out := []probe.Params{{}}
+	for _, name := range order {
+		var next []probe.Params
+		for _, c := range out {
+			for _, v := range sweep[name] {
+				p := probe.Params{}
+				for k, x := range c {
+					p[k] = x
+				}
+				p[name] = v
+				next = append(next, p)
+			}
+		}
+		out = next
+	}
+	return out
+}

@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"strings"
 	"testing"
 
 	"measuredbook/probe"
@@ -24,5 +25,18 @@ func TestSpreadLeavesOutSingleRuns(t *testing.T) {
 	}}
 	if got := r.Spread(); got != 1 {
 		t.Errorf("spread = %v, want 1 ((3−1)/2; the one-run row says nothing)", got)
+	}
+}
+
+// TestCombosOrder: the first param is the outermost loop, and every
+// combination holds every param.
+func TestCombosOrder(t *testing.T) {
+	got := Combos([]string{"a", "b", "c"}, map[string][]string{"a": {"1", "2"}, "b": {"x"}, "c": {"p", "q"}})
+	var keys []string
+	for _, c := range got {
+		keys = append(keys, c["a"]+c["b"]+c["c"])
+	}
+	if s := strings.Join(keys, " "); s != "1xp 1xq 2xp 2xq" {
+		t.Errorf("combos = %s", s)
 	}
 }

@@ -67,19 +67,6 @@ timeout: 45s
 	}
 }
 
-// TestCombosOrder: the first param is the outermost loop, and every
-// combination holds every param.
-func TestCombosOrder(t *testing.T) {
-	got := combos([]string{"a", "b", "c"}, map[string][]string{"a": {"1", "2"}, "b": {"x"}, "c": {"p", "q"}})
-	var keys []string
-	for _, c := range got {
-		keys = append(keys, c["a"]+c["b"]+c["c"])
-	}
-	if s := strings.Join(keys, " "); s != "1xp 1xq 2xp 2xq" {
-		t.Errorf("combos = %s", s)
-	}
-}
-
 // TestPosColumns: columns count characters, lines start at 1.
 func TestPosColumns(t *testing.T) {
 	f := newFile("f.md", []byte("ab\n한글x\n\n"))

@@ -37,29 +37,8 @@ func pickScale(u probe.Unit, vals []float64, log bool) scale {
 	if log && largest > 0 {
 		largest = math.Sqrt(largest * smallest)
 	}
-	switch u {
-	case probe.Seconds:
-		switch {
-		case largest < 1e-6:
-			return scale{"ns", 1e-9}
-		case largest < 1e-3:
-			return scale{"μs", 1e-6}
-		case largest < 1:
-			return scale{"ms", 1e-3}
-		}
-		return scale{"s", 1}
-	case probe.Bytes:
-		switch {
-		case largest < 1<<10:
-			return scale{"B", 1}
-		case largest < 1<<20:
-			return scale{"KiB", 1 << 10}
-		case largest < 1<<30:
-			return scale{"MiB", 1 << 20}
-		}
-		return scale{"GiB", 1 << 30}
-	}
-	return scale{"", 1}
+	name, size := expr.DisplayUnit(u, largest)
+	return scale{name, size}
 }
 
 func (s scale) label(name string) string {
