@@ -3,8 +3,6 @@ package render
 import (
 	"errors"
 	"fmt"
-	"html"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -346,7 +344,6 @@ func missingKo(set, id string) string {
 type eval struct {
 	d    *Doc
 	p    *Page
-	html *pageHTML // renders a claim's text for its plain text
 	env  *env
 	errs *errs
 	warn *errs
@@ -376,7 +373,7 @@ func Evaluate(d *Doc, res Results, experiments map[string]*Experiment) (*Page, e
 		}
 	}
 	p := &Page{values: map[*ast.Value]*ast.Out{}, views: map[*ast.Directive]any{}}
-	ev := &eval{d: d, p: p, html: newPageHTML(p), env: &env{res: res, exps: exps}, errs: &errs{f: d.f}, warn: &errs{f: d.f}}
+	ev := &eval{d: d, p: p, env: &env{res: res, exps: exps}, errs: &errs{f: d.f}, warn: &errs{f: d.f}}
 	for id := range exps {
 		ev.env.ids = append(ev.env.ids, id)
 	}
@@ -622,7 +619,7 @@ func (ev *eval) claim(dir *directive) any {
 	c := dir.claim
 	pos := ev.d.f.pos(dir.off)
 	text := ev.sub(c.text, true)
-	plain := plainText(ev.html.fragment(text))
+	plain := ev.p.plain(text)
 	cl := Claim{Pos: pos, Text: plain, Expect: c.src, Basis: c.basis}
 	val, missing, ok := ev.condition("claim", c.expect, c.m)
 	if !ok {
@@ -674,11 +671,4 @@ func (ev *eval) sub(s *subdoc, inline bool) *ast.Fragment {
 		ev.value(v)
 	}
 	return &ast.Fragment{Source: s.src, Root: s.root, Inline: inline}
-}
-
-var tagRE = regexp.MustCompile(`<[^>]*>`)
-
-// plainText strips tags and entities from rendered HTML.
-func plainText(h []byte) string {
-	return strings.TrimSpace(html.UnescapeString(tagRE.ReplaceAllString(string(h), "")))
 }

@@ -199,3 +199,30 @@ func dumpValue(b *strings.Builder, v reflect.Value, seen map[uintptr]int) {
 		fmt.Fprintf(b, "%v", v)
 	}
 }
+
+// TestClaimPlainText: a claim's text in reports is what a reader sees,
+// without markup, read from the fragment and the page (nothing is rendered
+// to HTML during evaluation).
+func TestClaimPlainText(t *testing.T) {
+	src := "```experiment readiness\nparams:\n  api: [poll, epoll]\n  idle: [100]\n```\n\n" +
+		"```claim\nexpect: readiness.round[api=epoll, idle=100] < 1s\ntext: |\n" +
+		"  **a** &amp; _b_ \\* `c &amp; <d>` [e](http://x) ![alt](i.png) <b>f</b> &copy;\n" +
+		"  <https://g.example> ~~h~~ {{ readiness.round[api=epoll, idle=100] }}\n```\n\n" +
+		"```claim\nexpect: readiness.round[api=epoll, idle=100] < 1s\ntext: |\n  one *x*\n\n  - two\n  - three\n```\n"
+	d, err := Parse("c.md", []byte(src), fakeProbes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := Evaluate(d, sets{}, nil)
+	var got []string
+	for _, c := range p.Claims {
+		got = append(got, c.Text)
+	}
+	want := []string{
+		"a & b * c &amp; <d> e  f ©\nhttps://g.example h 측정 없음",
+		"one x\ntwo\nthree",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("claims' text = %q, want %q", got, want)
+	}
+}
