@@ -23,10 +23,11 @@ import (
 	"measuredbook/render/ast"
 )
 
-// Markdown returns the goldmark instance the book uses, the one place
-// goldmark is configured: CommonMark with raw HTML passed through (the
-// chapters are ours), GFM tables, strikethrough and task lists, and the
-// measured book's directives and inline values.
+// Markdown returns the goldmark instance the book parses with, rendering
+// with no page (each directive and value shows its source): CommonMark
+// with raw HTML passed through (the chapters are ours), GFM tables,
+// strikethrough and task lists, and the measured book's directives and
+// inline values, configured in one place (newPageHTML).
 //
 // GFM's autolink extension (Linkify) is left out on purpose: it changes
 // the output of five CommonMark spec examples (bare URLs become links, and

@@ -63,10 +63,10 @@ type pageHTML struct {
 	md   goldmark.Markdown
 }
 
-// newPageHTML configures goldmark for p, the one place that is done:
-// CommonMark with raw HTML passed through (the chapters are ours), GFM
-// tables, strikethrough and task lists, and the measured book's directives
-// and inline values. See Markdown.
+// newPageHTML configures goldmark for p, the one place that is done (see
+// Markdown for what and why). A page needs an instance of its own because
+// goldmark's node renderers are registered once per instance: this is how
+// they reach the page without a global or a view stored on the node.
 func newPageHTML(p *Page) *pageHTML {
 	h := &pageHTML{page: p}
 	h.md = goldmark.New(
