@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"golang.org/x/tools/txtar"
@@ -225,4 +226,43 @@ func TestClaimPlainText(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("claims' text = %q, want %q", got, want)
 	}
+}
+
+// TestEvaluateConcurrently: a Doc is only read, so pages of it may be
+// evaluated and rendered at once (go test -race checks it).
+func TestEvaluateConcurrently(t *testing.T) {
+	a, err := txtar.ParseFile("testdata/readiness.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var src []byte
+	for _, f := range a.Files {
+		if f.Name == "chapter.md" {
+			src = f.Data
+		}
+	}
+	d, err := Parse("chapter.md", src, fakeProbes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := loadSets(t, a)
+	p0, err := Evaluate(d, res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := HTML(d, p0)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			p, err := Evaluate(d, res, nil)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if got, _ := HTML(d, p); !bytes.Equal(got, want) {
+				t.Error("a page evaluated beside others renders otherwise")
+			}
+		})
+	}
+	wg.Wait()
 }
