@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"measuredbook/book"
+	"measuredbook/dataset"
 	"measuredbook/expr"
 	"measuredbook/machine"
 	"measuredbook/probe"
@@ -257,7 +258,7 @@ func printWarnings(w io.Writer, warnings []error, verbose bool, skip func(error)
 // what was measured.
 func printFailingClaims(w io.Writer, claims []render.Claim) {
 	for _, c := range claims {
-		if c.Verdict == "fails" {
+		if c.Verdict == expr.False {
 			fmt.Fprintf(w, "%s: claim does not hold: %s\n    %s\n", c.Pos, c.Text, c.Explain)
 		}
 	}
@@ -309,9 +310,9 @@ func runBuild(ctx context.Context, e *cliEnv, args []string) error {
 func countClaims(claims []render.Claim) (holds, fails, unsure int) {
 	for _, c := range claims {
 		switch c.Verdict {
-		case "holds":
+		case expr.True:
 			holds++
-		case "fails":
+		case expr.False:
 			fails++
 		default:
 			unsure++
@@ -357,7 +358,7 @@ func runRun(ctx context.Context, e *cliEnv, args []string) error {
 		if res == nil {
 			continue
 		}
-		p, _ := probes.Lookup(opts.Probes, res.Probe)
+		p, _ := probe.Lookup(opts.Probes, res.Probe)
 		if e.jsonOutput {
 			if err := printJSON(e.stdout, p, res); err != nil {
 				return err
@@ -412,7 +413,7 @@ func runProbe(ctx context.Context, e *cliEnv, args []string) error {
 		return usagef("--runs %d: want at least 1", e.runs)
 	}
 	all := probes.All()
-	p, ok := probes.Lookup(all, args[0])
+	p, ok := probe.Lookup(all, args[0])
 	if !ok {
 		names := make([]string, len(all))
 		for i, q := range all {
@@ -453,20 +454,7 @@ func runProbe(ctx context.Context, e *cliEnv, args []string) error {
 			sweep[prm.Name] = []string{c}
 		}
 	}
-	combos := []probe.Params{{}}
-	for _, k := range order {
-		var next []probe.Params
-		for _, c := range combos {
-			for _, v := range sweep[k] {
-				n := probe.Params{k: v}
-				for kk, vv := range c {
-					n[kk] = vv
-				}
-				next = append(next, n)
-			}
-		}
-		combos = next
-	}
+	combos := dataset.Combos(order, sweep)
 	r, err := runner.New()
 	if err != nil {
 		return err
@@ -475,13 +463,13 @@ func runProbe(ctx context.Context, e *cliEnv, args []string) error {
 	if cause := context.Cause(ctx); cause != nil {
 		return fmt.Errorf("interrupted (%w): nothing was measured to the end", cause)
 	}
-	res := &store.Result{Experiment: p.Name, Probe: p.Name, Order: order, Sweep: sweep, Runs: e.runs,
+	res := &dataset.Result{Experiment: p.Name, Probe: p.Name, Order: order, Sweep: sweep, Runs: e.runs,
 		Machine: machine.Current(), Units: map[string]probe.Unit{}}
 	for _, m := range p.Metrics {
 		res.Units[m.Name] = m.Unit
 	}
 	for _, row := range rows {
-		res.Rows = append(res.Rows, store.Row{Params: row.Params, Runs: row.Runs})
+		res.Rows = append(res.Rows, dataset.Row{Params: row.Params, Runs: row.Runs})
 	}
 	var errs []error
 	for _, f := range failed {
@@ -499,7 +487,7 @@ func runProbe(ctx context.Context, e *cliEnv, args []string) error {
 
 // printTable prints one row per combination: its params, then each metric
 // as median (min–max over runs) in the metric's display format.
-func printTable(w io.Writer, p probe.Probe, res *store.Result) {
+func printTable(w io.Writer, p probe.Probe, res *dataset.Result) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	var varying []string
 	for _, k := range res.Order {
@@ -520,7 +508,7 @@ func printTable(w io.Writer, p probe.Probe, res *store.Result) {
 		}
 		n := 0
 		for _, m := range p.Metrics {
-			s, ok := store.Summarize(row, m.Name)
+			s, ok := dataset.Summarize(row, m.Name)
 			if !ok {
 				fmt.Fprint(tw, "—\t")
 				continue
@@ -543,7 +531,7 @@ func printTable(w io.Writer, p probe.Probe, res *store.Result) {
 }
 
 // display formats a summary as the book would: "5.25 ms (5.1–5.4 ms)".
-func display(m probe.Metric, s store.Summary) string {
+func display(m probe.Metric, s dataset.Summary) string {
 	v, err := expr.FromSample(&expr.Metric{Unit: m.Unit, Labels: m.Labels}, expr.Sample{Median: s.Median, Min: s.Min, Max: s.Max, Runs: s.N})
 	if err != nil {
 		return fmt.Sprint(s.Median)
@@ -577,16 +565,16 @@ type jsonRow struct {
 
 // printJSON prints the contract's object: probe, machine, rows with each
 // metric's median/min/max in base units.
-func printJSON(w io.Writer, p probe.Probe, res *store.Result) error {
+func printJSON(w io.Writer, p probe.Probe, res *dataset.Result) error {
 	out := struct {
 		Probe   string              `json:"probe"`
-		Machine machine.Fingerprint `json:"machine"`
+		Machine dataset.Fingerprint `json:"machine"`
 		Rows    []jsonRow           `json:"rows"`
 	}{Probe: p.Name, Machine: res.Machine, Rows: []jsonRow{}}
 	for _, row := range res.Rows {
 		jr := jsonRow{Params: row.Params, Metrics: map[string]jsonMetric{}}
 		for _, m := range p.Metrics {
-			if s, ok := store.Summarize(row, m.Name); ok {
+			if s, ok := dataset.Summarize(row, m.Name); ok {
 				jr.Metrics[m.Name] = jsonMetric{Unit: unitName(m.Unit), Median: s.Median, Min: s.Min, Max: s.Max, Runs: s.N}
 			}
 		}
@@ -605,7 +593,7 @@ func runStatus(ctx context.Context, e *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	res := book.NewResults(e.results, set)
+	res := book.NewResults(e.results, set, opts.Probes)
 	where := "this machine's set"
 	if set != opts.This.Name {
 		where = "measured elsewhere; this machine is " + opts.This.Name + ", whose own set go run . status --here shows"
@@ -663,16 +651,16 @@ func runCheck(ctx context.Context, e *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	res := book.NewResults(e.results, set)
+	res := book.NewResults(e.results, set, opts.Probes)
 	_, warnings, claims, err := b.Render(res)
 	if err != nil {
 		return err
 	}
 	undecided := 0
 	for _, c := range claims {
-		mark := map[string]string{"holds": "ok  ", "fails": "FAIL", "inconclusive": "??  "}[c.Verdict]
+		mark := map[expr.Truth]string{expr.True: "ok  ", expr.False: "FAIL", expr.Unknown: "??  "}[c.Verdict]
 		fmt.Fprintf(e.stdout, "%s %s: %s\n     %s\n", mark, c.Pos, c.Text, c.Explain)
-		if c.Verdict != "inconclusive" {
+		if c.Verdict != expr.Unknown {
 			continue
 		}
 		if why := missingData(c, res, opts, set); why != "" {
@@ -746,7 +734,7 @@ func runRender(ctx context.Context, e *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	html, warnings, err := render.RenderFragment(name, src, opts.Probes, book.NewResults(e.results, set), experiments)
+	html, warnings, err := render.RenderFragment(name, src, opts.Probes, book.NewResults(e.results, set, opts.Probes), experiments)
 	printWarnings(e.stderr, warnings, e.verbose, nil)
 	if err != nil {
 		return err
@@ -770,7 +758,7 @@ func runAdopt(ctx context.Context, e *cliEnv, args []string) error {
 		return err
 	}
 	var lacking []string
-	for _, st := range b.Status(book.NewResults(e.results, set), opts.Probes, b.Order) {
+	for _, st := range b.Status(book.NewResults(e.results, set, opts.Probes), opts.Probes, b.Order) {
 		if st.State != book.Fresh {
 			lacking = append(lacking, st.ID+" ("+string(st.State)+")")
 		}

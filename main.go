@@ -18,16 +18,12 @@ import (
 
 	"measuredbook/book"
 	"measuredbook/probes"
-	"measuredbook/probes/threads"
 	"measuredbook/runner"
 )
 
 func main() {
-	// The thread-ceiling probe re-executes this binary as a grandchild that
-	// creates threads until the kernel refuses; it must run before anything.
-	if threads.CeilingChildMain() {
-		return
-	}
+	// A probe's run, or a helper process a run starts (the thread-ceiling
+	// grandchild), enters through the runner's child entry point.
 	if len(os.Args) > 1 && os.Args[1] == runner.ChildVerb {
 		os.Exit(runner.Child(os.Args[2:], probes.All(), os.Stdout, os.Stderr))
 	}

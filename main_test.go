@@ -18,9 +18,8 @@ import (
 	"time"
 
 	"measuredbook/book"
-	"measuredbook/machine"
+	"measuredbook/dataset"
 	"measuredbook/probes"
-	"measuredbook/probes/threads"
 	"measuredbook/render"
 	"measuredbook/runner"
 )
@@ -28,9 +27,6 @@ import (
 // TestMain lets the test binary serve as the probe child, as the real
 // binary does.
 func TestMain(m *testing.M) {
-	if threads.CeilingChildMain() {
-		return
-	}
 	if len(os.Args) > 1 && os.Args[1] == runner.ChildVerb {
 		os.Exit(runner.Child(os.Args[2:], probes.All(), os.Stdout, os.Stderr))
 	}
@@ -463,7 +459,7 @@ var update = flag.Bool("update", false, "rewrite out/ from chapters/ and results
 func TestTheBook(t *testing.T) {
 	opts := book.Options{Chapters: "chapters", Results: "results", Out: filepath.Join(t.TempDir(), "out"), Strict: true,
 		Probes: probes.All(), Runner: &runner.Runner{Exe: filepath.Join(t.TempDir(), "no-probe-may-run")},
-		This: machine.Fingerprint{Name: "not-the-books-machine"}, Log: io.Discard}
+		This: dataset.Fingerprint{Name: "not-the-books-machine"}, Log: io.Discard}
 	if *update {
 		opts.Out = "out"
 	}
@@ -523,7 +519,7 @@ func TestAuthoringGuide(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the guide's examples do not parse:\n%v", err)
 	}
-	pages, _, claims, err := b.Render(book.NewResults("results", b.Config.Machine))
+	pages, _, claims, err := b.Render(book.NewResults("results", b.Config.Machine, probes.All()))
 	if err != nil {
 		t.Fatalf("the guide's examples do not evaluate:\n%v", err)
 	}
@@ -534,7 +530,7 @@ func TestAuthoringGuide(t *testing.T) {
 	}
 	found := false
 	for _, c := range claims {
-		if strings.Contains(c.Pos.File, "zz-example") && c.Verdict != "" {
+		if strings.Contains(c.Pos.File, "zz-example") && c.Explain != "" {
 			found = true
 		}
 	}

@@ -16,7 +16,7 @@ func BenchmarkRebuild(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, _, _, err := bk.Render(NewResults("../results", bk.Config.Machine)); err != nil {
+		if _, _, _, err := bk.Render(NewResults("../results", bk.Config.Machine, all)); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"measuredbook/dataset"
 	"measuredbook/expr"
 	"measuredbook/machine"
 	"measuredbook/probe"
@@ -29,7 +30,7 @@ type Options struct {
 	Strict                 bool     // fail on a failing or undecidable claim, a gap, or anything that would need measuring
 	Probes                 []probe.Probe
 	Runner                 *runner.Runner
-	This                   machine.Fingerprint // this machine
+	This                   dataset.Fingerprint // this machine
 	Log                    io.Writer           // notes: which set, what was not measured
 	Progress               *Progress           // measurement progress; nil: silent
 }
@@ -101,7 +102,7 @@ func ChooseSet(cfg Config, opts Options) (string, error) {
 		return "", &UsageError{err.Error()}
 	}
 	if opts.Machine != "" && opts.Machine != opts.This.Name {
-		sets := NewResults(opts.Results, "").Sets()
+		sets := NewResults(opts.Results, "", opts.Probes).Sets()
 		if !slices.Contains(sets, opts.Machine) {
 			return "", &UsageError{fmt.Sprintf("--machine %s: no such result set in %s%s; sets: %s",
 				opts.Machine, opts.Results, expr.DidYouMean(opts.Machine, sets), strings.Join(sets, ", "))}
@@ -160,7 +161,7 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 		removeLeftovers(opts.Out, opts.Results)
 	}
 
-	res := NewResults(opts.Results, set)
+	res := NewResults(opts.Results, set, opts.Probes)
 	switch {
 	case rep.Measures || opts.Log == nil:
 	case opts.Machine != "":
@@ -224,7 +225,7 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 		var failing []string
 		n := 0
 		for _, c := range claims {
-			if c.Verdict == "fails" {
+			if c.Verdict == expr.False {
 				n++
 			}
 		}
@@ -351,14 +352,14 @@ func (b *Book) Render(res *Results) (pages map[string][]byte, warnings []error, 
 	var errs []error
 	bodies := make([][]byte, len(b.Docs))
 	for i, d := range b.Docs {
-		w, err := d.Evaluate(res, b.Experiments)
-		warnings = append(warnings, w...)
+		p, err := render.Evaluate(d, res, b.Experiments)
+		warnings = append(warnings, p.Warnings...)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		claims = append(claims, d.Claims()...)
-		if bodies[i], err = d.HTML(); err != nil {
+		claims = append(claims, p.Claims...)
+		if bodies[i], err = render.HTML(d, p); err != nil {
 			errs = append(errs, err)
 		}
 	}

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"measuredbook/machine"
+	"measuredbook/dataset"
 	"measuredbook/probe"
 	"measuredbook/runner"
 	"measuredbook/store"
@@ -73,7 +73,7 @@ func testOptions(t *testing.T) Options {
 		t.Fatal(err)
 	}
 	return Options{Chapters: filepath.Join(dir, "chapters"), Results: filepath.Join(dir, "results"), Out: filepath.Join(dir, "out"),
-		Probes: fakes, Runner: r, This: machine.Fingerprint{Name: "here", CPU: "Test"}, Log: &bytes.Buffer{}}
+		Probes: fakes, Runner: r, This: dataset.Fingerprint{Name: "here", CPU: "Test"}, Log: &bytes.Buffer{}}
 }
 
 // A crashing probe is reported with its experiment and cause; the build
@@ -105,7 +105,7 @@ func TestCrashingProbeIsReportedNotFatal(t *testing.T) {
 	}
 	// The failure is stored, so status can say so without measuring again.
 	b, _ := Load(opts.Chapters, fakes)
-	for _, st := range b.Status(NewResults(opts.Results, "here"), fakes, b.Order) {
+	for _, st := range b.Status(NewResults(opts.Results, "here", fakes), fakes, b.Order) {
 		want := map[string]State{"ok": Fresh, "boom": Failed}[st.ID]
 		if st.State != want {
 			t.Errorf("%s: %s (%s), want %s", st.ID, st.State, st.Why, want)
@@ -116,8 +116,8 @@ func TestCrashingProbeIsReportedNotFatal(t *testing.T) {
 // A result that was good once is never overwritten by a failed measurement.
 func TestFailedMeasurementKeepsTheStoredResult(t *testing.T) {
 	opts := testOptions(t)
-	good := &store.Result{Experiment: "boom", Probe: "fake.crash", Hash: "old", Runs: 1, Machine: opts.This, Start: time.Now(),
-		Units: map[string]probe.Unit{"time": probe.Seconds}, Rows: []store.Row{{Params: probe.Params{}, Runs: []probe.Values{{"time": 1e-6}}}}}
+	good := &dataset.Result{Experiment: "boom", Probe: "fake.crash", Hash: "old", Runs: 1, Machine: opts.This, Start: time.Now(),
+		Units: map[string]probe.Unit{"time": probe.Seconds}, Rows: []dataset.Row{{Params: probe.Params{}, Runs: []probe.Values{{"time": 1e-6}}}}}
 	path := store.Path(opts.Results, "here", "boom")
 	if err := store.Save(path, good); err != nil {
 		t.Fatal(err)
@@ -501,7 +501,7 @@ func TestStrictFailsOnAnInconclusiveCondition(t *testing.T) {
 	}
 	// The runs of n=1 now straddle n=2's: which is smaller is undecided.
 	path := store.Path(opts.Results, "here", "ok")
-	r, err := store.Load(path)
+	r, err := store.Load(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,9 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"measuredbook/machine"
+	"measuredbook/dataset"
 	"measuredbook/probe"
-	"measuredbook/probes"
 	"measuredbook/render"
 	"measuredbook/runner"
 	"measuredbook/store"
@@ -18,7 +17,7 @@ import (
 type Measurer struct {
 	Runner   *runner.Runner
 	Probes   []probe.Probe
-	Machine  machine.Fingerprint
+	Machine  dataset.Fingerprint
 	Dir      string    // the results folder
 	Progress *Progress // nil: silent
 	Runs     int       // overrides every experiment's runs when > 0
@@ -46,13 +45,13 @@ func (e *SaveError) Unwrap() error { return e.Err }
 // loses good numbers. An interrupted measurement (ctx cancelled) stores
 // nothing and returns the context's cause: the next build measures it
 // again, and the experiments measured before it are kept.
-func (m *Measurer) Measure(ctx context.Context, b *Book, id string) (*store.Result, error) {
+func (m *Measurer) Measure(ctx context.Context, b *Book, id string) (*dataset.Result, error) {
 	return m.measure(ctx, b, id, id)
 }
 
-func (m *Measurer) measure(ctx context.Context, b *Book, id, label string) (*store.Result, error) {
+func (m *Measurer) measure(ctx context.Context, b *Book, id, label string) (*dataset.Result, error) {
 	e := b.Experiments[id]
-	p, ok := probes.Lookup(m.Probes, e.Probe)
+	p, ok := probe.Lookup(m.Probes, e.Probe)
 	if !ok {
 		return nil, &render.PosError{Pos: e.Pos, Msg: fmt.Sprintf("unknown probe %q", e.Probe)}
 	}
@@ -67,10 +66,10 @@ func (m *Measurer) measure(ctx context.Context, b *Book, id, label string) (*sto
 		r = &copy
 	}
 	path := store.Path(m.Dir, m.Machine.Name, id)
-	prev, _ := store.Load(path)
+	prev, _ := store.Load(path, m.Probes)
 	perRun := runLength(prev)
 	if perRun == 0 && m.Estimates != "" && store.CheckName("set", m.Estimates) == nil {
-		other, _ := store.Load(store.Path(m.Dir, m.Estimates, id))
+		other, _ := store.Load(store.Path(m.Dir, m.Estimates, id), m.Probes)
 		perRun = runLength(other)
 	}
 	total := runs * len(e.Combos)
@@ -82,7 +81,7 @@ func (m *Measurer) measure(ctx context.Context, b *Book, id, label string) (*sto
 		return nil, err
 	}
 	m.Progress.end(nil)
-	res := &store.Result{
+	res := &dataset.Result{
 		Experiment: id,
 		Probe:      p.Name,
 		Hash:       p.Hash(),
@@ -98,11 +97,9 @@ func (m *Measurer) measure(ctx context.Context, b *Book, id, label string) (*sto
 	for _, metric := range p.Metrics {
 		res.Units[metric.Name] = metric.Unit
 	}
-	for _, row := range rows {
-		res.Rows = append(res.Rows, store.Row{Params: row.Params, Runs: row.Runs})
-	}
+	res.Rows = append(res.Rows, rows...)
 	for _, f := range failed {
-		res.Failures = append(res.Failures, store.Failure{Params: f.Params, Err: f.Cause})
+		res.Failures = append(res.Failures, dataset.Failure{Params: f.Params, Err: f.Cause})
 	}
 	if len(failed) > 0 {
 		err := fmt.Errorf("%s: experiment %s: %d of %d combinations failed; first: %v", e.Pos, id, len(failed), len(e.Combos), failed[0])
@@ -129,7 +126,7 @@ func isSaveError(err error) bool {
 
 // runLength is how long one run of a stored result took on average, 0 when
 // it is not known.
-func runLength(r *store.Result) time.Duration {
+func runLength(r *dataset.Result) time.Duration {
 	if r == nil || r.Duration <= 0 || r.Runs <= 0 || len(r.Rows)+len(r.Failures) == 0 {
 		return 0
 	}

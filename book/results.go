@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"measuredbook/dataset"
 	"measuredbook/probe"
-	"measuredbook/probes"
 	"measuredbook/render"
 	"measuredbook/store"
 )
@@ -20,35 +20,33 @@ import (
 type Results struct {
 	Dir     string
 	Machine string
-	cache   map[string]*store.Result
+	probes  []probe.Probe // the registry: each result's units are checked against its probe's
+	cache   map[string]*dataset.Result
 	errs    []error
 	stale   map[string]string // id → why, of the build's set (MarkStale)
 	failed  map[string]error  // set/id → why its file could not be read
 }
 
 // NewResults opens the result sets under dir, drawing the build's numbers
-// from machineName's set.
-func NewResults(dir, machineName string) *Results {
-	return &Results{Dir: dir, Machine: machineName, cache: map[string]*store.Result{}, failed: map[string]error{}}
+// from machineName's set; probes is the registry, whose specs every
+// result read is checked against.
+func NewResults(dir, machineName string, probes []probe.Probe) *Results {
+	return &Results{Dir: dir, Machine: machineName, probes: probes, cache: map[string]*dataset.Result{}, failed: map[string]error{}}
 }
 
 // Lookup implements render.Results.
-func (r *Results) Lookup(set, id string) (*store.Result, bool) {
+func (r *Results) Lookup(set, id string) (*dataset.Result, bool) {
 	set = r.setName(set)
 	key := set + "/" + id
 	if res, ok := r.cache[key]; ok {
 		return res, res != nil
 	}
-	var res *store.Result
+	var res *dataset.Result
 	err := store.CheckName("result set", set)
 	if err == nil {
-		res, err = store.Load(store.Path(r.Dir, set, id))
-	}
-	if err == nil {
-		// A unit edited by hand would be read as another quantity.
-		if p, ok := probes.Lookup(probes.All(), res.Probe); ok {
-			err = res.CheckUnits(p.Spec)
-		}
+		// Its units are checked against its probe's: a unit edited by
+		// hand would be read as another quantity.
+		res, err = store.Load(store.Path(r.Dir, set, id), r.probes)
 	}
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
@@ -145,7 +143,7 @@ type Status struct {
 	ID     string
 	State  State
 	Why    string // for stale and failed: what changed or what broke
-	Result *store.Result
+	Result *dataset.Result
 }
 
 // Status compares every experiment (or the given ids) with what the set
@@ -166,7 +164,7 @@ func (b *Book) Status(res *Results, all []probe.Probe, ids []string) []Status {
 		case !r.Measured():
 			st.State, st.Why = Transcribed, r.Source
 		default:
-			p, _ := probes.Lookup(all, e.Probe)
+			p, _ := probe.Lookup(all, e.Probe)
 			st.State, st.Why = compare(e, p, r)
 		}
 		out = append(out, st)
@@ -174,7 +172,7 @@ func (b *Book) Status(res *Results, all []probe.Probe, ids []string) []Status {
 	return out
 }
 
-func compare(e *render.Experiment, p probe.Probe, r *store.Result) (State, string) {
+func compare(e *render.Experiment, p probe.Probe, r *dataset.Result) (State, string) {
 	var why []string
 	if r.Probe != e.Probe {
 		why = append(why, fmt.Sprintf("measured with probe %s, chapter asks for %s", r.Probe, e.Probe))

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"measuredbook/machine"
+	"measuredbook/dataset"
 	"measuredbook/probe"
 )
 
@@ -33,7 +33,7 @@ type Settings interface {
 	Param(set, experiment, name string) (*Param, error)
 	// Machine returns the fingerprint of the machine a data set was
 	// measured on.
-	Machine(set string) (machine.Fingerprint, error)
+	Machine(set string) (dataset.Fingerprint, error)
 }
 
 // Param is an experiment's setting: its kind and its canonical values (one
@@ -359,7 +359,7 @@ func limitKey(field string) (key, half string) {
 // Recorded reports whether the fingerprint f holds the fact field. Results
 // measured before a fact was recorded, and transcribed sets, lack some: a
 // page shows a gap there rather than failing the build.
-func Recorded(f machine.Fingerprint, field string) bool {
+func Recorded(f dataset.Fingerprint, field string) bool {
 	switch field {
 	case "cores":
 		return f.Cores > 0

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"measuredbook/probe"
 )
 
 // Format renders the value in a format ("" = the default for its kind; see
@@ -151,15 +153,41 @@ var (
 	byteUnits = []scale{{"B", 1}, {"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}}
 )
 
+// DisplayUnit is the unit a quantity of unit u whose typical magnitude is
+// x reads in: the largest of ns, μs, ms, s (or B, KiB, MiB, GiB, TiB) not
+// above |x|, and its size in base units; a count has none ("", 1). It is
+// the book's one table of display units: values scale with it through
+// their formats, and plot axes with this function.
+func DisplayUnit(u probe.Unit, x float64) (name string, size float64) {
+	var units []scale
+	switch u {
+	case probe.Seconds:
+		units = durUnits
+	case probe.Bytes:
+		units = byteUnits
+	default:
+		return "", 1
+	}
+	s := units[largestBelow(math.Abs(x), units)]
+	return s.name, s.size
+}
+
+// largestBelow returns the index of the largest unit not above a ≥ 0 (the
+// first unit when a is below them all).
+func largestBelow(a float64, units []scale) int {
+	i := 0
+	for i+1 < len(units) && a >= units[i+1].size {
+		i++
+	}
+	return i
+}
+
 // pickScale returns the index of the largest unit not above |x|. Rounding
 // to 3 significant digits can carry into the next unit (999.96 ns is
 // "1,000 ns" rounded), so the choice is made on the rounded value.
 func pickScale(x float64, units []scale) int {
 	a := math.Abs(x)
-	i := 0
-	for i+1 < len(units) && a >= units[i+1].size {
-		i++
-	}
+	i := largestBelow(a, units)
 	if i+1 < len(units) && roundSig(a/units[i].size) >= units[i+1].size/units[i].size {
 		i++
 	}

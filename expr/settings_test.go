@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"measuredbook/machine"
+	"measuredbook/dataset"
 	"measuredbook/probe"
 )
 
@@ -13,7 +13,7 @@ import (
 type settingsEnv struct {
 	fakeEnv
 	params   map[string]*Param // "experiment.param"
-	machines map[string]machine.Fingerprint
+	machines map[string]dataset.Fingerprint
 }
 
 func (s settingsEnv) Param(set, experiment, name string) (*Param, error) {
@@ -23,11 +23,11 @@ func (s settingsEnv) Param(set, experiment, name string) (*Param, error) {
 	return nil, fmt.Errorf("experiment %s has no param %q", experiment, name)
 }
 
-func (s settingsEnv) Machine(set string) (machine.Fingerprint, error) {
+func (s settingsEnv) Machine(set string) (dataset.Fingerprint, error) {
 	if f, ok := s.machines[set]; ok {
 		return f, nil
 	}
-	return machine.Fingerprint{}, fmt.Errorf("no data set %q", set)
+	return dataset.Fingerprint{}, fmt.Errorf("no data set %q", set)
 }
 
 func testSettings() settingsEnv {
@@ -40,7 +40,7 @@ func testSettings() settingsEnv {
 			"readiness.api":     {Kind: probe.String, Values: []string{"poll", "epoll"}},
 			"threads.mode.mode": {Kind: probe.String, Values: []string{"block"}},
 		},
-		machines: map[string]machine.Fingerprint{
+		machines: map[string]dataset.Fingerprint{
 			"":   {Name: "here", Cores: 2, Memory: 8 << 30, Virtual: "yes", Limits: map[string]string{"nofile": "1024/20000", "threads-max": "62459", "pids-max": "max"}},
 			"m1": {Name: "m1", Cores: 8},
 		},

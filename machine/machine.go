@@ -1,5 +1,5 @@
-// Package machine fingerprints the computer a measurement ran on: what a
-// reader needs to judge a number (CPU, cores, memory, kernel, Go release)
+// Package machine fingerprints the computer a measurement ran on
+// (a dataset.Fingerprint): what a reader needs to judge a number (CPU, cores, memory, kernel, Go release)
 // and the limits that shape the thread and fd experiments. It never
 // records the hostname: the fingerprint is published with the book.
 package machine
@@ -17,31 +17,14 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
-)
 
-// Fingerprint describes one machine. Name is the directory its results
-// live in (results/NAME/); the other fields are provenance.
-type Fingerprint struct {
-	Name   string
-	CPU    string
-	Cores  int
-	Memory uint64 // bytes
-	OS     string // distribution, e.g. "Debian GNU/Linux 12 (bookworm)"
-	Kernel string // uname release
-	Arch   string
-	Go     string
-	// Virtual says whether the machine is a virtual machine guest: "yes",
-	// "no", or "" when it was not recorded.
-	Virtual string
-	// Limits holds the kernel and runtime limits relevant to the book
-	// (threads-max, pid_max, RLIMIT_NPROC, RLIMIT_NOFILE, pids.max), as text.
-	Limits map[string]string
-}
+	"measuredbook/dataset"
+)
 
 // Current fingerprints this machine. MBOOK_MACHINE overrides the name, for
 // a maintainer who wants to keep two result sets apart on one host.
-func Current() Fingerprint {
-	f := Fingerprint{
+func Current() dataset.Fingerprint {
+	f := dataset.Fingerprint{
 		CPU:     cpuModel(),
 		Cores:   runtime.NumCPU(),
 		Memory:  memTotal(),
@@ -64,7 +47,7 @@ var nonAlnum = regexp.MustCompile(`[^a-z0-9]+`)
 // DefaultName derives a stable, hostname-free name from what identifies the
 // hardware class: OS family, architecture, CPU model and core count. A new
 // kernel or Go release keeps the name (it is recorded, not identifying).
-func DefaultName(f Fingerprint) string {
+func DefaultName(f dataset.Fingerprint) string {
 	cpu := strings.Trim(nonAlnum.ReplaceAllString(strings.ToLower(f.CPU), "-"), "-")
 	if cpu == "" {
 		cpu = "cpu"
@@ -72,30 +55,9 @@ func DefaultName(f Fingerprint) string {
 	return fmt.Sprintf("%s-%s-%s-%dc", runtime.GOOS, f.Arch, cpu, f.Cores)
 }
 
-// Summary is the one-line description shown in provenance.
-func (f Fingerprint) Summary() string {
-	var parts []string
-	if f.CPU != "" {
-		parts = append(parts, fmt.Sprintf("%s, %d cores", f.CPU, f.Cores))
-	}
-	if f.Memory > 0 {
-		parts = append(parts, fmt.Sprintf("%.0f GiB", float64(f.Memory)/(1<<30)))
-	}
-	if f.OS != "" {
-		parts = append(parts, f.OS)
-	}
-	if f.Kernel != "" {
-		parts = append(parts, f.Kernel)
-	}
-	if f.Go != "" {
-		parts = append(parts, f.Go)
-	}
-	return strings.Join(parts, ", ")
-}
-
 // Config returns the fingerprint as benchfmt configuration lines, in a
 // stable order: "machine", "machine-cpu", ..., "limit-threads-max".
-func (f Fingerprint) Config() [][2]string {
+func Config(f dataset.Fingerprint) [][2]string {
 	c := [][2]string{
 		{"machine", f.Name},
 		{"machine-cpu", f.CPU},
@@ -123,8 +85,8 @@ func (f Fingerprint) Config() [][2]string {
 // FromConfig rebuilds a fingerprint from configuration lines written by
 // Config; unknown keys are ignored, a number that does not parse is a
 // *KeyError naming its key.
-func FromConfig(get func(key string) string, keys []string) (Fingerprint, error) {
-	f := Fingerprint{
+func FromConfig(get func(key string) string, keys []string) (dataset.Fingerprint, error) {
+	f := dataset.Fingerprint{
 		Name:    get("machine"),
 		CPU:     get("machine-cpu"),
 		OS:      get("machine-os"),

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"measuredbook/dataset"
 )
 
 func TestFingerprintRoundTripsThroughConfig(t *testing.T) {
@@ -18,7 +20,7 @@ func TestFingerprintRoundTripsThroughConfig(t *testing.T) {
 	}
 	cfg := map[string]string{}
 	var keys []string
-	for _, kv := range f.Config() {
+	for _, kv := range Config(f) {
 		cfg[kv[0]] = kv[1]
 		keys = append(keys, kv[0])
 	}
@@ -28,7 +30,7 @@ func TestFingerprintRoundTripsThroughConfig(t *testing.T) {
 }
 
 func TestDefaultNameIsASlug(t *testing.T) {
-	got := DefaultName(Fingerprint{CPU: "Apple M1 (Virtual) @ 3.2GHz", Cores: 8, Arch: "arm64"})
+	got := DefaultName(dataset.Fingerprint{CPU: "Apple M1 (Virtual) @ 3.2GHz", Cores: 8, Arch: "arm64"})
 	if !strings.HasSuffix(got, "-arm64-apple-m1-virtual-3-2ghz-8c") {
 		t.Errorf("name %q", got)
 	}
@@ -72,7 +74,7 @@ func FuzzFromConfig(f *testing.F) {
 		}
 		again := map[string]string{}
 		var keys2 []string
-		for _, kv := range fp.Config() {
+		for _, kv := range Config(fp) {
 			again[kv[0]] = kv[1]
 			keys2 = append(keys2, kv[0])
 		}

@@ -20,10 +20,10 @@ func TestVirtualIsRecorded(t *testing.T) {
 		}
 	}
 	found := false
-	for _, kv := range f.Config() {
+	for _, kv := range Config(f) {
 		found = found || kv == [2]string{"machine-virtual", f.Virtual}
 	}
 	if f.Virtual != "" && !found {
-		t.Errorf("Config() lacks machine-virtual: %v", f.Config())
+		t.Errorf("Config() lacks machine-virtual: %v", Config(f))
 	}
 }

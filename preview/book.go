@@ -32,7 +32,7 @@ func (p *Book) Build() (*Site, error) {
 		b.Templates = os.DirFS(p.Templates)
 	}
 	set := book.SetFor(b.Config, p.Opts)
-	res := book.NewResults(p.Opts.Results, set)
+	res := book.NewResults(p.Opts.Results, set, p.Opts.Probes)
 	here := set == p.Opts.This.Name
 	var pending []Pending
 	for _, st := range b.Status(res, p.Opts.Probes, b.Order) {

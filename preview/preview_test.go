@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"measuredbook/book"
-	"measuredbook/machine"
+	"measuredbook/dataset"
 	"measuredbook/probe"
 	"measuredbook/runner"
 )
@@ -59,7 +59,7 @@ func fixture(t testing.TB) *Book {
 		t.Fatal(err)
 	}
 	src := &Book{Opts: book.Options{Chapters: chapters, Results: filepath.Join(dir, "results"), Probes: fakes,
-		Runner: r, This: machine.Fingerprint{Name: "here", CPU: "Test"}}, Templates: "../templates"}
+		Runner: r, This: dataset.Fingerprint{Name: "here", CPU: "Test"}}, Templates: "../templates"}
 	b, err := book.Load(chapters, fakes)
 	if err != nil {
 		t.Fatal(err)

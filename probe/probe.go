@@ -18,6 +18,8 @@ import (
 	"go/printer"
 	"go/token"
 	"io/fs"
+	"os"
+	"os/exec"
 	"sort"
 	"strconv"
 	"strings"
@@ -101,6 +103,39 @@ type Probe struct {
 	// measures with (embed.FS of their *.go files); their hash decides
 	// whether a stored result is stale.
 	Sources []fs.FS
+	// Helper, when set, is the body of a helper process the probe starts
+	// during a run (HelperCommand): a process of its own for what cannot
+	// happen in the run's process (threads.ceiling's grandchild, which
+	// dies when the kernel refuses a thread). It never returns.
+	Helper func()
+}
+
+// Lookup returns the probe of the registry all with the given name.
+func Lookup(all []Probe, name string) (Probe, bool) {
+	for _, p := range all {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Probe{}, false
+}
+
+// HelperEnv, set in a process's environment to a probe's name, makes the
+// runner's child entry run that probe's Helper instead of a run.
+const HelperEnv = "MBOOK_PROBE_HELPER"
+
+// HelperCommand returns the command that starts this binary again, with
+// the arguments it was started with, as the helper of the named probe: it
+// enters through the same child entry point as the run that calls it,
+// which sees HelperEnv and runs the probe's Helper.
+func HelperCommand(ctx context.Context, name string) (*exec.Cmd, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("finding own executable to start probe %s's helper: %w", name, err)
+	}
+	cmd := exec.CommandContext(ctx, exe, os.Args[1:]...)
+	cmd.Env = append(os.Environ(), HelperEnv+"="+name)
+	return cmd, nil
 }
 
 // CheckValues checks one run's values against the declared metrics: every

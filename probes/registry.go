@@ -28,13 +28,3 @@ func All() []probe.Probe {
 	}
 	return all
 }
-
-// Lookup returns the probe with the given name.
-func Lookup(all []probe.Probe, name string) (probe.Probe, bool) {
-	for _, p := range all {
-		if p.Name == name {
-			return p, true
-		}
-	}
-	return probe.Probe{}, false
-}

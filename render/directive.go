@@ -10,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"measuredbook/dataset"
 	"measuredbook/expr"
 	"measuredbook/probe"
 	"measuredbook/render/ast"
@@ -505,7 +506,7 @@ func (d *Doc) parseExperiment(dir *directive, fs map[string]field, probes []prob
 	if !ok {
 		return nil
 	}
-	x.Combos = combos(x.Order, x.Sweep)
+	x.Combos = dataset.Combos(x.Order, x.Sweep)
 	dir.checkLabels(x.Labels, x, e)
 	return x
 }
@@ -575,27 +576,6 @@ func (d *Doc) parseParams(dir *directive, x *Experiment, f field, e *errs) bool 
 		x.Sweep[prm.Name] = vals
 	}
 	return ok
-}
-
-// combos is the cartesian product of the sweep, the first param in order
-// outermost (so a table of combos reads like nested loops).
-func combos(order []string, sweep map[string][]string) []probe.Params {
-	out := []probe.Params{{}}
-	for _, name := range order {
-		var next []probe.Params
-		for _, c := range out {
-			for _, v := range sweep[name] {
-				p := probe.Params{}
-				for k, x := range c {
-					p[k] = x
-				}
-				p[name] = v
-				next = append(next, p)
-			}
-		}
-		out = next
-	}
-	return out
 }
 
 func (x *Experiment) String() string { return fmt.Sprintf("experiment %s (probe %s)", x.ID, x.Probe) }

@@ -4,13 +4,16 @@
 //
 // The flow is three calls, each a pure function of its inputs:
 //
-//	d, err := render.Parse(file, src, probes)   // syntax, experiments checked against the probes
-//	warnings, err := d.Evaluate(results, all)   // values, tables, plots, claims, when blocks
-//	body, err := d.HTML()                       // the chapter body as an HTML fragment
+//	d, err := render.Parse(file, src, probes)        // syntax, experiments checked against the probes
+//	page, err := render.Evaluate(d, results, all)    // values, tables, plots, claims, when blocks
+//	body, err := render.HTML(d, page)                // the chapter body as an HTML fragment
 //
 // Parse never looks at results and Evaluate never runs a probe: measuring
 // happens between the two, outside this package, for the experiments that
-// Parse returned.
+// Parse returned. A Doc is never changed after Parse: Evaluate returns a
+// Page (the views keyed by node, the claims, the warnings), so one parsed
+// chapter can be evaluated against several result sets, and HTML is a
+// pure function of the two.
 //
 // # Directives
 //
@@ -144,7 +147,6 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -178,7 +180,6 @@ type Doc struct {
 	root       gast.Node
 	values     []*value // inline values of the body, in document order
 	directives []*directive
-	claims     []Claim
 }
 
 // Experiment is one experiment directive, validated against its probe.
@@ -201,11 +202,11 @@ type Experiment struct {
 // Claim is an evaluated claim, for the check report.
 type Claim struct {
 	Pos     Pos
-	Text    string // the claim's text as plain text, values substituted
-	Expect  string // the expression
-	Verdict string // "holds", "fails" or "inconclusive"
-	Explain string // the comparison with the measured values substituted
-	Basis   string // "" when measured; "rule" when a probe decides it by rule
+	Text    string     // the claim's text as plain text, values substituted
+	Expect  string     // the expression
+	Verdict expr.Truth // holds, fails or inconclusive
+	Explain string     // the comparison with the measured values substituted
+	Basis   string     // "" when measured; "rule" when a probe decides it by rule
 }
 
 // Parse parses one chapter: optional YAML front matter (title, order,
@@ -458,20 +459,6 @@ func (d *Doc) parseSub(src string, m offmap, what string, e *errs) *subdoc {
 	return s
 }
 
-// HTML renders the chapter body as an HTML fragment. Call it after
-// Evaluate; before, every value and directive shows its source.
-func (d *Doc) HTML() ([]byte, error) {
-	var b bytes.Buffer
-	if err := d.md.Renderer().Render(&b, d.body, d.root); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
-
-// Claims returns the chapter's claims with their verdicts, in document
-// order. Before Evaluate the verdicts are empty.
-func (d *Doc) Claims() []Claim { return slices.Clone(d.claims) }
-
 // RenderFragment is what `go run . render FILE|-` prints: Parse, Evaluate
 // and HTML of one document. experiments may be nil (then the document's
 // own experiments are all there is). On an evaluation error the HTML is
@@ -481,12 +468,12 @@ func RenderFragment(file string, src []byte, probes []probe.Probe, res Results, 
 	if err != nil {
 		return nil, nil, err
 	}
-	warnings, evalErr := d.Evaluate(res, experiments)
-	out, err := d.HTML()
+	p, evalErr := Evaluate(d, res, experiments)
+	out, err := HTML(d, p)
 	if err != nil {
-		return nil, warnings, err
+		return nil, p.Warnings, err
 	}
-	return out, warnings, evalErr
+	return out, p.Warnings, evalErr
 }
 
 var idRE = regexp.MustCompile(`^[\p{L}_][\p{L}\p{N}_]*(\.[\p{L}_][\p{L}\p{N}_]*)*$`)

@@ -1,28 +1,22 @@
 package render
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"html"
-	"regexp"
 	"slices"
 	"strings"
 
-	gast "github.com/yuin/goldmark/ast"
-
+	"measuredbook/dataset"
 	"measuredbook/expr"
-	"measuredbook/machine"
 	"measuredbook/probe"
 	"measuredbook/render/ast"
-	"measuredbook/store"
 )
 
 // Results gives the evaluator the stored results. set "" is the build's
 // machine set; "m1" (or any name used in ref("NAME", …)) is a reference
 // set. ok=false: no result stored.
 type Results interface {
-	Lookup(set, id string) (*store.Result, bool)
+	Lookup(set, id string) (*dataset.Result, bool)
 }
 
 // Staleness is what a Results may also know: which stored results of a
@@ -60,7 +54,7 @@ func (v *env) experiment(id string) (*Experiment, error) {
 	return x, nil
 }
 
-func (v *env) lookup(set, id string) (*store.Result, bool) {
+func (v *env) lookup(set, id string) (*dataset.Result, bool) {
 	if v.res == nil {
 		return nil, false
 	}
@@ -86,7 +80,7 @@ func (v *env) Metric(set, id, metric string) (*expr.Metric, error) {
 		out.Params = r.Order
 	}
 	for _, row := range r.Rows {
-		s, ok := store.Summarize(row, metric)
+		s, ok := dataset.Summarize(row, metric)
 		if !ok {
 			continue
 		}
@@ -126,15 +120,15 @@ func (v *env) Param(set, id, name string) (*expr.Param, error) {
 // measured the set, from its most recent result (the newest fingerprint;
 // ties go to the first experiment id in sorted order, so that the same
 // results always give the same answer).
-func (v *env) Machine(set string) (machine.Fingerprint, error) {
-	var newest *store.Result
+func (v *env) Machine(set string) (dataset.Fingerprint, error) {
+	var newest *dataset.Result
 	for _, id := range sortedKeys(v.exps) {
 		if r, ok := v.lookup(set, id); ok && (newest == nil || r.Start.After(newest.Start)) {
 			newest = r
 		}
 	}
 	if newest == nil {
-		return machine.Fingerprint{}, fmt.Errorf("no result stored in %s, so no machine to read", setName(set))
+		return dataset.Fingerprint{}, fmt.Errorf("no result stored in %s, so no machine to read", setName(set))
 	}
 	return newest.Machine, nil
 }
@@ -250,7 +244,7 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 		// expression has no value there, not a zero.
 		if m, ok := v.exps[r.Experiment].Spec.Metric(r.Metric); ok && m.Optional != "" {
 			for _, row := range res.Rows {
-				if _, has := store.Summarize(row, r.Metric); !has && selects(r.Selector, row.Params) {
+				if _, has := dataset.Summarize(row, r.Metric); !has && selects(r.Selector, row.Params) {
 					return gap{set: r.Set, id: r.Experiment, failed: "[" + row.Params.Key() + "]", metric: r.Metric, inapplicable: m.Optional}, true
 				}
 			}
@@ -270,10 +264,10 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 // selector may pick and, when every combination counts (the build's own
 // set is transcribed, so a growth over a sweep needs each point of the
 // chapter's sweep), a figure for every combination of x it may pick.
-func holds(res *store.Result, r expr.Ref, x *Experiment, every bool) bool {
+func holds(res *dataset.Result, r expr.Ref, x *Experiment, every bool) bool {
 	var have []probe.Params
 	for _, row := range res.Rows {
-		if _, ok := store.Summarize(row, r.Metric); !ok {
+		if _, ok := dataset.Summarize(row, r.Metric); !ok {
 			continue
 		}
 		p := probe.Params{}
@@ -359,10 +353,11 @@ func missingKo(set, id string) string {
 	return fmt.Sprintf("측정 없음: go run . run %s", id)
 }
 
-// eval is one evaluation of a document: its environment, errors and
-// warnings.
+// eval is one evaluation of a document: its environment, the page it
+// fills, errors and warnings.
 type eval struct {
 	d    *Doc
+	p    *Page
 	env  *env
 	errs *errs
 	warn *errs
@@ -375,11 +370,13 @@ type eval struct {
 // id, metric or param value, an ambiguous selector, a unit mismatch, a
 // format that does not fit) are *PosError, joined. The warnings are
 // *PosError too: inconclusive conditions and claims, and figures whose
-// result is not stored (rendered as a visible placeholder).
+// result is not stored (rendered as a visible placeholder); they are the
+// page's Warnings.
 //
-// Evaluate may be called again (with other results); each call replaces
-// the views of the last.
-func (d *Doc) Evaluate(res Results, experiments map[string]*Experiment) (warnings []error, err error) {
+// Evaluate never changes d: it may be called again, with other results,
+// and each call returns a page of its own. On an error the page is still
+// returned, with the failing parts marked.
+func Evaluate(d *Doc, res Results, experiments map[string]*Experiment) (*Page, error) {
 	exps := map[string]*Experiment{}
 	for id, x := range experiments {
 		exps[id] = x
@@ -389,32 +386,36 @@ func (d *Doc) Evaluate(res Results, experiments map[string]*Experiment) (warning
 			exps[x.ID] = x
 		}
 	}
-	ev := &eval{d: d, env: &env{res: res, exps: exps}, errs: &errs{f: d.f}, warn: &errs{f: d.f}}
+	p := &Page{values: map[*ast.Value]*ast.Out{}, views: map[*ast.Directive]any{}}
+	ev := &eval{d: d, p: p, env: &env{res: res, exps: exps}, errs: &errs{f: d.f}, warn: &errs{f: d.f}}
 	for id := range exps {
 		ev.env.ids = append(ev.env.ids, id)
 	}
-	d.claims = nil
 	for _, v := range d.values {
 		ev.value(v)
 	}
 	for _, dir := range d.directives {
+		var view any
 		switch {
 		case dir.exp != nil:
-			dir.node.View = ev.experiment(dir)
+			view = ev.experiment(dir)
 		case dir.table != nil:
-			dir.node.View = ev.table(dir)
+			view = ev.table(dir)
 		case dir.plot != nil:
-			dir.node.View = ev.plot(dir)
+			view = ev.plot(dir)
 		case dir.claim != nil:
-			dir.node.View = ev.claim(dir)
+			view = ev.claim(dir)
 		case dir.when != nil:
-			dir.node.View = ev.when(dir)
+			view = ev.when(dir)
+		default:
+			continue
 		}
+		p.views[dir.node] = view
 	}
 	if w := joinSorted(ev.warn.list); w != nil {
-		warnings = w.(interface{ Unwrap() []error }).Unwrap()
+		p.Warnings = w.(interface{ Unwrap() []error }).Unwrap()
 	}
-	return warnings, ev.errs.err()
+	return p, ev.errs.err()
 }
 
 // exprErr reports an error from package expr at its culprit.
@@ -427,9 +428,9 @@ func (ev *eval) exprErr(m offmap, err error) {
 	ev.errs.at(m(0), "%s", err)
 }
 
-// value evaluates one inline value into its view.
+// value evaluates one inline value into its view on the page.
 func (ev *eval) value(v *value) {
-	v.node.View = ev.inline(v)
+	ev.p.values[v.node] = ev.inline(v)
 }
 
 // inline evaluates an inline value for display: the text, with a title
@@ -456,7 +457,7 @@ func (ev *eval) inline(v *value) *ast.Out {
 	var text string
 	switch val.Kind {
 	case expr.Bool:
-		text = verdictLabel(val.Truth.String())
+		text = verdictLabel(val.Truth)
 	case expr.String:
 		text = val.Str
 	default:
@@ -519,7 +520,7 @@ func (ev *eval) inline(v *value) *ast.Out {
 
 // machineNote names the machine a set's figures come from; a reference or
 // transcribed set says that its figures were not measured here.
-func machineNote(set string, r *store.Result) string {
+func machineNote(set string, r *dataset.Result) string {
 	name := r.Machine.Name
 	if name == "" {
 		name = set
@@ -582,11 +583,11 @@ func (ev *eval) inconclusive(val expr.Value, at int) {
 }
 
 // verdictLabel localises a verdict for the Korean book.
-func verdictLabel(v string) string {
+func verdictLabel(v expr.Truth) string {
 	switch v {
-	case "holds":
+	case expr.True:
 		return "성립"
-	case "fails":
+	case expr.False:
 		return "불성립"
 	}
 	return "판정 보류"
@@ -631,32 +632,33 @@ func kindWord(v expr.Value) string {
 func (ev *eval) claim(dir *directive) any {
 	c := dir.claim
 	pos := ev.d.f.pos(dir.off)
-	text, plain := ev.sub(c.text, true)
+	text := ev.sub(c.text, true)
+	plain := ev.p.plain(text)
 	cl := Claim{Pos: pos, Text: plain, Expect: c.src, Basis: c.basis}
 	val, missing, ok := ev.condition("claim", c.expect, c.m)
 	if !ok {
 		return &ast.Error{Msg: "claim could not be evaluated: " + c.src}
 	}
-	cl.Verdict = val.Truth.String()
+	cl.Verdict = val.Truth
 	if missing != "" {
 		cl.Explain = missing
 	} else {
 		cl.Explain = c.expect.Explain(ev.env)
 	}
-	if cl.Verdict == "inconclusive" && missing == "" {
+	if cl.Verdict == expr.Unknown && missing == "" {
 		ev.warn.kindAt(KindInconclusiveClaim, dir.off, "claim inconclusive (the runs disagree): %s: %s", plain, cl.Explain)
 	}
-	ev.d.claims = append(ev.d.claims, cl)
-	return &ast.Claim{Verdict: cl.Verdict, Label: verdictLabel(cl.Verdict), Text: text, Expect: c.src, Explain: cl.Explain, Rule: c.basis == "rule"}
+	ev.p.Claims = append(ev.p.Claims, cl)
+	return &ast.Claim{Verdict: cl.Verdict, Text: text, Expect: c.src, Explain: cl.Explain, Rule: c.basis == "rule"}
 }
 
 func (ev *eval) when(dir *directive) any {
 	w := dir.when
-	then, _ := ev.sub(w.then, false)
-	els, _ := ev.sub(w.els, false)
-	var unsure []byte
+	then := ev.sub(w.then, false)
+	els := ev.sub(w.els, false)
+	var unsure *ast.Fragment
 	if w.unsure != nil {
-		unsure, _ = ev.sub(w.unsure, false)
+		unsure = ev.sub(w.unsure, false)
 	}
 	val, missing, ok := ev.condition("when", w.cond, w.m)
 	if !ok {
@@ -665,38 +667,22 @@ func (ev *eval) when(dir *directive) any {
 	switch {
 	case missing != "":
 		// No data decides it: a gap, never a branch stated as fact.
-		return &ast.When{Branch: "missing", HTML: []byte(`<p class="mb-missing">` + esc(missing) + "</p>\n")}
+		return &ast.When{Branch: "missing", Missing: missing}
 	case val.Truth == expr.True:
-		return &ast.When{Branch: "then", HTML: then}
+		return &ast.When{Branch: "then", Body: then}
 	case val.Truth == expr.Unknown && w.unsure != nil:
-		return &ast.When{Branch: "unsure", HTML: unsure}
+		return &ast.When{Branch: "unsure", Body: unsure}
 	case val.Truth == expr.Unknown:
 		ev.warn.kindAt(KindInconclusive, w.m(0), "inconclusive condition %s: the runs disagree, so the else branch was shown; add an unsure: branch", w.cond.Explain(ev.env))
 	}
-	return &ast.When{Branch: "else", HTML: els}
+	return &ast.When{Branch: "else", Body: els}
 }
 
-// sub evaluates the values of a Markdown field and renders it. inline
-// drops the paragraph around a one-paragraph text. plain is the text
-// without markup, for reports.
-func (ev *eval) sub(s *subdoc, inline bool) (out []byte, plain string) {
+// sub evaluates the values of a Markdown field; the fragment is rendered
+// with the page. inline drops the paragraph around a one-paragraph text.
+func (ev *eval) sub(s *subdoc, inline bool) *ast.Fragment {
 	for _, v := range s.values {
 		ev.value(v)
 	}
-	var b bytes.Buffer
-	if err := ev.d.md.Renderer().Render(&b, s.src, s.root); err != nil {
-		return nil, ""
-	}
-	out = b.Bytes()
-	if inline && s.root.ChildCount() == 1 && s.root.FirstChild().Kind() == gast.KindParagraph {
-		out = bytes.TrimSuffix(bytes.TrimPrefix(out, []byte("<p>")), []byte("</p>\n"))
-	}
-	return out, plainText(out)
-}
-
-var tagRE = regexp.MustCompile(`<[^>]*>`)
-
-// plainText strips tags and entities from rendered HTML.
-func plainText(h []byte) string {
-	return strings.TrimSpace(html.UnescapeString(tagRE.ReplaceAllString(string(h), "")))
+	return &ast.Fragment{Source: s.src, Root: s.root, Inline: inline}
 }

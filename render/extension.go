@@ -14,7 +14,6 @@ import (
 
 	"github.com/yuin/goldmark"
 	gast "github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
 	ghtml "github.com/yuin/goldmark/renderer/html"
@@ -24,10 +23,11 @@ import (
 	"measuredbook/render/ast"
 )
 
-// Markdown returns the goldmark instance the book uses, the one place
-// goldmark is configured: CommonMark with raw HTML passed through (the
-// chapters are ours), GFM tables, strikethrough and task lists, and the
-// measured book's directives and inline values.
+// Markdown returns the goldmark instance the book parses with, rendering
+// with no page (each directive and value shows its source): CommonMark
+// with raw HTML passed through (the chapters are ours), GFM tables,
+// strikethrough and task lists, and the measured book's directives and
+// inline values, configured in one place (newPageHTML).
 //
 // GFM's autolink extension (Linkify) is left out on purpose: it changes
 // the output of five CommonMark spec examples (bare URLs become links, and
@@ -35,12 +35,7 @@ import (
 // that standard Markdown renders exactly as plain goldmark renders it. The
 // other GFM extensions leave every spec example untouched (see
 // TestCommonMarkSpec).
-func Markdown() goldmark.Markdown {
-	return goldmark.New(
-		goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList, Extension),
-		goldmark.WithRendererOptions(ghtml.WithUnsafe()),
-	)
-}
+func Markdown() goldmark.Markdown { return newPageHTML(nil).md }
 
 // directiveTransformer replaces every fenced code block whose info
 // string's first word names a directive by an ast.Directive holding the
@@ -150,13 +145,14 @@ func (valueParser) Parse(parent gast.Node, block text.Reader, pc parser.Context)
 	return n
 }
 
-// htmlRenderer renders Directive and Value nodes from their views.
-type htmlRenderer struct{}
+// htmlRenderer renders Directive and Value nodes from their views on a
+// page (none: each shows its source).
+type htmlRenderer struct{ h *pageHTML }
 
-func (htmlRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
-	reg.Register(ast.KindDirective, renderDirective)
-	reg.Register(ast.KindValue, renderValue)
-	reg.Register(gast.KindImage, renderImage)
+func (r htmlRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindDirective, r.renderDirective)
+	reg.Register(ast.KindValue, r.renderValue)
+	reg.Register(gast.KindImage, r.renderImage)
 }
 
 // defaultImage is goldmark's own image renderer (with the options of
@@ -178,7 +174,7 @@ func (c *captureImage) Register(k gast.NodeKind, f renderer.NodeRendererFunc) {
 // renderImage renders an image as goldmark does, except that a value in
 // its alt text shows its text (goldmark's alt keeps only plain text, so
 // the value would vanish).
-func renderImage(w util.BufWriter, source []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
+func (r htmlRenderer) renderImage(w util.BufWriter, source []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
 	n := node.(*gast.Image)
 	if !entering || !hasValue(n) {
 		return defaultImage(w, source, node, entering)
@@ -187,7 +183,7 @@ func renderImage(w util.BufWriter, source []byte, node gast.Node, entering bool)
 	w.Write(util.EscapeHTML(util.URLEscape(n.Destination, true)))
 	w.WriteString(`" alt="`)
 	var alt strings.Builder
-	altText(&alt, source, n)
+	r.altText(&alt, source, n)
 	w.WriteString(html.EscapeString(alt.String()))
 	w.WriteString(`"`)
 	if n.Title != nil {
@@ -213,7 +209,7 @@ func hasValue(n gast.Node) bool {
 
 // altText is the plain text of an image's description, values as their
 // text.
-func altText(b *strings.Builder, source []byte, n gast.Node) {
+func (r htmlRenderer) altText(b *strings.Builder, source []byte, n gast.Node) {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		switch c := c.(type) {
 		case *gast.Text:
@@ -224,23 +220,23 @@ func altText(b *strings.Builder, source []byte, n gast.Node) {
 		case *gast.String:
 			b.Write(c.Value)
 		case *ast.Value:
-			if c.View != nil {
-				b.WriteString(c.View.Text)
+			if out := r.h.page.Value(c); out != nil {
+				b.WriteString(out.Text)
 			} else {
 				b.Write(c.Raw)
 			}
 		default:
-			altText(b, source, c)
+			r.altText(b, source, c)
 		}
 	}
 }
 
-func renderValue(w util.BufWriter, source []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
+func (r htmlRenderer) renderValue(w util.BufWriter, source []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
 	if !entering {
 		return gast.WalkContinue, nil
 	}
 	n := node.(*ast.Value)
-	out := n.View
+	out := r.h.page.Value(n)
 	if out == nil {
 		// Not evaluated (plain Markdown().Convert, or an error): show the
 		// source so nothing silently disappears.
@@ -264,13 +260,13 @@ func writeSpan(w util.BufWriter, out *ast.Out) {
 	w.WriteString("</span>")
 }
 
-func renderDirective(w util.BufWriter, source []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
+func (r htmlRenderer) renderDirective(w util.BufWriter, source []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
 	if !entering {
 		return gast.WalkContinue, nil
 	}
 	n := node.(*ast.Directive)
 	var b bytes.Buffer
-	switch v := n.View.(type) {
+	switch v := r.h.page.View(n).(type) {
 	case *ast.Experiment:
 		writeExperiment(&b, v)
 	case *ast.TableView:
@@ -278,9 +274,13 @@ func renderDirective(w util.BufWriter, source []byte, node gast.Node, entering b
 	case *ast.Plot:
 		writePlot(&b, v)
 	case *ast.Claim:
-		writeClaim(&b, v)
+		writeClaim(&b, v, r.h.fragment(v.Text))
 	case *ast.When:
-		b.Write(v.HTML)
+		if v.Body == nil {
+			b.WriteString(`<p class="mb-missing">` + esc(v.Missing) + "</p>\n")
+		} else {
+			b.Write(r.h.fragment(v.Body))
+		}
 	case *ast.Error:
 		b.WriteString(`<div class="mb-error">`)
 		b.WriteString(html.EscapeString(v.Msg))
@@ -300,17 +300,19 @@ func renderDirective(w util.BufWriter, source []byte, node gast.Node, entering b
 	return gast.WalkSkipChildren, nil
 }
 
-type extender struct{}
+// extender adds the measured book's directives and inline values to a
+// goldmark instance, rendered from h's page.
+type extender struct{ h *pageHTML }
 
 // Extension is the goldmark Extender of the measured book: directives and
-// inline values. Markdown() uses it; it is exported for tools that build
-// their own goldmark instance.
-var Extension goldmark.Extender = extender{}
+// inline values, rendered unevaluated (their source). It is exported for
+// tools that build their own goldmark instance.
+var Extension goldmark.Extender = extender{&pageHTML{}}
 
-func (extender) Extend(m goldmark.Markdown) {
+func (x extender) Extend(m goldmark.Markdown) {
 	m.Parser().AddOptions(
 		parser.WithInlineParsers(util.Prioritized(valueParser{}, 500)),
 		parser.WithASTTransformers(util.Prioritized(directiveTransformer{}, 500)),
 	)
-	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(htmlRenderer{}, 500)))
+	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(htmlRenderer{x.h}, 500)))
 }

@@ -45,14 +45,15 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		if _, err := d.Evaluate(sets{}, nil); err != nil {
+		p, err := Evaluate(d, sets{}, nil)
+		if err != nil {
 			for _, e := range unwrapAll(err) {
 				if _, ok := e.(*PosError); !ok {
 					t.Fatalf("error without a position: %v", e)
 				}
 			}
 		}
-		if _, err := d.HTML(); err != nil {
+		if _, err := HTML(d, p); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"html"
 
+	"measuredbook/expr"
 	"measuredbook/render/ast"
 )
 
@@ -121,35 +122,36 @@ func writePlot(b *bytes.Buffer, v *ast.Plot) {
 	b.WriteString(`<span class="mb-provenance">` + esc(v.Provenance) + "</span></figcaption>\n</figure>\n")
 }
 
-var verdictMark = map[string]string{"holds": "✓", "fails": "✗", "inconclusive": "?"}
+var verdictMark = map[expr.Truth]string{expr.True: "✓", expr.False: "✗", expr.Unknown: "?"}
 
 // ruleNote is the hover of a claim a probe decides by rule: its verdict
 // restates the probe's definition, it is not a finding.
 const ruleNote = "규칙으로 판정: 프로브가 정한 규칙에 따른 값이며, 측정으로 확인한 결과가 아닙니다"
 
-func writeClaim(b *bytes.Buffer, v *ast.Claim) {
-	class := "mb-claim mb-" + v.Verdict
+// writeClaim writes a claim's verdict; text is its text as inline HTML.
+func writeClaim(b *bytes.Buffer, v *ast.Claim, text []byte) {
+	class := "mb-claim mb-" + v.Verdict.String()
 	if v.Rule {
 		class += " mb-rule"
 	}
 	b.WriteString(`<div class="` + class + `"`)
 	switch {
-	case v.Rule && v.Verdict == "holds":
+	case v.Rule && v.Verdict == expr.True:
 		b.WriteString(` title="` + esc(ruleNote+" · "+v.Explain) + `"`)
 	case v.Rule:
 		b.WriteString(` title="` + esc(ruleNote) + `"`)
-	case v.Verdict == "holds":
+	case v.Verdict == expr.True:
 		b.WriteString(` title="` + esc(v.Explain) + `"`)
 	}
 	b.WriteString(">")
-	b.WriteString(`<span class="mb-verdict">` + verdictMark[v.Verdict] + " " + esc(v.Label) + "</span> ")
+	b.WriteString(`<span class="mb-verdict">` + verdictMark[v.Verdict] + " " + esc(verdictLabel(v.Verdict)) + "</span> ")
 	if v.Rule {
 		b.WriteString(`<span class="mb-basis">규칙</span> `)
 	}
 	b.WriteString(`<span class="mb-claim-text">`)
-	b.Write(v.Text)
+	b.Write(text)
 	b.WriteString("</span>")
-	if v.Verdict != "holds" {
+	if v.Verdict != expr.True {
 		b.WriteString(`<div class="mb-explain">측정값: <code>` + esc(v.Explain) + "</code></div>")
 	}
 	b.WriteString("</div>\n")

@@ -10,8 +10,8 @@ import (
 
 	"golang.org/x/tools/txtar"
 
+	"measuredbook/dataset"
 	"measuredbook/probe"
-	"measuredbook/store"
 )
 
 func TestParseExperiment(t *testing.T) {
@@ -67,19 +67,6 @@ timeout: 45s
 	}
 }
 
-// TestCombosOrder: the first param is the outermost loop, and every
-// combination holds every param.
-func TestCombosOrder(t *testing.T) {
-	got := combos([]string{"a", "b", "c"}, map[string][]string{"a": {"1", "2"}, "b": {"x"}, "c": {"p", "q"}})
-	var keys []string
-	for _, c := range got {
-		keys = append(keys, c["a"]+c["b"]+c["c"])
-	}
-	if s := strings.Join(keys, " "); s != "1xp 1xq 2xp 2xq" {
-		t.Errorf("combos = %s", s)
-	}
-}
-
 // TestPosColumns: columns count characters, lines start at 1.
 func TestPosColumns(t *testing.T) {
 	f := newFile("f.md", []byte("ab\n한글x\n\n"))
@@ -104,9 +91,9 @@ func TestUnevaluated(t *testing.T) {
 	}
 }
 
-type oneResult struct{ r *store.Result }
+type oneResult struct{ r *dataset.Result }
 
-func (o oneResult) Lookup(set, id string) (*store.Result, bool) {
+func (o oneResult) Lookup(set, id string) (*dataset.Result, bool) {
 	return o.r, set == "" && id == o.r.Experiment
 }
 
@@ -116,11 +103,11 @@ func ExampleRenderFragment() {
 		Params:  []probe.Param{{Name: "calls", Kind: probe.Int, Default: "1000"}},
 		Metrics: []probe.Metric{{Name: "getpid", Unit: probe.Seconds}},
 	}}}
-	res := &store.Result{
+	res := &dataset.Result{
 		Experiment: "syscall", Probe: "syscall", Order: []string{"calls"},
 		Sweep: map[string][]string{"calls": {"1000"}}, Runs: 3,
 		Units: map[string]probe.Unit{"getpid": probe.Seconds},
-		Rows: []store.Row{{Params: probe.Params{"calls": "1000"}, Runs: []probe.Values{
+		Rows: []dataset.Row{{Params: probe.Params{"calls": "1000"}, Runs: []probe.Values{
 			{"getpid": 251e-9}, {"getpid": 248e-9}, {"getpid": 262e-9},
 		}}},
 	}
@@ -150,11 +137,11 @@ func TestCountKinds(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := staleSets{sets: loadSets(t, a), why: map[string]string{"blocking": "runs changed"}}
-	warnings, err := d.Evaluate(res, nil)
+	p, err := Evaluate(d, res, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := CountKinds(append(warnings, fmt.Errorf("a plain error")))
+	got := CountKinds(append(p.Warnings, fmt.Errorf("a plain error")))
 	want := map[string]int{KindInconclusive: 1, KindStale: 1}
 	if !maps.Equal(got, want) {
 		t.Errorf("CountKinds = %v, want %v", got, want)

@@ -7,11 +7,11 @@ import (
 	"strings"
 	"time"
 
+	"measuredbook/dataset"
 	"measuredbook/expr"
 	"measuredbook/plotsvg"
 	"measuredbook/probe"
 	"measuredbook/render/ast"
-	"measuredbook/store"
 )
 
 // scale is a display unit: values in base units are divided by div.
@@ -37,29 +37,8 @@ func pickScale(u probe.Unit, vals []float64, log bool) scale {
 	if log && largest > 0 {
 		largest = math.Sqrt(largest * smallest)
 	}
-	switch u {
-	case probe.Seconds:
-		switch {
-		case largest < 1e-6:
-			return scale{"ns", 1e-9}
-		case largest < 1e-3:
-			return scale{"μs", 1e-6}
-		case largest < 1:
-			return scale{"ms", 1e-3}
-		}
-		return scale{"s", 1}
-	case probe.Bytes:
-		switch {
-		case largest < 1<<10:
-			return scale{"B", 1}
-		case largest < 1<<20:
-			return scale{"KiB", 1 << 10}
-		case largest < 1<<30:
-			return scale{"MiB", 1 << 20}
-		}
-		return scale{"GiB", 1 << 30}
-	}
-	return scale{"", 1}
+	name, size := expr.DisplayUnit(u, largest)
+	return scale{name, size}
 }
 
 func (s scale) label(name string) string {
@@ -152,7 +131,7 @@ func (ev *eval) plot(dir *directive) any {
 			pt, ok := point(row, xp, xv, ym.Name)
 			if ok {
 				s.points = append(s.points, pt)
-			} else if _, has := store.Summarize(row, ym.Name); !has && ym.Optional != "" {
+			} else if _, has := dataset.Summarize(row, ym.Name); !has && ym.Optional != "" {
 				inapplicable = append(inapplicable, strings.TrimPrefix(seriesNote(p.series, sv)+", ", ", ")+p.x+"="+xv)
 			}
 		}
@@ -222,8 +201,8 @@ func (ev *eval) plot(dir *directive) any {
 	return &ast.Plot{SVG: svg, Caption: p.caption, Provenance: provenance}
 }
 
-func point(row store.Row, xp probe.Param, xv, metric string) (rawPoint, bool) {
-	s, ok := store.Summarize(row, metric)
+func point(row dataset.Row, xp probe.Param, xv, metric string) (rawPoint, bool) {
+	s, ok := dataset.Summarize(row, metric)
 	if !ok {
 		return rawPoint{}, false
 	}
@@ -239,7 +218,7 @@ func point(row store.Row, xp probe.Param, xv, metric string) (rawPoint, bool) {
 // series param it has (kqueue where we have epoll), its points the x
 // values it has; params pinned with where must match, and any other param
 // is ignored. A nil result means the set has no result for the experiment.
-func refPlot(p *plotDir, sel *selection, xp, sp probe.Param, ym probe.Metric, v *env) ([]rawSeries, *store.Result, error) {
+func refPlot(p *plotDir, sel *selection, xp, sp probe.Param, ym probe.Metric, v *env) ([]rawSeries, *dataset.Result, error) {
 	rr, ok := v.lookup(p.ref, sel.x.ID)
 	if !ok {
 		return nil, nil, nil
@@ -370,10 +349,10 @@ func (ev *eval) cdf(dir *directive) any {
 		seriesVals = x.Sweep[p.series]
 		sp, _ = x.Spec.Param(p.series)
 	}
-	curve := func(row store.Row) []rawPoint {
+	curve := func(row dataset.Row) []rawPoint {
 		var pts []rawPoint
 		for _, q := range p.quantiles {
-			if s, ok := store.Summarize(row, q.metric); ok {
+			if s, ok := dataset.Summarize(row, q.metric); ok {
 				pts = append(pts, rawPoint{x: s.Median, y: q.frac, lo: q.frac, hi: q.frac})
 			}
 		}

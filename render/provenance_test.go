@@ -4,18 +4,17 @@ import (
 	"strings"
 	"testing"
 
-	"measuredbook/machine"
+	"measuredbook/dataset"
 	"measuredbook/probe"
-	"measuredbook/store"
 )
 
 // The provenance counts the runs stored, whatever the header says, and a
 // transcribed set shows no date or runs its source did not give.
 func TestProvenanceSaysOnlyWhatIsStored(t *testing.T) {
-	r := &store.Result{
+	r := &dataset.Result{
 		Experiment: "x", Runs: 3, Source: "measured",
-		Machine: machine.Fingerprint{Name: "m"},
-		Rows:    []store.Row{{Params: probe.Params{}, Runs: []probe.Values{{"t": 1}}}},
+		Machine: dataset.Fingerprint{Name: "m"},
+		Rows:    []dataset.Row{{Params: probe.Params{}, Runs: []probe.Values{{"t": 1}}}},
 	}
 	for _, got := range []string{provenance(r, nil, nil, ""), shortProvenance(r, "")} {
 		if !strings.Contains(got, "1회 실행") || strings.Contains(got, "3회") {

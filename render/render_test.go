@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/tools/txtar"
 
+	"measuredbook/dataset"
 	"measuredbook/probe"
 	"measuredbook/store"
 )
@@ -81,9 +82,9 @@ var fakeProbes = []probe.Probe{
 // sets is a Results from txtar files: results/ID.txt is the build's set,
 // NAME/ID.txt the reference set NAME; a file "stale" lists "ID why" lines
 // of the build's set that are stale.
-type sets map[string]map[string]*store.Result
+type sets map[string]map[string]*dataset.Result
 
-func (s sets) Lookup(set, id string) (*store.Result, bool) {
+func (s sets) Lookup(set, id string) (*dataset.Result, bool) {
 	r, ok := s[set][id]
 	return r, ok
 }
@@ -126,12 +127,12 @@ func loadSets(t *testing.T, a *txtar.Archive) sets {
 		if set == "results" {
 			set = ""
 		}
-		r, err := store.Read(bytes.NewReader(f.Data), f.Name)
+		r, err := store.Read(bytes.NewReader(f.Data), f.Name, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", f.Name, err)
 		}
 		if s[set] == nil {
-			s[set] = map[string]*store.Result{}
+			s[set] = map[string]*dataset.Result{}
 		}
 		s[set][r.Experiment] = r
 	}
@@ -185,13 +186,13 @@ func TestCases(t *testing.T) {
 			if err != nil {
 				got["errors"] = errLines(err)
 			} else {
-				warnings, err := d.Evaluate(loadResults(t, a), nil)
+				p, err := Evaluate(d, loadResults(t, a), nil)
 				got["errors"] = errLines(err)
-				for _, w := range warnings {
+				for _, w := range p.Warnings {
 					got["warnings"] += "[" + w.(interface{ Kind() string }).Kind() + "] " + w.Error() + "\n"
 				}
 				if err == nil {
-					out, err := d.HTML()
+					out, err := HTML(d, p)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -199,13 +200,13 @@ func TestCases(t *testing.T) {
 					// Rendering is deterministic: a second evaluation of
 					// the same input gives the same bytes.
 					d2, _ := Parse("chapter.md", src, fakeProbes)
-					d2.Evaluate(loadResults(t, a), nil)
-					out2, _ := d2.HTML()
+					p2, _ := Evaluate(d2, loadResults(t, a), nil)
+					out2, _ := HTML(d2, p2)
 					if !bytes.Equal(out, out2) {
 						t.Errorf("two renderings differ")
 					}
-					for _, c := range d.Claims() {
-						got["claims"] += c.Pos.String() + " " + c.Verdict + ": " + c.Text + " [" + c.Explain + "]\n"
+					for _, c := range p.Claims {
+						got["claims"] += c.Pos.String() + " " + c.Verdict.String() + ": " + c.Text + " [" + c.Explain + "]\n"
 					}
 				}
 			}

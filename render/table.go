@@ -7,20 +7,20 @@ import (
 	"slices"
 	"strings"
 
+	"measuredbook/dataset"
 	"measuredbook/expr"
 	"measuredbook/probe"
 	"measuredbook/render/ast"
-	"measuredbook/store"
 )
 
 // rowIndex indexes a result's rows and failures by their params' Key.
 type rowIndex struct {
-	rows     map[string]store.Row
+	rows     map[string]dataset.Row
 	failures map[string]string
 }
 
-func indexRows(r *store.Result) rowIndex {
-	ix := rowIndex{rows: map[string]store.Row{}, failures: map[string]string{}}
+func indexRows(r *dataset.Result) rowIndex {
+	ix := rowIndex{rows: map[string]dataset.Row{}, failures: map[string]string{}}
 	for _, row := range r.Rows {
 		ix.rows[row.Params.Key()] = row
 	}
@@ -42,7 +42,7 @@ func (ix rowIndex) cell(p probe.Params, m probe.Metric, format string, labels ma
 		}
 		return ast.Cell{Text: "—", Title: "측정 없음", Class: "mb-missing"}, nil
 	}
-	s, ok := store.Summarize(row, m.Name)
+	s, ok := dataset.Summarize(row, m.Name)
 	if !ok {
 		why := "이 결과에 없는 지표"
 		if m.Optional != "" {
@@ -145,7 +145,7 @@ func paramDoc(s probe.Spec, name string) string {
 // provenance is the line under an experiment: who measured, when, how
 // often (the runs stored, not the runs asked for) and how much the runs of
 // each metric spread (see spreads), and a mark when the result is stale.
-func provenance(r *store.Result, metrics []probe.Metric, name func(string) string, stale string) string {
+func provenance(r *dataset.Result, metrics []probe.Metric, name func(string) string, stale string) string {
 	var parts []string
 	if r.Measured() {
 		parts = append(parts, "✅ 실측")
@@ -185,7 +185,7 @@ const spreadNote = "편차: 지표마다, 조합별 (최댓값 − 최솟값) ÷
 // so a near-zero count never stands for the experiment; so are codes
 // (metrics with labels). Metrics whose runs agree exactly are named
 // together at the end ("그 밖은 실행마다 같음").
-func spreads(r *store.Result, metrics []probe.Metric, name func(string) string) string {
+func spreads(r *dataset.Result, metrics []probe.Metric, name func(string) string) string {
 	var out []string
 	same := false
 	for _, m := range metrics {
@@ -194,7 +194,7 @@ func spreads(r *store.Result, metrics []probe.Metric, name func(string) string) 
 		}
 		worst, any := 0.0, false
 		for _, row := range r.Rows {
-			s, ok := store.Summarize(row, m.Name)
+			s, ok := dataset.Summarize(row, m.Name)
 			if !ok || s.N < 2 || s.Median == 0 || m.Unit == probe.Count && math.Abs(s.Median) < 1 {
 				continue
 			}
@@ -221,7 +221,7 @@ func spreads(r *store.Result, metrics []probe.Metric, name func(string) string) 
 
 // shortProvenance is the line under a table or plot: machine, date, runs
 // stored, and a mark when the result is stale.
-func shortProvenance(r *store.Result, stale string) string {
+func shortProvenance(r *dataset.Result, stale string) string {
 	parts := []string{r.Machine.Name}
 	if !r.Measured() {
 		parts[0] = "📄 " + parts[0] + " (옮겨 적음)"
@@ -242,7 +242,7 @@ func shortProvenance(r *store.Result, stale string) string {
 
 // runsText counts the runs stored, not the header's: a transcribed set
 // holds one figure per combination, so its runs are what its source says.
-func runsText(r *store.Result) string {
+func runsText(r *dataset.Result) string {
 	lo, hi := r.StoredRuns()
 	switch {
 	case !r.Measured() || hi == 0:
@@ -253,7 +253,7 @@ func runsText(r *store.Result) string {
 	return fmt.Sprintf("%d–%d회 실행", lo, hi)
 }
 
-func machineLine(r *store.Result) string {
+func machineLine(r *dataset.Result) string {
 	s := r.Machine.Name
 	if sum := r.Machine.Summary(); sum != "" {
 		s += " (" + sum + ")"
@@ -275,7 +275,7 @@ func percent(f float64) string {
 // result, and the params pinned to one value.
 type selection struct {
 	x    *Experiment
-	r    *store.Result
+	r    *dataset.Result
 	pins probe.Params // every param that is not free, with its value
 }
 

@@ -27,6 +27,7 @@ import (
 	"syscall"
 	"time"
 
+	"measuredbook/dataset"
 	"measuredbook/probe"
 )
 
@@ -282,7 +283,20 @@ type childOutput struct {
 // params as JSON). It prints one JSON object on stdout and returns the exit
 // code. A probe error is reported in the JSON with exit code 0, so the
 // parent can tell a clean failure ("cannot raise RLIMIT_NOFILE") from a crash.
+//
+// A process started by a run as its probe's helper (probe.HelperCommand:
+// the same arguments, probe.HelperEnv naming the probe) enters here too
+// and runs the probe's Helper, which ends the process.
 func Child(args []string, all []probe.Probe, stdout, stderr io.Writer) int {
+	if name, ok := os.LookupEnv(probe.HelperEnv); ok {
+		for _, p := range all {
+			if p.Name == name && p.Helper != nil {
+				p.Helper()
+			}
+		}
+		fmt.Fprintf(stderr, "%s=%q: no probe with a helper of that name\n", probe.HelperEnv, name)
+		return 2
+	}
 	watchParent()
 	if len(args) != 2 {
 		fmt.Fprintf(stderr, "usage: %s PROBE PARAMS-JSON\n", ChildVerb)
@@ -375,8 +389,8 @@ func finite(v probe.Values) error {
 // of every combination, then run 2, …) so that a slow drift of the machine
 // spreads over all combinations instead of biasing one. Failed runs are
 // collected per combination; a combination keeps only complete data.
-func (r *Runner) Measure(ctx context.Context, p probe.Probe, combos []probe.Params, runs int, progress func(done, total int, params probe.Params)) (rows []Rows, failed []*RunError) {
-	rows = make([]Rows, len(combos))
+func (r *Runner) Measure(ctx context.Context, p probe.Probe, combos []probe.Params, runs int, progress func(done, total int, params probe.Params)) (rows []dataset.Row, failed []*RunError) {
+	rows = make([]dataset.Row, len(combos))
 	for i, c := range combos {
 		rows[i].Params = c
 	}
@@ -403,7 +417,7 @@ func (r *Runner) Measure(ctx context.Context, p probe.Probe, combos []probe.Para
 			rows[i].Runs = append(rows[i].Runs, v)
 		}
 	}
-	var ok []Rows
+	var ok []dataset.Row
 	for i := range rows {
 		if bad[i] != nil {
 			failed = append(failed, bad[i])
@@ -416,13 +430,6 @@ func (r *Runner) Measure(ctx context.Context, p probe.Probe, combos []probe.Para
 		ok = append(ok, rows[i])
 	}
 	return ok, failed
-}
-
-// Rows is one combination's runs (the same shape as store.Row, kept here so
-// the runner does not depend on how results are stored).
-type Rows struct {
-	Params probe.Params
-	Runs   []probe.Values
 }
 
 // capped keeps what a child prints on stdout up to max bytes and closes

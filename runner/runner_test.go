@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"os/exec"
@@ -150,7 +151,7 @@ const parentEnv = "RUNNER_TEST_PARENT"
 
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == ChildVerb {
-		os.Exit(Child(os.Args[2:], append(append(fakes, faulty...), family), os.Stdout, os.Stderr))
+		os.Exit(Child(os.Args[2:], append(append(fakes, faulty...), family, helped), os.Stdout, os.Stderr))
 	}
 	if os.Getenv(parentEnv) != "" {
 		r, err := New()
@@ -183,6 +184,49 @@ func TestRunInChildProcess(t *testing.T) {
 	}
 	if int(v["pid"]) == os.Getpid() {
 		t.Error("the probe ran in the test's own process, not a child")
+	}
+}
+
+// helped starts its helper, a process of its own entered through Child,
+// and reports the helper's pid and what it printed.
+var helped = probe.Probe{
+	Spec: probe.Spec{Name: "helped", Metrics: []probe.Metric{{Name: "pid", Unit: probe.Count}, {Name: "helper_pid", Unit: probe.Count}}},
+	Run: func(ctx context.Context, _ probe.Params) (probe.Values, error) {
+		cmd, err := probe.HelperCommand(ctx, "helped")
+		if err != nil {
+			return nil, err
+		}
+		out, err := cmd.Output()
+		if err != nil {
+			return nil, fmt.Errorf("helper: %v", err)
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(string(out)))
+		if err != nil {
+			return nil, fmt.Errorf("helper printed %q", out)
+		}
+		return probe.Values{"pid": float64(os.Getpid()), "helper_pid": float64(pid)}, nil
+	},
+	Helper: func() {
+		fmt.Println(os.Getpid())
+		os.Exit(0)
+	},
+}
+
+// TestHelperEntersThroughChild: a probe's helper process is the binary
+// started again through the child entry point, which runs the helper, not
+// another run of the probe.
+func TestHelperEntersThroughChild(t *testing.T) {
+	v, err := runner(t).Run(context.Background(), helped, probe.Params{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v["helper_pid"] == 0 || v["helper_pid"] == v["pid"] || int(v["helper_pid"]) == os.Getpid() {
+		t.Errorf("helper pid %v, run pid %v, test pid %d: want a process of the helper's own", v["helper_pid"], v["pid"], os.Getpid())
+	}
+	t.Setenv(probe.HelperEnv, "nope")
+	var stderr bytes.Buffer
+	if code := Child(nil, []probe.Probe{helped}, io.Discard, &stderr); code != 2 || !strings.Contains(stderr.String(), "no probe with a helper") {
+		t.Errorf("an unknown helper: exit %d, %q", code, stderr.String())
 	}
 }
 

@@ -17,7 +17,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(strings.Replace(header, "source: measured", "source: transcribed from 원서 2장", 1)))
 	f.Add([]byte("experiment: readiness\nprobe: p\nmachine: m\nsource: transcribed\nparams: a\nparam-a: 1\n\nBenchmarkReadiness/a=1 1 NaN ns/x\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r, err := Read(bytes.NewReader(data), "readiness.txt")
+		r, err := Read(bytes.NewReader(data), "readiness.txt", nil)
 		if err != nil {
 			return
 		}
@@ -25,7 +25,7 @@ func FuzzRead(f *testing.F) {
 		if err := Write(&out, r); err != nil {
 			t.Fatal(err)
 		}
-		again, err := Read(bytes.NewReader(out.Bytes()), "readiness.txt")
+		again, err := Read(bytes.NewReader(out.Bytes()), "readiness.txt", nil)
 		if err != nil {
 			t.Fatalf("%v\nwritten:\n%s", err, out.Bytes())
 		}

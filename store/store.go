@@ -1,7 +1,7 @@
-// Package store keeps measured results: one file per experiment per
-// machine, results/MACHINE/ID.txt, in the Go benchmark format
-// (golang.org/x/perf/benchfmt), so that benchstat compares two machines or
-// two rebuilds with no tool of ours:
+// Package store is the codec of measured results (package dataset's
+// model): one file per experiment per machine, results/MACHINE/ID.txt, in
+// the Go benchmark format (golang.org/x/perf/benchfmt), so that benchstat
+// compares two machines or two rebuilds with no tool of ours:
 //
 //	experiment: readiness
 //	probe: readiness
@@ -53,76 +53,24 @@ import (
 	"unicode"
 
 	"golang.org/x/perf/benchfmt"
-	"golang.org/x/perf/benchmath"
 
+	"measuredbook/dataset"
 	"measuredbook/machine"
 	"measuredbook/probe"
 )
 
-// Row is one parameter combination and the metrics of each of its runs.
-type Row struct {
-	Params probe.Params
-	Runs   []probe.Values
-}
-
-// Failure is a combination that could not be measured, and why.
-type Failure struct {
-	Params probe.Params
-	Err    string
-}
-
-// Result is one experiment measured on one machine.
-type Result struct {
-	Experiment string
-	Probe      string
-	Hash       string              // the probe's code hash at measuring time
-	Order      []string            // param names, in the probe's declared order
-	Sweep      map[string][]string // each param's canonical values (one for a fixed param)
-	Runs       int                 // runs asked for per combination
-	Machine    machine.Fingerprint
-	Start      time.Time
-	Duration   time.Duration
-	// Source says where the numbers come from: "measured", or for a
-	// reference set "transcribed from ..." (never measured here).
-	Source   string
-	Units    map[string]probe.Unit
-	Rows     []Row
-	Failures []Failure
-
-	file      string         // where it was read from, for messages
-	unitLines map[string]int // the first line giving each metric's unit
-}
-
-// Measured reports whether the numbers were measured by this tool (as
-// opposed to transcribed from a book).
-func (r *Result) Measured() bool { return r.Source == "" || r.Source == "measured" }
-
-// StoredRuns is the fewest and the most runs stored for any combination:
-// what a page may say about runs, whatever the header asked for.
-func (r *Result) StoredRuns() (fewest, most int) {
-	for i, row := range r.Rows {
-		n := len(row.Runs)
-		if i == 0 || n < fewest {
-			fewest = n
-		}
-		most = max(most, n)
-	}
-	return fewest, most
-}
-
-// CheckUnits reports a metric whose unit in the file is not the unit spec
-// declares for it (an edited "ns/round" → "B/round" would otherwise be read
-// as bytes), or a metric spec does not declare, at the file and line where
-// it first appears.
-func (r *Result) CheckUnits(spec probe.Spec) error {
+// checkUnits reports a metric whose unit in the file is not the unit spec
+// declares for it, or a metric spec does not declare, at the file and line
+// where it first appears.
+func checkUnits(r *dataset.Result, file string, unitLines map[string]int, spec probe.Spec) error {
 	names := make([]string, 0, len(r.Units))
 	for m := range r.Units {
 		names = append(names, m)
 	}
-	sort.Slice(names, func(i, j int) bool { return r.unitLines[names[i]] < r.unitLines[names[j]] })
+	sort.Slice(names, func(i, j int) bool { return unitLines[names[i]] < unitLines[names[j]] })
 	var errs []error
 	for _, name := range names {
-		at := fmt.Sprintf("%s:%d", r.file, r.unitLines[name])
+		at := fmt.Sprintf("%s:%d", file, unitLines[name])
 		m, ok := spec.Metric(name)
 		if !ok {
 			errs = append(errs, fmt.Errorf("%s: metric %q is not one of probe %s's", at, name, spec.Name))
@@ -135,50 +83,11 @@ func (r *Result) CheckUnits(spec probe.Spec) error {
 	return errors.Join(errs...)
 }
 
-// Summary is the median and range of one metric over a row's runs.
-type Summary struct {
-	Median, Min, Max float64
-	N                int
-}
-
-// Summarize summarises one metric of one row with benchmath (the median,
-// as benchstat reports it) and the min and max over the runs.
-func Summarize(row Row, metric string) (Summary, bool) {
-	var vals []float64
-	for _, run := range row.Runs {
-		if v, ok := run[metric]; ok {
-			vals = append(vals, v)
-		}
-	}
-	if len(vals) == 0 {
-		return Summary{}, false
-	}
-	s := benchmath.NewSample(vals, &benchmath.DefaultThresholds)
-	sum := benchmath.AssumeNothing.Summary(s, 0.95)
-	return Summary{Median: sum.Center, Min: s.Values[0], Max: s.Values[len(s.Values)-1], N: len(vals)}, true
-}
-
-// Spread is the largest (max−min)/median over every row and metric, the
-// single "spread" a provenance line quotes.
-func (r *Result) Spread() float64 {
-	worst := 0.0
-	for _, row := range r.Rows {
-		for m := range r.Units {
-			s, ok := Summarize(row, m)
-			if !ok || s.Median == 0 || s.N < 2 {
-				continue
-			}
-			worst = math.Max(worst, (s.Max-s.Min)/math.Abs(s.Median))
-		}
-	}
-	return worst
-}
-
-// BenchName is the benchmark name of a row: "Benchmark" + the experiment id
+// benchName is the benchmark name of a row: "Benchmark" + the experiment id
 // with its first letter upper-cased, then "/key=value" per param in order.
-func (r *Result) BenchName(p probe.Params) string {
+func benchName(r *dataset.Result, p probe.Params) string {
 	var b strings.Builder
-	b.WriteString(r.benchBase())
+	b.WriteString(benchBase(r))
 	for _, k := range r.Order {
 		fmt.Fprintf(&b, "/%s=%s", k, p[k])
 	}
@@ -187,7 +96,7 @@ func (r *Result) BenchName(p probe.Params) string {
 
 // benchBase is "Benchmark" + the experiment id with its first letter
 // upper-cased.
-func (r *Result) benchBase() string {
+func benchBase(r *dataset.Result) string {
 	b := []rune(r.Experiment)
 	if len(b) > 0 {
 		b[0] = unicode.ToUpper(b[0])
@@ -196,7 +105,7 @@ func (r *Result) benchBase() string {
 }
 
 // Write writes r in benchfmt form.
-func Write(w io.Writer, r *Result) error {
+func Write(w io.Writer, r *dataset.Result) error {
 	bw := bufio.NewWriter(w)
 	cfg := func(k, v string) {
 		v = strings.Map(func(c rune) rune {
@@ -221,7 +130,7 @@ func Write(w io.Writer, r *Result) error {
 	if r.Runs > 0 {
 		cfg("runs", strconv.Itoa(r.Runs))
 	}
-	for _, kv := range r.Machine.Config() {
+	for _, kv := range machine.Config(r.Machine) {
 		cfg(kv[0], kv[1])
 	}
 	if !r.Start.IsZero() {
@@ -243,7 +152,7 @@ func Write(w io.Writer, r *Result) error {
 	}
 	sort.Strings(metrics)
 	for _, row := range r.Rows {
-		name := r.BenchName(row.Params)
+		name := benchName(r, row.Params)
 		for _, run := range row.Runs {
 			bw.WriteString(name)
 			bw.WriteString(" 1")
@@ -290,8 +199,11 @@ func parseUnit(text string) (probe.Unit, string) {
 const MaxFile = 16 << 20
 
 // Read parses a result written by Write (or by hand, for a reference set).
-// Errors name the file and, where there is one, the line.
-func Read(rd io.Reader, fileName string) (*Result, error) {
+// Errors name the file and, where there is one, the line. When its probe
+// is one of the registry all, every metric's unit is checked against the
+// probe's spec (an edited "ns/round" → "B/round" would otherwise be read
+// as bytes).
+func Read(rd io.Reader, fileName string, all []probe.Probe) (*dataset.Result, error) {
 	data, err := io.ReadAll(io.LimitReader(rd, MaxFile+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", fileName, err)
@@ -304,12 +216,13 @@ func Read(rd io.Reader, fileName string) (*Result, error) {
 		// its last line could still parse with some metrics missing.
 		return nil, fmt.Errorf("%s:%d: the last line is cut short (no line break at the end of the file)", fileName, bytes.Count(data, []byte("\n"))+1)
 	}
-	r := &Result{Sweep: map[string][]string{}, Units: map[string]probe.Unit{}, file: fileName, unitLines: map[string]int{}}
+	r := &dataset.Result{Sweep: map[string][]string{}, Units: map[string]probe.Unit{}}
+	unitLines := map[string]int{} // the first line giving each metric's unit
 	cfg, err := readConfig(data, fileName)
 	if err != nil {
 		return nil, err
 	}
-	if err := r.setConfig(cfg, fileName); err != nil {
+	if err := setConfig(r, cfg, fileName); err != nil {
 		return nil, err
 	}
 	br := benchfmt.NewReader(bytes.NewReader(data), fileName)
@@ -321,7 +234,7 @@ func Read(rd io.Reader, fileName string) (*Result, error) {
 		case *benchfmt.Result:
 			file, line := rec.Pos()
 			at := func(err error) error { return fmt.Errorf("%s:%d: %w", file, line, err) }
-			params, err := r.paramsOf(rec.Name)
+			params, err := paramsOf(r, rec.Name)
 			if err != nil {
 				return nil, at(err)
 			}
@@ -349,9 +262,9 @@ func Read(rd io.Reader, fileName string) (*Result, error) {
 				run[metric] = x
 				if u, seen := r.Units[metric]; !seen {
 					r.Units[metric] = unit
-					r.unitLines[metric] = line
+					unitLines[metric] = line
 				} else if u != unit {
-					return nil, at(fmt.Errorf("metric %q is written as %q here but as %q on line %d", metric, text, unitText(u, metric), r.unitLines[metric]))
+					return nil, at(fmt.Errorf("metric %q is written as %q here but as %q on line %d", metric, text, unitText(u, metric), unitLines[metric]))
 				}
 			}
 			key := params.Key()
@@ -359,7 +272,7 @@ func Read(rd io.Reader, fileName string) (*Result, error) {
 			if !ok {
 				i = len(r.Rows)
 				rows[key] = i
-				r.Rows = append(r.Rows, Row{Params: params})
+				r.Rows = append(r.Rows, dataset.Row{Params: params})
 			}
 			r.Rows[i].Runs = append(r.Rows[i].Runs, run)
 		}
@@ -383,8 +296,13 @@ func Read(rd io.Reader, fileName string) (*Result, error) {
 		}
 		for _, row := range r.Rows {
 			if len(row.Runs) != r.Runs {
-				return nil, fmt.Errorf("%s: %s has %d runs stored, but the header says runs: %d (the file was cut short or edited)", fileName, r.BenchName(row.Params), len(row.Runs), r.Runs)
+				return nil, fmt.Errorf("%s: %s has %d runs stored, but the header says runs: %d (the file was cut short or edited)", fileName, benchName(r, row.Params), len(row.Runs), r.Runs)
 			}
+		}
+	}
+	if p, ok := probe.Lookup(all, r.Probe); ok {
+		if err := checkUnits(r, fileName, unitLines, p.Spec); err != nil {
+			return nil, err
 		}
 	}
 	return r, nil
@@ -425,7 +343,7 @@ func isConfigKey(k string) bool {
 // what its source states, so only experiment, probe, machine and source
 // are required of it; a measured one also carries its probe hash, runs and
 // start.
-func (r *Result) setConfig(cfg map[string]configLine, file string) error {
+func setConfig(r *dataset.Result, cfg map[string]configLine, file string) error {
 	at := func(key, format string, a ...any) error {
 		return fmt.Errorf("%s:%d: %s: %s", file, cfg[key].line, key, fmt.Sprintf(format, a...))
 	}
@@ -512,17 +430,17 @@ func (r *Result) setConfig(cfg map[string]configLine, file string) error {
 				params[k] = val
 			}
 		}
-		r.Failures = append(r.Failures, Failure{Params: params, Err: cause})
+		r.Failures = append(r.Failures, dataset.Failure{Params: params, Err: cause})
 	}
 	return nil
 }
 
 // paramsOf reads a benchmark line's params: every param of the header's
 // params line, in its order, with one of its listed values.
-func (r *Result) paramsOf(name benchfmt.Name) (probe.Params, error) {
+func paramsOf(r *dataset.Result, name benchfmt.Name) (probe.Params, error) {
 	// benchfmt drops the "Benchmark" prefix from names.
 	parts := strings.Split(string(name), "/")
-	if want := strings.TrimPrefix(r.benchBase(), "Benchmark"); parts[0] != want {
+	if want := strings.TrimPrefix(benchBase(r), "Benchmark"); parts[0] != want {
 		return nil, fmt.Errorf("benchmark %q is not experiment %s's (Benchmark%s/…)", "Benchmark"+parts[0], r.Experiment, want)
 	}
 	parts = parts[1:]
@@ -549,13 +467,13 @@ func Path(dir, machineName, id string) string {
 }
 
 // Load reads one stored result; a missing file is an error satisfying
-// errors.Is(err, fs.ErrNotExist).
-func Load(path string) (*Result, error) {
+// errors.Is(err, fs.ErrNotExist). all is as for Read.
+func Load(path string, all []probe.Probe) (*dataset.Result, error) {
 	data, err := ReadFile(path, MaxFile)
 	if err != nil {
 		return nil, err
 	}
-	return Read(bytes.NewReader(data), path)
+	return Read(bytes.NewReader(data), path, all)
 }
 
 // ReadFile reads a regular file (a symlink to one is followed) of at most
@@ -626,7 +544,7 @@ func kind(m fs.FileMode) string {
 
 // Save writes r atomically (a temporary file renamed into place), so an
 // interrupted measurement never leaves a half-written result.
-func Save(path string, r *Result) error {
+func Save(path string, r *dataset.Result) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}

@@ -14,30 +14,30 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"measuredbook/machine"
+	"measuredbook/dataset"
 	"measuredbook/probe"
 	"measuredbook/probes"
 )
 
-func sample() *Result {
-	return &Result{
+func sample() *dataset.Result {
+	return &dataset.Result{
 		Experiment: "readiness",
 		Probe:      "readiness",
 		Hash:       "0123456789abcdef",
 		Order:      []string{"api", "idle"},
 		Sweep:      map[string][]string{"api": {"poll", "epoll", "select"}, "idle": {"100"}},
 		Runs:       2,
-		Machine:    machine.Fingerprint{Name: "test-machine", CPU: "Test CPU", Cores: 2, Limits: map[string]string{"nofile": "1024/4096"}},
+		Machine:    dataset.Fingerprint{Name: "test-machine", CPU: "Test CPU", Cores: 2, Limits: map[string]string{"nofile": "1024/4096"}},
 		Start:      time.Date(2026, 11, 29, 20, 0, 0, 0, time.UTC),
 		Duration:   1500 * time.Millisecond,
 		Units:      map[string]probe.Unit{"round": probe.Seconds, "usable": probe.Count, "rss": probe.Bytes},
-		Rows: []Row{
+		Rows: []dataset.Row{
 			{Params: probe.Params{"api": "poll", "idle": "100"}, Runs: []probe.Values{
 				{"round": 22.49e-6, "usable": 1, "rss": 4096}, {"round": 23.1e-6, "usable": 1, "rss": 8192}}},
 			{Params: probe.Params{"api": "epoll", "idle": "100"}, Runs: []probe.Values{
 				{"round": 0.9e-6, "usable": 1, "rss": 4096}, {"round": 1.1e-6, "usable": 1, "rss": 4096}}},
 		},
-		Failures: []Failure{{Params: probe.Params{"api": "select", "idle": "100"}, Err: "child signal: killed"}},
+		Failures: []dataset.Failure{{Params: probe.Params{"api": "select", "idle": "100"}, Err: "child signal: killed"}},
 	}
 }
 
@@ -46,8 +46,7 @@ func TestRoundTrip(t *testing.T) {
 	if err := Write(&buf, sample()); err != nil {
 		t.Fatal(err)
 	}
-	got, err := Read(bytes.NewReader(buf.Bytes()), "readiness.txt")
-	got.file, got.unitLines = "", nil
+	got, err := Read(bytes.NewReader(buf.Bytes()), "readiness.txt", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,23 +91,13 @@ func TestIsBenchfmt(t *testing.T) {
 	}
 }
 
-func TestSummarize(t *testing.T) {
-	s, ok := Summarize(sample().Rows[0], "round")
-	if !ok || s.N != 2 || s.Min != 22.49e-6 || s.Max != 23.1e-6 || s.Median < s.Min || s.Median > s.Max {
-		t.Errorf("summary %+v", s)
-	}
-	if _, ok := Summarize(sample().Rows[0], "nope"); ok {
-		t.Error("summary of a metric that was never measured")
-	}
-}
-
 func TestSaveIsAtomicAndLoads(t *testing.T) {
 	dir := t.TempDir()
 	path := Path(dir, "m", "readiness")
 	if err := Save(path, sample()); err != nil {
 		t.Fatal(err)
 	}
-	got, err := Load(path)
+	got, err := Load(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +131,7 @@ BenchmarkReadiness/api=epoll/idle=100 1 950 ns/round 1 usable
 `
 
 func TestHeaderIsValidated(t *testing.T) {
-	if _, err := Read(strings.NewReader(header), "results/m/readiness.txt"); err != nil {
+	if _, err := Read(strings.NewReader(header), "results/m/readiness.txt", nil); err != nil {
 		t.Fatalf("the valid file: %v", err)
 	}
 	for _, tc := range []struct{ old, new, want string }{
@@ -162,7 +151,7 @@ func TestHeaderIsValidated(t *testing.T) {
 		{"BenchmarkReadiness/api=epoll", "BenchmarkWake/api=epoll", `readiness.txt:16: benchmark "BenchmarkWake" is not experiment readiness's`},
 	} {
 		text := strings.Replace(header, tc.old, tc.new, 1)
-		_, err := Read(strings.NewReader(text), "results/m/readiness.txt")
+		_, err := Read(strings.NewReader(text), "results/m/readiness.txt", nil)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q → %q: err = %v, want %q", tc.old, tc.new, err, tc.want)
 		}
@@ -174,7 +163,7 @@ func TestCutFileIsAnError(t *testing.T) {
 	lines := strings.SplitAfter(header, "\n")
 	for n := 1; n < 12; n++ {
 		text := strings.Join(lines[:n], "")
-		if _, err := Read(strings.NewReader(text), "readiness.txt"); err == nil {
+		if _, err := Read(strings.NewReader(text), "readiness.txt", nil); err == nil {
 			t.Errorf("the first %d lines read without error", n)
 		}
 	}
@@ -182,23 +171,20 @@ func TestCutFileIsAnError(t *testing.T) {
 
 func TestUnitsMustMatchTheProbe(t *testing.T) {
 	spec := probe.Spec{Name: "readiness", Metrics: []probe.Metric{{Name: "round", Unit: probe.Seconds}, {Name: "usable", Unit: probe.Count}}}
-	r, err := Read(strings.NewReader(header), "readiness.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.CheckUnits(spec); err != nil {
+	all := []probe.Probe{{Spec: spec}}
+	if _, err := Read(strings.NewReader(header), "readiness.txt", all); err != nil {
 		t.Errorf("matching units: %v", err)
 	}
-	r, err = Read(strings.NewReader(strings.ReplaceAll(header, "ns/round", "B/round")), "readiness.txt")
-	if err != nil {
-		t.Fatal(err)
+	edited := strings.ReplaceAll(header, "ns/round", "B/round")
+	if _, err := Read(strings.NewReader(edited), "readiness.txt", nil); err != nil {
+		t.Errorf("without its probe, a result is read as written: %v", err)
 	}
 	want := `readiness.txt:14: metric "round" is written as "B/round", but probe readiness measures it in "ns/round"`
-	if err := r.CheckUnits(spec); err == nil || err.Error() != want {
+	if _, err := Read(strings.NewReader(edited), "readiness.txt", all); err == nil || err.Error() != want {
 		t.Errorf("err = %v, want %s", err, want)
 	}
-	spec.Metrics = spec.Metrics[:1]
-	if err := r.CheckUnits(spec); err == nil || !strings.Contains(err.Error(), `readiness.txt:14: metric "usable" is not one of probe readiness's`) {
+	all[0].Metrics = spec.Metrics[:1]
+	if _, err := Read(strings.NewReader(header), "readiness.txt", all); err == nil || !strings.Contains(err.Error(), `readiness.txt:14: metric "usable" is not one of probe readiness's`) {
 		t.Errorf("undeclared metric: %v", err)
 	}
 }
@@ -218,7 +204,7 @@ func TestRunsAreCountedFromWhatIsStored(t *testing.T) {
 		{"BenchmarkReadiness/api=epoll/idle=100 1 950 ns/round 1 usable\n", "", "readiness.txt: BenchmarkReadiness/api=epoll/idle=100 has 1 runs stored, but the header says runs: 2"},
 		{"950 ns/round 1 usable\n", "950 ns/round", "readiness.txt:17: the last line is cut short"},
 	} {
-		_, err := Read(strings.NewReader(strings.Replace(header, tc.old, tc.new, 1)), "readiness.txt")
+		_, err := Read(strings.NewReader(strings.Replace(header, tc.old, tc.new, 1)), "readiness.txt", nil)
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("%q → %q: %v, want %q", tc.old, tc.new, err, tc.want)
 		}
@@ -239,7 +225,7 @@ source: transcribed from 원서 2장
 
 BenchmarkReadiness/api=poll/idle=100 1 22490 ns/round
 `
-	r, err := Read(strings.NewReader(text), "readiness.txt")
+	r, err := Read(strings.NewReader(text), "readiness.txt", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +257,7 @@ func TestOnlyRegularFilesAreRead(t *testing.T) {
 		{big, "larger than 16 MiB"},
 	} {
 		done := make(chan error, 1)
-		go func() { _, err := Load(tc.path); done <- err }()
+		go func() { _, err := Load(tc.path, nil); done <- err }()
 		select {
 		case err := <-done:
 			if err == nil || !strings.Contains(err.Error(), tc.path+": "+tc.want) {
@@ -282,7 +268,7 @@ func TestOnlyRegularFilesAreRead(t *testing.T) {
 		}
 	}
 	// Read bounds what it takes from any reader, too.
-	if _, err := Read(io.LimitReader(zeroes{}, MaxFile+10), "z.txt"); err == nil || !strings.Contains(err.Error(), "larger than") {
+	if _, err := Read(io.LimitReader(zeroes{}, MaxFile+10), "z.txt", nil); err == nil || !strings.Contains(err.Error(), "larger than") {
 		t.Errorf("reading an endless stream: %v", err)
 	}
 }
@@ -312,7 +298,7 @@ func TestCommittedResultsRead(t *testing.T) {
 		t.Skip("no committed results")
 	}
 	for _, f := range files {
-		r, err := Load(f)
+		r, err := Load(f, probes.All())
 		if err != nil {
 			t.Error(err)
 			continue
@@ -325,11 +311,7 @@ func TestCommittedResultsRead(t *testing.T) {
 		if !r.Measured() && (strings.Contains(r.Source, "seeds/") || !strings.Contains(r.Source, "원서 ")) {
 			t.Errorf("%s: source %q does not cite its seed chapter (원서 N장)", f, r.Source)
 		}
-		if p, ok := probes.Lookup(probes.All(), r.Probe); ok {
-			if err := r.CheckUnits(p.Spec); err != nil {
-				t.Error(err)
-			}
-		} else {
+		if _, ok := probe.Lookup(probes.All(), r.Probe); !ok {
 			t.Errorf("%s: no probe %q", f, r.Probe)
 		}
 	}
@@ -340,13 +322,13 @@ func TestAllFailedReadsBack(t *testing.T) {
 	r := sample()
 	r.Rows = nil
 	for _, api := range []string{"poll", "epoll"} {
-		r.Failures = append(r.Failures, Failure{Params: probe.Params{"api": api, "idle": "100"}, Err: "exit status 2"})
+		r.Failures = append(r.Failures, dataset.Failure{Params: probe.Params{"api": api, "idle": "100"}, Err: "exit status 2"})
 	}
 	var buf bytes.Buffer
 	if err := Write(&buf, r); err != nil {
 		t.Fatal(err)
 	}
-	got, err := Read(&buf, "readiness.txt")
+	got, err := Read(&buf, "readiness.txt", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

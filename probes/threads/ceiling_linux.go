@@ -33,16 +33,12 @@ const ceilingCgroupEnv = "MBOOK_THREADS_CEILING_CGROUP"
 // ceilingTimeLimit bounds the grandchild; the probe's own Timeout is longer.
 const ceilingTimeLimit = 20 * time.Second
 
-// CeilingChildMain is the grandchild entry of threads.ceiling. It returns
-// false at once unless MBOOK_THREADS_CEILING_CHILD is set; when it is set,
-// it runs the thread-creation loop and ends the process (normally by
-// os.Exit at the cap, or by the Go runtime's fatal error when clone(2)
-// fails), so it never returns. Call it first thing in main and in TestMain.
-func CeilingChildMain() bool {
-	v, ok := os.LookupEnv(ceilingEnv)
-	if !ok {
-		return false
-	}
+// ceilingHelper is the grandchild of threads.ceiling (its probe.Helper):
+// it runs the thread-creation loop up to the cap in ceilingEnv and ends
+// the process (normally by os.Exit at the cap, or by the Go runtime's
+// fatal error when clone(2) fails), so it never returns.
+func ceilingHelper() {
+	v := os.Getenv(ceilingEnv)
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 0 {
 		fmt.Fprintf(os.Stderr, "%s=%q: want a thread count\n", ceilingEnv, v)
@@ -58,7 +54,6 @@ func CeilingChildMain() bool {
 	}
 	ceilingChild(n)
 	os.Exit(0)
-	return true
 }
 
 // ceilingProcs is the GOMAXPROCS the grandchild creates threads with. Each
@@ -203,18 +198,17 @@ func runCeiling(ctx context.Context, p probe.Params) (probe.Values, error) {
 	}, nil
 }
 
-// runGrandchild re-executes this binary with ceilingEnv set, counts its
+// runGrandchild starts the ceiling helper, counts its
 // lines and reads its fate.
 func runGrandchild(ctx context.Context, capN int, cgDir string) (outcome, error) {
 	var out outcome
-	exe, err := os.Executable()
-	if err != nil {
-		return out, fmt.Errorf("finding own executable to re-run as the ceiling grandchild: %w", err)
-	}
 	ctx, cancel := context.WithTimeout(ctx, ceilingTimeLimit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, exe)
-	cmd.Env = append(os.Environ(), ceilingEnv+"="+strconv.Itoa(capN))
+	cmd, err := probe.HelperCommand(ctx, ceilingSpec.Name)
+	if err != nil {
+		return out, err
+	}
+	cmd.Env = append(cmd.Env, ceilingEnv+"="+strconv.Itoa(capN))
 	if cgDir != "" {
 		cmd.Env = append(cmd.Env, ceilingCgroupEnv+"="+cgDir)
 	}
@@ -285,7 +279,7 @@ func runGrandchild(ctx context.Context, capN int, cgDir string) (outcome, error)
 			out.exitErr = fmt.Errorf("ceiling grandchild failed after %d threads: %v: %s", out.reached, werr, firstLines(stderr.Bytes(), 5))
 		}
 	case out.capThreads == 0:
-		return out, fmt.Errorf("ceiling grandchild exited without reaching the cap or failing (%d threads); is CeilingChildMain called first thing in main? stderr: %s", out.reached, firstLines(stderr.Bytes(), 5))
+		return out, fmt.Errorf("ceiling grandchild exited without reaching the cap or failing (%d threads); does the binary enter runner.Child for probe.HelperEnv? stderr: %s", out.reached, firstLines(stderr.Bytes(), 5))
 	}
 	return out, nil
 }

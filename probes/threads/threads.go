@@ -17,10 +17,9 @@
 //
 // The thread ceiling cannot be measured in-process: a failed clone(2) in the
 // Go runtime is fatal ("runtime: failed to create new OS thread"). The
-// threads.ceiling probe therefore re-executes its own binary as a
-// grandchild with MBOOK_THREADS_CEILING_CHILD set; every program that runs
-// this probe must call CeilingChildMain first thing in main (and in
-// TestMain), which takes over the process in that case.
+// threads.ceiling probe therefore starts its own binary again as a
+// grandchild, its helper (probe.HelperCommand), which enters through the
+// runner's child entry point (runner.Child) like any run.
 package threads
 
 import (
@@ -37,8 +36,7 @@ var source embed.FS
 
 var sources = []fs.FS{source, kern.Source}
 
-// ceilingEnv, when set in the environment, makes CeilingChildMain run the
-// thread-creation loop; its value is the cap.
+// ceilingEnv gives the ceiling helper its cap.
 const ceilingEnv = "MBOOK_THREADS_CEILING_CHILD"
 
 // Stop codes of threads.ceiling's stopped_by metric, in Labels order.
@@ -59,7 +57,7 @@ var stopLabels = []string{"cap", "threads-max", "RLIMIT_NPROC", "pids.max", "pid
 // Probes lists this family's probes.
 func Probes() []probe.Probe {
 	return []probe.Probe{
-		{Spec: ceilingSpec, Run: runCeiling, Sources: sources},
+		{Spec: ceilingSpec, Run: runCeiling, Helper: ceilingHelper, Sources: sources},
 		{Spec: idleRSSSpec, Run: runIdleRSS, Sources: sources},
 		{Spec: handoffSpec, Run: runHandoff, Sources: sources},
 	}
@@ -68,7 +66,7 @@ func Probes() []probe.Probe {
 var ceilingSpec = probe.Spec{
 	Name: "threads.ceiling",
 	Doc: `How many parked threads one process can create before thread creation fails, and which limit stopped it.
-Method: the probe re-executes its own binary as a grandchild process (env MBOOK_THREADS_CEILING_CHILD=cap), because a
+Method: the probe re-executes its own binary as a grandchild process (env MBOOK_PROBE_HELPER=threads.ceiling, MBOOK_THREADS_CEILING_CHILD=cap), because a
 failed clone(2) inside the Go runtime is fatal and cannot be caught. The grandchild raises Go's own thread limit
 (debug.SetMaxThreads(cap+164): the cap, 100 for the runtime, 64 for the spare Ms below) and starts cap goroutines;
 each locks itself to an OS thread of its own, writes its ordinal as one line to stdout, and parks in

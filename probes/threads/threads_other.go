@@ -11,16 +11,11 @@ import (
 	"measuredbook/probe"
 )
 
-// CeilingChildMain returns false unless MBOOK_THREADS_CEILING_CHILD is set;
-// the ceiling loop is Linux-only, so a grandchild started here says so and
-// exits.
-func CeilingChildMain() bool {
-	if _, ok := os.LookupEnv(ceilingEnv); !ok {
-		return false
-	}
+// ceilingHelper: the ceiling loop is Linux-only, so a grandchild started
+// here says so and exits.
+func ceilingHelper() {
 	fmt.Fprintf(os.Stderr, "threads.ceiling: not supported on %s\n", runtime.GOOS)
 	os.Exit(2)
-	return true
 }
 
 func unsupported(name string) error {

@@ -2,14 +2,18 @@
 // Markdown extension: a Directive block for the fenced experiment, table,
 // plot, claim and when blocks, and a Value inline for {{ EXPR }}.
 //
-// A node carries two things: what the parser found in the source, and,
-// once package render has evaluated the document, the view to show (the
-// View fields). The HTML renderer is a pure function of a node and its
-// view; a nil view renders as the unevaluated source.
+// A node holds only what the parser found in the source: a parsed chapter
+// is never written to again. The views below are what package render's
+// evaluation gives each node; they live in a render.Page, keyed by node,
+// beside the document, so one document can be evaluated against several
+// result sets. The HTML renderer is a pure function of a node and its
+// view; no view renders as the unevaluated source.
 package ast
 
 import (
 	gast "github.com/yuin/goldmark/ast"
+
+	"measuredbook/expr"
 )
 
 // Directive names, the first word of a fenced block's info string.
@@ -38,10 +42,6 @@ type Directive struct {
 	// Info is the byte offset of the info string in the source, for
 	// errors about it; -1 if unknown.
 	Info int
-
-	// View is set by evaluation: one of *Experiment, *Table, *Plot,
-	// *Claim, *When, or *Error.
-	View any
 }
 
 // Kind implements gast.Node.
@@ -77,9 +77,6 @@ type Value struct {
 	// Unclosed is set when no }} closed the {{: then Expr is empty and
 	// Raw is just "{{".
 	Unclosed bool
-
-	// View is set by evaluation.
-	View *Out
 }
 
 // Out is an evaluated inline value.
@@ -140,20 +137,31 @@ type Plot struct {
 	Missing    string
 }
 
-// Claim is the view of a claim directive.
-type Claim struct {
-	Verdict string // "holds", "fails", "inconclusive"
-	Label   string // the localised verdict
-	Text    []byte // the claim's text as inline HTML, values evaluated
-	Expect  string // the expression's source
-	Explain string // the comparison with measured values substituted
-	Rule    bool   // basis: rule: a probe decides it by rule, not by measurement
+// Fragment is Markdown held in a directive's field (a claim's text, a when
+// block's branch), parsed with its own source; its values are evaluated
+// with the rest of the document and it is rendered with the page.
+type Fragment struct {
+	Source []byte
+	Root   gast.Node
+	// Inline drops the paragraph around a one-paragraph text.
+	Inline bool
 }
 
-// When is the view of a when directive: the chosen branch as HTML.
+// Claim is the view of a claim directive.
+type Claim struct {
+	Verdict expr.Truth // holds, fails or inconclusive
+	Text    *Fragment  // the claim's text, rendered inline
+	Expect  string     // the expression's source
+	Explain string     // the comparison with measured values substituted
+	Rule    bool       // basis: rule: a probe decides it by rule, not by measurement
+}
+
+// When is the view of a when directive: the chosen branch.
 type When struct {
-	Branch string // "then", "else", "unsure", or "missing" (a gap: no data decides it)
-	HTML   []byte
+	Branch string    // "then", "else", "unsure", or "missing" (a gap: no data decides it)
+	Body   *Fragment // the branch shown; nil when missing
+	// Missing is the gap's text when no data decides the condition.
+	Missing string
 }
 
 // Error is the view of a directive that could not be evaluated.

@@ -1,0 +1,170 @@
+// Package dataset is the model of measured results, apart from how they
+// are stored (package store, the Go benchmark format) and how they are
+// shown (package render): one experiment measured on one machine (Result),
+// its combinations (Row) with every run's values in base units, the
+// combinations that failed (Failure), the summary of a metric over a row's
+// runs (Summary), and the machine that measured them (Fingerprint).
+//
+// A book's results are a set per machine (results/MACHINE/), hence the
+// name; the package holds no I/O.
+package dataset
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"golang.org/x/perf/benchmath"
+
+	"measuredbook/probe"
+)
+
+// Fingerprint describes one machine. Name is the directory its results
+// live in (results/NAME/); the other fields are provenance.
+type Fingerprint struct {
+	Name   string
+	CPU    string
+	Cores  int
+	Memory uint64 // bytes
+	OS     string // distribution, e.g. "Debian GNU/Linux 12 (bookworm)"
+	Kernel string // uname release
+	Arch   string
+	Go     string
+	// Virtual says whether the machine is a virtual machine guest: "yes",
+	// "no", or "" when it was not recorded.
+	Virtual string
+	// Limits holds the kernel and runtime limits relevant to the book
+	// (threads-max, pid_max, RLIMIT_NPROC, RLIMIT_NOFILE, pids.max), as text.
+	Limits map[string]string
+}
+
+// Summary is the one-line description shown in provenance.
+func (f Fingerprint) Summary() string {
+	var parts []string
+	if f.CPU != "" {
+		parts = append(parts, fmt.Sprintf("%s, %d cores", f.CPU, f.Cores))
+	}
+	if f.Memory > 0 {
+		parts = append(parts, fmt.Sprintf("%.0f GiB", float64(f.Memory)/(1<<30)))
+	}
+	if f.OS != "" {
+		parts = append(parts, f.OS)
+	}
+	if f.Kernel != "" {
+		parts = append(parts, f.Kernel)
+	}
+	if f.Go != "" {
+		parts = append(parts, f.Go)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Row is one parameter combination and the metrics of each of its runs.
+type Row struct {
+	Params probe.Params
+	Runs   []probe.Values
+}
+
+// Failure is a combination that could not be measured, and why.
+type Failure struct {
+	Params probe.Params
+	Err    string
+}
+
+// Result is one experiment measured on one machine.
+type Result struct {
+	Experiment string
+	Probe      string
+	Hash       string              // the probe's code hash at measuring time
+	Order      []string            // param names, in the probe's declared order
+	Sweep      map[string][]string // each param's canonical values (one for a fixed param)
+	Runs       int                 // runs asked for per combination
+	Machine    Fingerprint
+	Start      time.Time
+	Duration   time.Duration
+	// Source says where the numbers come from: "measured", or for a
+	// reference set "transcribed from ..." (never measured here).
+	Source   string
+	Units    map[string]probe.Unit
+	Rows     []Row
+	Failures []Failure
+}
+
+// Measured reports whether the numbers were measured by this tool (as
+// opposed to transcribed from a book).
+func (r *Result) Measured() bool { return r.Source == "" || r.Source == "measured" }
+
+// StoredRuns is the fewest and the most runs stored for any combination:
+// what a page may say about runs, whatever the header asked for.
+func (r *Result) StoredRuns() (fewest, most int) {
+	for i, row := range r.Rows {
+		n := len(row.Runs)
+		if i == 0 || n < fewest {
+			fewest = n
+		}
+		most = max(most, n)
+	}
+	return fewest, most
+}
+
+// Summary is the median and range of one metric over a row's runs.
+type Summary struct {
+	Median, Min, Max float64
+	N                int
+}
+
+// Summarize summarises one metric of one row with benchmath (the median,
+// as benchstat reports it) and the min and max over the runs.
+func Summarize(row Row, metric string) (Summary, bool) {
+	var vals []float64
+	for _, run := range row.Runs {
+		if v, ok := run[metric]; ok {
+			vals = append(vals, v)
+		}
+	}
+	if len(vals) == 0 {
+		return Summary{}, false
+	}
+	s := benchmath.NewSample(vals, &benchmath.DefaultThresholds)
+	sum := benchmath.AssumeNothing.Summary(s, 0.95)
+	return Summary{Median: sum.Center, Min: s.Values[0], Max: s.Values[len(s.Values)-1], N: len(vals)}, true
+}
+
+// Spread is the largest (max−min)/median over every row and metric, the
+// single "spread" a provenance line quotes.
+func (r *Result) Spread() float64 {
+	worst := 0.0
+	for _, row := range r.Rows {
+		for m := range r.Units {
+			s, ok := Summarize(row, m)
+			if !ok || s.Median == 0 || s.N < 2 {
+				continue
+			}
+			worst = math.Max(worst, (s.Max-s.Min)/math.Abs(s.Median))
+		}
+	}
+	return worst
+}
+
+// Combos is the cartesian product of a sweep: every combination of the
+// values each param of order takes, the first param outermost (so a table
+// of combinations reads like nested loops).
+func Combos(order []string, sweep map[string][]string) []probe.Params {
+	out := []probe.Params{{}}
+	for _, name := range order {
+		var next []probe.Params
+		for _, c := range out {
+			for _, v := range sweep[name] {
+				p := probe.Params{}
+				for k, x := range c {
+					p[k] = x
+				}
+				p[name] = v
+				next = append(next, p)
+			}
+		}
+		out = next
+	}
+	return out
+}

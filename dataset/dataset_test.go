@@ -1,0 +1,42 @@
+package dataset
+
+import (
+	"strings"
+	"testing"
+
+	"measuredbook/probe"
+)
+
+func TestSummarize(t *testing.T) {
+	row := Row{Runs: []probe.Values{{"round": 23.1e-6}, {"round": 22.49e-6}}}
+	s, ok := Summarize(row, "round")
+	if !ok || s.N != 2 || s.Min != 22.49e-6 || s.Max != 23.1e-6 || s.Median < s.Min || s.Median > s.Max {
+		t.Errorf("summary %+v", s)
+	}
+	if _, ok := Summarize(row, "nope"); ok {
+		t.Error("summary of a metric that was never measured")
+	}
+}
+
+func TestSpreadLeavesOutSingleRuns(t *testing.T) {
+	r := &Result{Units: map[string]probe.Unit{"round": probe.Seconds}, Rows: []Row{
+		{Runs: []probe.Values{{"round": 1}, {"round": 3}}},
+		{Runs: []probe.Values{{"round": 100}}},
+	}}
+	if got := r.Spread(); got != 1 {
+		t.Errorf("spread = %v, want 1 ((3−1)/2; the one-run row says nothing)", got)
+	}
+}
+
+// TestCombosOrder: the first param is the outermost loop, and every
+// combination holds every param.
+func TestCombosOrder(t *testing.T) {
+	got := Combos([]string{"a", "b", "c"}, map[string][]string{"a": {"1", "2"}, "b": {"x"}, "c": {"p", "q"}})
+	var keys []string
+	for _, c := range got {
+		keys = append(keys, c["a"]+c["b"]+c["c"])
+	}
+	if s := strings.Join(keys, " "); s != "1xp 1xq 2xp 2xq" {
+		t.Errorf("combos = %s", s)
+	}
+}
