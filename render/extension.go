@@ -37,7 +37,7 @@ import (
 // TestCommonMarkSpec).
 func Markdown() goldmark.Markdown {
 	return goldmark.New(
-		goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList, Extension),
+		goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList, Extension, Site),
 		goldmark.WithRendererOptions(ghtml.WithUnsafe()),
 	)
 }
@@ -259,6 +259,7 @@ func writeSpan(w util.BufWriter, out *ast.Out) {
 		w.WriteString(html.EscapeString(out.Title))
 		w.WriteString(`"`)
 	}
+	writeData(w, out.Data)
 	w.WriteString(">")
 	w.WriteString(html.EscapeString(out.Text))
 	w.WriteString("</span>")
