@@ -56,7 +56,7 @@
   function show(v) {
     var d = v.dataset;
     pop.textContent = "";
-    add(pop, "strong", v.textContent + (d.ref ? " (참고값)" : d.runs ? " (중앙값)" : ""));
+    add(pop, "strong", v.textContent + (d.ref ? " (참고값)" : d.runs ? " (중앙값 기준)" : ""));
     var dl = document.createElement("dl");
     function row(k, val) { if (val) { add(dl, "dt", k); add(dl, "dd", val); } }
     row("범위", d.range ? d.range + " (최소–최대)" : "");
@@ -98,6 +98,16 @@
   pop.addEventListener("focusout", function (e) { if (!pop.contains(e.relatedTarget) && e.relatedTarget !== owner) hide(); });
   document.addEventListener("click", function (e) { if (!pop.contains(e.target)) hide(); });
   document.addEventListener("keydown", function (e) { if (e.key === "Escape" && owner) { var o = owner; hide(); o.focus(); } });
+
+  // A region wider than the screen says so, beside its shadow.
+  function wide() {
+    var regions = document.querySelectorAll(".scroll");
+    for (var k = 0; k < regions.length; k++) {
+      regions[k].classList.toggle("wide", regions[k].scrollWidth > regions[k].clientWidth + 1);
+    }
+  }
+  wide();
+  addEventListener("resize", wide);
 
   // A copy button on every code block.
   var pres = document.querySelectorAll("pre");
