@@ -201,7 +201,7 @@ func TestStatusAndCheck(t *testing.T) {
 
 func TestRenderStdin(t *testing.T) {
 	code, stdout, stderr := cli(t, "# 제목\n\n*강조*와 `{{ 코드 }}`\n", "render", "-", "--chapters", "testdata/none")
-	if code != 0 || stdout != "<h1>제목</h1>\n<p><em>강조</em>와 <code>{{ 코드 }}</code></p>\n" {
+	if code != 0 || stdout != "<h1 id=\"제목\">제목</h1>\n<p><em>강조</em>와 <code>{{ 코드 }}</code></p>\n" {
 		t.Errorf("render -: exit %d, %q, %q", code, stdout, stderr)
 	}
 }
