@@ -259,7 +259,7 @@ func writeSpan(w util.BufWriter, out *ast.Out) {
 		w.WriteString(html.EscapeString(out.Title))
 		w.WriteString(`"`)
 	}
-	writeData(w, out.Data)
+	writeData(w, out)
 	w.WriteString(">")
 	w.WriteString(html.EscapeString(out.Text))
 	w.WriteString("</span>")

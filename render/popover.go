@@ -3,9 +3,11 @@ package render
 import (
 	"html"
 	"sort"
+	"strings"
 
 	"github.com/yuin/goldmark/util"
 
+	"measuredbook/render/ast"
 	"measuredbook/store"
 )
 
@@ -31,22 +33,22 @@ func provenanceData(id, set string, r *store.Result) map[string]string {
 	return d
 }
 
-// writeData writes data as data-KEY attributes in key order, skipping
-// empty values, and makes the value focusable so a keyboard or a touch
-// reaches its provenance.
-func writeData(w util.BufWriter, data map[string]string) {
-	if data == nil {
-		return
-	}
-	keys := make([]string, 0, len(data))
-	for k, v := range data {
+// writeData writes out's Data as data-KEY attributes in key order,
+// skipping empty values, and makes a live value with something to tell
+// (its provenance, or a title: a setting's) focusable, so a keyboard or a
+// touch reaches it.
+func writeData(w util.BufWriter, out *ast.Out) {
+	keys := make([]string, 0, len(out.Data))
+	for k, v := range out.Data {
 		if v != "" {
 			keys = append(keys, k)
 		}
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		w.WriteString(` data-` + k + `="` + html.EscapeString(data[k]) + `"`)
+		w.WriteString(` data-` + k + `="` + html.EscapeString(out.Data[k]) + `"`)
 	}
-	w.WriteString(` tabindex="0"`)
+	if strings.HasPrefix(out.Class, "mb-value") && (len(keys) > 0 || out.Title != "") {
+		w.WriteString(` tabindex="0"`)
+	}
 }

@@ -64,7 +64,8 @@
     row("기계", d.machine);
     row("측정일", d.date);
     row("출처", d.ref === "transcribed" ? "원서에서 옮겨 적은 값" : d.ref ? "참고 세트 " + d.ref : "");
-    if (!dl.firstChild && d.note) row("설명", d.note);
+    if (!d.machine && d.note) row("출처", d.note);
+    if (v.classList.contains("mb-stale") && d.note) row("주의", d.note);
     pop.appendChild(dl);
     if (d.exp) {
       var a = add(pop, "a", "실험 " + d.exp + " 보기");
@@ -84,7 +85,7 @@
     pop.hidden = true;
     owner = null;
   }
-  var values = document.querySelectorAll(".mb-value[data-machine]");
+  var values = document.querySelectorAll(".mb-value[tabindex]");
   for (var i = 0; i < values.length; i++) {
     var v = values[i];
     if (v.title) { v.dataset.note = v.title; v.removeAttribute("title"); }
