@@ -26,6 +26,7 @@ import (
 	"measuredbook/machine"
 	"measuredbook/probes"
 	"measuredbook/runner"
+	"measuredbook/site"
 )
 
 // built is the book (../chapters from ../results) built once for every
@@ -258,6 +259,13 @@ func TestSiteInBrowser(t *testing.T) {
 				wide := value[struct{ Scroll, Inner int }](t, ctx, `({Scroll: document.documentElement.scrollWidth, Inner: window.innerWidth})`)
 				if wide.Scroll > wide.Inner {
 					t.Errorf("%s%s scrolls sideways at 360 px: the page is %d px wide", base, page, wide.Scroll)
+				}
+				// The smallest plot text as drawn: its font size times the
+				// plot's scale on the screen.
+				small := value[float64](t, ctx, `Math.min(1e9, ...[...document.querySelectorAll('.mb-plot svg')].flatMap(svg =>
+					[...svg.querySelectorAll('text')].map(tx => parseFloat(getComputedStyle(tx).fontSize) * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width)))`)
+				if small < site.MinPlotText-0.01 {
+					t.Errorf("%s%s: plot text is %.1f px at 360 px, want at least %d", base, page, small, site.MinPlotText)
 				}
 				for _, p := range probs.take() {
 					t.Errorf("%s%s: %s", base, page, p)
