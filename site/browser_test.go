@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"measuredbook/book"
 	"measuredbook/machine"
@@ -203,6 +204,19 @@ func prefers(scheme string) chromedp.Action[chromedp.Void] {
 	})
 }
 
+// waitJS waits until expression is true in the open page, across a
+// navigation (each ends a poll early; the next starts on the new page).
+func waitJS(ctx context.Context, expression string) error {
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](expression, chromedp.WithPollingTimeout(5*time.Second)))
+		if err == nil || ctx.Err() != nil || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // value evaluates expression (awaiting a promise) in the open page.
 func value[T any](t *testing.T, ctx context.Context, expression string) T {
 	t.Helper()
@@ -355,6 +369,24 @@ func TestSiteInBrowser(t *testing.T) {
 		if got.Hash != got.ID || got.Y == 0 || got.Top < -1 || got.Top > 40 {
 			t.Errorf("the heading link does not scroll to its section: %+v", got)
 		}
+	})
+
+	t.Run("arrow keys", func(t *testing.T) {
+		run(t, viewport(1280, 900, false), chromedp.Navigate(fileURL+"select-to-epoll.html"), waitLoaded(), chromedp.KeyEvent(kb.ArrowRight))
+		if err := waitJS(ctx, `location.pathname.endsWith("/blocking-read.html") && document.readyState === "complete"`); err != nil {
+			t.Fatalf("→ on chapter 2 does not open the next chapter (5): %v", err)
+		}
+		run(t, chromedp.KeyEvent(kb.ArrowLeft))
+		if err := waitJS(ctx, `location.pathname.endsWith("/select-to-epoll.html") && document.readyState === "complete"`); err != nil {
+			t.Fatalf("← on chapter 5 does not open chapter 2: %v", err)
+		}
+		// In a focused table the arrows scroll it, not the book.
+		run(t, viewport(360, 740, true), chromedp.Sleep(100*time.Millisecond), chromedp.Focus(chromedp.CSS(`.scroll.wide`)),
+			chromedp.KeyEvent(kb.ArrowRight), chromedp.Sleep(300*time.Millisecond))
+		if here := value[string](t, ctx, `location.pathname.split('/').pop()`); here != "select-to-epoll.html" {
+			t.Errorf("→ in a focused table left the chapter for %s", here)
+		}
+		run(t, viewport(1280, 900, false))
 	})
 
 	t.Run("axe", func(t *testing.T) {

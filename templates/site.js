@@ -32,7 +32,9 @@
   document.addEventListener("keydown", function (e) {
     if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
     var t = e.target;
-    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+    if (e.defaultPrevented || t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT|BUTTON)$/.test(t.tagName))) return;
+    // A focused table, plot or code block scrolls with the arrows instead.
+    if (t && t.closest && t.closest(".scroll, pre")) return;
     var rel = e.key === "ArrowLeft" ? "prev" : e.key === "ArrowRight" ? "next" : "";
     var a = rel && document.querySelector('nav.pager a[rel="' + rel + '"]');
     if (a) location.href = a.href;
