@@ -96,6 +96,13 @@
     v.addEventListener("click", function (e) { e.stopPropagation(); if (owner === this) hide(); else show(this); });
     v.addEventListener("mouseleave", function () { if (document.activeElement !== this && !pop.matches(":hover")) hide(); });
     v.addEventListener("blur", function (e) { if (!pop.contains(e.relatedTarget)) hide(); });
+    v.addEventListener("keydown", function (e) {
+      // Enter reaches the popover's link to the experiment.
+      if (e.key !== "Enter") return;
+      if (owner !== this) show(this);
+      var link = pop.querySelector("a");
+      if (link) { e.preventDefault(); link.focus(); }
+    });
   }
   pop.addEventListener("mouseleave", function () { if (owner && document.activeElement !== owner) hide(); });
   pop.addEventListener("focusout", function (e) { if (!pop.contains(e.relatedTarget) && e.relatedTarget !== owner) hide(); });

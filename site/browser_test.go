@@ -117,7 +117,12 @@ func browser(t *testing.T) context.Context {
 		if _, err := chromedp.Call(ctx, log.Enable, cdp.Empty{}); err != nil {
 			return err
 		}
-		_, err := chromedp.Call(ctx, runtime.Enable, cdp.Empty{})
+		if _, err := chromedp.Call(ctx, runtime.Enable, cdp.Empty{}); err != nil {
+			return err
+		}
+		// A headless tab is not the focused window: without this, focus
+		// events (which show a value's provenance) would not fire.
+		_, err := chromedp.Call(ctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true})
 		return err
 	}))
 	if err != nil {
@@ -338,6 +343,10 @@ func TestSiteInBrowser(t *testing.T) {
 		}
 		if !strings.Contains(pop.Link, "#experiment-") {
 			t.Errorf("the popover links to %q, not to its experiment", pop.Link)
+		}
+		run(t, chromedp.KeyEvent(kb.Enter))
+		if in := value[bool](t, ctx, `document.activeElement.closest('#mb-pop') !== null`); !in {
+			t.Error("Enter on a focused value does not reach its popover's link")
 		}
 		run(t, viewport(1280, 900, false))
 	})
