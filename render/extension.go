@@ -254,7 +254,7 @@ func writeSpan(w util.BufWriter, out *ast.Out) {
 	w.WriteString(`<span class="`)
 	w.WriteString(html.EscapeString(out.Class))
 	w.WriteString(`"`)
-	if out.Title != "" {
+	if out.Title != "" && !titleInData(out) {
 		w.WriteString(` title="`)
 		w.WriteString(html.EscapeString(out.Title))
 		w.WriteString(`"`)

@@ -3,6 +3,7 @@ package render
 import (
 	"html"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/yuin/goldmark/util"
@@ -31,6 +32,36 @@ func provenanceData(id, set string, r *store.Result) map[string]string {
 		d["ref"] = set
 	}
 	return d
+}
+
+// titleInData reports whether out's title says nothing its Data does not
+// (the popover, or the stylesheet without a script, shows the Data):
+// the range, the runs and the machine, or that the figure was transcribed
+// from the original book (whose source the environment page gives).
+func titleInData(out *ast.Out) bool {
+	d := out.Data
+	if d == nil {
+		return false
+	}
+	if d["ref"] == "transcribed" {
+		// One note and nothing else: a second set, a setting or a
+		// stale result would follow " · ".
+		return strings.HasPrefix(out.Title, d["machine"]+": 원 책에서 옮겨 적은 값") && !strings.Contains(out.Title, " · ")
+	}
+	var parts []string
+	if d["range"] != "" {
+		parts = append(parts, d["range"])
+	}
+	if d["runs"] != "" {
+		parts = append(parts, plural(atoi(d["runs"]), "run", "runs"))
+	}
+	parts = append(parts, d["machine"])
+	return out.Title == strings.Join(parts, " · ")
+}
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }
 
 // writeData writes out's Data as data-KEY attributes in key order,
