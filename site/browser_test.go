@@ -398,6 +398,28 @@ func TestSiteInBrowser(t *testing.T) {
 		run(t, viewport(1280, 900, false))
 	})
 
+	t.Run("without script", func(t *testing.T) {
+		noScript := func(off bool) chromedp.Action[chromedp.Void] {
+			return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+				_, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: off})
+				return err
+			})
+		}
+		defer run(t, noScript(false))
+		run(t, noScript(true), viewport(360, 740, true), chromedp.Navigate(fileURL+"select-to-epoll.html"), waitLoaded(),
+			chromedp.Focus(chromedp.CSS(`.mb-value[data-runs]`)))
+		got := value[struct {
+			JS, Chapters int
+			Note         string
+		}](t, ctx, `({JS: document.documentElement.classList.contains("js") ? 1 : 0,
+			Chapters: document.querySelectorAll('nav.sidebar a[href$=".html"]').length,
+			Note: getComputedStyle(document.activeElement, '::after').content})`)
+		if got.JS != 0 || got.Chapters < 5 || !strings.Contains(got.Note, "회 실행") {
+			t.Errorf("without a script, the sidebar or a focused value's provenance is missing: %+v", got)
+		}
+		run(t, viewport(1280, 900, false))
+	})
+
 	t.Run("axe", func(t *testing.T) {
 		axe, err := os.ReadFile("../node_modules/axe-core/axe.min.js")
 		need(t, "axe-core", "npm ci (package.json) installs it", err == nil)
