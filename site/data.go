@@ -102,23 +102,41 @@ func Export(set string, r *store.Result) (jsonFile, csvFile []byte, err error) {
 	return append(jsonFile, '\n'), buf.Bytes(), w.Error()
 }
 
-var provenanceRE = regexp.MustCompile(`(?s)<figure class="mb-experiment" id="experiment-([^"]+)">.*?</figcaption>`)
+var experimentRE = regexp.MustCompile(`<figure class="mb-experiment" id="experiment-([^"]+)">`)
 
-// LinkData adds to each experiment's provenance line the links to its raw
-// data, for the experiments with data (has).
+// LinkData adds to each experiment's provenance line (its figure's
+// caption) the links to its raw data, for the experiments with data (has).
 func LinkData(body []byte, has map[string]bool) []byte {
-	return provenanceRE.ReplaceAllFunc(body, func(m []byte) []byte {
-		id := html.UnescapeString(string(provenanceRE.FindSubmatch(m)[1]))
-		if !has[id] {
-			return m
+	var out bytes.Buffer
+	for {
+		loc := experimentRE.FindSubmatchIndex(body)
+		if loc == nil {
+			out.Write(body)
+			return out.Bytes()
 		}
-		cut := len(m) - len("</figcaption>")
-		if bytes.HasSuffix(m[:cut], []byte("</span>")) {
+		end := bytes.Index(body[loc[1]:], []byte("</figure>"))
+		if end < 0 {
+			out.Write(body)
+			return out.Bytes()
+		}
+		fig := body[:loc[1]+end]
+		caption := bytes.LastIndex(fig, []byte("</figcaption>"))
+		id := html.UnescapeString(string(body[loc[2]:loc[3]]))
+		if caption < loc[1] || !has[id] {
+			out.Write(fig)
+			body = body[len(fig):]
+			continue
+		}
+		cut := caption
+		if bytes.HasSuffix(fig[:cut], []byte("</span>")) {
 			cut -= len("</span>")
 		}
 		e := html.EscapeString(id)
-		return fmt.Appendf(nil, `%s <span class="mb-data">원자료 <a href="data/%s.csv" download>CSV</a> · <a href="data/%s.json" download>JSON</a></span>%s`, m[:cut], e, e, m[cut:])
-	})
+		out.Write(fig[:cut])
+		fmt.Fprintf(&out, ` <span class="mb-data">원자료 <a href="data/%s.csv" download>CSV</a> · <a href="data/%s.json" download>JSON</a></span>`, e, e)
+		out.Write(fig[cut:])
+		body = body[len(fig):]
+	}
 }
 
 var expAttrRE = regexp.MustCompile(`data-exp="([^"]+)"`)

@@ -84,14 +84,16 @@ func TestExportAndLinks(t *testing.T) {
 	if len(d.Runs) != 2 || d.Runs[1]["wall"] != 2e-6 || d.Start != "2026-11-29T10:00:00Z" || len(d.Failures) != 1 || d.Failures[0]["error"] != "EINVAL" {
 		t.Errorf("json %+v", d)
 	}
-	body := `<figure class="mb-experiment" id="experiment-e"><table></table>
+	body := `<figure class="mb-experiment" id="experiment-bare"><table></table></figure>
+<figure class="mb-experiment" id="experiment-e"><table></table>
 <figcaption class="mb-provenance">✅ box</figcaption></figure>
 <figure class="mb-experiment" id="experiment-none"><figcaption class="mb-provenance">측정 없음</figcaption></figure>
 <span class="mb-value" data-exp="e">1</span><span class="mb-value" data-exp="f">2</span>`
-	got := string(LinkExperiments(LinkData([]byte(body), map[string]bool{"e": true}), "this.html", map[string]string{"e": "this.html", "f": "other.html"}))
+	got := string(LinkExperiments(LinkData([]byte(body), map[string]bool{"e": true, "bare": true}), "this.html", map[string]string{"e": "this.html", "f": "other.html"}))
 	for _, want := range []string{
 		`✅ box <span class="mb-data">원자료 <a href="data/e.csv" download>CSV</a> · <a href="data/e.json" download>JSON</a></span></figcaption>`,
 		`<figcaption class="mb-provenance">측정 없음</figcaption>`,
+		`<figure class="mb-experiment" id="experiment-bare"><table></table></figure>`,
 		`data-exp="e">1`,
 		`data-exp="f" data-page="other.html">2`,
 	} {
