@@ -432,6 +432,7 @@ func TestSiteInBrowser(t *testing.T) {
 			{"light", js(`document.documentElement.dataset.theme = "light"`), 1280, false},
 			{"dark", js(`document.documentElement.dataset.theme = "dark"`), 1280, false},
 			{"phone", js(`document.documentElement.dataset.theme = "light"`), 360, true},
+			{"phone, dark", js(`document.documentElement.dataset.theme = "dark"`), 360, true},
 		}
 		for _, m := range modes {
 			for _, page := range pages {
