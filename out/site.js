@@ -146,14 +146,15 @@
     })(pres[j]);
   }
 
-  // The search page: every word must appear in a section.
+  // The search page: every word must appear in a section; results follow
+  // the box as one types, and the address keeps the query.
   var out = document.getElementById("results");
   if (out && window.MB_SEARCH) {
-    var q = new URLSearchParams(location.search).get("q") || "";
     var box = document.getElementById("q");
-    box.value = q;
-    var words = q.toLowerCase().split(/\s+/).filter(Boolean);
-    if (words.length) {
+    var search = function (q) {
+      out.textContent = "";
+      var words = q.toLowerCase().split(/\s+/).filter(Boolean);
+      if (!words.length) return;
       var hits = window.MB_SEARCH.filter(function (s) {
         var hay = (s.t + " " + s.x).toLowerCase();
         return words.every(function (w) { return hay.indexOf(w) >= 0; });
@@ -169,6 +170,12 @@
         var from = Math.max(0, x - 60);
         add(li, "p", (from > 0 ? "…" : "") + s.x.slice(from, x + 100) + "…", "snippet");
       });
-    }
+    };
+    box.value = new URLSearchParams(location.search).get("q") || "";
+    search(box.value);
+    box.addEventListener("input", function () {
+      search(box.value);
+      try { history.replaceState(null, "", "?q=" + encodeURIComponent(box.value)); } catch (e) {}
+    });
   }
 })();
