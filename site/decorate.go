@@ -67,7 +67,7 @@ func Decorate(body []byte) ([]byte, []Heading) {
 	})
 	body = colourRE.ReplaceAllFunc(body, func(m []byte) []byte {
 		g := colourRE.FindSubmatch(m)
-		return fmt.Appendf(nil, "%s:var(--mb-s%d,#%s)", g[1], series[string(g[2])], g[2])
+		return fmt.Appendf(nil, "%s:var(--mb-s%d)", g[1], series[string(g[2])])
 	})
 	body = plotWidths(body)
 	body = preRE.ReplaceAll(body, []byte(`<pre class="chroma" tabindex="0">`))

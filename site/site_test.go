@@ -46,7 +46,7 @@ func TestDecorate(t *testing.T) {
 		`<h5>no id</h5>`,
 		`<div class="scroll" role="region" aria-label="표: 넓은 &lt;표&gt;" tabindex="0"><table class="mb-results">`,
 		`<div class="scroll" role="region" aria-label="표" tabindex="0"><table>`,
-		`stroke:var(--mb-s1,#0072B2);fill:var(--mb-s2,#D55E00)`,
+		`stroke:var(--mb-s1);fill:var(--mb-s2)`,
 		`max-width:640px;height:auto;min-width:528px`, // 480 × 11 / 10: the 10 px text shows at 11 px
 		`<div class="scroll" role="region" aria-label="그림: 그림 제목" tabindex="0"><svg`,
 	} {
