@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -112,16 +113,18 @@ func TestBuildIsReproducibleAndNeverMeasuresAnotherMachine(t *testing.T) {
 func snapshot(t *testing.T, dir string) map[string][]byte {
 	t.Helper()
 	files := map[string][]byte{}
-	entries, err := os.ReadDir(dir)
+	// The site's files, those in its folders (data/) by their path.
+	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		rel, _ := filepath.Rel(dir, path)
+		files[filepath.ToSlash(rel)] = b
+		return err
+	})
 	if err != nil {
 		t.Fatal(err)
-	}
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[e.Name()] = b
 	}
 	return files
 }
@@ -194,7 +197,7 @@ func TestStatusAndCheck(t *testing.T) {
 
 func TestRenderStdin(t *testing.T) {
 	code, stdout, stderr := cli(t, "# 제목\n\n*강조*와 `{{ 코드 }}`\n", "render", "-", "--chapters", "testdata/none")
-	if code != 0 || stdout != "<h1>제목</h1>\n<p><em>강조</em>와 <code>{{ 코드 }}</code></p>\n" {
+	if code != 0 || stdout != "<h1 id=\"제목\">제목</h1>\n<p><em>강조</em>와 <code>{{ 코드 }}</code></p>\n" {
 		t.Errorf("render -: exit %d, %q, %q", code, stdout, stderr)
 	}
 }

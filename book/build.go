@@ -351,6 +351,7 @@ func (b *Book) Render(res *Results) (pages map[string][]byte, warnings []error, 
 	}
 	var errs []error
 	bodies := make([][]byte, len(b.Docs))
+	docClaims := make([][]render.Claim, len(b.Docs)) // per chapter, for the claims page
 	for i, d := range b.Docs {
 		p, err := render.Evaluate(d, res, b.Experiments)
 		warnings = append(warnings, p.Warnings...)
@@ -359,6 +360,7 @@ func (b *Book) Render(res *Results) (pages map[string][]byte, warnings []error, 
 			continue
 		}
 		claims = append(claims, p.Claims...)
+		docClaims[i] = p.Claims
 		if bodies[i], err = render.HTML(d, p); err != nil {
 			errs = append(errs, err)
 		}
@@ -367,6 +369,7 @@ func (b *Book) Render(res *Results) (pages map[string][]byte, warnings []error, 
 	if err := errors.Join(errs...); err != nil {
 		return nil, warnings, claims, err
 	}
+	chapters, tocs := b.decorate(res, bodies)
 	site := siteData{Book: b.Config.Title, Lang: b.Config.Lang, Machine: res.Machine, MachineSummary: b.machineSummary(res), Provenance: b.provenance(res)}
 	for _, d := range b.Docs {
 		site.Chapters = append(site.Chapters, link{Title: d.Front.Title, Slug: d.Front.Slug, Order: d.Front.Order})
@@ -382,12 +385,14 @@ func (b *Book) Render(res *Results) (pages map[string][]byte, warnings []error, 
 	pages = map[string][]byte{"style.css": css}
 	index := site
 	index.Preface = template.HTML(preface.String())
+	index.pageExtras = b.extras(chapters, "index.html", nil)
 	if pages["index.html"], err = execute(tmpl, "index.html", index); err != nil {
 		return nil, warnings, claims, err
 	}
 	for i, d := range b.Docs {
 		page := site
 		page.Page, page.Body = d.Front.Title, template.HTML(bodies[i])
+		page.pageExtras = b.extras(chapters, d.Front.Slug+".html", tocs[i])
 		if d.Front.Lang != "" {
 			page.Lang = d.Front.Lang // a chapter may be in another language than the book
 		}
@@ -400,6 +405,9 @@ func (b *Book) Render(res *Results) (pages map[string][]byte, warnings []error, 
 		if pages[d.Front.Slug+".html"], err = execute(tmpl, "chapter.html", page); err != nil {
 			return nil, warnings, claims, err
 		}
+	}
+	if err := b.extraPages(res, tmpl, site, chapters, bodies, tocs, docClaims, pages); err != nil {
+		return nil, warnings, claims, err
 	}
 	return pages, warnings, claims, nil
 }
@@ -449,6 +457,7 @@ type siteData struct {
 	Preface, Body                       template.HTML
 	Chapters                            []link
 	Prev, Next                          *link
+	pageExtras
 }
 
 func execute(t *template.Template, name string, data siteData) ([]byte, error) {

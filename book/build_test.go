@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -236,16 +237,18 @@ func TestInterruptWhileRenderingLeavesOutAlone(t *testing.T) {
 func readDir(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	files := map[string]string{}
-	entries, err := os.ReadDir(dir)
+	// The site's files, those in its folders (data/) by their path.
+	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		rel, _ := filepath.Rel(dir, path)
+		files[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
 	if err != nil {
 		t.Fatal(err)
-	}
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[e.Name()] = string(b)
 	}
 	return files
 }

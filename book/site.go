@@ -113,6 +113,9 @@ func readManifest(path string) (map[string]bool, error) {
 	for sc.Scan() {
 		if name := sc.Text(); name != "" {
 			listed[name] = true
+			if dir, _, ok := strings.Cut(name, "/"); ok {
+				listed[dir] = true // a folder of the site's (data/)
+			}
 		}
 	}
 	return listed, nil
@@ -145,8 +148,11 @@ func WriteSite(ctx context.Context, dir string, pages map[string][]byte) error {
 	}
 	defer os.RemoveAll(tmp)
 	for name, data := range pages {
-		if name == Manifest || filepath.Base(name) != name {
+		if name == Manifest || !sitePath(name) {
 			return fmt.Errorf("page name %q cannot be written into the site", name)
+		}
+		if err := os.MkdirAll(filepath.Join(tmp, filepath.Dir(name)), 0o755); err != nil {
+			return err
 		}
 		if err := os.WriteFile(filepath.Join(tmp, name), data, 0o644); err != nil {
 			return err
@@ -179,6 +185,16 @@ func WriteSite(ctx context.Context, dir string, pages map[string][]byte) error {
 		return os.RemoveAll(old)
 	}
 	return nil
+}
+
+// sitePath reports whether name may be a file of the site: a plain name,
+// or one in a folder of the site ("data/ID.csv"), nothing deeper.
+func sitePath(name string) bool {
+	dir, file, ok := strings.Cut(name, "/")
+	if !ok {
+		return filepath.Base(name) == name
+	}
+	return dir == "data" && file != "" && filepath.Base(file) == file && file != "." && file != ".."
 }
 
 // tempSite prefixes the folders WriteSite works in, beside the output.

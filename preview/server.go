@@ -239,7 +239,8 @@ func pageName(escaped string) (string, bool) {
 	if name == "" {
 		return "index.html", true
 	}
-	if strings.ContainsAny(name, "/\\\x00") || strings.HasPrefix(name, ".") {
+	file := strings.TrimPrefix(name, "data/") // the experiments' raw data
+	if strings.ContainsAny(file, "/\\\x00") || strings.HasPrefix(file, ".") {
 		return "", false
 	}
 	return name, true
@@ -254,6 +255,7 @@ var contentTypes = map[string]string{
 	".svg":  "image/svg+xml",
 	".png":  "image/png",
 	".json": "application/json",
+	".csv":  "text/csv; charset=utf-8",
 }
 
 // events is the server-sent event stream: the state now, then again on

@@ -475,6 +475,9 @@ func (ev *eval) inline(v *value) *ast.Out {
 		ref = ref || s.set != ""
 		transcribed = transcribed || !r.Measured()
 		machines = append(machines, machineNote(s.set, r))
+		if out.Data == nil {
+			out.Data = provenanceData(s.id, s.set, r)
+		}
 	}
 	for _, r := range x.Refs() {
 		if why, ok := ev.env.stale(r.Set, r.Experiment); ok && !slices.Contains(stale, staleKo(why)) {
@@ -490,6 +493,9 @@ func (ev *eval) inline(v *value) *ast.Out {
 		if !transcribed {
 			title = append(title, plural(val.Runs, "run", "runs"))
 		}
+	}
+	if out.Data != nil && val.Runs > 0 && !transcribed {
+		out.Data["range"], out.Data["runs"] = rangeText(val), fmt.Sprint(val.Runs)
 	}
 	title = append(title, machines...)
 	for _, p := range x.Params() {

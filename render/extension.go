@@ -250,11 +250,12 @@ func writeSpan(w util.BufWriter, out *ast.Out) {
 	w.WriteString(`<span class="`)
 	w.WriteString(html.EscapeString(out.Class))
 	w.WriteString(`"`)
-	if out.Title != "" {
+	if out.Title != "" && !titleInData(out) {
 		w.WriteString(` title="`)
 		w.WriteString(html.EscapeString(out.Title))
 		w.WriteString(`"`)
 	}
+	writeData(w, out)
 	w.WriteString(">")
 	w.WriteString(html.EscapeString(out.Text))
 	w.WriteString("</span>")

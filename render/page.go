@@ -70,7 +70,7 @@ type pageHTML struct {
 func newPageHTML(p *Page) *pageHTML {
 	h := &pageHTML{page: p}
 	h.md = goldmark.New(
-		goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList, extender{h}),
+		goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList, extender{h}, Site),
 		goldmark.WithRendererOptions(ghtml.WithUnsafe()),
 	)
 	return h

@@ -94,7 +94,7 @@ func TestEvaluateTwice(t *testing.T) {
 	same := 0
 	for n, v1 := range p1.values {
 		if v2 := p2.values[n]; strings.Contains(v1.Class, "mb-ref") {
-			if *v1 != *v2 {
+			if !reflect.DeepEqual(*v1, *v2) {
 				t.Errorf("a value from the unchanged set m1 differs: %+v, %+v", v1, v2)
 			}
 			same++

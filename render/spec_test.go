@@ -13,7 +13,8 @@ import (
 // TestCommonMarkSpec renders every example of the CommonMark spec
 // (testdata/spec.json, goldmark's copy) three ways, Markdown().Convert,
 // RenderFragment (what `go run . render -` prints) and plain goldmark with
-// unsafe HTML, and wants all three equal: the book's extensions leave
+// unsafe HTML and the site's additions (Site: heading ids, highlighted
+// code), and wants all three equal: the book's extensions leave
 // standard Markdown exactly as goldmark renders it. No example is skipped.
 func TestCommonMarkSpec(t *testing.T) {
 	b, err := os.ReadFile("testdata/spec.json")
@@ -31,7 +32,7 @@ func TestCommonMarkSpec(t *testing.T) {
 	if len(examples) < 600 {
 		t.Fatalf("only %d examples", len(examples))
 	}
-	plain := goldmark.New(goldmark.WithRendererOptions(html.WithUnsafe()))
+	plain := goldmark.New(goldmark.WithRendererOptions(html.WithUnsafe()), goldmark.WithExtensions(Site))
 	ours := Markdown()
 	for _, ex := range examples {
 		var want, got bytes.Buffer

@@ -8,7 +8,7 @@ import (
 	"io/fs"
 )
 
-//go:embed *.html *.css
+//go:embed *.html *.css *.js
 var files embed.FS
 
 // Embedded is the layouts and stylesheet compiled into the binary; the
@@ -21,7 +21,15 @@ func Stylesheet(fsys fs.FS) ([]byte, error) {
 	return fs.ReadFile(fsys, "style.css")
 }
 
-// Parse parses fsys's page layouts: "index.html" and "chapter.html".
+// Parse parses fsys's page layouts: "index.html", "chapter.html" and
+// "page.html" (the claims, environment and search pages).
 func Parse(fsys fs.FS) (*template.Template, error) {
 	return template.ParseFS(fsys, "*.html")
+}
+
+// Script is fsys's site.js, written to out/site.js: the theme toggle,
+// the values' provenance popovers, ←/→ between chapters, copy buttons and
+// the search page.
+func Script(fsys fs.FS) ([]byte, error) {
+	return fs.ReadFile(fsys, "site.js")
 }

@@ -84,6 +84,10 @@ type Out struct {
 	Class string // "mb-value", "mb-value mb-ref", "mb-missing" or "mb-error"
 	Text  string // what the reader sees
 	Title string // shown on hover: interval, runs, machine
+	// Data is the figure's provenance for the page's popover, written as
+	// data-KEY attributes: "exp" (experiment id), "range", "runs",
+	// "machine", "date" (YYYY-MM-DD), "ref" (a set not measured here).
+	Data map[string]string
 }
 
 // Kind implements gast.Node.

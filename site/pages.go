@@ -1,0 +1,121 @@
+package site
+
+import (
+	"fmt"
+	"html"
+	"html/template"
+	"slices"
+	"sort"
+	"strings"
+
+	"measuredbook/dataset"
+	"measuredbook/render"
+)
+
+// ChapterClaims is one chapter's claims, for the claims page.
+type ChapterClaims struct {
+	Title, Slug string
+	Claims      []render.Claim
+}
+
+var verdictKo = map[string]string{"holds": "✓ 성립", "fails": "✗ 불성립", "inconclusive": "? 판단 보류"}
+
+// ClaimsBody is the claims page: every claim of every chapter, its
+// verdict and the figures it was decided on.
+func ClaimsBody(chapters []ChapterClaims) template.HTML {
+	var b strings.Builder
+	count := map[string]int{}
+	total := 0
+	for _, c := range chapters {
+		for _, cl := range c.Claims {
+			count[cl.Verdict.String()]++
+			total++
+		}
+	}
+	fmt.Fprintf(&b, "<p>이 책의 문장 가운데 측정값으로 검사한 주장 %d개: 성립 %d, 불성립 %d, 판단 보류 %d.</p>\n",
+		total, count["holds"], count["fails"], count["inconclusive"])
+	for _, c := range chapters {
+		if len(c.Claims) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "<h2 id=\"%s\"><a href=\"%s.html\">%s</a></h2>\n<ul class=\"claims\">\n", html.EscapeString(c.Slug), html.EscapeString(c.Slug), html.EscapeString(c.Title))
+		for _, cl := range c.Claims {
+			v := verdictKo[cl.Verdict.String()]
+			basis := ""
+			if cl.Basis == "rule" {
+				basis = `<span class="mb-basis">규칙</span>`
+			}
+			fmt.Fprintf(&b, "<li class=\"mb-claim mb-%s\"><span class=\"mb-verdict\">%s</span> %s%s<br><code class=\"explain\">%s</code></li>\n",
+				cl.Verdict.String(), v, basis, html.EscapeString(cl.Text), html.EscapeString(cl.Explain))
+		}
+		b.WriteString("</ul>\n")
+	}
+	return template.HTML(b.String())
+}
+
+// SetMachine is one result set whose figures appear in the book.
+type SetMachine struct {
+	Set         string
+	Machine     dataset.Fingerprint
+	Reference   bool              // not measured here (a set other than the build's)
+	Experiments []string          // the experiments the set has results for
+	Sources     map[string]string // experiment → where a transcribed figure comes from
+}
+
+// EnvironmentBody is the environment page: each machine whose figures
+// appear, its fingerprint, kernel and limits, and for a transcribed set
+// where each experiment's figures were taken from.
+func EnvironmentBody(sets []SetMachine) template.HTML {
+	var b strings.Builder
+	b.WriteString("<p>이 책의 수치를 잰 기계들입니다. 실험마다 붙은 출처 줄이 어느 기계의 값인지 말합니다.</p>\n")
+	for _, s := range sets {
+		what := "이 책의 측정 세트"
+		if s.Reference {
+			what = "참고 세트"
+		}
+		fmt.Fprintf(&b, "<h2 id=\"set-%s\">%s <small>(%s)</small></h2>\n", html.EscapeString(s.Set), html.EscapeString(s.Set), what)
+		f := s.Machine
+		row := func(k, v string) {
+			if v != "" {
+				fmt.Fprintf(&b, "<tr><th scope=\"row\">%s</th><td>%s</td></tr>\n", k, html.EscapeString(v))
+			}
+		}
+		fmt.Fprintf(&b, "<div class=\"scroll\" role=\"region\" aria-label=\"표: %s 기계\" tabindex=\"0\"><table class=\"env\">\n<caption>%s 기계 지문</caption>\n", html.EscapeString(s.Set), html.EscapeString(s.Set))
+		row("이름", f.Name)
+		row("CPU", f.CPU)
+		if f.Cores > 0 {
+			row("코어", fmt.Sprint(f.Cores))
+		}
+		if f.Memory > 0 {
+			row("메모리", fmt.Sprintf("%.1f GiB", float64(f.Memory)/(1<<30)))
+		}
+		row("운영체제", f.OS)
+		row("커널", f.Kernel)
+		row("아키텍처", f.Arch)
+		row("Go", f.Go)
+		row("가상 머신", map[string]string{"yes": "예", "no": "아니오"}[f.Virtual])
+		keys := make([]string, 0, len(f.Limits))
+		for k := range f.Limits {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			row("한도 "+k, f.Limits[k])
+		}
+		b.WriteString("</table></div>\n")
+		fmt.Fprintf(&b, "<p>실험 %d개: %s</p>\n", len(s.Experiments), html.EscapeString(strings.Join(s.Experiments, ", ")))
+		if len(s.Sources) > 0 {
+			b.WriteString("<details><summary>옮겨 적은 출처</summary>\n<dl class=\"sources\">\n")
+			ids := make([]string, 0, len(s.Sources))
+			for id := range s.Sources {
+				ids = append(ids, id)
+			}
+			slices.Sort(ids)
+			for _, id := range ids {
+				fmt.Fprintf(&b, "<dt>%s</dt><dd>%s</dd>\n", html.EscapeString(id), html.EscapeString(s.Sources[id]))
+			}
+			b.WriteString("</dl></details>\n")
+		}
+	}
+	return template.HTML(b.String())
+}

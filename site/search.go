@@ -1,0 +1,62 @@
+package site
+
+import (
+	"encoding/json"
+	"html"
+	"regexp"
+	"strings"
+)
+
+// Section is one searchable part of a chapter: the text under one
+// heading, up to the next.
+type Section struct {
+	Chapter string `json:"c"` // the chapter's title
+	URL     string `json:"u"` // page.html#id, relative, so it works from file:// and any sub-path
+	Title   string `json:"t"` // the heading's text (the chapter's title for its opening)
+	Text    string `json:"x"` // the plain text
+}
+
+var (
+	sectionRE = regexp.MustCompile(`<h[2-4] id="([^"]+)">`)
+	dropRE    = regexp.MustCompile(`(?s)<(svg|script|style)[ >].*?</(svg|script|style)>|<a class="anchor"[^>]*>#</a>`)
+	spaceRE   = regexp.MustCompile(`\s+`)
+)
+
+// Sections splits a decorated chapter body (Decorate's output) into its
+// searchable sections.
+func Sections(title, slug string, body []byte, toc []Heading) []Section {
+	byID := map[string]string{}
+	for _, h := range toc {
+		byID[h.ID] = h.Text
+	}
+	s := dropRE.ReplaceAllString(string(body), " ")
+	var out []Section
+	add := func(url, head, part string) {
+		text := strings.TrimSpace(spaceRE.ReplaceAllString(html.UnescapeString(tagRE.ReplaceAllString(part, " ")), " "))
+		if text != "" {
+			out = append(out, Section{Chapter: title, URL: url, Title: head, Text: text})
+		}
+	}
+	locs := sectionRE.FindAllStringSubmatchIndex(s, -1)
+	start, url, head := 0, slug+".html", title
+	for _, l := range locs {
+		add(url, head, s[start:l[0]])
+		id := html.UnescapeString(s[l[2]:l[3]])
+		start, url, head = l[0], slug+".html#"+id, byID[id]
+		if head == "" {
+			head = title
+		}
+	}
+	add(url, head, s[start:])
+	return out
+}
+
+// SearchIndex is the script that hands the search page its index: a
+// script, not a JSON file, so it loads from file:// too.
+func SearchIndex(sections []Section) ([]byte, error) {
+	b, err := json.Marshal(sections)
+	if err != nil {
+		return nil, err
+	}
+	return append(append([]byte("window.MB_SEARCH="), b...), ";\n"...), nil
+}
