@@ -45,6 +45,7 @@ type cliEnv struct {
 	runs                      int
 	addr                      string
 	measure                   bool
+	force                     bool
 }
 
 var verbs = []verb{
@@ -99,6 +100,9 @@ var verbs = []verb{
 		example: "go run . build --here && go run . adopt",
 		flags:   bookFlags, run: runAdopt},
 	serveVerb(),
+	bundleVerb(),
+	importVerb(),
+	compareVerb(),
 }
 
 // hereEnv makes --here the default of a working copy: an author who works
