@@ -69,31 +69,42 @@ func ReadSet(results, set string) (*Bundle, error) {
 		return nil, err
 	}
 	dir := filepath.Join(results, set)
+	files, err := rawSet(dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		if _, err := store.Read(bytes.NewReader(f.Data), filepath.Join(dir, f.Name)); err != nil {
+			return nil, err
+		}
+	}
+	b := &Bundle{Set: set, Files: files}
+	if len(b.Files) == 0 {
+		return nil, fmt.Errorf("%s: no results files (*.txt) in this set", dir)
+	}
+	return b, nil
+}
+
+// rawSet reads the results files of dir as bytes, sorted by name.
+func rawSet(dir string) ([]File, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	b := &Bundle{Set: set}
+	var files []File
 	for _, e := range entries {
 		name := e.Name()
 		if strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".txt") {
 			continue
 		}
-		path := filepath.Join(dir, name)
-		data, err := store.ReadFile(path, store.MaxFile)
+		data, err := store.ReadFile(filepath.Join(dir, name), store.MaxFile)
 		if err != nil {
 			return nil, err
 		}
-		if _, err := store.Read(bytes.NewReader(data), path); err != nil {
-			return nil, err
-		}
-		b.Files = append(b.Files, File{Name: name, Data: data})
+		files = append(files, File{Name: name, Data: data})
 	}
-	if len(b.Files) == 0 {
-		return nil, fmt.Errorf("%s: no results files (*.txt) in this set", dir)
-	}
-	sort.Slice(b.Files, func(i, j int) bool { return b.Files[i].Name < b.Files[j].Name })
-	return b, nil
+	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
+	return files, nil
 }
 
 // Write writes b in the bundle format.

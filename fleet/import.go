@@ -155,20 +155,15 @@ func Import(ctx context.Context, results string, b *Bundle, name string, force b
 
 // differences lists how the set in dir differs from b, file by file.
 func differences(dir string, b *Bundle) (diff []string, exists bool, err error) {
-	have, err := ReadSet(filepath.Dir(dir), filepath.Base(dir))
+	have, err := rawSet(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, false, nil
 	}
 	if err != nil {
-		// A set that is there but does not read (an edited file) is
-		// still a set: replacing it needs --force like any other.
-		if _, serr := os.Stat(dir); serr == nil {
-			return []string{fmt.Sprintf("it does not read: %v", err)}, true, nil
-		}
 		return nil, false, err
 	}
 	old := map[string][]byte{}
-	for _, f := range have.Files {
+	for _, f := range have {
 		old[f.Name] = f.Data
 	}
 	for _, f := range b.Files {
@@ -181,7 +176,7 @@ func differences(dir string, b *Bundle) (diff []string, exists bool, err error) 
 		}
 		delete(old, f.Name)
 	}
-	for _, f := range have.Files {
+	for _, f := range have {
 		if _, ok := old[f.Name]; ok {
 			diff = append(diff, f.Name+": only in "+dir)
 		}
@@ -195,7 +190,7 @@ func startOf(data []byte) string {
 	res, err := store.Read(bytes.NewReader(data), "")
 	switch {
 	case err != nil:
-		return "unreadable"
+		return "not readable as a result"
 	case res.Start.IsZero():
 		return "transcribed"
 	}
