@@ -1,10 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
@@ -77,12 +77,12 @@ func runImport(ctx context.Context, e *cliEnv, args []string) error {
 	if len(args) != 1 {
 		return usagef("import needs exactly one bundle file (written by go run . bundle)")
 	}
-	f, err := os.Open(args[0])
+	// A regular file of bounded size: a FIFO or a device is refused, not read.
+	data, err := store.ReadFile(args[0], fleet.MaxBundle)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	b, err := fleet.Parse(f, args[0])
+	b, err := fleet.Parse(bytes.NewReader(data), args[0])
 	if err != nil {
 		return err
 	}

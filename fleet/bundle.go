@@ -48,6 +48,10 @@ const magic = "measuredbook-bundle"
 // few dozen experiments, and a header claiming millions is not a bundle.
 const MaxFiles = 10000
 
+// MaxBundle bounds the size of a bundle file import reads: a set is a
+// few dozen files of kilobytes; what is larger is not a bundle.
+const MaxBundle = 256 << 20
+
 // File is one results file of a set: its name (ID.txt) and its bytes.
 type File struct {
 	Name string
