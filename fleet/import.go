@@ -83,6 +83,10 @@ func fingerprint(res *store.Result, set string) error {
 	return nil
 }
 
+// tempPrefix starts the name of the folder a set is written into before
+// it is renamed into place (hidden: never taken for a set).
+const tempPrefix = ".import-"
+
 // ImportReport says what Import did.
 type ImportReport struct {
 	Dir      string   // results/SET
@@ -109,6 +113,13 @@ func Import(ctx context.Context, results string, b *Bundle, name string, force b
 		return nil, err
 	}
 	defer unlock()
+	// What a killed import left behind; under the lock no import is
+	// writing it now.
+	if olds, _ := filepath.Glob(filepath.Join(results, tempPrefix+"*")); len(olds) > 0 {
+		for _, o := range olds {
+			os.RemoveAll(o)
+		}
+	}
 	diff, exists, err := differences(rep.Dir, b)
 	if err != nil {
 		return nil, err
@@ -120,7 +131,7 @@ func Import(ctx context.Context, results string, b *Bundle, name string, force b
 	if exists && !force {
 		return nil, fmt.Errorf("%s already exists and differs from the bundle:\n  %s\nto replace it: go run . import %s --force", rep.Dir, strings.Join(diff, "\n  "), name)
 	}
-	tmp, err := os.MkdirTemp(results, ".import-"+b.Set+"-")
+	tmp, err := os.MkdirTemp(results, tempPrefix+b.Set+"-")
 	if err != nil {
 		return nil, err
 	}
