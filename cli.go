@@ -46,6 +46,7 @@ type cliEnv struct {
 	runs                      int
 	addr                      string
 	measure                   bool
+	force                     bool
 }
 
 var verbs = []verb{
@@ -100,6 +101,9 @@ var verbs = []verb{
 		example: "go run . build --here && go run . adopt",
 		flags:   bookFlags, run: runAdopt},
 	serveVerb(),
+	bundleVerb(),
+	importVerb(),
+	compareVerb(),
 }
 
 // hereEnv makes --here the default of a working copy: an author who works

@@ -83,9 +83,9 @@ func checkUnits(r *dataset.Result, file string, unitLines map[string]int, spec p
 	return errors.Join(errs...)
 }
 
-// benchName is the benchmark name of a row: "Benchmark" + the experiment id
+// BenchName is the benchmark name of a row: "Benchmark" + the experiment id
 // with its first letter upper-cased, then "/key=value" per param in order.
-func benchName(r *dataset.Result, p probe.Params) string {
+func BenchName(r *dataset.Result, p probe.Params) string {
 	var b strings.Builder
 	b.WriteString(benchBase(r))
 	for _, k := range r.Order {
@@ -152,7 +152,7 @@ func Write(w io.Writer, r *dataset.Result) error {
 	}
 	sort.Strings(metrics)
 	for _, row := range r.Rows {
-		name := benchName(r, row.Params)
+		name := BenchName(r, row.Params)
 		for _, run := range row.Runs {
 			bw.WriteString(name)
 			bw.WriteString(" 1")
@@ -296,7 +296,7 @@ func Read(rd io.Reader, fileName string, all []probe.Probe) (*dataset.Result, er
 		}
 		for _, row := range r.Rows {
 			if len(row.Runs) != r.Runs {
-				return nil, fmt.Errorf("%s: %s has %d runs stored, but the header says runs: %d (the file was cut short or edited)", fileName, benchName(r, row.Params), len(row.Runs), r.Runs)
+				return nil, fmt.Errorf("%s: %s has %d runs stored, but the header says runs: %d (the file was cut short or edited)", fileName, BenchName(r, row.Params), len(row.Runs), r.Runs)
 			}
 		}
 	}

@@ -1,0 +1,328 @@
+package fleet
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"golang.org/x/perf/benchmath"
+	"golang.org/x/perf/benchunit"
+
+	"measuredbook/dataset"
+	"measuredbook/probe"
+	"measuredbook/store"
+)
+
+// Confidence and Alpha are benchstat's defaults: the confidence level of
+// each median's interval, and the significance level below which the
+// Mann-Whitney U-test's p-value says two samples differ.
+const (
+	Confidence = 0.95
+	Alpha      = 0.05
+)
+
+// Side is one set's sample of one metric in one combination.
+type Side struct {
+	Median float64 `json:"median"` // in the metric's base unit
+	// Lo and Hi bound the median's confidence interval; null when the
+	// sample is too small for one (JSON has no infinity).
+	Lo    *float64 `json:"lo"`
+	Hi    *float64 `json:"hi"`
+	N     int      `json:"n"`
+	Notes []string `json:"notes,omitempty"` // benchmath's warnings, e.g. too few samples for an interval
+}
+
+// Line is one experiment, combination and metric compared across two
+// sets. Without Test (a transcribed side has no runs to test), Note says
+// why.
+type Line struct {
+	Experiment string            `json:"experiment"`
+	Name       string            `json:"name"` // the benchmark name, as benchstat shows it
+	Params     map[string]string `json:"params"`
+	Metric     string            `json:"metric"`
+	Unit       string            `json:"unit"` // as benchstat writes it: sec/METRIC, B/METRIC or METRIC
+	A          Side              `json:"a"`
+	B          Side              `json:"b"`
+	Ratio      float64           `json:"ratio"` // B's median over A's (0 when A's is 0)
+	Test       *Test             `json:"test,omitempty"`
+	Note       string            `json:"note,omitempty"`
+}
+
+// Test is benchmath's comparison of the two samples.
+type Test struct {
+	P           float64  `json:"p"`
+	Alpha       float64  `json:"alpha"`
+	Significant bool     `json:"significant"`
+	Delta       string   `json:"delta"` // benchstat's "vs base" column: "~" or "+12.34%"
+	Notes       []string `json:"notes,omitempty"`
+}
+
+// Comparison is two sets compared experiment by experiment.
+type Comparison struct {
+	A     string `json:"a"`
+	B     string `json:"b"`
+	Lines []Line `json:"lines"`
+	// Notes are what could not be compared: an experiment or a
+	// combination only one set holds, probes whose code differs.
+	Notes []string `json:"notes"`
+}
+
+// LoadSet reads every results file of results/SET/.
+func LoadSet(results, set string, all []probe.Probe) (map[string]*dataset.Result, error) {
+	if err := store.CheckName("set name", set); err != nil {
+		return nil, err
+	}
+	b, err := ReadSet(results, set)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]*dataset.Result{}
+	for _, f := range b.Files {
+		res, err := store.Load(filepath.Join(results, set, f.Name), all)
+		if err != nil {
+			return nil, err
+		}
+		out[strings.TrimSuffix(f.Name, ".txt")] = res
+	}
+	return out, nil
+}
+
+// Compare compares sets a and b (named an and bn) on the experiments of
+// only, or on every experiment either holds. An id of only that neither
+// set holds is an error.
+func Compare(an string, a map[string]*dataset.Result, bn string, b map[string]*dataset.Result, only []string) (*Comparison, error) {
+	c := &Comparison{A: an, B: bn, Lines: []Line{}, Notes: []string{}}
+	ids := only
+	if len(ids) == 0 {
+		for id := range a {
+			ids = append(ids, id)
+		}
+		for id := range b {
+			if _, ok := a[id]; !ok {
+				ids = append(ids, id)
+			}
+		}
+		sort.Strings(ids)
+	}
+	for _, id := range ids {
+		ra, oka := a[id]
+		rb, okb := b[id]
+		switch {
+		case !oka && !okb:
+			return nil, fmt.Errorf("--only %s: neither %s nor %s holds this experiment", id, an, bn)
+		case !oka:
+			c.Notes = append(c.Notes, fmt.Sprintf("%s: only in %s", id, bn))
+			continue
+		case !okb:
+			c.Notes = append(c.Notes, fmt.Sprintf("%s: only in %s", id, an))
+			continue
+		}
+		c.experiment(id, ra, rb)
+	}
+	return c, nil
+}
+
+func (c *Comparison) experiment(id string, ra, rb *dataset.Result) {
+	if ra.Probe != rb.Probe {
+		c.Notes = append(c.Notes, fmt.Sprintf("%s: measured with probe %s in %s but %s in %s: not compared", id, ra.Probe, c.A, rb.Probe, c.B))
+		return
+	}
+	if ra.Hash != "" && rb.Hash != "" && ra.Hash != rb.Hash {
+		c.Notes = append(c.Notes, fmt.Sprintf("%s: probe %s's code differs between the sets (%.8s in %s, %.8s in %s): a difference may be the code's", id, ra.Probe, ra.Hash, c.A, rb.Hash, c.B))
+	}
+	var transcribed []string
+	for _, r := range []struct {
+		set string
+		res *dataset.Result
+	}{{c.A, ra}, {c.B, rb}} {
+		if !r.res.Measured() {
+			transcribed = append(transcribed, r.set)
+		}
+	}
+	metrics := make([]string, 0, len(ra.Units))
+	for m, u := range ra.Units {
+		if ub, ok := rb.Units[m]; ok && ub == u {
+			metrics = append(metrics, m)
+		}
+	}
+	sort.Strings(metrics)
+	rowsB := map[string]dataset.Row{}
+	for _, row := range rb.Rows {
+		rowsB[row.Params.Key()] = row
+	}
+	onlyA, onlyB := 0, len(rb.Rows)
+	var pairs [][2]dataset.Row
+	for _, rowA := range ra.Rows {
+		rowB, ok := rowsB[rowA.Params.Key()]
+		if !ok {
+			onlyA++
+			continue
+		}
+		onlyB--
+		pairs = append(pairs, [2]dataset.Row{rowA, rowB})
+	}
+	// One table per metric, as benchstat makes one per unit.
+	for _, m := range metrics {
+		for _, pair := range pairs {
+			rowA, rowB := pair[0], pair[1]
+			sa, sb := sample(rowA, m), sample(rowB, m)
+			if sa == nil || sb == nil {
+				continue
+			}
+			l := Line{Experiment: id, Name: strings.TrimPrefix(store.BenchName(ra, rowA.Params), "Benchmark"), Params: rowA.Params,
+				Metric: m, Unit: unitOf(ra.Units[m], m), A: side(sa), B: side(sb)}
+			if l.A.Median != 0 {
+				l.Ratio = l.B.Median / l.A.Median
+			}
+			if len(transcribed) > 0 {
+				l.Note = "no runs: transcribed in " + strings.Join(transcribed, " and ")
+			} else {
+				cmp := benchmath.AssumeNothing.Compare(sa, sb)
+				l.Test = &Test{P: cmp.P, Alpha: cmp.Alpha, Significant: !(cmp.P > cmp.Alpha),
+					Delta: cmp.FormatDelta(l.A.Median, l.B.Median), Notes: texts(cmp.Warnings)}
+			}
+			c.Lines = append(c.Lines, l)
+		}
+	}
+	if onlyA > 0 || onlyB > 0 {
+		c.Notes = append(c.Notes, fmt.Sprintf("%s: the sets sweep different params (%d combination(s) only in %s, %d only in %s): those are not compared", id, onlyA, c.A, onlyB, c.B))
+	}
+}
+
+func sample(row dataset.Row, metric string) *benchmath.Sample {
+	var vals []float64
+	for _, run := range row.Runs {
+		if v, ok := run[metric]; ok {
+			vals = append(vals, v)
+		}
+	}
+	if len(vals) == 0 {
+		return nil
+	}
+	t := benchmath.DefaultThresholds
+	t.CompareAlpha = Alpha
+	return benchmath.NewSample(vals, &t)
+}
+
+func side(s *benchmath.Sample) Side {
+	sum := benchmath.AssumeNothing.Summary(s, Confidence)
+	sd := Side{Median: sum.Center, N: len(s.Values), Notes: texts(sum.Warnings)}
+	if !math.IsInf(sum.Lo, 0) && !math.IsInf(sum.Hi, 0) {
+		sd.Lo, sd.Hi = &sum.Lo, &sum.Hi
+	}
+	return sd
+}
+
+func texts(errs []error) []string {
+	var out []string
+	for _, e := range errs {
+		out = append(out, e.Error())
+	}
+	return out
+}
+
+// unitOf is the unit as benchstat shows it: benchfmt tidies ns into sec.
+func unitOf(u probe.Unit, metric string) string {
+	switch u {
+	case probe.Seconds:
+		return "sec/" + metric
+	case probe.Bytes:
+		return "B/" + metric
+	}
+	return metric
+}
+
+// WriteText prints c as benchstat does: one table per experiment and
+// metric, each row the two medians with their confidence intervals, the
+// change ("~" when not significant) with its p-value and sample sizes,
+// and B's median as a multiple of A's; warnings as numbered footnotes.
+func (c *Comparison) WriteText(w io.Writer) error {
+	var notes []string
+	mark := func(ws []string) string {
+		s := ""
+		for _, n := range ws {
+			i := slices.Index(notes, n)
+			if i < 0 {
+				notes = append(notes, n)
+				i = len(notes) - 1
+			}
+			s += superscript(i + 1)
+		}
+		if s != "" {
+			s = " " + s
+		}
+		return s
+	}
+	for i := 0; i < len(c.Lines); {
+		j := i
+		for j < len(c.Lines) && c.Lines[j].Experiment == c.Lines[i].Experiment && c.Lines[j].Metric == c.Lines[i].Metric {
+			j++
+		}
+		group := c.Lines[i:j]
+		i = j
+		cls := benchunit.ClassOf(group[0].Unit)
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintf(tw, "%s\t│ %s\t│ %s\t\t\t\n", group[0].Experiment, c.A, c.B)
+		fmt.Fprintf(tw, "\t│ %s\t│ %s\tvs base\tratio\t\n", group[0].Unit, group[0].Unit)
+		for _, l := range group {
+			a := benchunit.Scale(l.A.Median, cls) + " " + pctRange(l.A) + mark(l.A.Notes)
+			b := benchunit.Scale(l.B.Median, cls) + " " + pctRange(l.B) + mark(l.B.Notes)
+			ratio := "—" // no ratio to a zero median
+			if l.A.Median != 0 {
+				ratio = fmt.Sprintf("×%.3g", l.Ratio)
+			}
+			verdict := l.Note
+			if l.Test != nil {
+				cmp := benchmath.Comparison{P: l.Test.P, N1: l.A.N, N2: l.B.N}
+				verdict = l.Test.Delta + " (" + cmp.String() + ")" + mark(l.Test.Notes)
+			}
+			fmt.Fprintf(tw, "%s\t  %s\t  %s\t%s\t%s\t\n", strings.TrimPrefix(l.Name, group[0].nameBase()), a, b, verdict, ratio)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+	}
+	for i, n := range notes {
+		fmt.Fprintf(w, "%s %s\n", superscript(i+1), n)
+	}
+	if len(notes) > 0 && len(c.Notes) > 0 {
+		fmt.Fprintln(w)
+	}
+	for _, n := range c.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	if len(c.Lines) == 0 {
+		fmt.Fprintf(w, "nothing to compare between %s and %s\n", c.A, c.B)
+	}
+	return nil
+}
+
+// nameBase is the experiment's part of a benchmark name ("Readiness/"),
+// left out of each row as benchstat's own rows leave out "Benchmark".
+func (l Line) nameBase() string {
+	base, _, _ := strings.Cut(l.Name, "/")
+	return base + "/"
+}
+
+func pctRange(s Side) string {
+	sum := benchmath.Summary{Center: s.Median, Lo: math.Inf(-1), Hi: math.Inf(1)}
+	if s.Lo != nil {
+		sum.Lo, sum.Hi = *s.Lo, *s.Hi
+	}
+	return "± " + sum.PctRangeString()
+}
+
+func superscript(n int) string {
+	digits := []rune("⁰¹²³⁴⁵⁶⁷⁸⁹")
+	var b []rune
+	for _, d := range fmt.Sprint(n) {
+		b = append(b, digits[d-'0'])
+	}
+	return string(b)
+}

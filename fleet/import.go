@@ -1,0 +1,204 @@
+package fleet
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"measuredbook/book"
+	"measuredbook/dataset"
+	"measuredbook/probe"
+	"measuredbook/store"
+)
+
+// Verify reads every file of b with the store's reader and checks what a
+// set must hold to be used here: each file is the experiment its name
+// says, measured on the machine the set is named after, with a machine
+// fingerprint (CPU and cores; for a measured result also the OS kernel,
+// architecture and Go version), in the units its probe declares. A probe
+// whose code differs in this checkout does not make the bundle wrong (it
+// is what that machine measured), but its results are stale here: each
+// such experiment is returned in stale, to be said rather than imported
+// silently as fresh. name is the bundle's name for messages.
+func Verify(b *Bundle, name string, all []probe.Probe) (stale []string, err error) {
+	var errs []error
+	for _, f := range b.Files {
+		at := name + ":" + b.Set + "/" + f.Name
+		res, err := store.Read(bytes.NewReader(f.Data), at, all)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		id := strings.TrimSuffix(f.Name, ".txt")
+		if res.Experiment != id {
+			errs = append(errs, fmt.Errorf("%s: holds experiment %q, not %q", at, res.Experiment, id))
+		}
+		if err := fingerprint(res, b.Set); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %v", at, err))
+		}
+		p, ok := probe.Lookup(all, res.Probe)
+		switch {
+		case !ok:
+			stale = append(stale, fmt.Sprintf("%s: probe %s is not in this checkout", id, res.Probe))
+		case !res.Measured():
+			// A transcribed result has no code hash to compare.
+		case res.Hash != p.Hash():
+			stale = append(stale, fmt.Sprintf("%s: stale here, probe %s's code differs (measured with %.8s, this checkout has %.8s)", id, p.Name, res.Hash, p.Hash()))
+		}
+	}
+	return stale, errors.Join(errs...)
+}
+
+func fingerprint(res *dataset.Result, set string) error {
+	m := res.Machine
+	if m.Name != set {
+		return fmt.Errorf("measured on machine %q, but the bundle's set is %q", m.Name, set)
+	}
+	var missing []string
+	need := func(ok bool, key string) {
+		if !ok {
+			missing = append(missing, key)
+		}
+	}
+	need(m.CPU != "", "machine-cpu")
+	need(m.Cores > 0, "machine-cores")
+	if res.Measured() {
+		need(m.Kernel != "", "machine-kernel")
+		need(m.Arch != "", "machine-arch")
+		need(m.Go != "", "machine-go")
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("no machine fingerprint: %s missing", strings.Join(missing, ", "))
+	}
+	return nil
+}
+
+// tempPrefix starts the name of the folder a set is written into before
+// it is renamed into place (hidden: never taken for a set).
+const tempPrefix = ".import-"
+
+// ImportReport says what Import did.
+type ImportReport struct {
+	Dir      string   // results/SET
+	Files    int      // files written (0 when the set was already identical)
+	Stale    []string // experiments whose probe differs here (from Verify)
+	Replaced []string // with force: how the set it replaced differed
+	Same     bool     // the set already held exactly these files
+}
+
+// Import verifies b and writes it as results/SET/ under the results
+// lock. An existing set is replaced only with force (and its
+// differences are reported either way); a set that already holds the
+// same bytes is left alone. The set is written into a temporary folder
+// beside it and renamed into place, so that a failed import leaves
+// nothing half-written.
+func Import(ctx context.Context, results string, b *Bundle, name string, force bool, all []probe.Probe, log io.Writer) (*ImportReport, error) {
+	stale, err := Verify(b, name, all)
+	if err != nil {
+		return nil, err
+	}
+	rep := &ImportReport{Dir: filepath.Join(results, b.Set), Stale: stale}
+	unlock, err := book.Lock(ctx, results, log)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	// What a killed import left behind; under the lock no import is
+	// writing it now.
+	if olds, _ := filepath.Glob(filepath.Join(results, tempPrefix+"*")); len(olds) > 0 {
+		for _, o := range olds {
+			os.RemoveAll(o)
+		}
+	}
+	diff, exists, err := differences(rep.Dir, b)
+	if err != nil {
+		return nil, err
+	}
+	if exists && len(diff) == 0 {
+		rep.Same = true
+		return rep, nil
+	}
+	if exists && !force {
+		return nil, fmt.Errorf("%s already exists and differs from the bundle:\n  %s\nto replace it: go run . import %s --force", rep.Dir, strings.Join(diff, "\n  "), name)
+	}
+	tmp, err := os.MkdirTemp(results, tempPrefix+b.Set+"-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return nil, err
+	}
+	for _, f := range b.Files {
+		if err := os.WriteFile(filepath.Join(tmp, f.Name), f.Data, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	if exists {
+		// The old set moves aside first and comes back if the new one
+		// cannot take its place.
+		old := tmp + ".old"
+		if err := os.Rename(rep.Dir, old); err != nil {
+			return nil, err
+		}
+		if err := os.Rename(tmp, rep.Dir); err != nil {
+			os.Rename(old, rep.Dir)
+			return nil, err
+		}
+		os.RemoveAll(old)
+		rep.Replaced = diff
+	} else if err := os.Rename(tmp, rep.Dir); err != nil {
+		return nil, err
+	}
+	rep.Files = len(b.Files)
+	return rep, nil
+}
+
+// differences lists how the set in dir differs from b, file by file.
+func differences(dir string, b *Bundle) (diff []string, exists bool, err error) {
+	have, err := rawSet(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	old := map[string][]byte{}
+	for _, f := range have {
+		old[f.Name] = f.Data
+	}
+	for _, f := range b.Files {
+		o, ok := old[f.Name]
+		switch {
+		case !ok:
+			diff = append(diff, f.Name+": only in the bundle")
+		case !bytes.Equal(o, f.Data):
+			diff = append(diff, f.Name+": differs ("+startOf(o)+" here, "+startOf(f.Data)+" in the bundle)")
+		}
+		delete(old, f.Name)
+	}
+	for _, f := range have {
+		if _, ok := old[f.Name]; ok {
+			diff = append(diff, f.Name+": only in "+dir)
+		}
+	}
+	return diff, true, nil
+}
+
+// startOf names a results file's measurement by its start time, the
+// quickest way to tell two measurements apart.
+func startOf(data []byte) string {
+	res, err := store.Read(bytes.NewReader(data), "", nil)
+	switch {
+	case err != nil:
+		return "not readable as a result"
+	case res.Start.IsZero():
+		return "transcribed"
+	}
+	return "measured " + res.Start.UTC().Format("2006-01-02 15:04Z")
+}
