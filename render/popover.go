@@ -8,8 +8,8 @@ import (
 
 	"github.com/yuin/goldmark/util"
 
-	"measuredbook/render/ast"
 	"measuredbook/dataset"
+	"measuredbook/render/ast"
 )
 
 // provenanceData is what a live value's popover says about the result it
