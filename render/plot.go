@@ -102,18 +102,9 @@ func (ev *eval) plot(dir *directive) any {
 		return fail
 	}
 	xp, _ := x.Spec.Param(p.x)
-	dir.checkLabels(p.labels, x, ev.errs)
-	lbl := func(s string) string { return label(p.labels, s) }
-	if sel.r == nil {
-		ev.warn.kindAt(KindMissing, dir.off, "%s", missingMsg("", x.ID))
-		return &ast.Plot{Missing: missingKo("", x.ID), Caption: p.caption}
-	}
-
-	seriesVals := []string{""}
-	var sp probe.Param
-	if p.series != "" {
-		seriesVals = x.Sweep[p.series]
-		sp, _ = x.Spec.Param(p.series)
+	lbl, seriesVals, sp, missing := ev.plotSeries(dir, x, sel)
+	if missing != nil {
+		return missing
 	}
 	var all []rawSeries
 	var inapplicable []string // combinations the optional metric does not apply to
@@ -306,6 +297,26 @@ func sortPoints(ps []rawPoint) {
 	}
 }
 
+// plotSeries is what both kinds of plot need once their selection is made:
+// the chapter's labels, and the series param with the values it sweeps
+// (one unnamed series without it); or, when the result is not stored, the
+// placeholder plot to show instead.
+func (ev *eval) plotSeries(dir *directive, x *Experiment, sel *selection) (lbl func(string) string, vals []string, sp probe.Param, missing *ast.Plot) {
+	p := dir.plot
+	dir.checkLabels(p.labels, x, ev.errs)
+	lbl = func(s string) string { return label(p.labels, s) }
+	if sel.r == nil {
+		ev.warn.kindAt(KindMissing, dir.off, "%s", missingMsg("", x.ID))
+		return lbl, nil, sp, &ast.Plot{Missing: missingKo("", x.ID), Caption: p.caption}
+	}
+	vals = []string{""}
+	if p.series != "" {
+		vals = x.Sweep[p.series]
+		sp, _ = x.Spec.Param(p.series)
+	}
+	return lbl, vals, sp, nil
+}
+
 // cdf draws a distribution plot: for each value of the series param (one
 // curve without it), the quantile metrics' medians over the runs on x and
 // their fractions on y, as a step line (the fraction holds until the next
@@ -337,17 +348,9 @@ func (ev *eval) cdf(dir *directive) any {
 	if sel == nil || !ok {
 		return fail
 	}
-	dir.checkLabels(p.labels, x, ev.errs)
-	lbl := func(s string) string { return label(p.labels, s) }
-	if sel.r == nil {
-		ev.warn.kindAt(KindMissing, dir.off, "%s", missingMsg("", x.ID))
-		return &ast.Plot{Missing: missingKo("", x.ID), Caption: p.caption}
-	}
-	seriesVals := []string{""}
-	var sp probe.Param
-	if p.series != "" {
-		seriesVals = x.Sweep[p.series]
-		sp, _ = x.Spec.Param(p.series)
+	lbl, seriesVals, sp, missing := ev.plotSeries(dir, x, sel)
+	if missing != nil {
+		return missing
 	}
 	curve := func(row dataset.Row) []rawPoint {
 		var pts []rawPoint
