@@ -12,7 +12,6 @@ import (
 
 	"measuredbook/dataset"
 	"measuredbook/expr"
-	"measuredbook/machine"
 	"measuredbook/probe"
 	"measuredbook/render"
 	"measuredbook/runner"
@@ -426,7 +425,7 @@ func (b *Book) machineSummary(res *Results) string {
 // sentences the layouts print about them.
 func (b *Book) provenance(res *Results) templates.Provenance {
 	p := templates.Provenance{Set: res.Machine, Machine: b.machineSummary(res), Book: res.Machine == b.Config.Machine,
-		Here: res.Machine == machine.Current().Name, Experiments: len(b.Order)}
+		Experiments: len(b.Order)}
 	for _, id := range b.Order {
 		r, ok := res.Lookup("", id)
 		switch {

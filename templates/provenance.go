@@ -8,7 +8,6 @@ import "fmt"
 type Provenance struct {
 	Set         string // the result set's name
 	Machine     string // its machine, described ("NAME — CPU, cores, …")
-	Here        bool   // the set is the machine that ran this build
 	Book        bool   // the set is the book's own (book.yaml's machine)
 	Transcribed bool   // the figures were transcribed from the original book, not measured
 	Experiments int    // experiments in the book
@@ -24,12 +23,10 @@ func (p Provenance) Source() string {
 		return fmt.Sprintf("결과 세트 %s에는 아직 측정 결과가 없어, 이 책의 수치 자리는 모두 비어 있습니다.", p.Set)
 	case p.Transcribed:
 		return fmt.Sprintf("이 책의 수치는 원서에서 옮겨 적은 참고 세트 %s의 값이며, 이 도구로 측정한 것이 아닙니다.", p.Set)
-	case p.Here:
-		return fmt.Sprintf("이 책의 수치는 이 책을 빌드한 기계(%s)에서 측정한 값입니다.", p.Machine)
 	case p.Book:
-		return fmt.Sprintf("이 책의 수치는 책의 측정 기계(%s)에서 잰 값이며, 이 사본을 빌드한 기계에서 잰 것이 아닙니다.", p.Machine)
+		return fmt.Sprintf("이 책의 수치는 책의 측정 기계(%s)에서 잰 값입니다.", p.Machine)
 	}
-	return fmt.Sprintf("이 책의 수치는 결과 세트 %s(%s)에서 왔으며, 이 사본을 빌드한 기계에서 잰 것이 아닙니다.", p.Set, p.Machine)
+	return fmt.Sprintf("이 책의 수치는 책의 측정 기계가 아닌 결과 세트 %s(%s)에서 잰 값입니다.", p.Set, p.Machine)
 }
 
 // Gaps says which figures are not what Source says: missing, stale or

@@ -7,18 +7,18 @@ import (
 )
 
 // TestProvenance: the sentences about the figures are true of the set the
-// build used: this machine, the book's machine, another set, a transcribed
-// reference, or no results at all; gaps are counted.
+// build used: the book's machine, another set, a transcribed reference, or
+// no results at all; gaps are counted. They never depend on the machine
+// that runs the build, so the published site is the same from any machine.
 func TestProvenance(t *testing.T) {
 	tests := []struct {
 		p          Provenance
 		want, gaps string
 	}{
-		{Provenance{Set: "a", Machine: "a — CPU", Here: true, Book: true, Experiments: 3}, "이 책을 빌드한 기계(a — CPU)에서 측정", ""},
-		{Provenance{Set: "a", Machine: "a — CPU", Book: true, Experiments: 3}, "책의 측정 기계(a — CPU)에서 잰 값이며, 이 사본을 빌드한 기계에서 잰 것이 아닙니다", ""},
-		{Provenance{Set: "b", Machine: "b — CPU", Experiments: 3, Missing: 1, Stale: 2}, "결과 세트 b(b — CPU)에서 왔으며", "실험 1개는 결과가 없어 '측정 없음'으로 표시했습니다. 실험 2개는"},
+		{Provenance{Set: "a", Machine: "a — CPU", Book: true, Experiments: 3}, "책의 측정 기계(a — CPU)에서 잰 값입니다", ""},
+		{Provenance{Set: "b", Machine: "b — CPU", Experiments: 3, Missing: 1, Stale: 2}, "책의 측정 기계가 아닌 결과 세트 b(b — CPU)에서 잰 값입니다", "실험 1개는 결과가 없어 '측정 없음'으로 표시했습니다. 실험 2개는"},
 		{Provenance{Set: "m1", Transcribed: true, Experiments: 3, Missing: 1}, "원서에서 옮겨 적은 참고 세트 m1의 값이며, 이 도구로 측정한 것이 아닙니다", "실험 1개는"},
-		{Provenance{Set: "c", Here: true, Experiments: 3, Missing: 3}, "아직 측정 결과가 없어", ""},
+		{Provenance{Set: "c", Experiments: 3, Missing: 3}, "아직 측정 결과가 없어", ""},
 	}
 	for _, tt := range tests {
 		if got := tt.p.Source(); !strings.Contains(got, tt.want) {
