@@ -78,7 +78,7 @@ func TestBrowserReloadsOnSave(t *testing.T) {
 	ctx := browser(t)
 	src := fixture(t)
 	path := filepath.Join(src.Opts.Chapters, "01-one.md")
-	long := chapterOne + strings.Repeat("\n긴 문단으로 쪽을 늘립니다.\n", 200)
+	long := chapterOne + strings.Repeat("\n긴 문단으로 쪽을 늘립니다.\n", 200) + "\n```go\nfmt.Println(\"복사할 줄\")\n```\n"
 	save(t, path, long)
 	r := start(t, src, nil)
 
@@ -95,10 +95,17 @@ func TestBrowserReloadsOnSave(t *testing.T) {
 	if err := waitText(ctx, "브라우저에서 고친 첫 장입니다."); err != nil {
 		t.Fatalf("the page never showed the saved text: %v\nserve's log:\n%s", err, r.log)
 	}
-	// The page reloaded itself (the marker is gone), where it was.
-	if err := waitJS(ctx, "document.readyState === 'complete' && window.scrollY > 1000 && !window.mbNotReloaded"); err != nil {
+	// The new body took the old one's place where it was, without a
+	// navigation (the marker stays), and the site's script bound it once:
+	// one copy button per code block, one popover, one serve script.
+	if err := waitJS(ctx, "window.scrollY > 1000 && window.mbNotReloaded"); err != nil {
 		y, _ := chromedp.Run(ctx, chromedp.Evaluate[float64]("window.scrollY"))
-		t.Errorf("after the reload scrollY = %v, want about 1500: %v", y, err)
+		t.Errorf("after the save scrollY = %v, want about 1500, in the same page: %v", y, err)
+	}
+	bound := "document.querySelectorAll('pre').length === 1 && document.querySelectorAll('button.copy').length === 1 && " +
+		"document.querySelectorAll('#mb-pop').length === 1 && document.querySelectorAll('#mb-serve').length === 1"
+	if err := waitJS(ctx, bound); err != nil {
+		t.Errorf("the swapped body is not bound once by the site's script: %v", err)
 	}
 
 	save(t, path, strings.Replace(long, "echo.time[n=2]", "echo.nosuch[n=2]", 1))
@@ -108,5 +115,36 @@ func TestBrowserReloadsOnSave(t *testing.T) {
 	save(t, path, long)
 	if err := waitJS(ctx, "document.readyState === 'complete' && !document.getElementById('mb-serve-overlay') && document.body.innerText.includes('첫 장입니다.')"); err != nil {
 		t.Fatalf("the overlay stayed after a good save: %v", err)
+	}
+}
+
+// A changed stylesheet is not swapped in: the page loads again whole and
+// wears it.
+func TestBrowserReloadsOnNewStylesheet(t *testing.T) {
+	ctx := browser(t)
+	src := fixture(t)
+	src.Templates = t.TempDir()
+	if err := os.CopyFS(src.Templates, os.DirFS("../templates")); err != nil {
+		t.Fatal(err)
+	}
+	r := start(t, src, nil)
+	if err := chromedp.Do(ctx, chromedp.Navigate(r.url+"/one.html")); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitJS(ctx, "document.readyState === 'complete' && !!window.mbSetup"); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void]("window.mbNotReloaded = true")); err != nil {
+		t.Fatal(err)
+	}
+	css := filepath.Join(src.Templates, "style.css")
+	old, err := os.ReadFile(css)
+	if err != nil {
+		t.Fatal(err)
+	}
+	save(t, css, string(old)+"\nbody { --mb-test-mark: 7; }\n")
+	if err := waitJS(ctx, "!window.mbNotReloaded && document.readyState === 'complete' && "+
+		"getComputedStyle(document.body).getPropertyValue('--mb-test-mark').trim() === '7'"); err != nil {
+		t.Fatalf("the page did not load again with the new stylesheet: %v\nserve's log:\n%s", err, r.log)
 	}
 }

@@ -1,6 +1,6 @@
 (function () {
-  // Added by `go run . serve` only: reloads the page when the site is
-  // rebuilt (keeping the scroll position), shows a build error over the
+  // Added by `go run . serve` only: shows the rebuilt page when the site
+  // is rebuilt (keeping the scroll position), shows a build error over the
   // page and what is not measured yet or being measured.
   var me = document.currentScript, version = me.dataset.version;
   var key = "mb-serve-scroll:" + location.pathname;
@@ -58,15 +58,61 @@
     overlay(s.errors);
     status(s);
   }
-  show(JSON.parse(me.dataset.state));
-  var es = new EventSource("/_serve/events");
-  es.addEventListener("state", function (e) {
-    var s = JSON.parse(e.data);
-    show(s);
-    if (!s.errors.length && String(s.version) !== version) {
-      sessionStorage.setItem(key, String(window.scrollY));
-      es.close();
-      location.reload();
+  var first = JSON.parse(me.dataset.state), assets = first.assets, last = first;
+  show(first);
+
+  function reload(es) {
+    sessionStorage.setItem(key, String(window.scrollY));
+    es.close();
+    location.reload();
+  }
+  // swap puts the rebuilt page's body in place of this one, without a
+  // navigation: the quickest way to show a save (a reload re-lays the whole
+  // page and starts every script again). This script and its event stream
+  // stay; the site's script binds the new body again.
+  var swapping = false;
+  function swap(es) {
+    swapping = true;
+    fetch(location.pathname + location.search, { cache: "no-store" }).then(function (r) {
+      if (!r.ok) throw new Error(r.status);
+      return r.text();
+    }).then(function (text) {
+      var doc = new DOMParser().parseFromString(text, "text/html");
+      var next = doc.getElementById("mb-serve");
+      if (!next) throw new Error("not a served page");
+      next.remove();
+      version = next.dataset.version;
+      var y = window.scrollY;
+      document.title = doc.title;
+      document.documentElement.lang = doc.documentElement.lang;
+      document.body.replaceWith(document.adoptNode(doc.body));
+      document.body.appendChild(me);
+      if (window.mbSetup) window.mbSetup();
+      window.scrollTo(0, y);
+      show(last);
+      swapping = false;
+      if (String(last.version) !== version) update(es, last);
+    }).catch(function () { reload(es); });
+  }
+  // assetsChanged tells whether a stylesheet or script this page loads
+  // changed since it was loaded.
+  function assetsChanged(now) {
+    var els = document.querySelectorAll("link[rel=stylesheet][href], script[src]");
+    for (var i = 0; i < els.length; i++) {
+      var name = els[i].getAttribute("href") || els[i].getAttribute("src");
+      if ((assets || {})[name] !== (now || {})[name]) return true;
     }
-  });
+    return false;
+  }
+  function update(es, s) {
+    last = s;
+    show(s);
+    if (s.errors.length || String(s.version) === version || swapping) return;
+    // A new stylesheet or script, or the search page (its index is a
+    // script), needs the whole page loaded again.
+    if (assetsChanged(s.assets) || window.MB_SEARCH || !window.fetch || !window.DOMParser || !window.mbSetup) reload(es);
+    else swap(es);
+  }
+  var es = new EventSource("/_serve/events");
+  es.addEventListener("state", function (e) { update(es, JSON.parse(e.data)); });
 })();

@@ -7,7 +7,9 @@ package preview
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -59,10 +61,11 @@ type Problem struct {
 // state is what every open page is told: the version of the pages, the
 // build's problems and what is being measured.
 type state struct {
-	Version  int       `json:"version"`
-	Errors   []Problem `json:"errors"`
-	Pending  []Pending `json:"pending"`
-	Progress string    `json:"progress,omitempty"`
+	Version  int               `json:"version"`
+	Errors   []Problem         `json:"errors"`
+	Pending  []Pending         `json:"pending"`
+	Progress string            `json:"progress,omitempty"`
+	Assets   map[string]string `json:"assets"` // stylesheet or script → its hash: a page that loads a changed one reloads whole
 }
 
 // Server holds the last good site and the state pushed to open pages.
@@ -131,6 +134,7 @@ func (s *Server) Rebuild() bool {
 		// changes nothing (or a save that undoes a bad one) does not.
 		s.pages = site.Pages
 		s.st.Version++
+		s.st.Assets = assets(site.Pages)
 	}
 	s.st.Errors = []Problem{}
 	s.st.Pending = append([]Pending{}, site.Pending...)
@@ -141,6 +145,19 @@ func (s *Server) Rebuild() bool {
 	}
 	s.notify()
 	return true
+}
+
+// assets fingerprints the stylesheets and scripts of the site, the files a
+// page loads beside itself.
+func assets(pages map[string][]byte) map[string]string {
+	out := map[string]string{}
+	for name, page := range pages {
+		if ext := path.Ext(name); ext == ".css" || ext == ".js" {
+			sum := sha256.Sum256(page)
+			out[name] = hex.EncodeToString(sum[:8])
+		}
+	}
+	return out
 }
 
 func samePages(a, b map[string][]byte) bool {
