@@ -3,179 +3,192 @@
 (function () {
   "use strict";
   var root = document.documentElement;
+  var bound = null; // the listeners on document and window of the last setup
 
-  // Theme: the system's by default; the toggle's choice is remembered.
-  var toggle = document.querySelector("button.theme");
-  function dark() {
-    var t = root.dataset.theme;
-    return t ? t === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;
-  }
-  function label() {
-    toggle.setAttribute("aria-label", dark() ? "밝은 테마로 바꾸기" : "어두운 테마로 바꾸기");
-    toggle.setAttribute("aria-pressed", dark() ? "true" : "false");
-  }
-  if (toggle) {
-    toggle.hidden = false;
-    label();
-    toggle.addEventListener("click", function () {
-      root.dataset.theme = dark() ? "light" : "dark";
-      try { localStorage.setItem("mb-theme", root.dataset.theme); } catch (e) {}
+  // setup binds the page's body. It runs once at load, and again when the
+  // preview server puts a rebuilt body in place (window.mbSetup): listeners
+  // on document and window are dropped first, so they never pile up.
+  function setup() {
+    if (bound) bound.abort();
+    bound = new AbortController();
+    var once = { signal: bound.signal };
+
+    // Theme: the system's by default; the toggle's choice is remembered.
+    var toggle = document.querySelector("button.theme");
+    function dark() {
+      var t = root.dataset.theme;
+      return t ? t === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;
+    }
+    function label() {
+      toggle.setAttribute("aria-label", dark() ? "밝은 테마로 바꾸기" : "어두운 테마로 바꾸기");
+      toggle.setAttribute("aria-pressed", dark() ? "true" : "false");
+    }
+    if (toggle) {
+      toggle.hidden = false;
       label();
-    });
-  }
-
-  // The sidebar folds away on a narrow screen.
-  var nav = document.querySelector("nav.sidebar details");
-  if (nav && matchMedia("(max-width: 60rem)").matches) nav.open = false;
-
-  // ←/→ go to the previous and next chapter.
-  document.addEventListener("keydown", function (e) {
-    if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
-    var t = e.target;
-    if (e.defaultPrevented || t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT|BUTTON)$/.test(t.tagName))) return;
-    // A focused table, plot or code block scrolls with the arrows instead.
-    if (t && t.closest && t.closest(".scroll, pre")) return;
-    var rel = e.key === "ArrowLeft" ? "prev" : e.key === "ArrowRight" ? "next" : "";
-    var a = rel && document.querySelector('nav.pager a[rel="' + rel + '"]');
-    if (a) location.href = a.href;
-  });
-
-  // A live value's provenance, on hover, focus and tap.
-  var pop = document.createElement("div");
-  pop.className = "mb-pop";
-  pop.id = "mb-pop";
-  pop.setAttribute("role", "tooltip");
-  pop.hidden = true;
-  document.body.appendChild(pop);
-  var owner = null;
-  function add(parent, tag, text, cls) {
-    var el = document.createElement(tag);
-    el.textContent = text;
-    if (cls) el.className = cls;
-    parent.appendChild(el);
-    return el;
-  }
-  function show(v) {
-    var d = v.dataset;
-    pop.textContent = "";
-    add(pop, "strong", v.textContent + (d.ref ? " (참고값)" : d.runs ? " (중앙값 기준)" : ""));
-    var dl = document.createElement("dl");
-    function row(k, val) { if (val) { add(dl, "dt", k); add(dl, "dd", val); } }
-    row("범위", d.range ? d.range + " (최소–최대)" : "");
-    row("실행", d.runs ? d.runs + "회" : "");
-    row("기계", d.machine);
-    row("측정일", d.date);
-    row("출처", d.ref === "transcribed" ? "원서에서 옮겨 적은 값" : d.ref ? "참고 세트 " + d.ref : "");
-    if (!d.machine && d.note) row("출처", d.note);
-    if (v.classList.contains("mb-stale") && d.note) row("주의", d.note);
-    pop.appendChild(dl);
-    if (d.exp) {
-      var a = add(pop, "a", "실험 " + d.exp + " 보기");
-      a.href = (d.page || "") + "#experiment-" + d.exp;
+      toggle.addEventListener("click", function () {
+        root.dataset.theme = dark() ? "light" : "dark";
+        try { localStorage.setItem("mb-theme", root.dataset.theme); } catch (e) {}
+        label();
+      });
     }
-    pop.hidden = false;
-    owner = v;
-    v.setAttribute("aria-describedby", "mb-pop");
-    var r = v.getBoundingClientRect();
-    var w = pop.offsetWidth;
-    var left = Math.max(8, Math.min(r.left + scrollX, scrollX + root.clientWidth - w - 8));
-    pop.style.left = left + "px";
-    pop.style.top = (r.bottom + scrollY + 6) + "px";
-  }
-  function hide() {
-    if (owner) owner.removeAttribute("aria-describedby");
+
+    // The sidebar folds away on a narrow screen.
+    var nav = document.querySelector("nav.sidebar details");
+    if (nav && matchMedia("(max-width: 60rem)").matches) nav.open = false;
+
+    // ←/→ go to the previous and next chapter.
+    document.addEventListener("keydown", function (e) {
+      if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+      var t = e.target;
+      if (e.defaultPrevented || t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT|BUTTON)$/.test(t.tagName))) return;
+      // A focused table, plot or code block scrolls with the arrows instead.
+      if (t && t.closest && t.closest(".scroll, pre")) return;
+      var rel = e.key === "ArrowLeft" ? "prev" : e.key === "ArrowRight" ? "next" : "";
+      var a = rel && document.querySelector('nav.pager a[rel="' + rel + '"]');
+      if (a) location.href = a.href;
+    }, once);
+
+    // A live value's provenance, on hover, focus and tap.
+    var pop = document.createElement("div");
+    pop.className = "mb-pop";
+    pop.id = "mb-pop";
+    pop.setAttribute("role", "tooltip");
     pop.hidden = true;
-    owner = null;
-  }
-  var values = document.querySelectorAll(".mb-value[tabindex]");
-  for (var i = 0; i < values.length; i++) {
-    var v = values[i];
-    if (v.title) { v.dataset.note = v.title; v.removeAttribute("title"); }
-    v.addEventListener("mouseenter", function () { show(this); });
-    v.addEventListener("focus", function () { show(this); });
-    v.addEventListener("click", function (e) { e.stopPropagation(); if (owner === this) hide(); else show(this); });
-    v.addEventListener("mouseleave", function () { if (document.activeElement !== this && !pop.matches(":hover")) hide(); });
-    v.addEventListener("blur", function (e) { if (!pop.contains(e.relatedTarget)) hide(); });
-    v.addEventListener("keydown", function (e) {
-      // Enter reaches the popover's link to the experiment.
-      if (e.key !== "Enter") return;
-      if (owner !== this) show(this);
-      var link = pop.querySelector("a");
-      if (link) { e.preventDefault(); link.focus(); }
-    });
-  }
-  pop.addEventListener("mouseleave", function () { if (owner && document.activeElement !== owner) hide(); });
-  pop.addEventListener("focusout", function (e) { if (!pop.contains(e.relatedTarget) && e.relatedTarget !== owner) hide(); });
-  document.addEventListener("click", function (e) { if (!pop.contains(e.target)) hide(); });
-  document.addEventListener("keydown", function (e) { if (e.key === "Escape" && owner) { var o = owner; hide(); o.focus(); } });
+    document.body.appendChild(pop);
+    var owner = null;
+    function add(parent, tag, text, cls) {
+      var el = document.createElement(tag);
+      el.textContent = text;
+      if (cls) el.className = cls;
+      parent.appendChild(el);
+      return el;
+    }
+    function show(v) {
+      var d = v.dataset;
+      pop.textContent = "";
+      add(pop, "strong", v.textContent + (d.ref ? " (참고값)" : d.runs ? " (중앙값 기준)" : ""));
+      var dl = document.createElement("dl");
+      function row(k, val) { if (val) { add(dl, "dt", k); add(dl, "dd", val); } }
+      row("범위", d.range ? d.range + " (최소–최대)" : "");
+      row("실행", d.runs ? d.runs + "회" : "");
+      row("기계", d.machine);
+      row("측정일", d.date);
+      row("출처", d.ref === "transcribed" ? "원서에서 옮겨 적은 값" : d.ref ? "참고 세트 " + d.ref : "");
+      if (!d.machine && d.note) row("출처", d.note);
+      if (v.classList.contains("mb-stale") && d.note) row("주의", d.note);
+      pop.appendChild(dl);
+      if (d.exp) {
+        var a = add(pop, "a", "실험 " + d.exp + " 보기");
+        a.href = (d.page || "") + "#experiment-" + d.exp;
+      }
+      pop.hidden = false;
+      owner = v;
+      v.setAttribute("aria-describedby", "mb-pop");
+      var r = v.getBoundingClientRect();
+      var w = pop.offsetWidth;
+      var left = Math.max(8, Math.min(r.left + scrollX, scrollX + root.clientWidth - w - 8));
+      pop.style.left = left + "px";
+      pop.style.top = (r.bottom + scrollY + 6) + "px";
+    }
+    function hide() {
+      if (owner) owner.removeAttribute("aria-describedby");
+      pop.hidden = true;
+      owner = null;
+    }
+    var values = document.querySelectorAll(".mb-value[tabindex]");
+    for (var i = 0; i < values.length; i++) {
+      var v = values[i];
+      if (v.title) { v.dataset.note = v.title; v.removeAttribute("title"); }
+      v.addEventListener("mouseenter", function () { show(this); });
+      v.addEventListener("focus", function () { show(this); });
+      v.addEventListener("click", function (e) { e.stopPropagation(); if (owner === this) hide(); else show(this); });
+      v.addEventListener("mouseleave", function () { if (document.activeElement !== this && !pop.matches(":hover")) hide(); });
+      v.addEventListener("blur", function (e) { if (!pop.contains(e.relatedTarget)) hide(); });
+      v.addEventListener("keydown", function (e) {
+        // Enter reaches the popover's link to the experiment.
+        if (e.key !== "Enter") return;
+        if (owner !== this) show(this);
+        var link = pop.querySelector("a");
+        if (link) { e.preventDefault(); link.focus(); }
+      });
+    }
+    pop.addEventListener("mouseleave", function () { if (owner && document.activeElement !== owner) hide(); });
+    pop.addEventListener("focusout", function (e) { if (!pop.contains(e.relatedTarget) && e.relatedTarget !== owner) hide(); });
+    document.addEventListener("click", function (e) { if (!pop.contains(e.target)) hide(); }, once);
+    document.addEventListener("keydown", function (e) { if (e.key === "Escape" && owner) { var o = owner; hide(); o.focus(); } }, once);
 
-  // A region wider than the screen says so, beside its shadow.
-  function wide() {
-    var regions = document.querySelectorAll(".scroll");
-    for (var k = 0; k < regions.length; k++) {
-      regions[k].classList.toggle("wide", regions[k].scrollWidth > regions[k].clientWidth + 1);
+    // A region wider than the screen says so, beside its shadow.
+    function wide() {
+      // Every width is read before any class is set: a write between two
+      // reads would lay the page out again for each region.
+      var regions = document.querySelectorAll(".scroll"), over = [];
+      for (var k = 0; k < regions.length; k++) over.push(regions[k].scrollWidth > regions[k].clientWidth + 1);
+      for (k = 0; k < regions.length; k++) regions[k].classList.toggle("wide", over[k]);
+    }
+    wide();
+    addEventListener("resize", wide, once);
+
+    // A copy button on every code block.
+    var pres = document.querySelectorAll("pre");
+    for (var j = 0; j < pres.length; j++) {
+      (function (pre) {
+        var b = document.createElement("button");
+        b.type = "button";
+        b.className = "copy";
+        b.textContent = "복사";
+        b.addEventListener("click", function () {
+          var text = pre.querySelector("code") ? pre.querySelector("code").innerText : pre.innerText;
+          var done = function () { b.textContent = "복사됨"; setTimeout(function () { b.textContent = "복사"; }, 1500); };
+          if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(done, function () {});
+          else {
+            var t = document.createElement("textarea");
+            t.value = text; document.body.appendChild(t); t.select();
+            try { document.execCommand("copy"); done(); } catch (e) {}
+            document.body.removeChild(t);
+          }
+        });
+        var wrap = document.createElement("div");
+        wrap.className = "code";
+        pre.parentNode.insertBefore(wrap, pre);
+        wrap.appendChild(b);
+        wrap.appendChild(pre);
+      })(pres[j]);
+    }
+
+    // The search page: every word must appear in a section; results follow
+    // the box as one types, and the address keeps the query.
+    var out = document.getElementById("results");
+    if (out && window.MB_SEARCH) {
+      var box = document.getElementById("q");
+      var search = function (q) {
+        out.textContent = "";
+        var words = q.toLowerCase().split(/\s+/).filter(Boolean);
+        if (!words.length) return;
+        var hits = window.MB_SEARCH.filter(function (s) {
+          var hay = (s.t + " " + s.x).toLowerCase();
+          return words.every(function (w) { return hay.indexOf(w) >= 0; });
+        });
+        add(out, "p", "‘" + q + "’: " + hits.length + "곳");
+        var ol = add(out, "ol", "", "hits");
+        hits.slice(0, 100).forEach(function (s) {
+          var li = add(ol, "li", "");
+          var a = add(li, "a", s.t);
+          a.href = s.u;
+          if (s.t !== s.c) add(li, "span", " · " + s.c, "where");
+          var x = s.x.toLowerCase().indexOf(words[0]);
+          var from = Math.max(0, x - 60);
+          add(li, "p", (from > 0 ? "…" : "") + s.x.slice(from, x + 100) + "…", "snippet");
+        });
+      };
+      box.value = new URLSearchParams(location.search).get("q") || "";
+      search(box.value);
+      box.addEventListener("input", function () {
+        search(box.value);
+        try { history.replaceState(null, "", "?q=" + encodeURIComponent(box.value)); } catch (e) {}
+      });
     }
   }
-  wide();
-  addEventListener("resize", wide);
-
-  // A copy button on every code block.
-  var pres = document.querySelectorAll("pre");
-  for (var j = 0; j < pres.length; j++) {
-    (function (pre) {
-      var b = document.createElement("button");
-      b.type = "button";
-      b.className = "copy";
-      b.textContent = "복사";
-      b.addEventListener("click", function () {
-        var text = pre.querySelector("code") ? pre.querySelector("code").innerText : pre.innerText;
-        var done = function () { b.textContent = "복사됨"; setTimeout(function () { b.textContent = "복사"; }, 1500); };
-        if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(done, function () {});
-        else {
-          var t = document.createElement("textarea");
-          t.value = text; document.body.appendChild(t); t.select();
-          try { document.execCommand("copy"); done(); } catch (e) {}
-          document.body.removeChild(t);
-        }
-      });
-      var wrap = document.createElement("div");
-      wrap.className = "code";
-      pre.parentNode.insertBefore(wrap, pre);
-      wrap.appendChild(b);
-      wrap.appendChild(pre);
-    })(pres[j]);
-  }
-
-  // The search page: every word must appear in a section; results follow
-  // the box as one types, and the address keeps the query.
-  var out = document.getElementById("results");
-  if (out && window.MB_SEARCH) {
-    var box = document.getElementById("q");
-    var search = function (q) {
-      out.textContent = "";
-      var words = q.toLowerCase().split(/\s+/).filter(Boolean);
-      if (!words.length) return;
-      var hits = window.MB_SEARCH.filter(function (s) {
-        var hay = (s.t + " " + s.x).toLowerCase();
-        return words.every(function (w) { return hay.indexOf(w) >= 0; });
-      });
-      add(out, "p", "‘" + q + "’: " + hits.length + "곳");
-      var ol = add(out, "ol", "", "hits");
-      hits.slice(0, 100).forEach(function (s) {
-        var li = add(ol, "li", "");
-        var a = add(li, "a", s.t);
-        a.href = s.u;
-        if (s.t !== s.c) add(li, "span", " · " + s.c, "where");
-        var x = s.x.toLowerCase().indexOf(words[0]);
-        var from = Math.max(0, x - 60);
-        add(li, "p", (from > 0 ? "…" : "") + s.x.slice(from, x + 100) + "…", "snippet");
-      });
-    };
-    box.value = new URLSearchParams(location.search).get("q") || "";
-    search(box.value);
-    box.addEventListener("input", function () {
-      search(box.value);
-      try { history.replaceState(null, "", "?q=" + encodeURIComponent(box.value)); } catch (e) {}
-    });
-  }
+  setup();
+  window.mbSetup = setup;
 })();
