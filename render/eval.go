@@ -70,8 +70,9 @@ type env struct {
 	// book's machines and own), nil when the Results does not know them;
 	// shown is the book's machines.
 	sets, shown []string
-	// drawn collects the sets other than own that the page found a
-	// result in: the machines its figures come from.
+	// drawn collects the sets other than own that the page looked a
+	// result up in: the machines its figures come from, or whose gaps it
+	// shows.
 	drawn map[string]bool
 }
 
@@ -149,12 +150,10 @@ func (v *env) lookup(set, id string) (*dataset.Result, bool) {
 	if v.res == nil {
 		return nil, false
 	}
-	set = v.resolve(set)
-	r, ok := v.res.Lookup(set, id)
-	if ok && set != "" {
+	if set = v.resolve(set); set != "" {
 		v.drawn[set] = true
 	}
-	return r, ok
+	return v.res.Lookup(set, id)
 }
 
 // Metric implements expr.Env.
@@ -521,6 +520,7 @@ func Evaluate(d *Doc, res Results, experiments map[string]*Experiment) (*Page, e
 		}
 		p.views[dir.node] = view
 	}
+	p.Sets = sortedKeys(ev.env.drawn)
 	if w := joinSorted(ev.warn.list); w != nil {
 		p.Warnings = w.(interface{ Unwrap() []error }).Unwrap()
 	}
