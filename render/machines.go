@@ -316,8 +316,13 @@ func (ev *eval) machinesTable(dir *directive, x *Experiment, m probe.Metric, sel
 					ev.errs.at(off, "%v", err)
 					return &ast.Error{Msg: err.Error()}
 				}
-				if !has && c.mv.failed[k] == "" && c.mv.set != "" {
+				switch {
+				case !has && c.mv.failed[k] == "" && c.mv.set != "":
 					cell.Title = c.mv.name + "에 없는 수치"
+				case has && !c.mv.r.Measured():
+					// One figure per combination: its "runs" would
+					// count lines, not the original's runs.
+					cell.Title = "원서에서 옮겨 적은 값"
 				}
 			}
 			cell.Title += " · " + c.mv.name
