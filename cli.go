@@ -743,7 +743,9 @@ func runRender(ctx context.Context, e *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	html, warnings, err := render.RenderFragment(name, src, opts.Probes, book.NewResults(e.results, set, opts.Probes), experiments)
+	res := book.NewResults(e.results, set, opts.Probes)
+	res.BookMachines = cfg.Machines // machines: book
+	html, warnings, err := render.RenderFragment(name, src, opts.Probes, res, experiments)
 	printWarnings(e.stderr, warnings, e.verbose, nil)
 	if err != nil {
 		return err
