@@ -168,7 +168,14 @@ func (ev *eval) machineView(set string, sel *selection, where map[string]string,
 			continue
 		}
 		if _, dup := mv.rows[key]; dup {
-			return mv, fmt.Errorf("set %s has several results of %s for %s; pin the other params with where", mv.name, x.ID, strings.ReplaceAll(key, "\x00", ", "))
+			var at []string
+			vals := strings.Split(key, "\x00")
+			for _, f := range free {
+				if f.param != "" {
+					at = append(at, f.param+"="+vals[len(at)])
+				}
+			}
+			return mv, fmt.Errorf("set %s has several results of %s for %s; pin the other params with where", mv.name, x.ID, strings.Join(at, ", "))
 		}
 		mv.rows[key] = row
 	}
