@@ -42,12 +42,15 @@ type Sets interface {
 }
 
 // stale reports whether a set's result of id is stale, and why.
-func (v *env) stale(set, id string) (string, bool) {
+func (v *env) stale(set, id string) (string, bool) { return v.staleIn(v.resolve(set), id) }
+
+// staleIn is stale for a set already resolved ("" is the build's own).
+func (v *env) staleIn(set, id string) (string, bool) {
 	s, ok := v.res.(Staleness)
 	if !ok {
 		return "", false
 	}
-	return s.Stale(v.resolve(set), id)
+	return s.Stale(set, id)
 }
 
 // staleKo is a stale result's mark on the page.
@@ -125,9 +128,10 @@ func (v *env) checkSet(name string) error {
 }
 
 // machineName is the short name a set's figures are labelled with: its
-// machine's name (the set's folder), else the set's.
+// machine's name (the set's folder), else the set's. set is as resolved
+// ("" is the build's own).
 func (v *env) machineName(set string, r *dataset.Result) string {
-	switch set = v.resolve(set); {
+	switch {
 	case r != nil && r.Machine.Name != "":
 		return r.Machine.Name
 	case set != "":
@@ -146,11 +150,17 @@ func (v *env) experiment(id string) (*Experiment, error) {
 	return x, nil
 }
 
-func (v *env) lookup(set, id string) (*dataset.Result, bool) {
+// lookup finds id's result in the set a chapter's name stands for.
+func (v *env) lookup(set, id string) (*dataset.Result, bool) { return v.find(v.resolve(set), id) }
+
+// find is lookup in a set already resolved ("" is the build's own: while
+// a claim is decided on another machine, resolving it again would give
+// that machine's).
+func (v *env) find(set, id string) (*dataset.Result, bool) {
 	if v.res == nil {
 		return nil, false
 	}
-	if set = v.resolve(set); set != "" {
+	if set != "" {
 		v.drawn[set] = true
 	}
 	return v.res.Lookup(set, id)
@@ -317,7 +327,7 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 			continue
 		}
 		set := v.resolve(r.Set)
-		res, stored := v.lookup(set, r.Experiment)
+		res, stored := v.find(set, r.Experiment)
 		if !stored {
 			return gap{set: set, id: r.Experiment}, true
 		}
@@ -329,7 +339,7 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 		// A stale result measured without a value the chapter now sweeps
 		// has no figure for it: a gap until it is measured again, not an
 		// error in the chapter.
-		if why, stale := v.stale(set, r.Experiment); stale {
+		if why, stale := v.staleIn(set, r.Experiment); stale {
 			for _, sel := range r.Selector {
 				if !slices.ContainsFunc(res.Sweep[sel.Key], func(have string) bool { return expr.ValueMatches(sel.Value, have) }) {
 					return gap{set: set, id: r.Experiment, stale: fmt.Sprintf("%s=%s", sel.Key, sel.Value) + " (" + why + ")"}, true
@@ -581,7 +591,7 @@ func (ev *eval) inline(v *value) *ast.Out {
 	ref, transcribed := false, false
 	sets := ev.sets(x)
 	for _, s := range sets {
-		r, _ := ev.env.lookup(s.set, s.id)
+		r, _ := ev.env.find(s.set, s.id)
 		ref = ref || s.set != ""
 		transcribed = transcribed || !r.Measured()
 		machines = append(machines, ev.machineNote(s.set, r))
@@ -638,9 +648,9 @@ func (ev *eval) inline(v *value) *ast.Out {
 	return out
 }
 
-// machineNote names the machine a set's figures come from; a transcribed
-// set, or another machine's, says that its figures were not measured for
-// this build.
+// machineNote names the machine a set (as resolved) draws its figures
+// from; a transcribed set, or another machine's, says that its figures
+// were not measured for this build.
 func (ev *eval) machineNote(set string, r *dataset.Result) string {
 	name := ev.env.machineName(set, r)
 	if r.Machine.CPU != "" {
@@ -649,7 +659,7 @@ func (ev *eval) machineNote(set string, r *dataset.Result) string {
 	if !r.Measured() {
 		return fmt.Sprintf("%s: 원 책에서 옮겨 적은 값, 여기서 측정하지 않음 (%s)", name, r.Source)
 	}
-	if set = ev.env.resolve(set); set != "" {
+	if set != "" {
 		return fmt.Sprintf("%s: 다른 기계의 세트 %s", name, set)
 	}
 	return name
@@ -672,7 +682,7 @@ func (ev *eval) sets(x *expr.Expr) []setID {
 		if seen[set] {
 			continue
 		}
-		if _, ok := ev.env.lookup(set, r.Experiment); !ok {
+		if _, ok := ev.env.find(set, r.Experiment); !ok {
 			continue
 		}
 		seen[set] = true
@@ -784,7 +794,7 @@ func (ev *eval) claim(dir *directive) any {
 	cl.Verdict, cl.Explain = own.Verdict, own.Explain
 	view := &ast.Claim{Verdict: cl.Verdict, Text: text, Expect: c.src, Explain: cl.Explain, Rule: c.basis == "rule"}
 	for _, s := range ev.sets(c.expect) {
-		r, _ := ev.env.lookup(s.set, s.id)
+		r, _ := ev.env.find(s.set, s.id)
 		cl.Machines = append(cl.Machines, ev.env.machineName(s.set, r))
 		if s.set != "" {
 			view.Machines = cl.Machines // named on the page: not the build's own alone

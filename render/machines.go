@@ -124,7 +124,7 @@ func rowKey(vals ...string) string { return strings.Join(vals, "\x00") }
 func (ev *eval) machineView(set string, sel *selection, where map[string]string, free []freeParam) (machineView, error) {
 	x := sel.x
 	mv := machineView{set: ev.env.resolve(set), rows: map[string]dataset.Row{}, failed: map[string]string{}, vals: map[string][]string{}}
-	mv.r, _ = ev.env.lookup(mv.set, x.ID)
+	mv.r, _ = ev.env.find(mv.set, x.ID)
 	mv.name = ev.env.machineName(mv.set, mv.r)
 	if mv.set == "" {
 		for _, f := range free {
@@ -211,7 +211,7 @@ func (ev *eval) machinesProvenance(views []machineView, id string) string {
 			parts = append(parts, mv.name+": 결과 없음")
 			continue
 		}
-		why, _ := ev.env.stale(mv.set, id)
+		why, _ := ev.env.staleIn(mv.set, id)
 		parts = append(parts, shortProvenance(mv.r, why))
 	}
 	return strings.Join(parts, "; ")

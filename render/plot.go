@@ -342,7 +342,7 @@ func (ev *eval) plotProvenance(dir *directive, views []machineView, id string) s
 		if rr := views[1].r; rr == nil {
 			ev.warn.kindAt(KindMissing, dir.at["ref"], "%s", missingMsg(views[1].set, id))
 		} else {
-			stale, _ := ev.env.stale(views[1].set, id)
+			stale, _ := ev.env.staleIn(views[1].set, id)
 			line += "; 점선: " + shortProvenance(rr, stale)
 		}
 	}

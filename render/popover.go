@@ -21,7 +21,7 @@ func (ev *eval) provenanceData(sets []setID) map[string]string {
 	d := map[string]string{"exp": sets[0].id}
 	var names []string
 	for _, s := range sets {
-		r, _ := ev.env.lookup(s.set, s.id)
+		r, _ := ev.env.find(s.set, s.id)
 		name := ev.env.machineName(s.set, r)
 		if r.Machine.CPU != "" {
 			name += " (" + r.Machine.CPU + ")"
@@ -33,7 +33,7 @@ func (ev *eval) provenanceData(sets []setID) map[string]string {
 		d["mixed"] = strconv.Itoa(len(sets))
 		return d
 	}
-	r, _ := ev.env.lookup(sets[0].set, sets[0].id)
+	r, _ := ev.env.find(sets[0].set, sets[0].id)
 	if !r.Start.IsZero() {
 		d["date"] = r.Start.UTC().Format("2006-01-02")
 	}
