@@ -661,9 +661,14 @@ func runCheck(ctx context.Context, e *cliEnv, args []string) error {
 		return err
 	}
 	undecided := 0
+	marks := map[expr.Truth]string{expr.True: "ok  ", expr.False: "FAIL", expr.Unknown: "??  "}
 	for _, c := range claims {
-		mark := map[expr.Truth]string{expr.True: "ok  ", expr.False: "FAIL", expr.Unknown: "??  "}[c.Verdict]
-		fmt.Fprintf(e.stdout, "%s %s: %s\n     %s\n", mark, c.Pos, c.Text, c.Explain)
+		fmt.Fprintf(e.stdout, "%s %s: %s\n     %s\n", marks[c.Verdict], c.Pos, c.Text, c.Explain)
+		// A claim stated per machine: its verdict elsewhere is reported,
+		// and only this set's decides the exit code.
+		for _, o := range c.On[min(1, len(c.On)):] {
+			fmt.Fprintf(e.stdout, "     on %s: %s %s\n", o.Machine, strings.TrimSpace(marks[o.Verdict]), o.Explain)
+		}
 		if c.Verdict != expr.Unknown {
 			continue
 		}
@@ -738,7 +743,9 @@ func runRender(ctx context.Context, e *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	html, warnings, err := render.RenderFragment(name, src, opts.Probes, book.NewResults(e.results, set, opts.Probes), experiments)
+	res := book.NewResults(e.results, set, opts.Probes)
+	res.BookMachines = cfg.Machines // machines: book
+	html, warnings, err := render.RenderFragment(name, src, opts.Probes, res, experiments)
 	printWarnings(e.stderr, warnings, e.verbose, nil)
 	if err != nil {
 		return err

@@ -348,12 +348,15 @@ func (b *Book) Render(res *Results) (pages map[string][]byte, warnings []error, 
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	res.BookMachines = b.Config.Machines // what machines: book shows
 	var errs []error
 	bodies := make([][]byte, len(b.Docs))
 	docClaims := make([][]render.Claim, len(b.Docs)) // per chapter, for the claims page
+	var shown []string                               // the other sets the pages draw on, for the environment page
 	for i, d := range b.Docs {
 		p, err := render.Evaluate(d, res, b.Experiments)
 		warnings = append(warnings, p.Warnings...)
+		shown = append(shown, p.Sets...)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -405,7 +408,7 @@ func (b *Book) Render(res *Results) (pages map[string][]byte, warnings []error, 
 			return nil, warnings, claims, err
 		}
 	}
-	if err := b.extraPages(res, tmpl, site, chapters, bodies, tocs, docClaims, pages); err != nil {
+	if err := b.extraPages(res, tmpl, site, chapters, bodies, tocs, docClaims, shown, pages); err != nil {
 		return nil, warnings, claims, err
 	}
 	return pages, warnings, claims, nil

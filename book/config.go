@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 
 	"measuredbook/render"
 	"measuredbook/store"
@@ -19,6 +20,10 @@ type Config struct {
 	Lang    string // its language, the chapters' default
 	Machine string // the result set a plain build uses
 	Preface string // Markdown, shown on the index page
+	// Machines are the other machines the book shows beside its own, in
+	// order: the sets a table, plot or claim with machines: book shows.
+	// A machine whose set is not in results/ is shown as a gap.
+	Machines []string
 }
 
 // LoadConfig reads dir/book.yaml; a missing file is the empty config.
@@ -32,17 +37,31 @@ func LoadConfig(dir string) (Config, error) {
 	} else if err != nil {
 		return c, err
 	}
-	vals, pos, err := render.ParseFields(path, data, []string{"title", "lang", "machine", "preface"})
+	fields, err := render.ParseFields(path, data, []string{"title", "lang", "machine", "machines", "preface"}, []string{"machines"})
 	if err != nil {
 		return c, err
 	}
-	c.Title, c.Lang, c.Machine, c.Preface = vals["title"], vals["lang"], vals["machine"], vals["preface"]
+	c.Title, c.Lang, c.Machine, c.Preface = fields["title"].Value, fields["lang"].Value, fields["machine"].Value, fields["preface"].Value
+	var errs []error
 	if c.Machine != "" {
 		if err := checkSetName(c.Machine); err != nil {
-			return c, &render.PosError{Pos: pos["machine"], Msg: err.Error()}
+			errs = append(errs, &render.PosError{Pos: fields["machine"].Pos, Msg: err.Error()})
 		}
 	}
-	return c, nil
+	ms := fields["machines"]
+	for i, m := range ms.Items {
+		switch err := checkSetName(m); {
+		case m == "":
+			errs = append(errs, &render.PosError{Pos: ms.ItemPos[i], Msg: "machines: an empty name; list result sets, as in machines: [m1, linux-arm64-neoverse-n1-4c]"})
+		case err != nil:
+			errs = append(errs, &render.PosError{Pos: ms.ItemPos[i], Msg: "machines: " + err.Error()})
+		case slices.Contains(c.Machines, m):
+			errs = append(errs, &render.PosError{Pos: ms.ItemPos[i], Msg: fmt.Sprintf("machines: %s is listed twice", m)})
+		default:
+			c.Machines = append(c.Machines, m)
+		}
+	}
+	return c, errors.Join(errs...)
 }
 
 // checkSetName accepts a result set's name that is one plain folder name

@@ -3,6 +3,7 @@ package book
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"syscall"
 	"testing"
@@ -20,6 +21,10 @@ func TestConfigErrorsArePositioned(t *testing.T) {
 		{"title: 책\ntitle: 둘\n", "book.yaml:2:1: "},
 		{"", ""},
 		{"\ufefftitle: 책\nmachine: m1\n", ""},
+		{"title: 책\nmachines: m1\n", "book.yaml:2:11: book.yaml wants a list for machines, as in machines: [a, b], got \"m1\""},
+		{"title: 책\nmachines: [m1, ../x]\n", "book.yaml:2:16: machines: machine \"../x\": '/' is not allowed"},
+		{"title: 책\nmachines: [m1, m1]\n", "book.yaml:2:16: machines: m1 is listed twice"},
+		{"title: 책\nmachines:\n  - m1\n  - [a]\n", "book.yaml:4:5: book.yaml wants plain values in the list machines, got a list"},
 	} {
 		dir := t.TempDir()
 		if err := os.WriteFile(filepath.Join(dir, ConfigFile), []byte(tc.yaml), 0o644); err != nil {
@@ -37,7 +42,12 @@ func TestConfigErrorsArePositioned(t *testing.T) {
 			t.Errorf("%q: read %+v", tc.yaml, c)
 		}
 	}
-	if c, err := LoadConfig(t.TempDir()); err != nil || c != (Config{}) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, ConfigFile), []byte("machine: a\nmachines:\n  - m1\n  - linux-arm64-x\n"), 0o644)
+	if c, err := LoadConfig(dir); err != nil || !reflect.DeepEqual(c.Machines, []string{"m1", "linux-arm64-x"}) {
+		t.Errorf("machines: %+v, %v", c, err)
+	}
+	if c, err := LoadConfig(t.TempDir()); err != nil || !reflect.DeepEqual(c, Config{}) {
 		t.Errorf("no book.yaml: %+v, %v", c, err)
 	}
 }
@@ -45,7 +55,7 @@ func TestConfigErrorsArePositioned(t *testing.T) {
 // FuzzConfig parses arbitrary book.yaml texts: never a panic, and every
 // error is positioned in book.yaml.
 func FuzzConfig(f *testing.F) {
-	for _, s := range []string{"title: 책\nlang: ko\nmachine: m1\npreface: |\n  서문\n", "titel: x\n", "a: [\n", "\tmachine: m\n", "machine: ../x\n", "- a\n- b\n", "title: &a x\nlang: *a\n"} {
+	for _, s := range []string{"title: 책\nlang: ko\nmachine: m1\npreface: |\n  서문\n", "machines: [m1, a]\n", "machines: [[x]]\n", "titel: x\n", "a: [\n", "\tmachine: m\n", "machine: ../x\n", "- a\n- b\n", "title: &a x\nlang: *a\n"} {
 		f.Add([]byte(s))
 	}
 	dir := f.TempDir()

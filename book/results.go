@@ -15,8 +15,8 @@ import (
 )
 
 // Results reads result sets from results/SET/ID.txt on demand. Set "" is
-// the build's own set (Machine); any other name is a reference set such as
-// m1, reached through ref("m1", …).
+// the build's own set (Machine); any other name is another set, such as
+// the reference set m1, named by on("m1", …), machines: or a plot's ref:.
 type Results struct {
 	Dir     string
 	Machine string
@@ -25,6 +25,10 @@ type Results struct {
 	errs    []error
 	stale   map[string]string // id → why, of the build's set (MarkStale)
 	failed  map[string]error  // set/id → why its file could not be read
+
+	// BookMachines are the machines the book shows beside its own
+	// (book.yaml's machines:), present or not: render.Sets.
+	BookMachines []string
 }
 
 // NewResults opens the result sets under dir, drawing the build's numbers
@@ -90,10 +94,17 @@ func (r *Results) setName(set string) string {
 	return set
 }
 
+// Own implements render.Sets: the build's set.
+func (r *Results) Own() string { return r.Machine }
+
+// Shown implements render.Sets: the machines the book shows.
+func (r *Results) Shown() []string { return r.BookMachines }
+
 // Errors are the result files that exist but could not be read.
 func (r *Results) Errors() []error { return r.errs }
 
-// Sets lists the result sets present (directory names), sorted.
+// Sets lists the result sets present (directory names), sorted; it
+// implements render.Sets.
 func (r *Results) Sets() []string {
 	entries, _ := os.ReadDir(r.Dir)
 	var sets []string

@@ -2,6 +2,7 @@ package book
 
 import (
 	"html/template"
+	"slices"
 
 	"measuredbook/render"
 	"measuredbook/site"
@@ -56,8 +57,9 @@ func (b *Book) extras(chapters []site.Chapter, page string, toc []site.Heading) 
 
 // extraPages adds to pages what the site holds beside the chapters: the
 // claims, environment and search pages, the search index, the script, and
-// each experiment's raw data under data/.
-func (b *Book) extraPages(res *Results, tmpl *template.Template, base siteData, chapters []site.Chapter, bodies [][]byte, tocs [][]site.Heading, docClaims [][]render.Claim, pages map[string][]byte) error {
+// each experiment's raw data under data/. shown lists the sets other than
+// the build's own that the pages draw on.
+func (b *Book) extraPages(res *Results, tmpl *template.Template, base siteData, chapters []site.Chapter, bodies [][]byte, tocs [][]site.Heading, docClaims [][]render.Claim, shown []string, pages map[string][]byte) error {
 	var claims []site.ChapterClaims
 	var sections []site.Section
 	for i, d := range b.Docs {
@@ -65,10 +67,7 @@ func (b *Book) extraPages(res *Results, tmpl *template.Template, base siteData, 
 		sections = append(sections, site.Sections(d.Front.Title, d.Front.Slug, bodies[i], tocs[i])...)
 	}
 	var sets []site.SetMachine
-	for _, set := range append([]string{""}, res.Sets()...) {
-		if set == res.Machine {
-			continue
-		}
+	for _, set := range append([]string{""}, shownSets(b.Config.Machines, shown)...) {
 		s := site.SetMachine{Set: set, Reference: set != "", Sources: map[string]string{}}
 		if set == "" {
 			s.Set = res.Machine
@@ -91,10 +90,9 @@ func (b *Book) extraPages(res *Results, tmpl *template.Template, base siteData, 
 				pages["data/"+id+".json"], pages["data/"+id+".csv"] = j, c
 			}
 		}
-		// Besides the build's own set, the pages cite reference sets:
-		// the transcribed ones (another machine's measured set is not
-		// shown beside this one's).
-		if len(s.Experiments) > 0 && (set == "" || len(s.Sources) > 0) {
+		// Every machine whose figures the pages show, and every one they
+		// show a gap for (its set is not in results/).
+		if set != "" || len(s.Experiments) > 0 {
 			sets = append(sets, s)
 		}
 	}
@@ -102,7 +100,7 @@ func (b *Book) extraPages(res *Results, tmpl *template.Template, base siteData, 
 		file, title string
 		body        template.HTML
 	}{
-		{"claims.html", "검사한 주장", site.ClaimsBody(claims)},
+		{"claims.html", "검사한 주장", site.ClaimsBody(res.Machine, claims)},
 		{"environment.html", "측정 환경", site.EnvironmentBody(sets)},
 		{"search.html", "검색", ""},
 	} {
@@ -126,4 +124,23 @@ func (b *Book) extraPages(res *Results, tmpl *template.Template, base siteData, 
 	}
 	pages["site.js"], err = templates.Script(layouts)
 	return err
+}
+
+// shownSets orders the other sets the pages draw on: the book's machines
+// first, in book.yaml's order, then the others by name; each once.
+func shownSets(book, drawn []string) []string {
+	var out []string
+	for _, m := range book {
+		if slices.Contains(drawn, m) {
+			out = append(out, m)
+		}
+	}
+	rest := slices.Clone(drawn)
+	slices.Sort(rest)
+	for _, m := range slices.Compact(rest) {
+		if !slices.Contains(out, m) {
+			out = append(out, m)
+		}
+	}
+	return out
 }

@@ -66,7 +66,7 @@
 //	machine.nofile_soft   machine.nofile_hard   (RLIMIT_NOFILE)
 //	machine.nproc_soft    machine.nproc_hard    (RLIMIT_NPROC)
 //
-// Inside ref("m1", …) they are the reference machine's. A limit the
+// Inside on("m1", …) they are that set's machine's. A limit the
 // fingerprint did not record, or records as unlimited ("max"), is an
 // error rather than a number, as is machine.virtual for results measured
 // before the fingerprint recorded it. A condition on facts alone is fine
@@ -161,7 +161,24 @@
 //	min(A, B, ...)       the smallest; max(A, B, ...) the largest (of one kind)
 //	min(REF), max(REF)   over every combination the selector leaves free
 //	abs(A)
-//	ref("m1", EXPR)      EXPR evaluated against the reference set results/m1/
+//	on("NAME", EXPR)     EXPR evaluated against the result set results/NAME/
+//	ref("NAME", EXPR)    the same as on: its first name, kept for the chapters that use it
+//
+// # Several machines
+//
+// An expression draws on the build's result set unless on names another:
+// on("m1", readiness.round[api=kqueue, idle=10000]) is the figure of the
+// machine whose set is results/m1/ (the original book's M1, transcribed),
+// on("linux-arm64-neoverse-n1-4c", …) another machine's measured one.
+// Every reference inside on belongs to that set, and so do machine facts;
+// an on inside another names its own set. The set is part of what the
+// expression says, not of how it is shown: the caller decides how a figure
+// of another set is marked (the page names the machine of every figure,
+// and an expression that combines two machines' figures says so). ref is
+// the same function under the name it had when the only other set was the
+// reference set; both stay. Sets returns the names written, with their
+// places, so that a caller that knows which sets exist can report a
+// misspelt one; Eval asks the Env, which reports a set it has no data for.
 //
 // In growth and slope the selector must fix every param but PARAM (or the
 // param must have a single value), as in

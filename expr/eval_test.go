@@ -87,6 +87,7 @@ func TestEval(t *testing.T) {
 		{`1 < 2 ? 3ms : 4ms`, "3 ms"},
 		// The reference set.
 		{`ref("m1", readiness.round[api=epoll, idle=10000]) | ns`, "919 ns"},
+		{`on("m1", readiness.round[api=epoll, idle=10000]) | ns`, "919 ns"}, // on is ref's other name
 		{`ref("m1", readiness.round[api=poll, idle=10000]) / readiness.round[api=poll, idle=10000] | x`, "1.0×"},
 		{`readiness.round[api=epoll, idle=10000] / ref("m1", readiness.round[api=epoll, idle=10000])`, "1.0×"},
 		// Conditions.
@@ -134,6 +135,7 @@ func TestEvalErrors(t *testing.T) {
 		{"threads.handoff.time[sleeping=5]", "5", "no result has sleeping=5; sleeping is one of 0, 10, 1000"},
 		{"sparse.t[a=1, b=2]", "sparse", "no result for sparse.t[a=1, b=2]: that combination was not measured"},
 		{`ref("m2", readiness.round)`, "readiness", `no data set "m2"`},
+		{`on("m2", readiness.round)`, "readiness", `no data set "m2"`},
 		{`ref("m1", readiness.round[api=select, idle=10000])`, "select", "no result has api=select; api is one of poll, epoll"},
 		// Units.
 		{"readiness.round[api=poll, idle=100] + bufs.size[n=1]", "+", "unit mismatch: duration + bytes"},

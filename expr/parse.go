@@ -25,6 +25,15 @@ type Expr struct {
 	refs           []Ref
 	params         []ParamRef
 	facts          []Fact
+	sets           []SetName
+}
+
+// SetName is one result set named by on("NAME", …) (or ref), as written:
+// Off and Len span the quoted name, so that a caller that knows the sets
+// can report an unknown one at its very place.
+type SetName struct {
+	Name     string
+	Off, Len int
 }
 
 // Fact is one read of a machine fact, machine.FIELD.
@@ -44,7 +53,7 @@ type ParamRef struct {
 
 // Ref is one reference in an expression, as written.
 type Ref struct {
-	Set        string // "" for the build's data set, "m1" inside ref("m1", …)
+	Set        string // "" for the build's data set, "m1" inside on("m1", …)
 	Experiment string // the dotted path but its last segment
 	Metric     string // the last segment
 	Selector   []Sel  // as written; nil when omitted or []
@@ -67,6 +76,10 @@ func (e *Expr) Refs() []Ref { return append([]Ref(nil), e.refs...) }
 // Params returns every read of a setting (ID.param.NAME), in source order.
 func (e *Expr) Params() []ParamRef { return append([]ParamRef(nil), e.params...) }
 
+// Sets returns every result set the expression names with on (or ref),
+// in source order, each time it is named.
+func (e *Expr) Sets() []SetName { return append([]SetName(nil), e.sets...) }
+
 // Facts returns the machine facts the expression reads (machine.cores →
 // {"", "cores"}), each once, in source order.
 func (e *Expr) Facts() []Fact { return append([]Fact(nil), e.facts...) }
@@ -84,7 +97,7 @@ var formats = map[string]string{
 // formatNames lists the formats in the order the manual gives them.
 var formatNames = []string{"dur", "ns", "us", "ms", "int", "f1", "f2", "x", "pct", "bytes", "range", "label"}
 
-var funcNames = []string{"growth", "slope", "min", "max", "abs", "ref"}
+var funcNames = []string{"growth", "slope", "min", "max", "abs", "on", "ref"}
 
 // The syntax tree. Every node knows its span in the source, for errors and
 // for Explain, which quotes the source of each operand.
@@ -164,7 +177,7 @@ type callNode struct {
 	args []node
 }
 
-// setNode is ref("m1", x): x evaluated against another data set. The set is
+// setNode is on("m1", x) (or ref): x evaluated against another data set. The set is
 // also recorded in every refNode below it, so Refs and Eval need no context.
 type setNode struct {
 	pos
@@ -176,10 +189,11 @@ type parser struct {
 	src    string
 	toks   []token
 	i      int
-	set    string // the data set of references being parsed: ref("m1", …) changes it
+	set    string // the data set of references being parsed: on("m1", …) changes it
 	refs   []Ref
 	params []ParamRef
 	facts  []Fact
+	sets   []SetName
 	depth  int
 }
 
@@ -230,7 +244,7 @@ func Parse(src string) (*Expr, error) {
 	if err := checkStrings(root, false); err != nil {
 		return nil, err
 	}
-	e.refs, e.params, e.facts = p.refs, p.params, p.facts
+	e.refs, e.params, e.facts, e.sets = p.refs, p.params, p.facts, p.sets
 	return e, nil
 }
 
@@ -575,8 +589,8 @@ func (p *parser) call(name token) (node, error) {
 	}
 	p.next() // (
 	switch name.text {
-	case "ref":
-		return p.refCall(name)
+	case "on", "ref":
+		return p.setCall(name)
 	case "growth", "slope":
 		return p.sweepCall(name)
 	}
@@ -602,11 +616,11 @@ func (p *parser) call(name token) (node, error) {
 	return c, nil
 }
 
-// refCall parses ref("SET", EXPR).
-func (p *parser) refCall(name token) (node, error) {
+// setCall parses on("SET", EXPR), and ref("SET", EXPR), its other name.
+func (p *parser) setCall(name token) (node, error) {
 	s := p.next()
 	if s.kind != tStr {
-		return nil, p.errTok(s, `expected the name of a data set in quotes, as in ref("m1", …), found %s`, s.describe())
+		return nil, p.errTok(s, `expected the name of a data set in quotes, as in %s("m1", …), found %s`, name.text, s.describe())
 	}
 	if s.text == "" || strings.ContainsAny(s.text, " \t/\\") {
 		return nil, p.errTok(s, "data set name %q is not a plain name such as \"m1\"", s.text)
@@ -614,14 +628,15 @@ func (p *parser) refCall(name token) (node, error) {
 	if _, err := p.expect(tComma, `"," after the data set name`); err != nil {
 		return nil, err
 	}
+	p.sets = append(p.sets, SetName{Name: s.text, Off: s.off, Len: s.end - s.off})
 	saved := p.set
 	p.set = s.text
-	x, err := p.operand(`an expression after ref("` + s.text + `",`)
+	x, err := p.operand(fmt.Sprintf(`an expression after %s("%s",`, name.text, s.text))
 	p.set = saved
 	if err != nil {
 		return nil, err
 	}
-	end, err := p.expect(tRParen, `")" to close ref(`)
+	end, err := p.expect(tRParen, `")" to close `+name.text+"(")
 	if err != nil {
 		return nil, err
 	}

@@ -79,6 +79,8 @@ func TestParseTree(t *testing.T) {
 		{"abs(1 - 2)", "(abs (- 1 2))"},
 		{`ref("m1", a.b / c.d) / a.b`, "(/ (ref m1 (/ m1:a.b m1:c.d)) a.b)"},
 		{`ref("m1", ref("m2", a.b) + a.b)`, "(ref m1 (+ (ref m2 m2:a.b) m1:a.b))"},
+		{`on("arm", a.b) / a.b`, "(/ (ref arm arm:a.b) a.b)"},
+		{`on("m1", on("arm", a.b) + a.b)`, "(ref m1 (+ (ref arm arm:a.b) m1:a.b))"},
 		{"1 == 2 != (3 < 4)", ""}, // chain: error, tested below
 	}
 	for _, tt := range tests {
@@ -93,6 +95,28 @@ func TestParseTree(t *testing.T) {
 		if got := dump(e.root); got != tt.want {
 			t.Errorf("Parse(%q) = %s, want %s", tt.src, got, tt.want)
 		}
+	}
+}
+
+// Sets lists every set an expression names, at the quoted name, so that
+// a misspelt one can be reported there.
+func TestParseSets(t *testing.T) {
+	src := `on("m1", a.b) / ref("arm", on("m1", c.d)) + e.f`
+	e, err := Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []SetName{{"m1", 3, 4}, {"arm", 20, 5}, {"m1", 30, 4}}
+	if got := e.Sets(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("Sets() = %+v, want %+v", got, want)
+	}
+	for _, s := range want {
+		if text := src[s.Off : s.Off+s.Len]; text != `"`+s.Name+`"` {
+			t.Errorf("set %s spans %q", s.Name, text)
+		}
+	}
+	if e, _ := Parse("a.b"); e.Sets() != nil {
+		t.Errorf("a.b names sets %v", e.Sets())
 	}
 }
 
@@ -205,6 +229,9 @@ func TestParseErrors(t *testing.T) {
 		{`ref("", a.b)`, 4, `data set name "" is not a plain name`},
 		{`ref("m1" a.b)`, 9, `expected "," after the data set name`},
 		{`ref("m1", a.b`, 13, `expected ")" to close ref(`},
+		{`on(m1, a.b)`, 3, `expected the name of a data set in quotes, as in on("m1", …)`},
+		{`on("m1", a.b`, 12, `expected ")" to close on(`},
+		{`onn("m1", a.b)`, 0, `unknown function "onn" (did you mean on?)`},
 		{"abs(1, 2)", 0, "abs takes one argument, found 2"},
 		{"max()", 4, "expected an argument of max"},
 		{"min(1,)", 6, "expected an argument of min"},

@@ -35,6 +35,7 @@ type directive struct {
 type tableDir struct {
 	from, rows, cols, value, format, caption string
 	where, labels                            map[string]string
+	machines                                 *machinesField // nil: the build's set alone
 }
 
 type plotDir struct {
@@ -43,6 +44,7 @@ type plotDir struct {
 	where, labels                           map[string]string
 	cdf                                     bool       // kind: cdf
 	quantiles                               []quantile // kind: cdf, by fraction
+	machines                                *machinesField
 }
 
 // quantile is one entry of a cdf plot's quantiles: a metric that holds
@@ -59,6 +61,8 @@ type claimDir struct {
 	src    string // the expect expression as written
 	m      offmap // expect offsets → file
 	text   *subdoc
+	// machines: the claim is decided on each of these machines too.
+	machines *machinesField
 }
 
 type whenDir struct {
@@ -72,9 +76,9 @@ type whenDir struct {
 
 var directiveFields = map[string][]string{
 	"experiment": {"probe", "params", "runs", "show", "caption", "timeout", "labels"},
-	"table":      {"from", "rows", "cols", "value", "format", "caption", "where", "labels"},
-	"plot":       {"from", "kind", "x", "y", "quantiles", "series", "xscale", "yscale", "title", "ref", "where", "caption", "labels"},
-	"claim":      {"expect", "text", "basis"},
+	"table":      {"from", "rows", "cols", "value", "format", "caption", "where", "labels", "machines"},
+	"plot":       {"from", "kind", "x", "y", "quantiles", "series", "xscale", "yscale", "title", "ref", "machines", "where", "caption", "labels"},
+	"claim":      {"expect", "text", "basis", "machines"},
 	"when":       {"if", "then", "else", "unsure"},
 }
 
@@ -131,6 +135,7 @@ func (d *Doc) parseDirective(n *ast.Directive, source []byte, base offmap, probe
 		dir.require(fs, e, "from", "value")
 		t.where = dir.where(fs, e)
 		t.labels = dir.labels(fs, e)
+		t.machines = dir.machines(fs, e)
 		if t.format != "" {
 			checkFormat(t.format, dir.at["format"], e)
 		}
@@ -162,6 +167,10 @@ func (d *Doc) parseDirective(n *ast.Directive, source []byte, base offmap, probe
 		p.ylog = dir.scale("yscale", yscale, e)
 		p.where = dir.where(fs, e)
 		p.labels = dir.labels(fs, e)
+		p.machines = dir.machines(fs, e)
+		if p.machines != nil && p.ref != "" {
+			e.at(dir.at["ref"], "a plot takes ref: or machines:, not both; machines: [%s] draws what ref: %s does, every line labelled with its machine", p.ref, p.ref)
+		}
 		dir.plot = p
 	case "claim":
 		c := &claimDir{}
@@ -188,6 +197,7 @@ func (d *Doc) parseDirective(n *ast.Directive, source []byte, base offmap, probe
 				}
 			}
 		}
+		c.machines = dir.machines(fs, e)
 		if c.expect == nil {
 			return nil
 		}
@@ -341,8 +351,9 @@ func label(labels map[string]string, name string) string {
 
 // checkLabels reports a label for a name the directive cannot show: a
 // misspelt param, metric or value would silently keep its raw name.
-func (dir *directive) checkLabels(labels map[string]string, x *Experiment, e *errs) {
-	known := slices.Clone(x.Order)
+// Names in extra (the machines a view shows) may be labelled too.
+func (dir *directive) checkLabels(labels map[string]string, x *Experiment, e *errs, extra ...string) {
+	known := append(slices.Clone(x.Order), extra...)
 	for _, m := range x.Spec.Metrics {
 		known = append(known, m.Name)
 		known = append(known, m.Labels...) // names of code values

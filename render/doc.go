@@ -207,7 +207,17 @@ type Claim struct {
 	Verdict expr.Truth // holds, fails or inconclusive
 	Explain string     // the comparison with the measured values substituted
 	Basis   string     // "" when measured; "rule" when a probe decides it by rule
+	// Machines names the machines whose figures decided Verdict: the
+	// build's own, and any that on() names.
+	Machines []string
+	// On is the verdict on each machine the claim's machines: field
+	// names, the build's own first (whose verdict is Verdict); nil
+	// without machines:. Only Verdict decides check and --strict.
+	On []MachineVerdict
 }
+
+// MachineVerdict is a claim's verdict on one machine.
+type MachineVerdict = ast.MachineVerdict
 
 // Parse parses one chapter: optional YAML front matter (title, order,
 // slug, lang; any other key is an error) between "---" lines, then

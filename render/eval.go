@@ -13,8 +13,8 @@ import (
 )
 
 // Results gives the evaluator the stored results. set "" is the build's
-// machine set; "m1" (or any name used in ref("NAME", …)) is a reference
-// set. ok=false: no result stored.
+// own set; any other name is another set, named by on("NAME", …) (or
+// ref), machines: or a plot's ref:. ok=false: no result stored.
 type Results interface {
 	Lookup(set, id string) (*dataset.Result, bool)
 }
@@ -26,8 +26,26 @@ type Staleness interface {
 	Stale(set, id string) (why string, stale bool)
 }
 
+// Sets is what a Results may also know about the result sets a chapter
+// may name. With it, a name that is neither a set present nor a machine
+// the book shows is an error at its place (a typo), and machines: book
+// means the book's machines; without it, every name is taken as written
+// and a set with no data is a gap.
+type Sets interface {
+	// Own is the name of the build's set, the one "" stands for.
+	Own() string
+	// Sets lists the sets present.
+	Sets() []string
+	// Shown lists the machines the book shows beside its own, in order,
+	// whether or not their sets are present: what machines: book means.
+	Shown() []string
+}
+
 // stale reports whether a set's result of id is stale, and why.
-func (v *env) stale(set, id string) (string, bool) {
+func (v *env) stale(set, id string) (string, bool) { return v.staleIn(v.resolve(set), id) }
+
+// staleIn is stale for a set already resolved ("" is the build's own).
+func (v *env) staleIn(set, id string) (string, bool) {
 	s, ok := v.res.(Staleness)
 	if !ok {
 		return "", false
@@ -44,6 +62,84 @@ type env struct {
 	res  Results
 	exps map[string]*Experiment
 	ids  []string // sorted, for suggestions
+
+	// base is the set that "" stands for: the build's own (""), or
+	// another machine's while a claim is decided on it.
+	base string
+	// own is the name of the build's set, when the Results knows it: a
+	// chapter naming it by name means "".
+	own string
+	// sets lists the names a chapter may use (the sets present, the
+	// book's machines and own), nil when the Results does not know them;
+	// shown is the book's machines.
+	sets, shown []string
+	// drawn collects the sets other than own that the page looked a
+	// result up in: the machines its figures come from, or whose gaps it
+	// shows.
+	drawn map[string]bool
+}
+
+func newEnv(res Results, exps map[string]*Experiment) *env {
+	v := &env{res: res, exps: exps, drawn: map[string]bool{}}
+	for id := range exps {
+		v.ids = append(v.ids, id)
+	}
+	slices.Sort(v.ids)
+	if s, ok := res.(Sets); ok {
+		v.own, v.shown = s.Own(), s.Shown()
+		v.sets = append(slices.Clone(s.Sets()), v.shown...)
+		if v.own != "" {
+			v.sets = append(v.sets, v.own)
+		}
+		slices.Sort(v.sets)
+		v.sets = slices.Compact(v.sets)
+	}
+	return v
+}
+
+// on returns the environment in which "" stands for set: a claim decided
+// on another machine.
+func (v *env) on(set string) *env {
+	w := *v
+	w.base = v.resolve(set)
+	return &w
+}
+
+// resolve is the set a name stands for: "" is the base, and the build's
+// own set by its name is "".
+func (v *env) resolve(set string) string {
+	if set == "" {
+		set = v.base
+	}
+	if set != "" && set == v.own {
+		return ""
+	}
+	return set
+}
+
+// checkSet reports a set name that is neither a set present nor a
+// machine of the book: a typo, with the closest name.
+func (v *env) checkSet(name string) error {
+	if v.sets == nil || slices.Contains(v.sets, name) {
+		return nil
+	}
+	return fmt.Errorf("unknown result set %q%s; the sets are %s (a folder of results/, or a machine chapters/book.yaml's machines: names)",
+		name, expr.DidYouMean(name, v.sets), strings.Join(v.sets, ", "))
+}
+
+// machineName is the short name a set's figures are labelled with: its
+// machine's name (the set's folder), else the set's. set is as resolved
+// ("" is the build's own).
+func (v *env) machineName(set string, r *dataset.Result) string {
+	switch {
+	case r != nil && r.Machine.Name != "":
+		return r.Machine.Name
+	case set != "":
+		return set
+	case v.own != "":
+		return v.own
+	}
+	return "이 기계"
 }
 
 func (v *env) experiment(id string) (*Experiment, error) {
@@ -54,9 +150,18 @@ func (v *env) experiment(id string) (*Experiment, error) {
 	return x, nil
 }
 
-func (v *env) lookup(set, id string) (*dataset.Result, bool) {
+// lookup finds id's result in the set a chapter's name stands for.
+func (v *env) lookup(set, id string) (*dataset.Result, bool) { return v.find(v.resolve(set), id) }
+
+// find is lookup in a set already resolved ("" is the build's own: while
+// a claim is decided on another machine, resolving it again would give
+// that machine's).
+func (v *env) find(set, id string) (*dataset.Result, bool) {
 	if v.res == nil {
 		return nil, false
+	}
+	if set != "" {
+		v.drawn[set] = true
 	}
 	return v.res.Lookup(set, id)
 }
@@ -73,7 +178,7 @@ func (v *env) Metric(set, id, metric string) (*expr.Metric, error) {
 	}
 	r, ok := v.lookup(set, id)
 	if !ok {
-		return nil, fmt.Errorf("no result stored for experiment %s in %s", id, setName(set))
+		return nil, fmt.Errorf("no result stored for experiment %s in %s", id, v.setName(set))
 	}
 	out := &expr.Metric{Unit: m.Unit, Labels: m.Labels, Params: x.Order}
 	if len(r.Order) > 0 {
@@ -96,7 +201,7 @@ func (v *env) Metric(set, id, metric string) (*expr.Metric, error) {
 		out.Samples = append(out.Samples, expr.Sample{Params: params, Median: s.Median, Min: s.Min, Max: s.Max, Runs: s.N})
 	}
 	if len(out.Samples) == 0 {
-		return nil, fmt.Errorf("the result of %s in %s has no figures for metric %s", id, setName(set), metric)
+		return nil, fmt.Errorf("the result of %s in %s has no figures for metric %s", id, v.setName(set), metric)
 	}
 	return out, nil
 }
@@ -128,16 +233,16 @@ func (v *env) Machine(set string) (dataset.Fingerprint, error) {
 		}
 	}
 	if newest == nil {
-		return dataset.Fingerprint{}, fmt.Errorf("no result stored in %s, so no machine to read", setName(set))
+		return dataset.Fingerprint{}, fmt.Errorf("no result stored in %s, so no machine to read", v.setName(set))
 	}
 	return newest.Machine, nil
 }
 
-func setName(set string) string {
-	if set == "" {
+func (v *env) setName(set string) string {
+	if set = v.resolve(set); set == "" {
 		return "the build's result set"
 	}
-	return fmt.Sprintf("reference set %q", set)
+	return fmt.Sprintf("result set %q", set)
 }
 
 func metricNames(s probe.Spec) []string {
@@ -173,13 +278,16 @@ func (g gap) msg() string {
 		return fmt.Sprintf("machine %s did not record machine.%s (a transcribed set, or results measured before it was recorded; measuring the set again records it)", g.machine, g.fact)
 	}
 	if g.absent != "" {
-		return fmt.Sprintf("no result of experiment %s for %s: the transcribed set holds no such figure", g.id, g.absent)
+		return fmt.Sprintf("no result of experiment %s for %s: the transcribed set %sholds no such figure", g.id, g.absent, setNote(g.set))
 	}
 	if g.stale != "" {
 		return fmt.Sprintf("the stored result of experiment %s has no %s: measure it again with `go run . run %s`", g.id, g.stale, g.id)
 	}
 	if g.inapplicable != "" {
 		return fmt.Sprintf("%s.%s does not apply to %s, so the expression has no value: %s", g.id, g.metric, g.failed, g.inapplicable)
+	}
+	if g.failed != "" && g.set != "" {
+		return fmt.Sprintf("experiment %s failed for %s in set %s (measured on that machine)", g.id, g.failed, g.set)
 	}
 	if g.failed != "" {
 		return fmt.Sprintf("experiment %s failed for %s; measure it again with `go run . run %s`", g.id, g.failed, g.id)
@@ -194,6 +302,9 @@ func (g gap) ko() string {
 	}
 	if g.absent != "" {
 		return "원서에 없는 수치: " + g.absent
+	}
+	if g.failed != "" && g.set != "" && g.inapplicable == "" {
+		return g.set + "에서 측정 실패: " + g.failed
 	}
 	if g.stale != "" {
 		return "측정 없음: 오래된 결과에 " + g.stale + " 값이 없습니다"
@@ -215,37 +326,38 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 		if _, known := v.exps[r.Experiment]; !known {
 			continue
 		}
-		res, stored := v.lookup(r.Set, r.Experiment)
+		set := v.resolve(r.Set)
+		res, stored := v.find(set, r.Experiment)
 		if !stored {
-			return gap{set: r.Set, id: r.Experiment}, true
+			return gap{set: set, id: r.Experiment}, true
 		}
 		for _, f := range res.Failures {
 			if selects(r.Selector, f.Params) {
-				return gap{set: r.Set, id: r.Experiment, failed: "[" + f.Params.Key() + "]: " + f.Err}, true
+				return gap{set: set, id: r.Experiment, failed: "[" + f.Params.Key() + "]: " + f.Err}, true
 			}
 		}
 		// A stale result measured without a value the chapter now sweeps
 		// has no figure for it: a gap until it is measured again, not an
 		// error in the chapter.
-		if why, stale := v.stale(r.Set, r.Experiment); stale {
+		if why, stale := v.staleIn(set, r.Experiment); stale {
 			for _, sel := range r.Selector {
 				if !slices.ContainsFunc(res.Sweep[sel.Key], func(have string) bool { return expr.ValueMatches(sel.Value, have) }) {
-					return gap{set: r.Set, id: r.Experiment, stale: fmt.Sprintf("%s=%s", sel.Key, sel.Value) + " (" + why + ")"}, true
+					return gap{set: set, id: r.Experiment, stale: fmt.Sprintf("%s=%s", sel.Key, sel.Value) + " (" + why + ")"}, true
 				}
 			}
 		}
 		// A transcribed set holds the figures the original book reported,
 		// not every combination and metric a chapter asks for: what it
 		// lacks is a gap on the page, not an error in the chapter.
-		if !res.Measured() && !holds(res, r, v.exps[r.Experiment], r.Set == "") {
-			return gap{set: r.Set, id: r.Experiment, absent: fmt.Sprintf("%s[%s]", r.Metric, selText(r.Selector))}, true
+		if !res.Measured() && !holds(res, r, v.exps[r.Experiment], set == "") {
+			return gap{set: set, id: r.Experiment, absent: fmt.Sprintf("%s[%s]", r.Metric, selText(r.Selector))}, true
 		}
 		// An optional metric a selected combination does not have: the
 		// expression has no value there, not a zero.
 		if m, ok := v.exps[r.Experiment].Spec.Metric(r.Metric); ok && m.Optional != "" {
 			for _, row := range res.Rows {
 				if _, has := dataset.Summarize(row, r.Metric); !has && selects(r.Selector, row.Params) {
-					return gap{set: r.Set, id: r.Experiment, failed: "[" + row.Params.Key() + "]", metric: r.Metric, inapplicable: m.Optional}, true
+					return gap{set: set, id: r.Experiment, failed: "[" + row.Params.Key() + "]", metric: r.Metric, inapplicable: m.Optional}, true
 				}
 			}
 		}
@@ -254,7 +366,7 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 	// set, or results older than the fact's record) is a gap too.
 	for _, fact := range x.Facts() {
 		if f, err := v.Machine(fact.Set); err == nil && !expr.Recorded(f, fact.Field) {
-			return gap{set: fact.Set, fact: fact.Field, machine: f.Name}, true
+			return gap{set: v.resolve(fact.Set), fact: fact.Field, machine: f.Name}, true
 		}
 	}
 	return gap{}, false
@@ -336,11 +448,20 @@ func selects(sel []expr.Sel, p probe.Params) bool {
 	return true
 }
 
+// setNote names a set other than the build's, for a message: "m1 ".
+func setNote(set string) string {
+	if set == "" {
+		return ""
+	}
+	return set + " "
+}
+
 // missingMsg is the warning for a missing result: the experiment and the
-// command that measures it.
+// command that measures it (a set other than the build's is measured on
+// its own machine, or imported: go run . import).
 func missingMsg(set, id string) string {
 	if set != "" {
-		return fmt.Sprintf("no result of experiment %s in reference set %q (results/%s/%s.txt)", id, set, set, id)
+		return fmt.Sprintf("no result of experiment %s in set %q (results/%s/%s.txt; a set is measured on its machine and brought here with go run . import)", id, set, set, id)
 	}
 	return fmt.Sprintf("no result of experiment %s: measure it with `go run . run %s`", id, id)
 }
@@ -348,7 +469,7 @@ func missingMsg(set, id string) string {
 // missingKo is the placeholder's text on the page.
 func missingKo(set, id string) string {
 	if set != "" {
-		return fmt.Sprintf("참고 세트 %s에 %s 결과가 없습니다", set, id)
+		return fmt.Sprintf("세트 %s에 %s 결과가 없습니다", set, id)
 	}
 	return fmt.Sprintf("측정 없음: go run . run %s", id)
 }
@@ -387,10 +508,7 @@ func Evaluate(d *Doc, res Results, experiments map[string]*Experiment) (*Page, e
 		}
 	}
 	p := &Page{values: map[*ast.Value]*ast.Out{}, views: map[*ast.Directive]any{}}
-	ev := &eval{d: d, p: p, env: &env{res: res, exps: exps}, errs: &errs{f: d.f}, warn: &errs{f: d.f}}
-	for id := range exps {
-		ev.env.ids = append(ev.env.ids, id)
-	}
+	ev := &eval{d: d, p: p, env: newEnv(res, exps), errs: &errs{f: d.f}, warn: &errs{f: d.f}}
 	for _, v := range d.values {
 		ev.value(v)
 	}
@@ -412,6 +530,7 @@ func Evaluate(d *Doc, res Results, experiments map[string]*Experiment) (*Page, e
 		}
 		p.views[dir.node] = view
 	}
+	p.Sets = sortedKeys(ev.env.drawn)
 	if w := joinSorted(ev.warn.list); w != nil {
 		p.Warnings = w.(interface{ Unwrap() []error }).Unwrap()
 	}
@@ -437,7 +556,7 @@ func (ev *eval) value(v *value) {
 // giving its interval, runs and machine.
 func (ev *eval) inline(v *value) *ast.Out {
 	x, m := v.e, v.m
-	if !ev.grounded(x, m, "{{ "+strings.TrimSpace(x.String())+" }}", true) {
+	if !ev.grounded(x, m, "{{ "+strings.TrimSpace(x.String())+" }}", true) || !ev.knownSets(x, m) {
 		return &ast.Out{Class: "mb-error", Text: "{{" + x.String() + "}}", Title: "no measurement"}
 	}
 	if g, miss := ev.env.missing(x); miss {
@@ -470,14 +589,19 @@ func (ev *eval) inline(v *value) *ast.Out {
 	out := &ast.Out{Class: "mb-value", Text: text}
 	var title, machines, stale []string
 	ref, transcribed := false, false
-	for _, s := range ev.sets(x) {
-		r, _ := ev.env.lookup(s.set, s.id)
+	sets := ev.sets(x)
+	for _, s := range sets {
+		r, _ := ev.env.find(s.set, s.id)
 		ref = ref || s.set != ""
 		transcribed = transcribed || !r.Measured()
-		machines = append(machines, machineNote(s.set, r))
-		if out.Data == nil {
-			out.Data = provenanceData(s.id, s.set, r)
-		}
+		machines = append(machines, ev.machineNote(s.set, r))
+	}
+	if len(sets) > 0 {
+		out.Data = ev.provenanceData(sets)
+	}
+	if len(sets) > 1 {
+		// Figures of several machines in one value: never silent.
+		title = append(title, mixedKo(len(sets)))
 	}
 	for _, r := range x.Refs() {
 		if why, ok := ev.env.stale(r.Set, r.Experiment); ok && !slices.Contains(stale, staleKo(why)) {
@@ -506,7 +630,7 @@ func (ev *eval) inline(v *value) *ast.Out {
 		if f, err := ev.env.Machine(fact.Set); err == nil && !slices.Contains(fingerprints, "기계 지문: "+f.Name) {
 			fingerprints = append(fingerprints, "기계 지문: "+f.Name)
 		}
-		ref = ref || fact.Set != ""
+		ref = ref || ev.env.resolve(fact.Set) != ""
 	}
 	title = append(title, fingerprints...)
 	title = append(title, stale...)
@@ -524,13 +648,11 @@ func (ev *eval) inline(v *value) *ast.Out {
 	return out
 }
 
-// machineNote names the machine a set's figures come from; a reference or
-// transcribed set says that its figures were not measured here.
-func machineNote(set string, r *dataset.Result) string {
-	name := r.Machine.Name
-	if name == "" {
-		name = set
-	}
+// machineNote names the machine a set (as resolved) draws its figures
+// from; a transcribed set, or another machine's, says that its figures
+// were not measured for this build.
+func (ev *eval) machineNote(set string, r *dataset.Result) string {
+	name := ev.env.machineName(set, r)
 	if r.Machine.CPU != "" {
 		name += " (" + r.Machine.CPU + ")"
 	}
@@ -538,30 +660,49 @@ func machineNote(set string, r *dataset.Result) string {
 		return fmt.Sprintf("%s: 원 책에서 옮겨 적은 값, 여기서 측정하지 않음 (%s)", name, r.Source)
 	}
 	if set != "" {
-		return fmt.Sprintf("%s: 참고 세트 %s", name, set)
+		return fmt.Sprintf("%s: 다른 기계의 세트 %s", name, set)
 	}
 	return name
 }
 
+// mixedKo is the note on a value that combines figures of n machines.
+func mixedKo(n int) string { return fmt.Sprintf("기계 %d대의 수치를 섞은 값", n) }
+
 type setID struct{ set, id string }
 
 // sets returns the distinct (set, experiment) pairs an expression draws
-// on, one per set (the machine of a set is the same for all its results,
-// so the first experiment stands for the set), in order of appearance.
+// on, one per set as resolved (the machine of a set is the same for all
+// its results, so the first experiment stands for the set), in order of
+// appearance.
 func (ev *eval) sets(x *expr.Expr) []setID {
 	var out []setID
 	seen := map[string]bool{}
 	for _, r := range x.Refs() {
-		if seen[r.Set] {
+		set := ev.env.resolve(r.Set)
+		if seen[set] {
 			continue
 		}
-		if _, ok := ev.env.lookup(r.Set, r.Experiment); !ok {
+		if _, ok := ev.env.find(set, r.Experiment); !ok {
 			continue
 		}
-		seen[r.Set] = true
-		out = append(out, setID{r.Set, r.Experiment})
+		seen[set] = true
+		out = append(out, setID{set, r.Experiment})
 	}
 	return out
+}
+
+// knownSets reports every set the expression names that is neither
+// present nor a machine of the book, at the name: a typo must fail the
+// build, not turn into a gap.
+func (ev *eval) knownSets(x *expr.Expr, m offmap) bool {
+	ok := true
+	for _, s := range x.Sets() {
+		if err := ev.env.checkSet(s.Name); err != nil {
+			ev.errs.at(m(s.Off+1), "%v", err) // the name, inside its quotes
+			ok = false
+		}
+	}
+	return ok
 }
 
 // grounded reports whether an expression draws on the data: a measured
@@ -603,7 +744,7 @@ func verdictLabel(v expr.Truth) string {
 // error; a missing result gives Unknown with the warning already made.
 func (ev *eval) condition(what string, x *expr.Expr, m offmap) (val expr.Value, missing string, ok bool) {
 	field := map[string]string{"when": "when's if", "claim": "claim's expect"}[what]
-	if !ev.grounded(x, m, field+" "+strings.TrimSpace(x.String()), what == "when") {
+	if !ev.grounded(x, m, field+" "+strings.TrimSpace(x.String()), what == "when") || !ev.knownSets(x, m) {
 		return val, "", false
 	}
 	if g, miss := ev.env.missing(x); miss {
@@ -641,21 +782,50 @@ func (ev *eval) claim(dir *directive) any {
 	text := ev.sub(c.text, true)
 	plain := ev.p.plain(text)
 	cl := Claim{Pos: pos, Text: plain, Expect: c.src, Basis: c.basis}
-	val, missing, ok := ev.condition("claim", c.expect, c.m)
-	if !ok {
+	var sets []string
+	setsOK := true
+	if c.machines != nil {
+		sets, setsOK = ev.machineSets(c.machines)
+	}
+	own, ok := ev.decide(dir, plain)
+	if !ok || !setsOK {
 		return &ast.Error{Msg: "claim could not be evaluated: " + c.src}
 	}
-	cl.Verdict = val.Truth
-	if missing != "" {
-		cl.Explain = missing
-	} else {
-		cl.Explain = c.expect.Explain(ev.env)
+	cl.Verdict, cl.Explain = own.Verdict, own.Explain
+	view := &ast.Claim{Verdict: cl.Verdict, Text: text, Expect: c.src, Explain: cl.Explain, Rule: c.basis == "rule"}
+	for _, s := range ev.sets(c.expect) {
+		r, _ := ev.env.find(s.set, s.id)
+		cl.Machines = append(cl.Machines, ev.env.machineName(s.set, r))
+		if s.set != "" {
+			view.Machines = cl.Machines // named on the page: not the build's own alone
+		}
 	}
-	if cl.Verdict == expr.Unknown && missing == "" {
-		ev.warn.kindAt(KindInconclusiveClaim, dir.off, "claim inconclusive (the runs disagree): %s: %s", plain, cl.Explain)
+	if c.machines != nil {
+		own.Machine = ev.env.machineName("", nil)
+		cl.On = ev.claimOn(dir, plain, own, sets[1:])
+		view.On = cl.On
 	}
 	ev.p.Claims = append(ev.p.Claims, cl)
-	return &ast.Claim{Verdict: cl.Verdict, Text: text, Expect: c.src, Explain: cl.Explain, Rule: c.basis == "rule"}
+	return view
+}
+
+// decide decides a claim against ev's environment: its verdict and the
+// values it was decided on, or the gap that leaves it open. ok is false
+// after an error.
+func (ev *eval) decide(dir *directive, plain string) (v ast.MachineVerdict, ok bool) {
+	c := dir.claim
+	val, missing, ok := ev.condition("claim", c.expect, c.m)
+	if !ok {
+		return v, false
+	}
+	v = ast.MachineVerdict{Verdict: val.Truth, Explain: missing}
+	if missing == "" {
+		v.Explain = c.expect.Explain(ev.env)
+		if v.Verdict == expr.Unknown {
+			ev.warn.kindAt(KindInconclusiveClaim, dir.off, "claim inconclusive (the runs disagree): %s: %s", plain, v.Explain)
+		}
+	}
+	return v, true
 }
 
 func (ev *eval) when(dir *directive) any {

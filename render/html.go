@@ -7,6 +7,7 @@ package render
 import (
 	"bytes"
 	"html"
+	"strings"
 
 	"measuredbook/expr"
 	"measuredbook/render/ast"
@@ -145,14 +146,36 @@ func writeClaim(b *bytes.Buffer, v *ast.Claim, text []byte) {
 	}
 	b.WriteString(">")
 	b.WriteString(`<span class="mb-verdict">` + verdictMark[v.Verdict] + " " + esc(verdictLabel(v.Verdict)) + "</span> ")
+	if len(v.Machines) > 0 {
+		b.WriteString(`<span class="mb-machine">` + esc(strings.Join(v.Machines, " + ")) + "</span> ")
+	}
 	if v.Rule {
 		b.WriteString(`<span class="mb-basis">규칙</span> `)
 	}
 	b.WriteString(`<span class="mb-claim-text">`)
 	b.Write(text)
 	b.WriteString("</span>")
-	if v.Verdict != expr.True {
+	switch {
+	case len(v.On) > 0:
+		writeVerdicts(b, v.On)
+	case v.Verdict != expr.True:
 		b.WriteString(`<div class="mb-explain">측정값: <code>` + esc(v.Explain) + "</code></div>")
 	}
 	b.WriteString("</div>\n")
+}
+
+// writeVerdicts lists a claim's verdict on each machine: its name and
+// verdict, with the values it was decided on on hover, and shown where it
+// does not hold.
+func writeVerdicts(b *bytes.Buffer, on []ast.MachineVerdict) {
+	b.WriteString(`<ul class="mb-on">`)
+	for _, o := range on {
+		b.WriteString(`<li class="mb-` + o.Verdict.String() + `" title="` + esc(o.Explain) + `">`)
+		b.WriteString(`<span class="mb-machine">` + esc(o.Machine) + `</span> <span class="mb-verdict">` + verdictMark[o.Verdict] + " " + esc(verdictLabel(o.Verdict)) + "</span>")
+		if o.Verdict != expr.True {
+			b.WriteString(` <code>` + esc(o.Explain) + "</code>")
+		}
+		b.WriteString("</li>")
+	}
+	b.WriteString("</ul>")
 }

@@ -21,6 +21,10 @@ import (
 type Page struct {
 	Claims   []Claim
 	Warnings []error
+	// Sets are the result sets other than the build's own that the page
+	// draws on (on(), ref(), machines:, a plot's ref:), found or not,
+	// sorted: the other machines it shows, or shows a gap for.
+	Sets []string
 
 	values map[*ast.Value]*ast.Out
 	views  map[*ast.Directive]any // *ast.Experiment, *ast.TableView, *ast.Plot, *ast.Claim, *ast.When or *ast.Error

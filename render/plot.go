@@ -72,8 +72,9 @@ type rawSeries struct {
 
 // plot builds a plotsvg.Plot from a plot directive: one series per value
 // of the series param (one series without it), points at the medians with
-// the min–max over the runs, and with ref: the reference set's points as
-// dashed series.
+// the min–max over the runs; with ref: the reference set's points as
+// dashed series beside them, and with machines: every machine's series,
+// each labelled with its machine, another machine's dashed.
 func (ev *eval) plot(dir *directive) any {
 	p := dir.plot
 	if p.cdf {
@@ -102,62 +103,63 @@ func (ev *eval) plot(dir *directive) any {
 		return fail
 	}
 	xp, _ := x.Spec.Param(p.x)
-	lbl, seriesVals, sp, missing := ev.plotSeries(dir, x, sel)
+	views, ok := ev.plotViews(dir, sel, []freeParam{{"x", p.x}, {"series", p.series}})
+	if !ok {
+		return fail
+	}
+	lbl, sp, missing := ev.plotSeries(dir, x, views)
 	if missing != nil {
 		return missing
 	}
 	var all []rawSeries
 	var inapplicable []string // combinations the optional metric does not apply to
-	ix := indexRows(sel.r)
-	for _, sv := range seriesVals {
-		s := rawSeries{name: seriesLabel(sp, sv, p.labels)}
-		if sv == "" {
-			s.name = sel.r.Machine.Name
+	own := 0                  // the build's own series, first in all
+	for _, mv := range views {
+		if mv.r == nil {
+			continue
 		}
-		for _, xv := range x.Sweep[p.x] {
-			row, ok := ix.rows[sel.params(p.x, xv, p.series, sv).Key()]
-			if !ok {
-				continue
+		for _, sv := range seriesOf(mv, p.series) {
+			s := rawSeries{name: ev.seriesName(dir, mv, sp, sv), dashed: mv.set != ""}
+			for _, xv := range mv.vals[p.x] {
+				key := []string{xv}
+				if p.series != "" {
+					key = append(key, sv)
+				}
+				row, ok := mv.rows[rowKey(key...)]
+				if !ok {
+					continue
+				}
+				pt, ok := point(row, xp, xv, ym.Name)
+				if ok {
+					s.points = append(s.points, pt)
+				} else if _, has := dataset.Summarize(row, ym.Name); !has && ym.Optional != "" && mv.set == "" {
+					inapplicable = append(inapplicable, strings.TrimPrefix(seriesNote(p.series, sv)+", ", ", ")+p.x+"="+xv)
+				}
 			}
-			pt, ok := point(row, xp, xv, ym.Name)
-			if ok {
-				s.points = append(s.points, pt)
-			} else if _, has := dataset.Summarize(row, ym.Name); !has && ym.Optional != "" {
-				inapplicable = append(inapplicable, strings.TrimPrefix(seriesNote(p.series, sv)+", ", ", ")+p.x+"="+xv)
+			sortPoints(s.points)
+			if len(s.points) > 0 {
+				all = append(all, s)
+				if mv.set == "" {
+					own++
+				}
 			}
-		}
-		sortPoints(s.points)
-		if len(s.points) > 0 {
-			all = append(all, s)
 		}
 	}
 	if len(all) == 0 {
+		if views[0].r == nil {
+			return &ast.Plot{Missing: missingKo("", x.ID), Caption: p.caption}
+		}
 		ev.warn.kindAt(KindMissing, dir.off, "the result of %s has no %s figures to plot", x.ID, ym.Name)
 		return &ast.Plot{Missing: fmt.Sprintf("측정 없음: %s 결과에 %s 값이 없습니다", x.ID, ym.Name), Caption: p.caption}
 	}
-	why, _ := ev.env.stale("", x.ID)
-	provenance := shortProvenance(sel.r, why)
+	provenance := ev.plotProvenance(dir, views, x.ID)
 	if len(inapplicable) > 0 {
 		// A point the metric does not apply to is left out, and said so.
 		provenance += " · 해당 없음(" + strings.Join(inapplicable, "; ") + "): " + ym.Optional
 	}
-	if p.ref != "" {
-		refSeries, rr, err := refPlot(p, sel, xp, sp, ym, ev.env)
-		if rr != nil && len(all) == 1 && all[0].name == sel.r.Machine.Name {
-			// One series beside a reference set: name both by their set.
-			all[0].name = "이 기계 (" + sel.r.Machine.Name + ")"
-		}
-		switch {
-		case err != nil:
-			ev.errs.at(dir.at["ref"], "%v", err)
-			return fail
-		case rr == nil:
-			ev.warn.kindAt(KindMissing, dir.at["ref"], "%s", missingMsg(p.ref, x.ID))
-		default:
-			all = append(all, refSeries...)
-			stale, _ := ev.env.stale(p.ref, x.ID)
-			provenance += "; 점선: " + shortProvenance(rr, stale)
-		}
+	if p.ref != "" && len(views) > 1 && views[1].r != nil && own == 1 && all[0].name == views[0].name {
+		// One series beside a reference set: name both by their set.
+		all[0].name = "이 기계 (" + views[0].name + ")"
 	}
 
 	var xv, yv []float64
@@ -204,64 +206,6 @@ func point(row dataset.Row, xp probe.Param, xv, metric string) (rawPoint, bool) 
 	return rawPoint{x: xf, y: s.Median, lo: s.Min, hi: s.Max}, true
 }
 
-// refPlot reads the reference set's points. A reference set holds what a
-// book reported, not a full sweep: its series are the values of the
-// series param it has (kqueue where we have epoll), its points the x
-// values it has; params pinned with where must match, and any other param
-// is ignored. A nil result means the set has no result for the experiment.
-func refPlot(p *plotDir, sel *selection, xp, sp probe.Param, ym probe.Metric, v *env) ([]rawSeries, *dataset.Result, error) {
-	rr, ok := v.lookup(p.ref, sel.x.ID)
-	if !ok {
-		return nil, nil, nil
-	}
-	byName := map[string]int{}
-	var out []rawSeries
-	seen := map[string]bool{}
-	name := rr.Machine.Name
-	if name == "" {
-		name = p.ref
-	}
-rows:
-	for _, row := range rr.Rows {
-		for k := range p.where {
-			if rv, has := row.Params[k]; has && rv != sel.pins[k] {
-				continue rows
-			}
-		}
-		sv := row.Params[p.series]
-		xv, has := row.Params[p.x]
-		if !has {
-			continue
-		}
-		key := sv + "\x00" + xv
-		if seen[key] {
-			return nil, nil, fmt.Errorf("reference set %q has several figures for %s=%s%s; pin the other params with where", p.ref, p.x, xv, seriesNote(p.series, sv))
-		}
-		seen[key] = true
-		pt, ok := point(row, xp, canonicalOr(xp, xv), ym.Name)
-		if !ok {
-			continue
-		}
-		i, ok := byName[sv]
-		if !ok {
-			i = len(out)
-			byName[sv] = i
-			label := name
-			if sv != "" {
-				label = seriesLabel(sp, sv, p.labels) + " · " + name
-			}
-			out = append(out, rawSeries{name: label, dashed: true})
-		}
-		out[i].points = append(out[i].points, pt)
-	}
-	// Points in x order: a hand-written reference file may list them in
-	// any order, and a line must not zigzag.
-	for _, s := range out {
-		sortPoints(s.points)
-	}
-	return out, rr, nil
-}
-
 // seriesLabel names a series in the legend: a labelled value by its
 // label, a word by itself ("epoll"), a number with its param's name or
 // label ("sleeping=100").
@@ -297,24 +241,112 @@ func sortPoints(ps []rawPoint) {
 	}
 }
 
-// plotSeries is what both kinds of plot need once their selection is made:
-// the chapter's labels, and the series param with the values it sweeps
-// (one unnamed series without it); or, when the result is not stored, the
-// placeholder plot to show instead.
-func (ev *eval) plotSeries(dir *directive, x *Experiment, sel *selection) (lbl func(string) string, vals []string, sp probe.Param, missing *ast.Plot) {
+// plotViews is the machines a plot draws: the build's own set, and the
+// set its ref: names or the sets its machines: names. ok is false after an
+// error (an unknown set, a set with two figures for one point).
+func (ev *eval) plotViews(dir *directive, sel *selection, free []freeParam) (views []machineView, ok bool) {
 	p := dir.plot
-	dir.checkLabels(p.labels, x, ev.errs)
-	lbl = func(s string) string { return label(p.labels, s) }
-	if sel.r == nil {
-		ev.warn.kindAt(KindMissing, dir.off, "%s", missingMsg("", x.ID))
-		return lbl, nil, sp, &ast.Plot{Missing: missingKo("", x.ID), Caption: p.caption}
+	sets, field := []string{""}, "ref"
+	switch {
+	case p.machines != nil:
+		if sets, ok = ev.machineSets(p.machines); !ok {
+			return nil, false
+		}
+		field = "machines"
+	case p.ref != "":
+		if err := ev.env.checkSet(p.ref); err != nil {
+			ev.errs.at(dir.at["ref"], "ref: %v", err)
+			return nil, false
+		}
+		sets = append(sets, p.ref)
 	}
-	vals = []string{""}
+	for _, set := range sets {
+		mv, err := ev.machineView(set, sel, p.where, free)
+		if err != nil {
+			ev.errs.at(dir.at[field], "%v", err)
+			return nil, false
+		}
+		views = append(views, mv)
+	}
+	return views, true
+}
+
+// plotSeries is what both kinds of plot need once their machines are
+// read: the chapter's labels (which may name the machines a machines:
+// plot shows) and the series param; or, when the build's own result is
+// not stored and the plot shows no other machine, the placeholder plot to
+// show instead.
+func (ev *eval) plotSeries(dir *directive, x *Experiment, views []machineView) (lbl func(string) string, sp probe.Param, missing *ast.Plot) {
+	p := dir.plot
+	var names []string
+	if p.machines != nil {
+		for _, mv := range views {
+			names = append(names, mv.name)
+		}
+	}
+	dir.checkLabels(p.labels, x, ev.errs, names...)
+	lbl = func(s string) string { return label(p.labels, s) }
 	if p.series != "" {
-		vals = x.Sweep[p.series]
 		sp, _ = x.Spec.Param(p.series)
 	}
-	return lbl, vals, sp, nil
+	if p.machines != nil {
+		ev.machinesMissing(dir, views, x.ID)
+	} else if views[0].r == nil {
+		ev.warn.kindAt(KindMissing, dir.off, "%s", missingMsg("", x.ID))
+		return lbl, sp, &ast.Plot{Missing: missingKo("", x.ID), Caption: p.caption}
+	}
+	return lbl, sp, nil
+}
+
+// seriesOf is a machine's values of the series param, or one unnamed
+// series without it.
+func seriesOf(mv machineView, series string) []string {
+	if series == "" {
+		return []string{""}
+	}
+	return mv.vals[series]
+}
+
+// seriesName names a series in the legend: by its value, and on a plot
+// over several machines by its machine too; a reference set's series
+// carry the set's name.
+func (ev *eval) seriesName(dir *directive, mv machineView, sp probe.Param, sv string) string {
+	p := dir.plot
+	name := mv.name
+	if p.machines != nil {
+		name = label(p.labels, name)
+	}
+	switch {
+	case sv == "":
+		return name
+	case mv.set == "" && p.machines == nil:
+		return seriesLabel(sp, sv, p.labels)
+	}
+	return seriesLabel(sp, sv, p.labels) + " · " + name
+}
+
+// plotProvenance is the line under a plot: its own set's provenance and,
+// after "점선:", the dashed machines'. A reference set with no result is
+// a warning at ref: (the plot shows the build's figures alone).
+func (ev *eval) plotProvenance(dir *directive, views []machineView, id string) string {
+	if dir.plot.machines != nil {
+		line := ev.machinesProvenance(views[:1], id)
+		if len(views) > 1 {
+			line += "; 점선: " + ev.machinesProvenance(views[1:], id)
+		}
+		return line
+	}
+	why, _ := ev.env.stale("", id)
+	line := shortProvenance(views[0].r, why)
+	if len(views) > 1 {
+		if rr := views[1].r; rr == nil {
+			ev.warn.kindAt(KindMissing, dir.at["ref"], "%s", missingMsg(views[1].set, id))
+		} else {
+			stale, _ := ev.env.staleIn(views[1].set, id)
+			line += "; 점선: " + shortProvenance(rr, stale)
+		}
+	}
+	return line
 }
 
 // cdf draws a distribution plot: for each value of the series param (one
@@ -348,7 +380,11 @@ func (ev *eval) cdf(dir *directive) any {
 	if sel == nil || !ok {
 		return fail
 	}
-	lbl, seriesVals, sp, missing := ev.plotSeries(dir, x, sel)
+	views, ok := ev.plotViews(dir, sel, []freeParam{{"series", p.series}})
+	if !ok {
+		return fail
+	}
+	lbl, sp, missing := ev.plotSeries(dir, x, views)
 	if missing != nil {
 		return missing
 	}
@@ -363,58 +399,34 @@ func (ev *eval) cdf(dir *directive) any {
 		return pts
 	}
 	var all []rawSeries
-	ix := indexRows(sel.r)
-	for _, sv := range seriesVals {
-		row, ok := ix.rows[sel.params(p.series, sv).Key()]
-		if !ok {
+	own := 0 // the build's own curves, first in all
+	for _, mv := range views {
+		if mv.r == nil {
 			continue
 		}
-		s := rawSeries{name: seriesLabel(sp, sv, p.labels), points: curve(row)}
-		if sv == "" {
-			s.name = sel.r.Machine.Name
-		}
-		if len(s.points) > 0 {
-			all = append(all, s)
+		for _, sv := range seriesOf(mv, p.series) {
+			row, ok := mv.rows[rowKey(sv)]
+			if !ok {
+				continue
+			}
+			if pts := curve(row); len(pts) > 0 {
+				all = append(all, rawSeries{name: ev.seriesName(dir, mv, sp, sv), dashed: mv.set != "", points: pts})
+				if mv.set == "" {
+					own++
+				}
+			}
 		}
 	}
 	if len(all) == 0 {
+		if views[0].r == nil {
+			return &ast.Plot{Missing: missingKo("", x.ID), Caption: p.caption}
+		}
 		ev.warn.kindAt(KindMissing, dir.off, "the result of %s has none of the quantile metrics to plot", x.ID)
 		return &ast.Plot{Missing: fmt.Sprintf("측정 없음: %s 결과에 분포 값이 없습니다", x.ID), Caption: p.caption}
 	}
-	why, _ := ev.env.stale("", x.ID)
-	provenance := shortProvenance(sel.r, why)
-	if p.ref != "" {
-		rr, has := ev.env.lookup(p.ref, x.ID)
-		if !has {
-			ev.warn.kindAt(KindMissing, dir.at["ref"], "%s", missingMsg(p.ref, x.ID))
-		} else {
-			name := rr.Machine.Name
-			if name == "" {
-				name = p.ref
-			}
-			n := len(all)
-		rows:
-			for _, row := range rr.Rows {
-				for k := range p.where {
-					if v, has := row.Params[k]; has && v != sel.pins[k] {
-						continue rows
-					}
-				}
-				label := name
-				if sv := row.Params[p.series]; sv != "" {
-					label = seriesLabel(sp, sv, p.labels) + " · " + name
-				}
-				if pts := curve(row); len(pts) > 0 {
-					all = append(all, rawSeries{name: label, dashed: true, points: pts})
-				}
-			}
-			if len(all) > n {
-				if n == 1 && all[0].name == sel.r.Machine.Name {
-					all[0].name = "이 기계 (" + sel.r.Machine.Name + ")"
-				}
-				provenance += "; 점선: " + shortProvenance(rr, "")
-			}
-		}
+	provenance := ev.plotProvenance(dir, views, x.ID)
+	if p.ref != "" && len(all) > own && own == 1 && all[0].name == views[0].name {
+		all[0].name = "이 기계 (" + views[0].name + ")"
 	}
 	var xv []float64
 	for _, s := range all {

@@ -8,28 +8,39 @@ import (
 
 	"github.com/yuin/goldmark/util"
 
-	"measuredbook/dataset"
 	"measuredbook/render/ast"
 )
 
-// provenanceData is what a live value's popover says about the result it
-// draws on (ast.Out.Data): its experiment, machine and measuring date,
-// and whether it is a reference set's (not measured here).
-func provenanceData(id, set string, r *dataset.Result) map[string]string {
-	d := map[string]string{"exp": id, "machine": r.Machine.Name}
-	if d["machine"] == "" {
-		d["machine"] = set
+// provenanceData is what a live value's popover says about the results
+// it draws on (ast.Out.Data): its experiment, machine and measuring date,
+// and whether it is another set's (a transcribed one, or another
+// machine's). A value that combines figures of several machines names
+// them all ("A (CPU) + B (CPU)") and says how many (mixed), without a
+// date or set of its own: its title says which figure is whose.
+func (ev *eval) provenanceData(sets []setID) map[string]string {
+	d := map[string]string{"exp": sets[0].id}
+	var names []string
+	for _, s := range sets {
+		r, _ := ev.env.find(s.set, s.id)
+		name := ev.env.machineName(s.set, r)
+		if r.Machine.CPU != "" {
+			name += " (" + r.Machine.CPU + ")"
+		}
+		names = append(names, name)
 	}
-	if r.Machine.CPU != "" {
-		d["machine"] += " (" + r.Machine.CPU + ")"
+	d["machine"] = strings.Join(names, " + ")
+	if len(sets) > 1 {
+		d["mixed"] = strconv.Itoa(len(sets))
+		return d
 	}
+	r, _ := ev.env.find(sets[0].set, sets[0].id)
 	if !r.Start.IsZero() {
 		d["date"] = r.Start.UTC().Format("2006-01-02")
 	}
 	if !r.Measured() {
 		d["ref"] = "transcribed"
-	} else if set != "" {
-		d["ref"] = set
+	} else if sets[0].set != "" {
+		d["ref"] = sets[0].set
 	}
 	return d
 }

@@ -100,20 +100,64 @@ func (s staleSets) Stale(set, id string) (string, bool) {
 	return w, ok && set == ""
 }
 
+// namedSets adds Sets to sets: the build's set's name and the book's
+// machines, from a file "machines" ("own: NAME" and "book: A B …" lines).
+type namedSets struct {
+	sets
+	own   string
+	shown []string
+}
+
+func (s namedSets) Own() string     { return s.own }
+func (s namedSets) Shown() []string { return s.shown }
+func (s namedSets) Sets() []string {
+	out := []string{s.own}
+	for set := range s.sets {
+		if set != "" {
+			out = append(out, set)
+		}
+	}
+	return out
+}
+
 func loadResults(t *testing.T, a *txtar.Archive) Results {
 	s := loadSets(t, a)
 	for _, f := range a.Files {
-		if f.Name != "stale" {
-			continue
+		switch f.Name {
+		case "stale":
+			st := staleSets{sets: s, why: map[string]string{}}
+			for _, line := range strings.Split(strings.TrimSpace(string(f.Data)), "\n") {
+				id, why, _ := strings.Cut(line, " ")
+				st.why[id] = why
+			}
+			return st
+		case "machines":
+			n := namedSets{sets: s}
+			for _, line := range strings.Split(strings.TrimSpace(string(f.Data)), "\n") {
+				k, v, _ := strings.Cut(line, ":")
+				switch k {
+				case "own":
+					n.own = strings.TrimSpace(v)
+				case "book":
+					n.shown = strings.Fields(v)
+				}
+			}
+			return n
 		}
-		st := staleSets{sets: s, why: map[string]string{}}
-		for _, line := range strings.Split(strings.TrimSpace(string(f.Data)), "\n") {
-			id, why, _ := strings.Cut(line, " ")
-			st.why[id] = why
-		}
-		return st
 	}
 	return s
+}
+
+// ownMachine is the name of the machine of the build's set in a case.
+func ownMachine(a *txtar.Archive) string {
+	for _, f := range a.Files {
+		if strings.HasPrefix(f.Name, "results/") {
+			if r, err := store.Read(bytes.NewReader(f.Data), f.Name, nil); err == nil {
+				return r.Machine.Name
+			}
+		}
+	}
+	return ""
 }
 
 func loadSets(t *testing.T, a *txtar.Archive) sets {
@@ -207,6 +251,12 @@ func TestCases(t *testing.T) {
 					}
 					for _, c := range p.Claims {
 						got["claims"] += c.Pos.String() + " " + c.Verdict.String() + ": " + c.Text + " [" + c.Explain + "]\n"
+						if len(c.Machines) > 1 || len(c.Machines) == 1 && c.Machines[0] != ownMachine(a) {
+							got["claims"] += "  decided on " + strings.Join(c.Machines, " + ") + "\n"
+						}
+						for _, o := range c.On {
+							got["claims"] += "  on " + o.Machine + ": " + o.Verdict.String() + " [" + o.Explain + "]\n"
+						}
 					}
 				}
 			}

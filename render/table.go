@@ -30,15 +30,22 @@ func indexRows(r *dataset.Result) rowIndex {
 	return ix
 }
 
-// cell shows one metric of one combination: the median in the metric's
-// default format (or format), with "min–max, N runs" on hover. A code
-// shown by its name takes the directive's label for that name, if any.
+// cell shows one metric of one combination: see figureCell.
 func (ix rowIndex) cell(p probe.Params, m probe.Metric, format string, labels map[string]string) (ast.Cell, error) {
 	key := p.Key()
 	row, ok := ix.rows[key]
-	if !ok {
-		if cause, failed := ix.failures[key]; failed {
-			return ast.Cell{Text: "실패", Title: cause, Class: "mb-failed"}, nil
+	return figureCell(row, ok, ix.failures[key], m, format, labels)
+}
+
+// figureCell shows one metric of a row: the median in the metric's
+// default format (or format), with "min–max, N runs" on hover; or, when
+// the row is not found, that it failed (failed says why) or was not
+// measured. A code shown by its name takes the directive's label for that
+// name, if any.
+func figureCell(row dataset.Row, found bool, failed string, m probe.Metric, format string, labels map[string]string) (ast.Cell, error) {
+	if !found {
+		if failed != "" {
+			return ast.Cell{Text: "실패", Title: failed, Class: "mb-failed"}, nil
 		}
 		return ast.Cell{Text: "—", Title: "측정 없음", Class: "mb-missing"}, nil
 	}
@@ -392,6 +399,9 @@ func (ev *eval) table(dir *directive) any {
 	sel := ev.selectFrom(dir, x, t.where, []freeParam{{"rows", t.rows}, {"cols", t.cols}})
 	if sel == nil || !mok {
 		return fail
+	}
+	if t.machines != nil {
+		return ev.machinesTable(dir, x, m, sel)
 	}
 	dir.checkLabels(t.labels, x, ev.errs)
 	lbl := func(s string) string { return label(t.labels, s) }

@@ -282,12 +282,23 @@ func contains(list []string, s string) bool {
 
 // suggest returns " (did you mean X?)" for the closest candidate, or "".
 
-// ParseFields parses a whole YAML file that is a mapping of single-valued
-// fields with the known names (such as the book's book.yaml). It returns
-// each field's value and position; every problem (a syntax error, an
-// unknown or repeated field, a list where a value belongs) is a *PosError
-// at its line and column, the same as in a chapter's front matter.
-func ParseFields(name string, src []byte, known []string) (map[string]string, map[string]Pos, error) {
+// Field is one field of a YAML file of fields (ParseFields): its value,
+// or a list field's items, and where each is.
+type Field struct {
+	Value   string
+	Items   []string // a list field's values
+	Pos     Pos      // of the value (a list's first character)
+	ItemPos []Pos    // of each item
+}
+
+// ParseFields parses a whole YAML file that is a mapping of fields with
+// the known names (such as the book's book.yaml): those named in lists
+// take a list of plain values, the others a single value. It returns each
+// field present with its position; every problem (a syntax error, an
+// unknown or repeated field, a list where a value belongs or the other
+// way) is a *PosError at its line and column, the same as in a chapter's
+// front matter.
+func ParseFields(name string, src []byte, known, lists []string) (map[string]Field, error) {
 	f := newFile(name, src)
 	e := &errs{f: f}
 	bom := 0
@@ -295,14 +306,34 @@ func ParseFields(name string, src []byte, known []string) (map[string]string, ma
 		bom = len("\ufeff")
 	}
 	y := newYBody(src[bom:], shift(bom))
-	vals, pos := map[string]string{}, map[string]Pos{}
+	out := map[string]Field{}
 	what := filepath.Base(name)
-	if root, ok := y.parse(what, e); ok {
-		for k, fl := range y.fields(what, root, known, e) {
-			if v, ok := y.scalar(what, k, fl, e); ok {
-				vals[k], pos[k] = v, f.pos(y.at(fl.val))
-			}
-		}
+	root, ok := y.parse(what, e)
+	if !ok {
+		return out, e.err()
 	}
-	return vals, pos, e.err()
+	for k, fl := range y.fields(what, root, known, e) {
+		fd := Field{Pos: f.pos(y.at(fl.val))}
+		if !contains(lists, k) {
+			if v, ok := y.scalar(what, k, fl, e); ok {
+				fd.Value = v
+				out[k] = fd
+			}
+			continue
+		}
+		if fl.val.Kind != yaml.SequenceNode {
+			e.at(y.at(fl.val), "%s wants a list for %s, as in %s: [a, b], got %s", what, k, k, nodeKind(fl.val))
+			continue
+		}
+		for _, it := range fl.val.Content {
+			if it.Kind != yaml.ScalarNode {
+				e.at(y.at(it), "%s wants plain values in the list %s, got %s", what, k, nodeKind(it))
+				continue
+			}
+			fd.Items = append(fd.Items, it.Value)
+			fd.ItemPos = append(fd.ItemPos, f.pos(y.at(it)))
+		}
+		out[k] = fd
+	}
+	return out, e.err()
 }

@@ -348,6 +348,14 @@ func TestSiteInBrowser(t *testing.T) {
 		if in := value[bool](t, ctx, `document.activeElement.closest('#mb-pop') !== null`); !in {
 			t.Error("Enter on a focused value does not reach its popover's link")
 		}
+		// A value that divides this machine's figure by M1's names both.
+		run(t, chromedp.Focus(chromedp.CSS(`.mb-value[data-mixed]`)))
+		mixed := value[string](t, ctx, `document.getElementById('mb-pop').innerText`)
+		for _, want := range []string{"기계 2대의 수치를 섞은 값", "linux-amd64-amd-epyc-2c", "m1 (Apple M1)", "원 책에서 옮겨 적은 값"} {
+			if !strings.Contains(mixed, want) {
+				t.Errorf("the popover of a value mixing two machines does not say %s: %q", want, mixed)
+			}
+		}
 		run(t, viewport(1280, 900, false))
 	})
 
@@ -416,6 +424,10 @@ func TestSiteInBrowser(t *testing.T) {
 			Note: getComputedStyle(document.activeElement, '::after').content})`)
 		if got.JS != 0 || got.Chapters < 5 || !strings.Contains(got.Note, "회 실행") {
 			t.Errorf("without a script, the sidebar or a focused value's provenance is missing: %+v", got)
+		}
+		run(t, chromedp.Focus(chromedp.CSS(`.mb-value[data-mixed]`)))
+		if note := value[string](t, ctx, `getComputedStyle(document.activeElement, '::after').content`); !strings.Contains(note, "섞은 값") || !strings.Contains(note, " + m1") {
+			t.Errorf("without a script, a value mixing two machines does not name both: %q", note)
 		}
 		run(t, viewport(1280, 900, false))
 	})

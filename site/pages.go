@@ -21,8 +21,10 @@ type ChapterClaims struct {
 var verdictKo = map[string]string{"holds": "✓ 성립", "fails": "✗ 불성립", "inconclusive": "? 판단 보류"}
 
 // ClaimsBody is the claims page: every claim of every chapter, its
-// verdict and the figures it was decided on.
-func ClaimsBody(chapters []ChapterClaims) template.HTML {
+// verdict on the build's set (own) and the figures it was decided on; a
+// claim decided on other machines' figures names them, and a claim stated
+// per machine gives its verdict on each.
+func ClaimsBody(own string, chapters []ChapterClaims) template.HTML {
 	var b strings.Builder
 	count := map[string]int{}
 	total := 0
@@ -32,8 +34,8 @@ func ClaimsBody(chapters []ChapterClaims) template.HTML {
 			total++
 		}
 	}
-	fmt.Fprintf(&b, "<p>이 책의 문장 가운데 측정값으로 검사한 주장 %d개: 성립 %d, 불성립 %d, 판단 보류 %d.</p>\n",
-		total, count["holds"], count["fails"], count["inconclusive"])
+	fmt.Fprintf(&b, "<p>이 책의 문장 가운데 측정값으로 검사한 주장 %d개: 성립 %d, 불성립 %d, 판단 보류 %d. 판정은 %s의 수치로 했고, 다른 기계의 수치로 판정한 주장은 그 기계를 적었습니다.</p>\n",
+		total, count["holds"], count["fails"], count["inconclusive"], html.EscapeString(own))
 	for _, c := range chapters {
 		if len(c.Claims) == 0 {
 			continue
@@ -45,8 +47,23 @@ func ClaimsBody(chapters []ChapterClaims) template.HTML {
 			if cl.Basis == "rule" {
 				basis = `<span class="mb-basis">규칙</span>`
 			}
-			fmt.Fprintf(&b, "<li class=\"mb-claim mb-%s\"><span class=\"mb-verdict\">%s</span> %s%s<br><code class=\"explain\">%s</code></li>\n",
-				cl.Verdict.String(), v, basis, html.EscapeString(cl.Text), html.EscapeString(cl.Explain))
+			if len(cl.Machines) > 0 && !slices.Equal(cl.Machines, []string{own}) {
+				basis += `<span class="mb-machine">` + html.EscapeString(strings.Join(cl.Machines, " + ")) + "</span> "
+			}
+			fmt.Fprintf(&b, "<li class=\"mb-claim mb-%s\"><span class=\"mb-verdict\">%s</span> %s%s", cl.Verdict.String(), v, basis, html.EscapeString(cl.Text))
+			if len(cl.On) == 0 {
+				fmt.Fprintf(&b, "<br><code class=\"explain\">%s</code>", html.EscapeString(cl.Explain))
+			} else {
+				// The first machine is the build's own: its values are
+				// the claim's.
+				b.WriteString("<ul class=\"mb-on\">")
+				for _, o := range cl.On {
+					fmt.Fprintf(&b, "<li class=\"mb-%s\"><span class=\"mb-machine\">%s</span> <span class=\"mb-verdict\">%s</span> <code class=\"explain\">%s</code></li>",
+						o.Verdict.String(), html.EscapeString(o.Machine), verdictKo[o.Verdict.String()], html.EscapeString(o.Explain))
+				}
+				b.WriteString("</ul>")
+			}
+			b.WriteString("</li>\n")
 		}
 		b.WriteString("</ul>\n")
 	}
@@ -57,23 +74,34 @@ func ClaimsBody(chapters []ChapterClaims) template.HTML {
 type SetMachine struct {
 	Set         string
 	Machine     dataset.Fingerprint
-	Reference   bool              // not measured here (a set other than the build's)
-	Experiments []string          // the experiments the set has results for
+	Reference   bool              // not the build's own set
+	Experiments []string          // the experiments the set has results for; none: the set is not in results/
 	Sources     map[string]string // experiment → where a transcribed figure comes from
 }
 
 // EnvironmentBody is the environment page: each machine whose figures
 // appear, its fingerprint, kernel and limits, and for a transcribed set
-// where each experiment's figures were taken from.
+// where each experiment's figures were taken from. A machine the book
+// shows whose set is not here is listed as such: its places are gaps.
 func EnvironmentBody(sets []SetMachine) template.HTML {
 	var b strings.Builder
 	b.WriteString("<p>이 책의 수치를 잰 기계들입니다. 실험마다 붙은 출처 줄이 어느 기계의 값인지 말합니다.</p>\n")
 	for _, s := range sets {
 		what := "이 책의 측정 세트"
-		if s.Reference {
+		switch {
+		case !s.Reference:
+		case len(s.Experiments) == 0:
+			what = "결과 없음"
+		case len(s.Sources) > 0:
 			what = "참고 세트"
+		default:
+			what = "다른 기계"
 		}
 		fmt.Fprintf(&b, "<h2 id=\"set-%s\">%s <small>(%s)</small></h2>\n", html.EscapeString(s.Set), html.EscapeString(s.Set), what)
+		if len(s.Experiments) == 0 {
+			fmt.Fprintf(&b, "<p>이 책이 보여 주는 기계이지만 results/%s/에 결과가 없어, 이 기계의 자리는 빈칸으로 남았습니다. 그 기계에서 <code>go run . bundle &gt; FILE</code>로 묶어 와 여기서 <code>go run . import FILE</code>로 더하면 채워집니다.</p>\n", html.EscapeString(s.Set))
+			continue
+		}
 		f := s.Machine
 		row := func(k, v string) {
 			if v != "" {

@@ -67,15 +67,16 @@
     function show(v) {
       var d = v.dataset;
       pop.textContent = "";
-      add(pop, "strong", v.textContent + (d.ref ? " (참고값)" : d.runs ? " (중앙값 기준)" : ""));
+      add(pop, "strong", v.textContent + (d.mixed ? " (기계 " + d.mixed + "대의 수치를 섞은 값)" : d.ref ? " (참고값)" : d.runs ? " (중앙값 기준)" : ""));
       var dl = document.createElement("dl");
       function row(k, val) { if (val) { add(dl, "dt", k); add(dl, "dd", val); } }
       row("범위", d.range ? d.range + " (최소–최대)" : "");
       row("실행", d.runs ? d.runs + "회" : "");
       row("기계", d.machine);
       row("측정일", d.date);
-      row("출처", d.ref === "transcribed" ? "원서에서 옮겨 적은 값" : d.ref ? "참고 세트 " + d.ref : "");
-      if (!d.machine && d.note) row("출처", d.note);
+      row("출처", d.ref === "transcribed" ? "원서에서 옮겨 적은 값" : d.ref ? "다른 기계의 세트 " + d.ref : "");
+      // A value of several machines: its note says which figure is whose.
+      if ((!d.machine || d.mixed) && d.note) row("출처", d.note);
       if (v.classList.contains("mb-stale") && d.note) row("주의", d.note);
       pop.appendChild(dl);
       if (d.exp) {

@@ -158,6 +158,19 @@ type Claim struct {
 	Expect  string     // the expression's source
 	Explain string     // the comparison with measured values substituted
 	Rule    bool       // basis: rule: a probe decides it by rule, not by measurement
+	// Machines names the machines whose figures decided Verdict when any
+	// is not the build's own (on("m1", …)); nil otherwise.
+	Machines []string
+	// On is the claim's verdict on each machine its machines: field
+	// names, the build's own first; nil without machines:.
+	On []MachineVerdict
+}
+
+// MachineVerdict is a claim's verdict on one machine.
+type MachineVerdict struct {
+	Machine string     // its short name
+	Verdict expr.Truth // holds, fails or inconclusive
+	Explain string     // the values it was decided on, or what it lacks
 }
 
 // When is the view of a when directive: the chosen branch.

@@ -1,0 +1,370 @@
+package render
+
+// Several machines in one view: a table, plot or claim with machines:
+// shows the build's own set first and each named set beside it, every
+// column, series and verdict labelled with its machine's short name, and
+// a set with no result as a labelled gap.
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"measuredbook/dataset"
+	"measuredbook/expr"
+	"measuredbook/probe"
+	"measuredbook/render/ast"
+)
+
+// machinesField is a directive's machines: a list of result sets, or the
+// word book for the machines chapters/book.yaml names.
+type machinesField struct {
+	book  bool
+	names []string
+	offs  []int // file offset of each name
+	off   int   // of the field's value
+}
+
+// machines decodes the optional machines: field.
+func (dir *directive) machines(fs map[string]field, e *errs) *machinesField {
+	f, ok := fs["machines"]
+	if !ok {
+		return nil
+	}
+	mf := &machinesField{off: dir.y.at(f.val)}
+	const want = "machines wants a list of result sets, as in machines: [m1, linux-arm64-neoverse-n1-4c], or book for the machines chapters/book.yaml names"
+	switch f.val.Kind {
+	case yaml.ScalarNode:
+		if strings.TrimSpace(f.val.Value) != "book" {
+			e.at(mf.off, "%s; got %q (write [%s] for one set)", want, f.val.Value, strings.TrimSpace(f.val.Value))
+			return nil
+		}
+		mf.book = true
+	case yaml.SequenceNode:
+		if len(f.val.Content) == 0 {
+			e.at(mf.off, "%s; got an empty list", want)
+			return nil
+		}
+		for _, it := range f.val.Content {
+			name := strings.TrimSpace(it.Value)
+			switch {
+			case it.Kind != yaml.ScalarNode || name == "":
+				e.at(dir.y.at(it), "machines: wants the name of a result set, got %s", nodeKind(it))
+				return nil
+			case slices.Contains(mf.names, name):
+				e.at(dir.y.at(it), "machines: %s is listed twice", name)
+				return nil
+			}
+			mf.names = append(mf.names, name)
+			mf.offs = append(mf.offs, dir.y.at(it))
+		}
+	default:
+		e.at(mf.off, "%s; got %s", want, nodeKind(f.val))
+		return nil
+	}
+	return mf
+}
+
+// machineSets resolves a machines: field to the sets a view shows: the
+// build's own ("") first, then each named set that is not the build's, in
+// the order given. A name that is neither a set present nor a machine of
+// the book is an error at the name; ok is false after an error.
+func (ev *eval) machineSets(f *machinesField) (sets []string, ok bool) {
+	names, offs := f.names, f.offs
+	if f.book {
+		if len(ev.env.shown) == 0 {
+			ev.errs.at(f.off, "machines: book shows the machines chapters/book.yaml names in its machines: field, and it names none; add machines: [NAME, …] there, or list the sets here")
+			return nil, false
+		}
+		names, offs = ev.env.shown, nil
+	}
+	sets, ok = []string{""}, true
+	for i, name := range names {
+		if offs != nil {
+			if err := ev.env.checkSet(name); err != nil {
+				ev.errs.at(offs[i], "machines: %v", err)
+				ok = false
+				continue
+			}
+		}
+		if set := ev.env.resolve(name); !slices.Contains(sets, set) {
+			sets = append(sets, set)
+		}
+	}
+	return sets, ok
+}
+
+// machineView is one machine's part of a view over several machines:
+// its result (nil: none stored), its short name, and its rows that the
+// directive's selection picks, by the values of the free params.
+type machineView struct {
+	set  string // as resolved: "" for the build's own
+	name string
+	r    *dataset.Result
+	// rows and failed are keyed by the free params' values (rowKey);
+	// vals lists each free param's values in order: the chapter's sweep
+	// for the build's own set, the result's order for another.
+	rows   map[string]dataset.Row
+	failed map[string]string
+	vals   map[string][]string
+}
+
+// rowKey keys a row by the values of the free params, in their order.
+func rowKey(vals ...string) string { return strings.Join(vals, "\x00") }
+
+// machineView picks set's rows of sel's experiment for a view whose free
+// params are free (rows, cols; x, series). The build's own set must have
+// every pinned param's value. Another machine's measured set is held to
+// the pins its rows carry; a transcribed set holds what the original book
+// reported, with the original's settings, so it is held only to the
+// params pinned with where. Two rows for one key are an error: the
+// directive must pin more.
+func (ev *eval) machineView(set string, sel *selection, where map[string]string, free []freeParam) (machineView, error) {
+	x := sel.x
+	mv := machineView{set: ev.env.resolve(set), rows: map[string]dataset.Row{}, failed: map[string]string{}, vals: map[string][]string{}}
+	mv.r, _ = ev.env.find(mv.set, x.ID)
+	mv.name = ev.env.machineName(mv.set, mv.r)
+	if mv.set == "" {
+		for _, f := range free {
+			if f.param != "" {
+				mv.vals[f.param] = x.Sweep[f.param]
+			}
+		}
+	}
+	if mv.r == nil {
+		return mv, nil
+	}
+	pinned := func(k string) bool {
+		_, w := where[k]
+		return mv.r.Measured() || w
+	}
+	picks := func(p probe.Params) (string, bool) {
+		for k, v := range sel.pins {
+			if have, ok := p[k]; ok && pinned(k) && have != v {
+				return "", false
+			}
+		}
+		var key []string
+		for _, f := range free {
+			if f.param == "" {
+				continue
+			}
+			v := p[f.param]
+			if prm, ok := x.Spec.Param(f.param); ok && v != "" {
+				v = canonicalOr(prm, v)
+			}
+			key = append(key, v)
+			if mv.set != "" && !slices.Contains(mv.vals[f.param], v) {
+				mv.vals[f.param] = append(mv.vals[f.param], v)
+			}
+		}
+		return rowKey(key...), true
+	}
+	for _, row := range mv.r.Rows {
+		key, ok := picks(resultParams(mv.r, row.Params))
+		if !ok {
+			continue
+		}
+		if _, dup := mv.rows[key]; dup {
+			var at []string
+			vals := strings.Split(key, "\x00")
+			for _, f := range free {
+				if f.param != "" {
+					at = append(at, f.param+"="+vals[len(at)])
+				}
+			}
+			return mv, fmt.Errorf("set %s has several results of %s for %s; pin the other params with where", mv.name, x.ID, strings.Join(at, ", "))
+		}
+		mv.rows[key] = row
+	}
+	for _, f := range mv.r.Failures {
+		if key, ok := picks(resultParams(mv.r, f.Params)); ok {
+			mv.failed[key] = f.Err
+		}
+	}
+	return mv, nil
+}
+
+// resultParams is a row's params with the result's fixed params added: a
+// transcribed result may list a fixed param once, not on every row.
+func resultParams(r *dataset.Result, p probe.Params) probe.Params {
+	out := probe.Params{}
+	for k, vals := range r.Sweep {
+		if len(vals) == 1 {
+			out[k] = vals[0]
+		}
+	}
+	for k, v := range p {
+		out[k] = v
+	}
+	return out
+}
+
+// machinesProvenance is the line under a view over several machines: each
+// machine's short provenance, or that it has no result.
+func (ev *eval) machinesProvenance(views []machineView, id string) string {
+	var parts []string
+	for _, mv := range views {
+		if mv.r == nil {
+			parts = append(parts, mv.name+": 결과 없음")
+			continue
+		}
+		why, _ := ev.env.staleIn(mv.set, id)
+		parts = append(parts, shortProvenance(mv.r, why))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// machinesMissing warns about each machine of a view with no result: the
+// build's own at the directive, another's at its machines: field.
+func (ev *eval) machinesMissing(dir *directive, views []machineView, id string) {
+	for _, mv := range views {
+		if mv.r != nil {
+			continue
+		}
+		off := dir.off
+		if mv.set != "" {
+			off = dir.at["machines"]
+		}
+		ev.warn.kindAt(KindMissing, off, "%s", missingMsg(mv.set, id))
+	}
+}
+
+// machinesTable is a table over several machines: a column of the metric
+// per machine, or with cols a column per machine and value of cols (each
+// machine's own values: the build's sweep, the values another set has).
+// Rows are every value any machine has; a figure a machine lacks is a
+// gap, and every cell's hover names its machine.
+func (ev *eval) machinesTable(dir *directive, x *Experiment, m probe.Metric, sel *selection) any {
+	t := dir.table
+	fail := &ast.Error{Msg: "table could not be evaluated"}
+	sets, ok := ev.machineSets(t.machines)
+	if !ok {
+		return fail
+	}
+	free := []freeParam{{"rows", t.rows}, {"cols", t.cols}}
+	var views []machineView
+	var names []string
+	for _, set := range sets {
+		mv, err := ev.machineView(set, sel, t.where, free)
+		if err != nil {
+			ev.errs.at(dir.at["machines"], "%v", err)
+			return fail
+		}
+		views, names = append(views, mv), append(names, mv.name)
+	}
+	dir.checkLabels(t.labels, x, ev.errs, names...)
+	lbl := func(s string) string { return label(t.labels, s) }
+	ev.machinesMissing(dir, views, x.ID)
+	rowVals := []string{""}
+	if t.rows != "" {
+		rowVals = nil
+		for _, mv := range views {
+			for _, v := range mv.vals[t.rows] {
+				if !contains(rowVals, v) {
+					rowVals = append(rowVals, v)
+				}
+			}
+		}
+	}
+	type column struct {
+		mv  *machineView
+		val string // of cols; "" without
+	}
+	var cols []column
+	tab := &ast.Table{Caption: t.caption}
+	if t.rows != "" {
+		corner := lbl(t.rows)
+		if t.cols != "" {
+			corner += " \\ " + lbl(t.cols)
+		}
+		tab.Head = append(tab.Head, ast.Cell{Text: corner, Head: true})
+	}
+	for i := range views {
+		mv := &views[i]
+		vals := mv.vals[t.cols]
+		if t.cols == "" || len(vals) == 0 {
+			vals = []string{""}
+		}
+		for _, v := range vals {
+			cols = append(cols, column{mv, v})
+			head := lbl(mv.name)
+			if v != "" {
+				head = lbl(v) + " · " + head
+			}
+			tab.Head = append(tab.Head, ast.Cell{Text: head, Head: true, Title: m.Doc, Number: true})
+		}
+	}
+	for _, rv := range rowVals {
+		var row []ast.Cell
+		if t.rows != "" {
+			row = append(row, ast.Cell{Text: lbl(rv), Head: true})
+		}
+		for _, c := range cols {
+			var key []string
+			if t.rows != "" {
+				key = append(key, rv)
+			}
+			if t.cols != "" {
+				key = append(key, c.val)
+			}
+			cell := ast.Cell{Text: "—", Title: missingKo(c.mv.set, x.ID), Class: "mb-missing"}
+			if c.mv.r != nil {
+				k := rowKey(key...)
+				found, has := c.mv.rows[k]
+				var err error
+				if cell, err = figureCell(found, has, c.mv.failed[k], m, t.format, t.labels); err != nil {
+					off, ok := dir.at["format"]
+					if !ok {
+						off = dir.off
+					}
+					ev.errs.at(off, "%v", err)
+					return &ast.Error{Msg: err.Error()}
+				}
+				switch {
+				case !has && c.mv.failed[k] == "" && c.mv.set != "":
+					cell.Title = c.mv.name + "에 없는 수치"
+				case has && !c.mv.r.Measured():
+					// One figure per combination: its "runs" would
+					// count lines, not the original's runs.
+					cell.Title = "원서에서 옮겨 적은 값"
+				}
+			}
+			cell.Title += " · " + c.mv.name
+			row = append(row, cell)
+		}
+		tab.Rows = append(tab.Rows, row)
+	}
+	return &ast.TableView{Table: tab, Provenance: ev.machinesProvenance(views, x.ID)}
+}
+
+// claimOn decides a claim on each of the other machines its machines:
+// field names, after the build's own (own, already decided). On another machine the
+// chapter's references mean that machine's set (an on() keeps its own).
+// A figure that machine lacks leaves its verdict open, and so does an
+// error there (the chapter was checked against the build's own set, and
+// another set may have been measured with another sweep): each is a
+// warning naming the machine.
+func (ev *eval) claimOn(dir *directive, plain string, own ast.MachineVerdict, others []string) []ast.MachineVerdict {
+	out := []ast.MachineVerdict{own}
+	for _, set := range others {
+		other := &eval{d: ev.d, p: ev.p, env: ev.env.on(set), errs: &errs{f: ev.d.f}, warn: &errs{f: ev.d.f}}
+		v, ok := other.decide(dir, plain)
+		v.Machine = ev.env.machineName(set, nil)
+		for _, w := range other.warn.list {
+			ev.warn.list = append(ev.warn.list, &PosError{Pos: w.Pos, Msg: "on " + v.Machine + ": " + w.Msg, kind: w.kind})
+		}
+		if !ok {
+			var msgs []string
+			for _, e := range other.errs.list {
+				msgs = append(msgs, e.Msg)
+				ev.warn.list = append(ev.warn.list, &PosError{Pos: e.Pos, Msg: "on " + v.Machine + ": claim not decided: " + e.Msg, kind: KindMissing})
+			}
+			v = ast.MachineVerdict{Machine: v.Machine, Verdict: expr.Unknown, Explain: strings.Join(msgs, "; ")}
+		}
+		out = append(out, v)
+	}
+	return out
+}
