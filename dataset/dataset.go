@@ -39,6 +39,24 @@ type Fingerprint struct {
 	Limits map[string]string
 }
 
+// GOOS is the operating system whose kernel the machine ran, as Go names
+// it (linux, darwin, freebsd): read from Kernel, whose first word is the
+// kernel's own name (uname's sysname: Linux, Darwin, FreeBSD; XNU, as the
+// transcribed M1 set records macOS's kernel, is Darwin's). "" when Kernel
+// does not say.
+func (f Fingerprint) GOOS() string {
+	name, _, _ := strings.Cut(strings.TrimSpace(f.Kernel), " ")
+	switch strings.ToLower(name) {
+	case "linux":
+		return "linux"
+	case "darwin", "xnu":
+		return "darwin"
+	case "freebsd":
+		return "freebsd"
+	}
+	return ""
+}
+
 // Summary is the one-line description shown in provenance.
 func (f Fingerprint) Summary() string {
 	var parts []string
