@@ -20,6 +20,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -97,7 +98,9 @@ type Values map[string]float64
 type Probe struct {
 	Spec
 	// Run measures one run of one parameter combination. It runs in a child
-	// process of its own; it must be bounded in time, threads and fds.
+	// process of its own; it must be bounded in time, threads and fds. A
+	// combination this platform cannot measure returns NotAvailable's error
+	// (possibly wrapped): a result with a reason, not a failure.
 	Run func(ctx context.Context, p Params) (Values, error)
 	// Sources are the probe's own package source and that of the helpers it
 	// measures with (embed.FS of their *.go files); their hash decides
@@ -108,6 +111,34 @@ type Probe struct {
 	// happen in the run's process (threads.ceiling's grandchild, which
 	// dies when the kernel refuses a thread). It never returns.
 	Helper func()
+}
+
+// UnavailableError is what Run returns for a combination this platform
+// cannot measure at all: kqueue on Linux, epoll on macOS, a probe built on
+// Linux's futex(2) or /proc on macOS. It is a result, not a failure: the
+// runner records the combination as not available, with Reason as the
+// reason the page shows in its place, and runs it no more.
+type UnavailableError struct {
+	Reason string // "kqueue is not available on linux"
+}
+
+func (e *UnavailableError) Error() string { return e.Reason }
+
+// NotAvailable is the UnavailableError saying that what ("kqueue", a
+// probe's name, a kernel interface) is not available on this platform
+// (runtime.GOOS), and, when why is not empty, why: "threads.park is not
+// available on darwin: it parks threads with Linux's futex(2)". Every probe
+// words it so, so that the book's gaps read alike.
+func NotAvailable(what, why string) error {
+	return notAvailableOn(runtime.GOOS, what, why)
+}
+
+func notAvailableOn(goos, what, why string) error {
+	reason := what + " is not available on " + goos
+	if why != "" {
+		reason += ": " + why
+	}
+	return &UnavailableError{Reason: reason}
 }
 
 // Lookup returns the probe of the registry all with the given name.

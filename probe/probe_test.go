@@ -1,6 +1,8 @@
 package probe
 
 import (
+	"errors"
+	"fmt"
 	iofs "io/fs"
 	"strings"
 	"testing"
@@ -130,5 +132,18 @@ func TestCheckValues(t *testing.T) {
 	}
 	if err := s.CheckValues(Values{"a": 1, "c": 1}); err == nil {
 		t.Error("an undeclared metric was accepted")
+	}
+}
+
+// A probe's "not available" is one sentence on every platform, found
+// through any wrapping.
+func TestNotAvailable(t *testing.T) {
+	err := fmt.Errorf("readiness: %w", notAvailableOn("darwin", "epoll", ""))
+	var ue *UnavailableError
+	if !errors.As(err, &ue) || ue.Reason != "epoll is not available on darwin" {
+		t.Errorf("NotAvailable wrapped = %v (%#v)", err, ue)
+	}
+	if got := notAvailableOn("darwin", "threads.park", "it parks threads with Linux's futex(2)").Error(); got != "threads.park is not available on darwin: it parks threads with Linux's futex(2)" {
+		t.Errorf("with a why: %q", got)
 	}
 }

@@ -207,6 +207,10 @@ type Claim struct {
 	Verdict expr.Truth // holds, fails or inconclusive
 	Explain string     // the comparison with the measured values substituted
 	Basis   string     // "" when measured; "rule" when a probe decides it by rule
+	// Unavailable, when set, is why the claim does not apply to the set's
+	// machine: its figures are of a combination the machine cannot
+	// measure (kqueue on Linux). Its Verdict is then Unknown.
+	Unavailable string
 }
 
 // Parse parses one chapter: optional YAML front matter (title, order,

@@ -141,6 +141,10 @@ func (ev *eval) plot(dir *directive) any {
 		// A point the metric does not apply to is left out, and said so.
 		provenance += " · 해당 없음(" + strings.Join(inapplicable, "; ") + "): " + ym.Optional
 	}
+	if s := unavailableReasons(sel.r); s != "" {
+		// So is a series the machine cannot measure (kqueue on Linux).
+		provenance += " · " + s
+	}
 	if p.ref != "" {
 		refSeries, rr, err := refPlot(p, sel, xp, sp, ym, ev.env)
 		if rr != nil && len(all) == 1 && all[0].name == sel.r.Machine.Name {

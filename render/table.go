@@ -13,21 +13,41 @@ import (
 	"measuredbook/render/ast"
 )
 
-// rowIndex indexes a result's rows and failures by their params' Key.
+// rowIndex indexes a result's rows, failures and the combinations its
+// machine cannot measure by their params' Key.
 type rowIndex struct {
-	rows     map[string]dataset.Row
-	failures map[string]string
+	rows        map[string]dataset.Row
+	failures    map[string]string
+	unavailable map[string]string
 }
 
 func indexRows(r *dataset.Result) rowIndex {
-	ix := rowIndex{rows: map[string]dataset.Row{}, failures: map[string]string{}}
+	ix := rowIndex{rows: map[string]dataset.Row{}, failures: map[string]string{}, unavailable: map[string]string{}}
 	for _, row := range r.Rows {
 		ix.rows[row.Params.Key()] = row
 	}
 	for _, f := range r.Failures {
 		ix.failures[f.Params.Key()] = f.Err
 	}
+	for _, u := range r.Unavailable {
+		ix.unavailable[u.Params.Key()] = u.Reason
+	}
 	return ix
+}
+
+// unavailableReasons are the distinct reasons r's machine gives for the
+// combinations it cannot measure, in order, for a provenance line.
+func unavailableReasons(r *dataset.Result) string {
+	var reasons []string
+	for _, u := range r.Unavailable {
+		if !slices.Contains(reasons, u.Reason) {
+			reasons = append(reasons, u.Reason)
+		}
+	}
+	if len(reasons) == 0 {
+		return ""
+	}
+	return unavailableKo(strings.Join(reasons, "; "))
 }
 
 // cell shows one metric of one combination: the median in the metric's
@@ -39,6 +59,9 @@ func (ix rowIndex) cell(p probe.Params, m probe.Metric, format string, labels ma
 	if !ok {
 		if cause, failed := ix.failures[key]; failed {
 			return ast.Cell{Text: "실패", Title: cause, Class: "mb-failed"}, nil
+		}
+		if reason, ok := ix.unavailable[key]; ok {
+			return ast.Cell{Text: "—", Title: unavailableKo(reason), Class: "mb-missing"}, nil
 		}
 		return ast.Cell{Text: "—", Title: "측정 없음", Class: "mb-missing"}, nil
 	}
@@ -164,6 +187,9 @@ func provenance(r *dataset.Result, metrics []probe.Metric, name func(string) str
 	}
 	if n := len(r.Failures); n > 0 {
 		parts = append(parts, fmt.Sprintf("실패 %d건", n))
+	}
+	if s := unavailableReasons(r); s != "" {
+		parts = append(parts, s)
 	}
 	if stale != "" {
 		parts = append(parts, staleKo(stale))

@@ -18,7 +18,17 @@ type ChapterClaims struct {
 	Claims      []render.Claim
 }
 
-var verdictKo = map[string]string{"holds": "✓ 성립", "fails": "✗ 불성립", "inconclusive": "? 판단 보류"}
+var verdictKo = map[string]string{"holds": "✓ 성립", "fails": "✗ 불성립", "inconclusive": "? 판단 보류", "unavailable": "– 해당 없음"}
+
+// verdictOf is a claim's verdict as the page names it: "unavailable" for a
+// claim about what the machine cannot measure, else holds, fails or
+// inconclusive.
+func verdictOf(cl render.Claim) string {
+	if cl.Unavailable != "" {
+		return "unavailable"
+	}
+	return cl.Verdict.String()
+}
 
 // ClaimsBody is the claims page: every claim of every chapter, its
 // verdict and the figures it was decided on.
@@ -28,25 +38,29 @@ func ClaimsBody(chapters []ChapterClaims) template.HTML {
 	total := 0
 	for _, c := range chapters {
 		for _, cl := range c.Claims {
-			count[cl.Verdict.String()]++
+			count[verdictOf(cl)]++
 			total++
 		}
 	}
-	fmt.Fprintf(&b, "<p>이 책의 문장 가운데 측정값으로 검사한 주장 %d개: 성립 %d, 불성립 %d, 판단 보류 %d.</p>\n",
-		total, count["holds"], count["fails"], count["inconclusive"])
+	na := ""
+	if n := count["unavailable"]; n > 0 {
+		na = fmt.Sprintf(", 이 기계에서는 잴 수 없는 것에 관한 주장이라 해당 없음 %d", n)
+	}
+	fmt.Fprintf(&b, "<p>이 책의 문장 가운데 측정값으로 검사한 주장 %d개: 성립 %d, 불성립 %d, 판단 보류 %d%s.</p>\n",
+		total, count["holds"], count["fails"], count["inconclusive"], na)
 	for _, c := range chapters {
 		if len(c.Claims) == 0 {
 			continue
 		}
 		fmt.Fprintf(&b, "<h2 id=\"%s\"><a href=\"%s.html\">%s</a></h2>\n<ul class=\"claims\">\n", html.EscapeString(c.Slug), html.EscapeString(c.Slug), html.EscapeString(c.Title))
 		for _, cl := range c.Claims {
-			v := verdictKo[cl.Verdict.String()]
+			v := verdictKo[verdictOf(cl)]
 			basis := ""
 			if cl.Basis == "rule" {
 				basis = `<span class="mb-basis">규칙</span>`
 			}
 			fmt.Fprintf(&b, "<li class=\"mb-claim mb-%s\"><span class=\"mb-verdict\">%s</span> %s%s<br><code class=\"explain\">%s</code></li>\n",
-				cl.Verdict.String(), v, basis, html.EscapeString(cl.Text), html.EscapeString(cl.Explain))
+				verdictOf(cl), v, basis, html.EscapeString(cl.Text), html.EscapeString(cl.Explain))
 		}
 		b.WriteString("</ul>\n")
 	}

@@ -158,6 +158,9 @@ type Claim struct {
 	Expect  string     // the expression's source
 	Explain string     // the comparison with measured values substituted
 	Rule    bool       // basis: rule: a probe decides it by rule, not by measurement
+	// Unavailable: why the claim does not apply to this machine (it is
+	// about what the machine cannot measure); "" when it applies.
+	Unavailable string
 }
 
 // When is the view of a when directive: the chosen branch.
