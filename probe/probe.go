@@ -14,12 +14,15 @@ import (
 	"encoding/hex"
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/parser"
 	"go/printer"
 	"go/token"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
+	"path"
 	"runtime"
 	"sort"
 	"strconv"
@@ -327,8 +330,16 @@ func (s *Spec) Resolve(given map[string]string) (Params, error) {
 	return out, nil
 }
 
-// Hash is the hex SHA-256 of the probe's name and of what runs in the
-// non-test Go source of its Sources, so a change to the measuring code marks
+// Hash is HashFor this platform (runtime.GOOS, runtime.GOARCH): the hash a
+// result measured here carries.
+func (p *Probe) Hash() string { return p.HashFor(runtime.GOOS, runtime.GOARCH) }
+
+// HashFor is the hex SHA-256 of the probe's name and of what runs on goos
+// and goarch in the non-test Go source of its Sources: the files that build
+// there (their name suffixes and //go:build lines, read as go build reads
+// them). So a change to kqueue code does not make a Linux result stale, nor
+// a change to epoll code a macOS one; goos "" (a machine whose system is
+// not known) counts every file. A change to the measuring code marks
 // stored results stale and a change to its words does not: each file is
 // parsed and printed again without its comments, with the value of every
 // Doc and Optional field of a composite literal replaced by "", and so is
@@ -336,13 +347,13 @@ func (s *Spec) Resolve(given map[string]string) (Params, error) {
 // refers to (a shared method text such as blocking's emptyMethod). Layout
 // does not count either (the file is printed as gofmt would). A file that
 // does not parse is hashed as it is.
-func (p *Probe) Hash() string {
+func (p *Probe) HashFor(goos, goarch string) string {
 	h := sha256.New()
 	h.Write([]byte(p.Name))
 	for _, src := range p.Sources {
 		var names []string
 		fs.WalkDir(src, ".", func(path string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
+			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") && builds(src, path, goos, goarch) {
 				names = append(names, path)
 			}
 			return nil
@@ -355,6 +366,20 @@ func (p *Probe) Hash() string {
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// builds reports whether the file name of src is compiled for goos and
+// goarch, as go build decides; every file does when goos is "".
+func builds(src fs.FS, name, goos, goarch string) bool {
+	if goos == "" {
+		return true
+	}
+	ctxt := build.Context{GOOS: goos, GOARCH: goarch, CgoEnabled: true, Compiler: "gc",
+		ReleaseTags: build.Default.ReleaseTags, ToolTags: build.Default.ToolTags,
+		JoinPath: path.Join,
+		OpenFile: func(name string) (io.ReadCloser, error) { return src.Open(name) }}
+	ok, err := ctxt.MatchFile(".", name)
+	return ok || err != nil // a file go build cannot read is hashed as it is
 }
 
 // docKeys are the composite-literal fields whose values are words, not code.
