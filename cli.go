@@ -288,9 +288,9 @@ func runBuild(ctx context.Context, e *cliEnv, args []string) error {
 	if err != nil {
 		return shown{err}
 	}
-	holds, fails, unsure := countClaims(rep.Claims)
-	fmt.Fprintf(e.stdout, "built %s from set %s (%d measured now); claims: %d hold, %d fail, %d inconclusive",
-		opts.Out, rep.Set, len(rep.Measured), holds, fails, unsure)
+	holds, fails, unsure, na := countClaims(rep.Claims)
+	fmt.Fprintf(e.stdout, "built %s from set %s (%d measured now); claims: %d hold, %d fail, %d inconclusive%s",
+		opts.Out, rep.Set, len(rep.Measured), holds, fails, unsure, naText(na))
 	if rep.GapFigures > 0 || len(rep.Gaps) > 0 {
 		fmt.Fprintf(e.stdout, "; %d place(s) shown as gaps (-v lists them)", rep.GapFigures)
 		if n := len(rep.Gaps); n > 0 {
@@ -311,12 +311,25 @@ func runBuild(ctx context.Context, e *cliEnv, args []string) error {
 	return nil
 }
 
-func countClaims(claims []render.Claim) (holds, fails, unsure int) {
+// naText is the count of claims that do not apply to the machine, for a
+// summary line; "" when there are none.
+func naText(na int) string {
+	if na == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d not applicable (about what the set's machine cannot measure)", na)
+}
+
+// countClaims counts claims by verdict; those about what the machine
+// cannot measure (Unavailable) are counted apart, as not applicable.
+func countClaims(claims []render.Claim) (holds, fails, unsure, na int) {
 	for _, c := range claims {
-		switch c.Verdict {
-		case expr.True:
+		switch {
+		case c.Unavailable != "":
+			na++
+		case c.Verdict == expr.True:
 			holds++
-		case expr.False:
+		case c.Verdict == expr.False:
 			fails++
 		default:
 			unsure++
@@ -463,7 +476,7 @@ func runProbe(ctx context.Context, e *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	rows, failed := r.Measure(ctx, p, combos, max(e.runs, 1), nil)
+	rows, unavailable, failed := r.Measure(ctx, p, combos, max(e.runs, 1), nil)
 	if cause := context.Cause(ctx); cause != nil {
 		return fmt.Errorf("interrupted (%w): nothing was measured to the end", cause)
 	}
@@ -475,6 +488,7 @@ func runProbe(ctx context.Context, e *cliEnv, args []string) error {
 	for _, row := range rows {
 		res.Rows = append(res.Rows, dataset.Row{Params: row.Params, Runs: row.Runs})
 	}
+	res.Unavailable = unavailable
 	var errs []error
 	for _, f := range failed {
 		errs = append(errs, f)
@@ -483,7 +497,7 @@ func runProbe(ctx context.Context, e *cliEnv, args []string) error {
 		if err := printJSON(e.stdout, p, res); err != nil {
 			return err
 		}
-	} else if len(res.Rows) > 0 {
+	} else if len(res.Rows)+len(res.Unavailable) > 0 {
 		printTable(e.stdout, p, res)
 	}
 	return errors.Join(errs...)
@@ -499,13 +513,15 @@ func printTable(w io.Writer, p probe.Probe, res *dataset.Result) {
 			varying = append(varying, k)
 		}
 	}
-	for _, k := range varying {
-		fmt.Fprintf(tw, "%s\t", k)
+	if len(res.Rows) > 0 {
+		for _, k := range varying {
+			fmt.Fprintf(tw, "%s\t", k)
+		}
+		for _, m := range p.Metrics {
+			fmt.Fprintf(tw, "%s\t", m.Name)
+		}
+		fmt.Fprintln(tw, "runs\t")
 	}
-	for _, m := range p.Metrics {
-		fmt.Fprintf(tw, "%s\t", m.Name)
-	}
-	fmt.Fprintln(tw, "runs\t")
 	for _, row := range res.Rows {
 		for _, k := range varying {
 			fmt.Fprintf(tw, "%s\t", row.Params[k])
@@ -523,6 +539,10 @@ func printTable(w io.Writer, p probe.Probe, res *dataset.Result) {
 		fmt.Fprintf(tw, "%d\t\n", n)
 	}
 	tw.Flush()
+	// A combination this machine cannot measure is a result: its reason.
+	for _, u := range res.Unavailable {
+		fmt.Fprintf(w, "[%s]: not measured: %s\n", u.Params.Key(), u.Reason)
+	}
 	var fixed []string
 	for _, k := range res.Order {
 		if len(res.Sweep[k]) == 1 {
@@ -565,6 +585,9 @@ type jsonMetric struct {
 type jsonRow struct {
 	Params  map[string]string     `json:"params"`
 	Metrics map[string]jsonMetric `json:"metrics"`
+	// Unavailable, for a combination this machine cannot measure, is why
+	// (its metrics are empty).
+	Unavailable string `json:"unavailable,omitempty"`
 }
 
 // printJSON prints the contract's object: probe, machine, rows with each
@@ -583,6 +606,9 @@ func printJSON(w io.Writer, p probe.Probe, res *dataset.Result) error {
 			}
 		}
 		out.Rows = append(out.Rows, jr)
+	}
+	for _, u := range res.Unavailable {
+		out.Rows = append(out.Rows, jsonRow{Params: u.Params, Metrics: map[string]jsonMetric{}, Unavailable: u.Reason})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -610,6 +636,9 @@ func runStatus(ctx context.Context, e *cliEnv, args []string) error {
 		detail := st.Why
 		if st.Result != nil && detail == "" {
 			detail = fmt.Sprintf("%s, %d runs", st.Result.Start.Format("2006-01-02"), st.Result.Runs)
+			if u := st.Result.Unavailable; len(u) > 0 {
+				detail += fmt.Sprintf("; %d combination(s) its machine cannot measure (%s)", len(u), u[0].Reason)
+			}
 		}
 		switch st.State {
 		case book.Unreadable:
@@ -663,13 +692,21 @@ func runCheck(ctx context.Context, e *cliEnv, args []string) error {
 	undecided := 0
 	marks := map[expr.Truth]string{expr.True: "ok  ", expr.False: "FAIL", expr.Unknown: "??  "}
 	for _, c := range claims {
-		fmt.Fprintf(e.stdout, "%s %s: %s\n     %s\n", marks[c.Verdict], c.Pos, c.Text, c.Explain)
+		mark := marks[c.Verdict]
+		if c.Unavailable != "" {
+			mark = "n/a "
+		}
+		fmt.Fprintf(e.stdout, "%s %s: %s\n     %s\n", mark, c.Pos, c.Text, c.Explain)
 		// A claim stated per machine: its verdict elsewhere is reported,
 		// and only this set's decides the exit code.
 		for _, o := range c.On[min(1, len(c.On)):] {
-			fmt.Fprintf(e.stdout, "     on %s: %s %s\n", o.Machine, strings.TrimSpace(marks[o.Verdict]), o.Explain)
+			om := strings.TrimSpace(marks[o.Verdict])
+			if o.Unavailable != "" {
+				om = "n/a"
+			}
+			fmt.Fprintf(e.stdout, "     on %s: %s %s\n", o.Machine, om, o.Explain)
 		}
-		if c.Verdict != expr.Unknown {
+		if c.Verdict != expr.Unknown || c.Unavailable != "" {
 			continue
 		}
 		if why := missingData(c, res, opts, set); why != "" {
@@ -678,8 +715,8 @@ func runCheck(ctx context.Context, e *cliEnv, args []string) error {
 		}
 	}
 	printWarnings(e.stderr, warnings, e.verbose, book.IsGap)
-	holds, fails, unsure := countClaims(claims)
-	fmt.Fprintf(e.stdout, "set %s: %d claims: %d hold, %d fail, %d inconclusive (%d of them for lack of data)\n", set, len(claims), holds, fails, unsure, undecided)
+	holds, fails, unsure, na := countClaims(claims)
+	fmt.Fprintf(e.stdout, "set %s: %d claims: %d hold, %d fail, %d inconclusive (%d of them for lack of data)%s\n", set, len(claims), holds, fails, unsure, undecided, naText(na))
 	var errs []error
 	if fails > 0 {
 		errs = append(errs, fmt.Errorf("%d claim(s) do not hold", fails))

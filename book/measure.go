@@ -75,7 +75,7 @@ func (m *Measurer) measure(ctx context.Context, b *Book, id, label string) (*dat
 	total := runs * len(e.Combos)
 	m.Progress.begin(label, total, perRun)
 	start := time.Now()
-	rows, failed := r.Measure(ctx, p, e.Combos, runs, m.Progress.run)
+	rows, unavailable, failed := r.Measure(ctx, p, e.Combos, runs, m.Progress.run)
 	if err := context.Cause(ctx); err != nil {
 		m.Progress.end(err)
 		return nil, err
@@ -98,6 +98,7 @@ func (m *Measurer) measure(ctx context.Context, b *Book, id, label string) (*dat
 		res.Units[metric.Name] = metric.Unit
 	}
 	res.Rows = append(res.Rows, rows...)
+	res.Unavailable = unavailable
 	for _, f := range failed {
 		res.Failures = append(res.Failures, dataset.Failure{Params: f.Params, Err: f.Cause})
 	}

@@ -1,8 +1,10 @@
 package book
 
 import (
+	"io/fs"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"measuredbook/dataset"
 	"measuredbook/probe"
@@ -53,5 +55,27 @@ func TestStaleMarks(t *testing.T) {
 	}
 	if _, ok := res.Stale("m1", "a"); ok {
 		t.Error("a reference set's result is marked stale")
+	}
+}
+
+// A result is compared with the code that runs on its own machine: a
+// macOS result stays fresh in a Linux checkout while the files that build
+// for macOS are unchanged, whatever the Linux files say.
+func TestCompareHashesForTheResultsMachine(t *testing.T) {
+	src := fstest.MapFS{
+		"a_linux.go": {Data: []byte("package a; var epoll = 1")},
+		"a_bsd.go":   {Data: []byte("//go:build darwin || freebsd\n\npackage a; var kq = 1")},
+	}
+	p := probe.Probe{Spec: probe.Spec{Name: "readiness"}, Sources: []fs.FS{src}}
+	e := &render.Experiment{ID: "r", Probe: "readiness", Runs: 3}
+	mac := &dataset.Result{Probe: "readiness", Hash: p.HashFor("darwin", "arm64"), Runs: 3,
+		Machine: dataset.Fingerprint{Kernel: "Darwin 23.4.0", Arch: "arm64"}}
+	src["a_linux.go"] = &fstest.MapFile{Data: []byte("package a; var epoll = 2")}
+	if state, why := compare(e, p, mac); state != Fresh {
+		t.Errorf("an epoll change: the macOS result is %s (%s), want fresh", state, why)
+	}
+	src["a_bsd.go"] = &fstest.MapFile{Data: []byte("//go:build darwin || freebsd\n\npackage a; var kq = 2")}
+	if state, _ := compare(e, p, mac); state != Stale {
+		t.Errorf("a kqueue change: the macOS result is %s, want stale", state)
 	}
 }

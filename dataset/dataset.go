@@ -2,7 +2,8 @@
 // are stored (package store, the Go benchmark format) and how they are
 // shown (package render): one experiment measured on one machine (Result),
 // its combinations (Row) with every run's values in base units, the
-// combinations that failed (Failure), the summary of a metric over a row's
+// combinations that failed (Failure) and those the machine cannot measure
+// at all (Unavailable), the summary of a metric over a row's
 // runs (Summary), and the machine that measured them (Fingerprint).
 //
 // A book's results are a set per machine (results/MACHINE/), hence the
@@ -39,6 +40,24 @@ type Fingerprint struct {
 	Limits map[string]string
 }
 
+// GOOS is the operating system whose kernel the machine ran, as Go names
+// it (linux, darwin, freebsd): read from Kernel, whose first word is the
+// kernel's own name (uname's sysname: Linux, Darwin, FreeBSD; XNU, as the
+// transcribed M1 set records macOS's kernel, is Darwin's). "" when Kernel
+// does not say.
+func (f Fingerprint) GOOS() string {
+	name, _, _ := strings.Cut(strings.TrimSpace(f.Kernel), " ")
+	switch strings.ToLower(name) {
+	case "linux":
+		return "linux"
+	case "darwin", "xnu":
+		return "darwin"
+	case "freebsd":
+		return "freebsd"
+	}
+	return ""
+}
+
 // Summary is the one-line description shown in provenance.
 func (f Fingerprint) Summary() string {
 	var parts []string
@@ -72,6 +91,14 @@ type Failure struct {
 	Err    string
 }
 
+// Unavailable is a combination the machine cannot measure at all (kqueue
+// on Linux): not a failure but a result, whose Reason the page shows in
+// place of its figures ("kqueue is not available on linux").
+type Unavailable struct {
+	Params probe.Params
+	Reason string
+}
+
 // Result is one experiment measured on one machine.
 type Result struct {
 	Experiment string
@@ -89,6 +116,21 @@ type Result struct {
 	Units    map[string]probe.Unit
 	Rows     []Row
 	Failures []Failure
+	// Unavailable are the combinations the machine has no means to
+	// measure; they have no rows and no failures.
+	Unavailable []Unavailable
+}
+
+// UnavailableFor returns why combination p of r cannot be measured on its
+// machine, if r says so.
+func (r *Result) UnavailableFor(p probe.Params) (string, bool) {
+	key := p.Key()
+	for _, u := range r.Unavailable {
+		if u.Params.Key() == key {
+			return u.Reason, true
+		}
+	}
+	return "", false
 }
 
 // Measured reports whether the numbers were measured by this tool (as

@@ -40,3 +40,19 @@ func TestCombosOrder(t *testing.T) {
 		t.Errorf("combos = %s", s)
 	}
 }
+
+// The operating system is the kernel's own name, as uname gives it.
+func TestGOOS(t *testing.T) {
+	for kernel, want := range map[string]string{
+		"Linux 6.18.44-fc-v669": "linux",
+		"Darwin 23.4.0":         "darwin",
+		"XNU":                   "darwin",
+		"FreeBSD 14.1-RELEASE":  "freebsd",
+		"":                      "",
+		"Windows_NT 10.0":       "",
+	} {
+		if got := (Fingerprint{Kernel: kernel}).GOOS(); got != want {
+			t.Errorf("kernel %q: GOOS %q, want %q", kernel, got, want)
+		}
+	}
+}

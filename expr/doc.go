@@ -62,6 +62,9 @@
 //	machine.cores         the CPU count
 //	machine.memory        its memory, in bytes (bytes format: 8 GiB)
 //	machine.virtual       a condition: holds on a virtual machine guest
+//	machine.linux         a condition: holds on a Linux machine (also
+//	machine.darwin        machine.darwin, macOS, and machine.freebsd: the
+//	machine.freebsd       kernel's name the fingerprint records)
 //	machine.threads_max   machine.pid_max   machine.pids_max
 //	machine.nofile_soft   machine.nofile_hard   (RLIMIT_NOFILE)
 //	machine.nproc_soft    machine.nproc_hard    (RLIMIT_NPROC)
@@ -73,6 +76,7 @@
 // for prose:
 //
 //	{{ machine.virtual ? "가상 머신 게스트" : "실제 기계" }}
+//	{{ machine.linux ? "epoll" : "kqueue" }}
 //
 // Settings and facts need an Env that also implements Settings.
 //

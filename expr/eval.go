@@ -299,7 +299,11 @@ func (ev *evaluator) param(n *paramNode) (Value, error) {
 
 // factNames are the machine facts an expression may read, in the order
 // the manual lists them.
-var factNames = []string{"cores", "memory", "virtual", "threads_max", "pid_max", "pids_max", "nofile_soft", "nofile_hard", "nproc_soft", "nproc_hard"}
+var factNames = []string{"cores", "memory", "virtual", "linux", "darwin", "freebsd", "threads_max", "pid_max", "pids_max", "nofile_soft", "nofile_hard", "nproc_soft", "nproc_hard"}
+
+// osFacts are the facts that name an operating system: conditions that
+// hold on a machine running its kernel (dataset.Fingerprint.GOOS).
+var osFacts = []string{"linux", "darwin", "freebsd"}
 
 // fact is one fact of the fingerprint of the machine that measured the
 // set: a count, or memory in bytes. A limit the machine did not record,
@@ -327,6 +331,15 @@ func (ev *evaluator) fact(n *factNode) (Value, error) {
 			return Value{Kind: Bool, Truth: False}, nil
 		}
 		return Value{}, errAt(n, "machine %s did not record whether it is a virtual machine (its results predate the record; measure again)", f.Name)
+	case "linux", "darwin", "freebsd":
+		goos := f.GOOS()
+		if goos == "" {
+			return Value{}, errAt(n, "machine %s did not record its kernel (machine-kernel %q names none of %s)", f.Name, f.Kernel, strings.Join(osFacts, ", "))
+		}
+		if goos == n.field {
+			return Value{Kind: Bool, Truth: True}, nil
+		}
+		return Value{Kind: Bool, Truth: False}, nil
 	}
 	key, half := limitKey(n.field)
 	text, ok := f.Limits[key]
@@ -367,6 +380,8 @@ func Recorded(f dataset.Fingerprint, field string) bool {
 		return f.Memory > 0
 	case "virtual":
 		return f.Virtual == "yes" || f.Virtual == "no"
+	case "linux", "darwin", "freebsd":
+		return f.GOOS() != ""
 	}
 	key, _ := limitKey(field)
 	_, ok := f.Limits[key]

@@ -41,8 +41,9 @@ func testSettings() settingsEnv {
 			"threads.mode.mode": {Kind: probe.String, Values: []string{"block"}},
 		},
 		machines: map[string]dataset.Fingerprint{
-			"":   {Name: "here", Cores: 2, Memory: 8 << 30, Virtual: "yes", Limits: map[string]string{"nofile": "1024/20000", "threads-max": "62459", "pids-max": "max"}},
-			"m1": {Name: "m1", Cores: 8},
+			"":   {Name: "here", Cores: 2, Memory: 8 << 30, Virtual: "yes", Kernel: "Linux 6.18.44", Limits: map[string]string{"nofile": "1024/20000", "threads-max": "62459", "pids-max": "max"}},
+			"m1": {Name: "m1", Cores: 8, Kernel: "XNU"},
+			"x":  {Name: "x"},
 		},
 	}
 }
@@ -67,6 +68,11 @@ func TestSettings(t *testing.T) {
 		{"machine.memory", "8 GiB"},
 		{`machine.cores > 2 ? "many" : "two"`, "two"},
 		{"machine.virtual", "holds"},
+		{"machine.linux", "holds"},
+		{"machine.darwin", "fails"},
+		{`ref("m1", machine.darwin)`, "holds"},
+		{`machine.linux ? "epoll" : "kqueue"`, "epoll"},
+		{`ref("m1", machine.linux ? "epoll" : "kqueue")`, "kqueue"},
 		{`machine.virtual && machine.cores <= 2 ? "작은 가상 머신" : "다른 기계"`, "작은 가상 머신"},
 		// A bare 0 compares with a value of any unit.
 		{"blocking.ready_read > 0", "holds"},
@@ -98,6 +104,7 @@ func TestSettingsErrors(t *testing.T) {
 		{"machine.pids_max", "machine", `machine.pids_max is "max" on machine here, not a number`},
 		{"machine.nproc_soft", "machine", "machine here did not record machine.nproc_soft"},
 		{`ref("m1", machine.virtual)`, "machine", "machine m1 did not record whether it is a virtual machine"},
+		{`ref("x", machine.linux)`, "machine", `machine x did not record its kernel (machine-kernel "" names none of linux, darwin, freebsd)`},
 		{"empty_read.param.dealy", "empty_read", `experiment empty_read has no param "dealy"`},
 		{"1ms > 0.5", ">", "unit mismatch: duration > number; write the number with a unit: 0.5ns, 0.5us, 0.5ms or 0.5s"},
 		{"bufs.size[n=1] > 1", ">", "write the number with a unit: 1B, 1KiB or 1MiB"},

@@ -155,16 +155,35 @@ func (c *Comparison) experiment(id string, ra, rb *dataset.Result) {
 	for _, row := range rb.Rows {
 		rowsB[row.Params.Key()] = row
 	}
-	onlyA, onlyB := 0, len(rb.Rows)
+	// A combination only one side has is either one the other machine
+	// cannot measure at all (kqueue on Linux), said with its reason, or
+	// one the other set's sweep lacks.
+	onlyA, onlyB := 0, 0
+	var cannot []string
+	gone := func(other *dataset.Result, p probe.Params) bool {
+		reason, ok := other.UnavailableFor(p)
+		if ok && !slices.Contains(cannot, reason) {
+			cannot = append(cannot, reason)
+		}
+		return ok
+	}
 	var pairs [][2]dataset.Row
+	matched := map[string]bool{}
 	for _, rowA := range ra.Rows {
 		rowB, ok := rowsB[rowA.Params.Key()]
 		if !ok {
-			onlyA++
+			if !gone(rb, rowA.Params) {
+				onlyA++
+			}
 			continue
 		}
-		onlyB--
+		matched[rowA.Params.Key()] = true
 		pairs = append(pairs, [2]dataset.Row{rowA, rowB})
+	}
+	for _, rowB := range rb.Rows {
+		if !matched[rowB.Params.Key()] && !gone(ra, rowB.Params) {
+			onlyB++
+		}
 	}
 	// One table per metric, as benchstat makes one per unit.
 	for _, m := range metrics {
@@ -191,6 +210,9 @@ func (c *Comparison) experiment(id string, ra, rb *dataset.Result) {
 	}
 	if onlyA > 0 || onlyB > 0 {
 		c.Notes = append(c.Notes, fmt.Sprintf("%s: the sets sweep different params (%d combination(s) only in %s, %d only in %s): those are not compared", id, onlyA, c.A, onlyB, c.B))
+	}
+	if len(cannot) > 0 {
+		c.Notes = append(c.Notes, fmt.Sprintf("%s: not compared where one machine cannot measure: %s", id, strings.Join(cannot, "; ")))
 	}
 }
 

@@ -11,6 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"measuredbook/dataset"
+	"measuredbook/probe"
 )
 
 // benchstat runs golang.org/x/perf/cmd/benchstat at the version go.mod
@@ -193,5 +196,33 @@ func TestCompareTranscribedHasNoTest(t *testing.T) {
 	}
 	if _, err := Compare("m1", m1, "x", here, []string{"no_such"}); err == nil {
 		t.Error("--only with an experiment neither set holds: no error")
+	}
+}
+
+// TestCompareSaysWhatAMachineCannotMeasure: a Linux set has epoll and no
+// kqueue, a macOS set the other way round; compare pairs what both
+// measured and says why the rest is not compared, not that the sweeps
+// differ.
+func TestCompareSaysWhatAMachineCannotMeasure(t *testing.T) {
+	set := func(native, foreign, goos string) map[string]*dataset.Result {
+		r := &dataset.Result{Experiment: "readiness", Probe: "readiness", Order: []string{"api"},
+			Sweep: map[string][]string{"api": {"poll", "epoll", "kqueue"}}, Runs: 2, Source: "measured",
+			Units: map[string]probe.Unit{"round": probe.Seconds}}
+		for _, api := range []string{"poll", native} {
+			r.Rows = append(r.Rows, dataset.Row{Params: probe.Params{"api": api}, Runs: []probe.Values{{"round": 1e-6}, {"round": 2e-6}}})
+		}
+		r.Unavailable = []dataset.Unavailable{{Params: probe.Params{"api": foreign}, Reason: foreign + " is not available on " + goos}}
+		return map[string]*dataset.Result{"readiness": r}
+	}
+	c, err := Compare("lin", set("epoll", "kqueue", "linux"), "mac", set("kqueue", "epoll", "darwin"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Lines) != 1 || c.Lines[0].Params["api"] != "poll" {
+		t.Errorf("compared %+v, want poll alone", c.Lines)
+	}
+	want := "readiness: not compared where one machine cannot measure: epoll is not available on darwin; kqueue is not available on linux"
+	if notes := strings.Join(c.Notes, "\n"); notes != want {
+		t.Errorf("notes %q, want %q", notes, want)
 	}
 }

@@ -14,12 +14,16 @@ import (
 	"encoding/hex"
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/parser"
 	"go/printer"
 	"go/token"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
+	"path"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -97,7 +101,9 @@ type Values map[string]float64
 type Probe struct {
 	Spec
 	// Run measures one run of one parameter combination. It runs in a child
-	// process of its own; it must be bounded in time, threads and fds.
+	// process of its own; it must be bounded in time, threads and fds. A
+	// combination this platform cannot measure returns NotAvailable's error
+	// (possibly wrapped): a result with a reason, not a failure.
 	Run func(ctx context.Context, p Params) (Values, error)
 	// Sources are the probe's own package source and that of the helpers it
 	// measures with (embed.FS of their *.go files); their hash decides
@@ -108,6 +114,34 @@ type Probe struct {
 	// happen in the run's process (threads.ceiling's grandchild, which
 	// dies when the kernel refuses a thread). It never returns.
 	Helper func()
+}
+
+// UnavailableError is what Run returns for a combination this platform
+// cannot measure at all: kqueue on Linux, epoll on macOS, a probe built on
+// Linux's futex(2) or /proc on macOS. It is a result, not a failure: the
+// runner records the combination as not available, with Reason as the
+// reason the page shows in its place, and runs it no more.
+type UnavailableError struct {
+	Reason string // "kqueue is not available on linux"
+}
+
+func (e *UnavailableError) Error() string { return e.Reason }
+
+// NotAvailable is the UnavailableError saying that what ("kqueue", a
+// probe's name, a kernel interface) is not available on this platform
+// (runtime.GOOS), and, when why is not empty, why: "threads.park is not
+// available on darwin: it parks threads with Linux's futex(2)". Every probe
+// words it so, so that the book's gaps read alike.
+func NotAvailable(what, why string) error {
+	return notAvailableOn(runtime.GOOS, what, why)
+}
+
+func notAvailableOn(goos, what, why string) error {
+	reason := what + " is not available on " + goos
+	if why != "" {
+		reason += ": " + why
+	}
+	return &UnavailableError{Reason: reason}
 }
 
 // Lookup returns the probe of the registry all with the given name.
@@ -296,8 +330,16 @@ func (s *Spec) Resolve(given map[string]string) (Params, error) {
 	return out, nil
 }
 
-// Hash is the hex SHA-256 of the probe's name and of what runs in the
-// non-test Go source of its Sources, so a change to the measuring code marks
+// Hash is HashFor this platform (runtime.GOOS, runtime.GOARCH): the hash a
+// result measured here carries.
+func (p *Probe) Hash() string { return p.HashFor(runtime.GOOS, runtime.GOARCH) }
+
+// HashFor is the hex SHA-256 of the probe's name and of what runs on goos
+// and goarch in the non-test Go source of its Sources: the files that build
+// there (their name suffixes and //go:build lines, read as go build reads
+// them). So a change to kqueue code does not make a Linux result stale, nor
+// a change to epoll code a macOS one; goos "" (a machine whose system is
+// not known) counts every file. A change to the measuring code marks
 // stored results stale and a change to its words does not: each file is
 // parsed and printed again without its comments, with the value of every
 // Doc and Optional field of a composite literal replaced by "", and so is
@@ -305,13 +347,13 @@ func (s *Spec) Resolve(given map[string]string) (Params, error) {
 // refers to (a shared method text such as blocking's emptyMethod). Layout
 // does not count either (the file is printed as gofmt would). A file that
 // does not parse is hashed as it is.
-func (p *Probe) Hash() string {
+func (p *Probe) HashFor(goos, goarch string) string {
 	h := sha256.New()
 	h.Write([]byte(p.Name))
 	for _, src := range p.Sources {
 		var names []string
 		fs.WalkDir(src, ".", func(path string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
+			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") && builds(src, path, goos, goarch) {
 				names = append(names, path)
 			}
 			return nil
@@ -324,6 +366,20 @@ func (p *Probe) Hash() string {
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// builds reports whether the file name of src is compiled for goos and
+// goarch, as go build decides; every file does when goos is "".
+func builds(src fs.FS, name, goos, goarch string) bool {
+	if goos == "" {
+		return true
+	}
+	ctxt := build.Context{GOOS: goos, GOARCH: goarch, CgoEnabled: true, Compiler: "gc",
+		ReleaseTags: build.Default.ReleaseTags, ToolTags: build.Default.ToolTags,
+		JoinPath: path.Join,
+		OpenFile: func(name string) (io.ReadCloser, error) { return src.Open(name) }}
+	ok, err := ctxt.MatchFile(".", name)
+	return ok || err != nil // a file go build cannot read is hashed as it is
 }
 
 // docKeys are the composite-literal fields whose values are words, not code.

@@ -1,7 +1,10 @@
 package probe
 
 import (
+	"errors"
+	"fmt"
 	iofs "io/fs"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -130,5 +133,45 @@ func TestCheckValues(t *testing.T) {
 	}
 	if err := s.CheckValues(Values{"a": 1, "c": 1}); err == nil {
 		t.Error("an undeclared metric was accepted")
+	}
+}
+
+// A probe's "not available" is one sentence on every platform, found
+// through any wrapping.
+func TestNotAvailable(t *testing.T) {
+	err := fmt.Errorf("readiness: %w", notAvailableOn("darwin", "epoll", ""))
+	var ue *UnavailableError
+	if !errors.As(err, &ue) || ue.Reason != "epoll is not available on darwin" {
+		t.Errorf("NotAvailable wrapped = %v (%#v)", err, ue)
+	}
+	if got := notAvailableOn("darwin", "threads.park", "it parks threads with Linux's futex(2)").Error(); got != "threads.park is not available on darwin: it parks threads with Linux's futex(2)" {
+		t.Errorf("with a why: %q", got)
+	}
+}
+
+// The hash counts the files that build for the platform a result was
+// measured on: editing kqueue code leaves a Linux result fresh.
+func TestHashForCountsWhatBuildsThere(t *testing.T) {
+	src := fstest.MapFS{
+		"a.go":         {Data: []byte("package a")},
+		"a_linux.go":   {Data: []byte("package a; var epoll = 1")},
+		"kq_bsd.go":    {Data: []byte("//go:build darwin || freebsd\n\npackage a; var kq = 1")},
+		"a_windows.go": {Data: []byte("package a; var w = 1")},
+	}
+	p := Probe{Spec: Spec{Name: "a"}, Sources: []iofs.FS{src}}
+	linux, darwin, all := p.HashFor("linux", "amd64"), p.HashFor("darwin", "arm64"), p.HashFor("", "")
+	src["kq_bsd.go"] = &fstest.MapFile{Data: []byte("//go:build darwin || freebsd\n\npackage a; var kq = 2")}
+	if p.HashFor("linux", "amd64") != linux {
+		t.Error("a kqueue change made the Linux hash differ")
+	}
+	if p.HashFor("darwin", "arm64") == darwin || p.HashFor("", "") == all {
+		t.Error("a kqueue change kept the macOS hash (or the every-file hash)")
+	}
+	src["a_linux.go"] = &fstest.MapFile{Data: []byte("package a; var epoll = 2")}
+	if p.HashFor("linux", "amd64") == linux {
+		t.Error("an epoll change kept the Linux hash")
+	}
+	if p.Hash() != p.HashFor(runtime.GOOS, runtime.GOARCH) {
+		t.Error("Hash is not this platform's HashFor")
 	}
 }

@@ -214,6 +214,10 @@ type Claim struct {
 	// names, the build's own first (whose verdict is Verdict); nil
 	// without machines:. Only Verdict decides check and --strict.
 	On []MachineVerdict
+	// Unavailable, when set, is why the claim does not apply to the set's
+	// machine: its figures are of a combination the machine cannot
+	// measure (kqueue on Linux). Its Verdict is then Unknown.
+	Unavailable string
 }
 
 // MachineVerdict is a claim's verdict on one machine.

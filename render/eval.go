@@ -258,12 +258,15 @@ func metricNames(s probe.Spec) []string {
 // or it lacks an optional metric (inapplicable says why it does not apply),
 // or its stale result was measured without the value it selects (stale),
 // or a transcribed set holds no such figure (absent names it), or the
-// set's machine did not record a fact (fact, of machine).
-type gap struct{ set, id, failed, metric, inapplicable, stale, absent, fact, machine string }
+// set's machine did not record a fact (fact, of machine), or the set's
+// machine cannot measure the combination at all (unavailable says why).
+type gap struct{ set, id, failed, metric, inapplicable, stale, absent, fact, machine, unavailable string }
 
 // kind is the kind of the gap's warning.
 func (g gap) kind() string {
 	switch {
+	case g.unavailable != "":
+		return KindUnavailable
 	case g.inapplicable != "":
 		return KindNotApplicable
 	case g.failed != "":
@@ -282,6 +285,9 @@ func (g gap) msg() string {
 	}
 	if g.stale != "" {
 		return fmt.Sprintf("the stored result of experiment %s has no %s: measure it again with `go run . run %s`", g.id, g.stale, g.id)
+	}
+	if g.unavailable != "" {
+		return fmt.Sprintf("experiment %s has no figure for %s, which its machine cannot measure: %s", g.id, g.failed, g.unavailable)
 	}
 	if g.inapplicable != "" {
 		return fmt.Sprintf("%s.%s does not apply to %s, so the expression has no value: %s", g.id, g.metric, g.failed, g.inapplicable)
@@ -309,6 +315,9 @@ func (g gap) ko() string {
 	if g.stale != "" {
 		return "측정 없음: 오래된 결과에 " + g.stale + " 값이 없습니다"
 	}
+	if g.unavailable != "" {
+		return unavailableKo(g.unavailable)
+	}
 	if g.inapplicable != "" {
 		return "해당 없음 (" + g.failed + "): " + g.inapplicable
 	}
@@ -317,6 +326,10 @@ func (g gap) ko() string {
 	}
 	return missingKo(g.set, g.id)
 }
+
+// unavailableKo is the gap's text where the set's machine cannot measure a
+// combination: the probe's own reason ("kqueue is not available on linux").
+func unavailableKo(reason string) string { return "이 기계에서는 잴 수 없음: " + reason }
 
 // missing returns the first reference of x whose experiment is known but
 // whose result is not stored, or whose selector could pick a combination
@@ -334,6 +347,13 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 		for _, f := range res.Failures {
 			if selects(r.Selector, f.Params) {
 				return gap{set: set, id: r.Experiment, failed: "[" + f.Params.Key() + "]: " + f.Err}, true
+			}
+		}
+		// A combination the machine cannot measure (kqueue on Linux) is
+		// a result: a gap with its reason, whatever else is stored.
+		for _, u := range res.Unavailable {
+			if selects(r.Selector, u.Params) {
+				return gap{set: set, id: r.Experiment, failed: "[" + u.Params.Key() + "]", unavailable: u.Reason}, true
 			}
 		}
 		// A stale result measured without a value the chapter now sweeps
@@ -562,7 +582,7 @@ func (ev *eval) inline(v *value) *ast.Out {
 	if g, miss := ev.env.missing(x); miss {
 		ev.warn.kindAt(g.kind(), v.at, "%s", g.msg())
 		text := "측정 없음"
-		if g.inapplicable != "" {
+		if g.inapplicable != "" || g.unavailable != "" {
 			text = "—"
 		}
 		return &ast.Out{Class: "mb-missing", Text: text, Title: g.ko()}
@@ -741,27 +761,32 @@ func verdictLabel(v expr.Truth) string {
 }
 
 // condition evaluates a claim's or when's condition. ok is false after an
-// error; a missing result gives Unknown with the warning already made.
-func (ev *eval) condition(what string, x *expr.Expr, m offmap) (val expr.Value, missing string, ok bool) {
+// error; a missing result gives Unknown and the gap, with the warning
+// already made.
+func (ev *eval) condition(what string, x *expr.Expr, m offmap) (val expr.Value, missing *gap, ok bool) {
 	field := map[string]string{"when": "when's if", "claim": "claim's expect"}[what]
 	if !ev.grounded(x, m, field+" "+strings.TrimSpace(x.String()), what == "when") || !ev.knownSets(x, m) {
-		return val, "", false
+		return val, nil, false
 	}
 	if g, miss := ev.env.missing(x); miss {
-		ev.warn.kindAt(g.kind(), m(0), "%s not decided: %s", what, g.msg())
-		return expr.Value{Kind: expr.Bool, Truth: expr.Unknown}, g.ko(), true
+		verb := "not decided"
+		if g.unavailable != "" && what == "claim" {
+			verb = "does not apply"
+		}
+		ev.warn.kindAt(g.kind(), m(0), "%s %s: %s", what, verb, g.msg())
+		return expr.Value{Kind: expr.Bool, Truth: expr.Unknown}, &g, true
 	}
 	val, err := x.Eval(ev.env)
 	if err != nil {
 		ev.exprErr(m, err)
-		return val, "", false
+		return val, nil, false
 	}
 	if val.Kind != expr.Bool {
 		ev.errs.at(m(0), "%s wants a condition (a comparison such as a < b), got a %s", what, kindWord(val))
-		return val, "", false
+		return val, nil, false
 	}
 	ev.inconclusive(val, m(0))
-	return val, "", true
+	return val, nil, true
 }
 
 func kindWord(v expr.Value) string {
@@ -791,8 +816,8 @@ func (ev *eval) claim(dir *directive) any {
 	if !ok || !setsOK {
 		return &ast.Error{Msg: "claim could not be evaluated: " + c.src}
 	}
-	cl.Verdict, cl.Explain = own.Verdict, own.Explain
-	view := &ast.Claim{Verdict: cl.Verdict, Text: text, Expect: c.src, Explain: cl.Explain, Rule: c.basis == "rule"}
+	cl.Verdict, cl.Explain, cl.Unavailable = own.Verdict, own.Explain, own.Unavailable
+	view := &ast.Claim{Verdict: cl.Verdict, Text: text, Expect: c.src, Explain: cl.Explain, Rule: c.basis == "rule", Unavailable: cl.Unavailable}
 	for _, s := range ev.sets(c.expect) {
 		r, _ := ev.env.find(s.set, s.id)
 		cl.Machines = append(cl.Machines, ev.env.machineName(s.set, r))
@@ -818,40 +843,68 @@ func (ev *eval) decide(dir *directive, plain string) (v ast.MachineVerdict, ok b
 	if !ok {
 		return v, false
 	}
-	v = ast.MachineVerdict{Verdict: val.Truth, Explain: missing}
-	if missing == "" {
-		v.Explain = c.expect.Explain(ev.env)
-		if v.Verdict == expr.Unknown {
-			ev.warn.kindAt(KindInconclusiveClaim, dir.off, "claim inconclusive (the runs disagree): %s: %s", plain, v.Explain)
-		}
+	v = ast.MachineVerdict{Verdict: val.Truth}
+	if missing != nil {
+		// A claim about what the machine cannot measure (kqueue on
+		// Linux) does not apply to it: neither held nor undecided.
+		v.Explain, v.Unavailable = missing.ko(), missing.unavailable
+		return v, true
+	}
+	v.Explain = c.expect.Explain(ev.env)
+	if v.Verdict == expr.Unknown {
+		ev.warn.kindAt(KindInconclusiveClaim, dir.off, "claim inconclusive (the runs disagree): %s: %s", plain, v.Explain)
 	}
 	return v, true
 }
 
+// when shows the branch its condition picks. Every branch is evaluated, so
+// an error in one this machine does not take is still reported; but only
+// the branch shown warns about its gaps: a branch about kqueue, not taken
+// on Linux, has no figures there and shows none.
 func (ev *eval) when(dir *directive) any {
 	w := dir.when
-	then := ev.sub(w.then, false)
-	els := ev.sub(w.els, false)
-	var unsure *ast.Fragment
-	if w.unsure != nil {
-		unsure = ev.sub(w.unsure, false)
-	}
 	val, missing, ok := ev.condition("when", w.cond, w.m)
-	if !ok {
-		return &ast.Error{Msg: "when could not be evaluated: " + w.src}
-	}
+	branch := "else"
 	switch {
-	case missing != "":
-		// No data decides it: a gap, never a branch stated as fact.
-		return &ast.When{Branch: "missing", Missing: missing}
+	case !ok:
+		branch = ""
+	case missing != nil:
+		branch = "missing"
 	case val.Truth == expr.True:
-		return &ast.When{Branch: "then", Body: then}
+		branch = "then"
 	case val.Truth == expr.Unknown && w.unsure != nil:
-		return &ast.When{Branch: "unsure", Body: unsure}
+		branch = "unsure"
 	case val.Truth == expr.Unknown:
 		ev.warn.kindAt(KindInconclusive, w.m(0), "inconclusive condition %s: the runs disagree, so the else branch was shown; add an unsure: branch", w.cond.Explain(ev.env))
 	}
-	return &ast.When{Branch: "else", Body: els}
+	body := map[string]*ast.Fragment{}
+	for _, b := range []struct {
+		name string
+		s    *subdoc
+	}{{"then", w.then}, {"else", w.els}, {"unsure", w.unsure}} {
+		if b.s != nil {
+			body[b.name] = ev.subShown(b.s, b.name == branch)
+		}
+	}
+	switch branch {
+	case "":
+		return &ast.Error{Msg: "when could not be evaluated: " + w.src}
+	case "missing":
+		// No data decides it: a gap, never a branch stated as fact.
+		return &ast.When{Branch: "missing", Missing: missing.ko()}
+	}
+	return &ast.When{Branch: branch, Body: body[branch]}
+}
+
+// subShown is sub for a fragment that may not be shown: its errors are
+// reported all the same, its warnings only when it is shown.
+func (ev *eval) subShown(s *subdoc, shown bool) *ast.Fragment {
+	if !shown {
+		warn := ev.warn
+		ev.warn = &errs{f: ev.d.f}
+		defer func() { ev.warn = warn }()
+	}
+	return ev.sub(s, false)
 }
 
 // sub evaluates the values of a Markdown field; the fragment is rendered

@@ -131,6 +131,14 @@ const ruleNote = "규칙으로 판정: 프로브가 정한 규칙에 따른 값�
 
 // writeClaim writes a claim's verdict; text is its text as inline HTML.
 func writeClaim(b *bytes.Buffer, v *ast.Claim, text []byte) {
+	if v.Unavailable != "" {
+		// Not a verdict: the claim is about what this machine cannot
+		// measure, and says so in place of one.
+		b.WriteString(`<div class="mb-claim mb-unavailable"><span class="mb-verdict">– 해당 없음</span> <span class="mb-claim-text">`)
+		b.Write(text)
+		b.WriteString(`</span><div class="mb-explain">` + esc(unavailableKo(v.Unavailable)) + "</div></div>\n")
+		return
+	}
 	class := "mb-claim mb-" + v.Verdict.String()
 	if v.Rule {
 		class += " mb-rule"

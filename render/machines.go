@@ -103,12 +103,13 @@ type machineView struct {
 	set  string // as resolved: "" for the build's own
 	name string
 	r    *dataset.Result
-	// rows and failed are keyed by the free params' values (rowKey);
+	// rows, failed and unavailable are keyed by the free params' values (rowKey);
 	// vals lists each free param's values in order: the chapter's sweep
 	// for the build's own set, the result's order for another.
-	rows   map[string]dataset.Row
-	failed map[string]string
-	vals   map[string][]string
+	rows        map[string]dataset.Row
+	failed      map[string]string
+	unavailable map[string]string // combinations the machine cannot measure, and why
+	vals        map[string][]string
 }
 
 // rowKey keys a row by the values of the free params, in their order.
@@ -123,7 +124,7 @@ func rowKey(vals ...string) string { return strings.Join(vals, "\x00") }
 // directive must pin more.
 func (ev *eval) machineView(set string, sel *selection, where map[string]string, free []freeParam) (machineView, error) {
 	x := sel.x
-	mv := machineView{set: ev.env.resolve(set), rows: map[string]dataset.Row{}, failed: map[string]string{}, vals: map[string][]string{}}
+	mv := machineView{set: ev.env.resolve(set), rows: map[string]dataset.Row{}, failed: map[string]string{}, unavailable: map[string]string{}, vals: map[string][]string{}}
 	mv.r, _ = ev.env.find(mv.set, x.ID)
 	mv.name = ev.env.machineName(mv.set, mv.r)
 	if mv.set == "" {
@@ -182,6 +183,11 @@ func (ev *eval) machineView(set string, sel *selection, where map[string]string,
 	for _, f := range mv.r.Failures {
 		if key, ok := picks(resultParams(mv.r, f.Params)); ok {
 			mv.failed[key] = f.Err
+		}
+	}
+	for _, u := range mv.r.Unavailable {
+		if key, ok := picks(resultParams(mv.r, u.Params)); ok {
+			mv.unavailable[key] = u.Reason
 		}
 	}
 	return mv, nil
@@ -315,7 +321,7 @@ func (ev *eval) machinesTable(dir *directive, x *Experiment, m probe.Metric, sel
 				k := rowKey(key...)
 				found, has := c.mv.rows[k]
 				var err error
-				if cell, err = figureCell(found, has, c.mv.failed[k], m, t.format, t.labels); err != nil {
+				if cell, err = figureCell(found, has, c.mv.failed[k], c.mv.unavailable[k], m, t.format, t.labels); err != nil {
 					off, ok := dir.at["format"]
 					if !ok {
 						off = dir.off
@@ -324,7 +330,7 @@ func (ev *eval) machinesTable(dir *directive, x *Experiment, m probe.Metric, sel
 					return &ast.Error{Msg: err.Error()}
 				}
 				switch {
-				case !has && c.mv.failed[k] == "" && c.mv.set != "":
+				case !has && c.mv.failed[k] == "" && c.mv.unavailable[k] == "" && c.mv.set != "":
 					cell.Title = c.mv.name + "에 없는 수치"
 				case has && !c.mv.r.Measured():
 					// One figure per combination: its "runs" would

@@ -157,6 +157,12 @@ func (ev *eval) plot(dir *directive) any {
 		// A point the metric does not apply to is left out, and said so.
 		provenance += " · 해당 없음(" + strings.Join(inapplicable, "; ") + "): " + ym.Optional
 	}
+	if views[0].r != nil {
+		if s := unavailableReasons(views[0].r); s != "" {
+			// So is a series the machine cannot measure (kqueue on Linux).
+			provenance += " · " + s
+		}
+	}
 	if p.ref != "" && len(views) > 1 && views[1].r != nil && own == 1 && all[0].name == views[0].name {
 		// One series beside a reference set: name both by their set.
 		all[0].name = "이 기계 (" + views[0].name + ")"

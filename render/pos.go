@@ -41,6 +41,10 @@ const (
 	KindFailed            = "failed result"  // a combination that failed to measure
 	KindStale             = "stale result"   // shown, marked as measured with other settings or code
 	KindNotApplicable     = "absent metric"  // an optional metric a combination does not have
+	// KindUnavailable: a figure of a combination the set's machine cannot
+	// measure at all (kqueue on Linux), shown as a gap with the probe's
+	// reason; a result, not a gap to fill.
+	KindUnavailable = "not available on the machine"
 )
 
 // Kind is the warning's kind (one of the Kind constants), "" for an error.

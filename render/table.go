@@ -13,39 +13,63 @@ import (
 	"measuredbook/render/ast"
 )
 
-// rowIndex indexes a result's rows and failures by their params' Key.
+// rowIndex indexes a result's rows, failures and the combinations its
+// machine cannot measure by their params' Key.
 type rowIndex struct {
-	rows     map[string]dataset.Row
-	failures map[string]string
+	rows        map[string]dataset.Row
+	failures    map[string]string
+	unavailable map[string]string
 }
 
 func indexRows(r *dataset.Result) rowIndex {
-	ix := rowIndex{rows: map[string]dataset.Row{}, failures: map[string]string{}}
+	ix := rowIndex{rows: map[string]dataset.Row{}, failures: map[string]string{}, unavailable: map[string]string{}}
 	for _, row := range r.Rows {
 		ix.rows[row.Params.Key()] = row
 	}
 	for _, f := range r.Failures {
 		ix.failures[f.Params.Key()] = f.Err
 	}
+	for _, u := range r.Unavailable {
+		ix.unavailable[u.Params.Key()] = u.Reason
+	}
 	return ix
+}
+
+// unavailableReasons are the distinct reasons r's machine gives for the
+// combinations it cannot measure, in order, for a provenance line.
+func unavailableReasons(r *dataset.Result) string {
+	var reasons []string
+	for _, u := range r.Unavailable {
+		if !slices.Contains(reasons, u.Reason) {
+			reasons = append(reasons, u.Reason)
+		}
+	}
+	if len(reasons) == 0 {
+		return ""
+	}
+	return unavailableKo(strings.Join(reasons, "; "))
 }
 
 // cell shows one metric of one combination: see figureCell.
 func (ix rowIndex) cell(p probe.Params, m probe.Metric, format string, labels map[string]string) (ast.Cell, error) {
 	key := p.Key()
 	row, ok := ix.rows[key]
-	return figureCell(row, ok, ix.failures[key], m, format, labels)
+	return figureCell(row, ok, ix.failures[key], ix.unavailable[key], m, format, labels)
 }
 
 // figureCell shows one metric of a row: the median in the metric's
 // default format (or format), with "min–max, N runs" on hover; or, when
-// the row is not found, that it failed (failed says why) or was not
+// the row is not found, that it failed (failed says why), that its
+// machine cannot measure it (unavailable says why) or that it was not
 // measured. A code shown by its name takes the directive's label for that
 // name, if any.
-func figureCell(row dataset.Row, found bool, failed string, m probe.Metric, format string, labels map[string]string) (ast.Cell, error) {
+func figureCell(row dataset.Row, found bool, failed, unavailable string, m probe.Metric, format string, labels map[string]string) (ast.Cell, error) {
 	if !found {
 		if failed != "" {
 			return ast.Cell{Text: "실패", Title: failed, Class: "mb-failed"}, nil
+		}
+		if unavailable != "" {
+			return ast.Cell{Text: "—", Title: unavailableKo(unavailable), Class: "mb-missing"}, nil
 		}
 		return ast.Cell{Text: "—", Title: "측정 없음", Class: "mb-missing"}, nil
 	}
@@ -171,6 +195,9 @@ func provenance(r *dataset.Result, metrics []probe.Metric, name func(string) str
 	}
 	if n := len(r.Failures); n > 0 {
 		parts = append(parts, fmt.Sprintf("실패 %d건", n))
+	}
+	if s := unavailableReasons(r); s != "" {
+		parts = append(parts, s)
 	}
 	if stale != "" {
 		parts = append(parts, staleKo(stale))

@@ -234,9 +234,25 @@ func (r *Runner) Run(ctx context.Context, p probe.Probe, params probe.Params) (p
 	}
 	v, err := decode(p, stdout.buf.Bytes())
 	if err != nil {
-		return nil, &RunError{Probe: p.Name, Params: params, Cause: err.Error()}
+		re := &RunError{Probe: p.Name, Params: params, Cause: err.Error()}
+		var ue *probe.UnavailableError
+		if errors.As(err, &ue) {
+			re.Err = ue
+		}
+		return nil, re
 	}
 	return v, nil
+}
+
+// Unavailable reports whether err is a run whose probe said that this
+// machine cannot measure the combination at all (probe.NotAvailable), and
+// why: a result to record, not a failure.
+func Unavailable(err error) (reason string, ok bool) {
+	var ue *probe.UnavailableError
+	if errors.As(err, &ue) {
+		return ue.Reason, true
+	}
+	return "", false
 }
 
 // decode reads the child's one JSON object: its values, checked against
@@ -249,6 +265,9 @@ func decode(p probe.Probe, data []byte) (probe.Values, error) {
 	}
 	if dec.More() {
 		return nil, errors.New("child printed more than one result")
+	}
+	if out.Unavailable != "" {
+		return nil, &probe.UnavailableError{Reason: out.Unavailable}
 	}
 	if out.Error != "" {
 		return nil, errors.New(out.Error)
@@ -277,6 +296,9 @@ var tooLarge = fmt.Sprintf("result too large: the child printed more than %d MiB
 type childOutput struct {
 	Values probe.Values `json:"values,omitempty"`
 	Error  string       `json:"error,omitempty"`
+	// Unavailable is the reason the probe cannot measure the combination
+	// on this machine (probe.NotAvailable), set instead of Values.
+	Unavailable string `json:"unavailable,omitempty"`
 }
 
 // Child is the child side: args are what follows ChildVerb (probe name,
@@ -327,7 +349,9 @@ func Child(args []string, all []probe.Probe, stdout, stderr io.Writer) int {
 	if err == nil {
 		err = finite(out.Values)
 	}
-	if err != nil {
+	if reason, ok := Unavailable(err); ok {
+		out = childOutput{Unavailable: reason}
+	} else if err != nil {
 		out = childOutput{Error: err.Error()}
 	}
 	if err := json.NewEncoder(stdout).Encode(out); err != nil {
@@ -388,24 +412,32 @@ func finite(v probe.Values) error {
 // Measure runs every combination runs times. Runs are interleaved (run 1
 // of every combination, then run 2, …) so that a slow drift of the machine
 // spreads over all combinations instead of biasing one. Failed runs are
-// collected per combination; a combination keeps only complete data.
-func (r *Runner) Measure(ctx context.Context, p probe.Probe, combos []probe.Params, runs int, progress func(done, total int, params probe.Params)) (rows []dataset.Row, failed []*RunError) {
+// collected per combination; a combination keeps only complete data. A
+// combination the probe says this machine cannot measure at all
+// (probe.NotAvailable) is run once, not runs times, and returned in
+// unavailable with the probe's reason.
+func (r *Runner) Measure(ctx context.Context, p probe.Probe, combos []probe.Params, runs int, progress func(done, total int, params probe.Params)) (rows []dataset.Row, unavailable []dataset.Unavailable, failed []*RunError) {
 	rows = make([]dataset.Row, len(combos))
 	for i, c := range combos {
 		rows[i].Params = c
 	}
 	bad := make([]*RunError, len(combos))
+	gone := make([]string, len(combos)) // why a combination cannot be measured here
 	total, done := runs*len(combos), 0
 	for run := 0; run < runs; run++ {
 		for i, c := range combos {
 			done++
-			if bad[i] != nil || ctx.Err() != nil {
+			if bad[i] != nil || gone[i] != "" || ctx.Err() != nil {
 				continue
 			}
 			if progress != nil {
 				progress(done, total, c)
 			}
 			v, err := r.Run(ctx, p, c)
+			if reason, ok := Unavailable(err); ok {
+				gone[i] = reason
+				continue
+			}
 			if err != nil {
 				var re *RunError
 				if !errors.As(err, &re) {
@@ -423,13 +455,17 @@ func (r *Runner) Measure(ctx context.Context, p probe.Probe, combos []probe.Para
 			failed = append(failed, bad[i])
 			continue
 		}
+		if gone[i] != "" {
+			unavailable = append(unavailable, dataset.Unavailable{Params: rows[i].Params, Reason: gone[i]})
+			continue
+		}
 		if ctx.Err() != nil {
 			failed = append(failed, &RunError{Probe: p.Name, Params: rows[i].Params, Cause: "interrupted", Err: ctx.Err()})
 			continue
 		}
 		ok = append(ok, rows[i])
 	}
-	return ok, failed
+	return ok, unavailable, failed
 }
 
 // capped keeps what a child prints on stdout up to max bytes and closes

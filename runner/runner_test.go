@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"measuredbook/dataset"
 	"measuredbook/probe"
 )
 
@@ -36,6 +38,14 @@ var fakes = []probe.Probe{
 			var m map[string]int
 			m["boom"] = 1 // a nil map write: the child panics
 			return nil, nil
+		}},
+	{Spec: probe.Spec{Name: "absent", Params: []probe.Param{{Name: "api", Kind: probe.String, Default: "poll"}},
+		Metrics: []probe.Metric{{Name: "pid", Unit: probe.Count}}},
+		Run: func(_ context.Context, p probe.Params) (probe.Values, error) {
+			if api := p.String("api"); api != "poll" {
+				return nil, fmt.Errorf("wrapped: %w", probe.NotAvailable(api, ""))
+			}
+			return probe.Values{"pid": float64(os.Getpid())}, nil
 		}},
 	{Spec: probe.Spec{Name: "hangs", Metrics: []probe.Metric{{Name: "x", Unit: probe.Count}}},
 		Run: func(context.Context, probe.Params) (probe.Values, error) {
@@ -237,7 +247,7 @@ func TestFailuresAreReportedNotFatal(t *testing.T) {
 	}{
 		{1, "cannot raise RLIMIT_NOFILE"},
 		{2, "assignment to entry in nil map"},
-		{3, "timed out after 2s"},
+		{4, "timed out after 2s"},
 	} {
 		p := fakes[tc.probe]
 		_, err := runner(t).Run(context.Background(), p, probe.Params{})
@@ -253,10 +263,10 @@ func TestFailuresAreReportedNotFatal(t *testing.T) {
 
 func TestMeasureKeepsGoodCombinations(t *testing.T) {
 	r := runner(t)
-	rows, failed := r.Measure(context.Background(), fakes[0],
+	rows, unavailable, failed := r.Measure(context.Background(), fakes[0],
 		[]probe.Params{{"n": "1"}, {"n": "2"}}, 3, nil)
-	if len(failed) != 0 || len(rows) != 2 {
-		t.Fatalf("rows %d failed %v", len(rows), failed)
+	if len(failed) != 0 || len(unavailable) != 0 || len(rows) != 2 {
+		t.Fatalf("rows %d unavailable %v failed %v", len(rows), unavailable, failed)
 	}
 	for _, row := range rows {
 		if len(row.Runs) != 3 {
@@ -270,9 +280,27 @@ func TestMeasureKeepsGoodCombinations(t *testing.T) {
 			t.Errorf("%v: runs shared a process (%d distinct pids)", row.Params, len(pids))
 		}
 	}
-	_, failed = r.Measure(context.Background(), fakes[1], []probe.Params{{}}, 2, nil)
+	_, _, failed = r.Measure(context.Background(), fakes[1], []probe.Params{{}}, 2, nil)
 	if len(failed) != 1 {
 		t.Errorf("failing probe: %d failures, want 1", len(failed))
+	}
+}
+
+// A combination the probe cannot measure on this machine is a result with
+// its reason, asked once, and never a failure; the others are measured.
+func TestMeasureRecordsUnavailable(t *testing.T) {
+	runs := 0
+	rows, unavailable, failed := runner(t).Measure(context.Background(), fakes[3],
+		[]probe.Params{{"api": "poll"}, {"api": "kqueue"}}, 3, func(int, int, probe.Params) { runs++ })
+	if len(failed) != 0 || len(rows) != 1 || len(rows[0].Runs) != 3 {
+		t.Fatalf("rows %v failed %v, want poll's 3 runs and no failure", rows, failed)
+	}
+	want := []dataset.Unavailable{{Params: probe.Params{"api": "kqueue"}, Reason: "kqueue is not available on " + runtime.GOOS}}
+	if !reflect.DeepEqual(unavailable, want) {
+		t.Errorf("unavailable = %v, want %v", unavailable, want)
+	}
+	if runs != 4 {
+		t.Errorf("%d runs started, want 4 (3 of poll, 1 of kqueue)", runs)
 	}
 }
 
@@ -389,7 +417,7 @@ func TestCancelKillsChildAndSaysInterrupted(t *testing.T) {
 	r.Timeout = time.Minute
 	errc := make(chan error, 1)
 	go func() {
-		_, err := r.Run(ctx, fakes[3], probe.Params{})
+		_, err := r.Run(ctx, fakes[4], probe.Params{})
 		errc <- err
 	}()
 	pid := readPid(t, pidFile)

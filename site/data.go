@@ -16,7 +16,8 @@ import (
 )
 
 // Data is an experiment's raw result for download: every run of every
-// combination, and the combinations that failed.
+// combination, the combinations that failed and those the machine cannot
+// measure.
 type Data struct {
 	Experiment string              `json:"experiment"`
 	Probe      string              `json:"probe"`
@@ -28,6 +29,9 @@ type Data struct {
 	Params     []string            `json:"params"`
 	Runs       []map[string]any    `json:"runs"`
 	Failures   []map[string]string `json:"failures,omitempty"`
+	// Unavailable are the combinations the machine cannot measure, each
+	// with its params and the probe's reason.
+	Unavailable []map[string]string `json:"unavailable,omitempty"`
 }
 
 // Export is r (of set) as data/ID.json and data/ID.csv: the JSON holds
@@ -95,6 +99,13 @@ func Export(set string, r *dataset.Result) (jsonFile, csvFile []byte, err error)
 			rec[p] = f.Params[p]
 		}
 		d.Failures = append(d.Failures, rec)
+	}
+	for _, u := range r.Unavailable {
+		rec := map[string]string{"reason": u.Reason}
+		for _, p := range r.Order {
+			rec[p] = u.Params[p]
+		}
+		d.Unavailable = append(d.Unavailable, rec)
 	}
 	if jsonFile, err = json.MarshalIndent(d, "", "  "); err != nil {
 		return nil, nil, err

@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"measuredbook/dataset"
+	"measuredbook/expr"
 	"measuredbook/probe"
+	"measuredbook/render"
 )
 
 func TestNumbering(t *testing.T) {
@@ -66,8 +68,9 @@ func TestDecorate(t *testing.T) {
 func TestExportAndLinks(t *testing.T) {
 	r := &dataset.Result{Experiment: "e", Probe: "p.q", Order: []string{"api", "n"}, Machine: dataset.Fingerprint{Name: "box"},
 		Start: time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC), Source: "measured", Units: map[string]probe.Unit{"wall": probe.Seconds},
-		Rows:     []dataset.Row{{Params: probe.Params{"api": "poll", "n": "10"}, Runs: []probe.Values{{"wall": 1.5e-6}, {"wall": 2e-6, "n_ok": 3}}}},
-		Failures: []dataset.Failure{{Params: probe.Params{"api": "select", "n": "10"}, Err: "EINVAL"}}}
+		Rows:        []dataset.Row{{Params: probe.Params{"api": "poll", "n": "10"}, Runs: []probe.Values{{"wall": 1.5e-6}, {"wall": 2e-6, "n_ok": 3}}}},
+		Failures:    []dataset.Failure{{Params: probe.Params{"api": "select", "n": "10"}, Err: "EINVAL"}},
+		Unavailable: []dataset.Unavailable{{Params: probe.Params{"api": "kqueue", "n": "10"}, Reason: "kqueue is not available on linux"}}}
 	j, c, err := Export("box", r)
 	if err != nil {
 		t.Fatal(err)
@@ -82,6 +85,9 @@ func TestExportAndLinks(t *testing.T) {
 	}
 	if len(d.Runs) != 2 || d.Runs[1]["wall"] != 2e-6 || d.Start != "2026-11-29T10:00:00Z" || len(d.Failures) != 1 || d.Failures[0]["error"] != "EINVAL" {
 		t.Errorf("json %+v", d)
+	}
+	if len(d.Unavailable) != 1 || d.Unavailable[0]["api"] != "kqueue" || d.Unavailable[0]["reason"] != "kqueue is not available on linux" {
+		t.Errorf("json unavailable %+v", d.Unavailable)
 	}
 	body := `<figure class="mb-experiment" id="experiment-bare"><table></table></figure>
 <figure class="mb-experiment" id="experiment-e"><table></table>
@@ -98,6 +104,31 @@ func TestExportAndLinks(t *testing.T) {
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("links lack %s\n%s", want, got)
+		}
+	}
+}
+
+// A claim about what the machine cannot measure is neither held nor
+// undecided on the claims page: it says 해당 없음, with the reason; so
+// does a per-machine verdict on a machine that cannot measure it.
+func TestClaimsPageSaysNotApplicable(t *testing.T) {
+	kq := "kqueue is not available on linux"
+	body := string(ClaimsBody("linux-box", []ChapterClaims{{Title: "2장", Slug: "ch2", Claims: []render.Claim{
+		{Text: "epoll은 평평하다", Verdict: expr.True, Explain: "growth = 1.1× < 2"},
+		{Text: "kqueue는 평평하다", Verdict: expr.Unknown, Explain: "이 기계에서는 잴 수 없음: " + kq, Unavailable: kq},
+		{Text: "kqueue는 기계마다 평평하다", Verdict: expr.Unknown, Explain: "이 기계에서는 잴 수 없음: " + kq, Unavailable: kq, On: []render.MachineVerdict{
+			{Machine: "linux-box", Verdict: expr.Unknown, Explain: "이 기계에서는 잴 수 없음: " + kq, Unavailable: kq},
+			{Machine: "m1", Verdict: expr.True, Explain: "growth = 1.2× < 2"},
+		}},
+	}}}))
+	for _, want := range []string{
+		"주장 3개: 성립 1, 불성립 0, 판단 보류 0, 이 기계에서는 잴 수 없는 것에 관한 주장이라 해당 없음 2.",
+		`<li class="mb-claim mb-unavailable"><span class="mb-verdict">– 해당 없음</span> kqueue는 평평하다`,
+		`<li class="mb-unavailable"><span class="mb-machine">linux-box</span> <span class="mb-verdict">– 해당 없음</span>`,
+		`<li class="mb-holds"><span class="mb-machine">m1</span> <span class="mb-verdict">✓ 성립</span>`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("claims page lacks %q:\n%s", want, body)
 		}
 	}
 }

@@ -23,7 +23,11 @@
 // Every run is one line: durations are written in ns/METRIC, sizes in
 // B/METRIC and counts as a bare METRIC unit; in memory every value is in
 // its base unit (seconds, bytes, counts). A combination whose runs failed
-// is kept as a "failed-N:" configuration line with its cause.
+// is kept as a "failed-N:" configuration line with its cause, and one the
+// machine cannot measure at all (kqueue on Linux) as an "unavailable-N:"
+// line with its reason:
+//
+//	unavailable-1: api=kqueue/idle=100/rounds=2000: kqueue is not available on linux
 //
 // Reading is strict, since a results file may be edited, cut short or not
 // a file at all: only a regular file of bounded size is read; every
@@ -144,6 +148,9 @@ func Write(w io.Writer, r *dataset.Result) error {
 	cfg("source", source)
 	for i, f := range r.Failures {
 		cfg(fmt.Sprintf("failed-%d", i+1), f.Params.Key()+": "+f.Err)
+	}
+	for i, u := range r.Unavailable {
+		cfg(fmt.Sprintf("unavailable-%d", i+1), u.Params.Key()+": "+u.Reason)
 	}
 	bw.WriteString("\n")
 	metrics := make([]string, 0, len(r.Units))
@@ -291,8 +298,8 @@ func Read(rd io.Reader, fileName string, all []probe.Probe) (*dataset.Result, er
 				break
 			}
 		}
-		if got := len(r.Rows) + len(r.Failures); got != want {
-			return nil, fmt.Errorf("%s: holds %d of the %d combinations its params sweep, as runs or failures (the file was cut short or edited)", fileName, got, want)
+		if got := len(r.Rows) + len(r.Failures) + len(r.Unavailable); got != want {
+			return nil, fmt.Errorf("%s: holds %d of the %d combinations its params sweep, as runs, failures or unavailable ones (the file was cut short or edited)", fileName, got, want)
 		}
 		for _, row := range r.Rows {
 			if len(row.Runs) != r.Runs {
@@ -414,23 +421,29 @@ func setConfig(r *dataset.Result, cfg map[string]configLine, file string) error 
 		return fmt.Errorf("%s: %w", file, err)
 	}
 	r.Machine = m
-	for i := 1; ; i++ {
-		key := fmt.Sprintf("failed-%d", i)
-		v, ok := cfg[key]
-		if !ok {
-			break
-		}
-		combo, cause, ok := strings.Cut(v.value, ": ")
-		if !ok {
-			return at(key, "expected \"k=v/k=v: cause\"")
-		}
-		params := probe.Params{}
-		for _, part := range strings.Split(combo, "/") {
-			if k, val, ok := strings.Cut(part, "="); ok {
-				params[k] = val
+	for _, kind := range []string{"failed", "unavailable"} {
+		for i := 1; ; i++ {
+			key := fmt.Sprintf("%s-%d", kind, i)
+			v, ok := cfg[key]
+			if !ok {
+				break
+			}
+			combo, cause, ok := strings.Cut(v.value, ": ")
+			if !ok {
+				return at(key, "expected \"k=v/k=v: %s\"", map[string]string{"failed": "cause", "unavailable": "reason"}[kind])
+			}
+			params := probe.Params{}
+			for _, part := range strings.Split(combo, "/") {
+				if k, val, ok := strings.Cut(part, "="); ok {
+					params[k] = val
+				}
+			}
+			if kind == "failed" {
+				r.Failures = append(r.Failures, dataset.Failure{Params: params, Err: cause})
+			} else {
+				r.Unavailable = append(r.Unavailable, dataset.Unavailable{Params: params, Reason: cause})
 			}
 		}
-		r.Failures = append(r.Failures, dataset.Failure{Params: params, Err: cause})
 	}
 	return nil
 }

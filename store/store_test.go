@@ -25,7 +25,7 @@ func sample() *dataset.Result {
 		Probe:      "readiness",
 		Hash:       "0123456789abcdef",
 		Order:      []string{"api", "idle"},
-		Sweep:      map[string][]string{"api": {"poll", "epoll", "select"}, "idle": {"100"}},
+		Sweep:      map[string][]string{"api": {"poll", "epoll", "select", "kqueue"}, "idle": {"100"}},
 		Runs:       2,
 		Machine:    dataset.Fingerprint{Name: "test-machine", CPU: "Test CPU", Cores: 2, Limits: map[string]string{"nofile": "1024/4096"}},
 		Start:      time.Date(2026, 11, 29, 20, 0, 0, 0, time.UTC),
@@ -37,7 +37,8 @@ func sample() *dataset.Result {
 			{Params: probe.Params{"api": "epoll", "idle": "100"}, Runs: []probe.Values{
 				{"round": 0.9e-6, "usable": 1, "rss": 4096}, {"round": 1.1e-6, "usable": 1, "rss": 4096}}},
 		},
-		Failures: []dataset.Failure{{Params: probe.Params{"api": "select", "idle": "100"}, Err: "child signal: killed"}},
+		Failures:    []dataset.Failure{{Params: probe.Params{"api": "select", "idle": "100"}, Err: "child signal: killed"}},
+		Unavailable: []dataset.Unavailable{{Params: probe.Params{"api": "kqueue", "idle": "100"}, Reason: "kqueue is not available on linux"}},
 	}
 }
 
@@ -332,7 +333,7 @@ func TestAllFailedReadsBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got.Rows) != 0 || len(got.Failures) != 3 || got.Failures[0].Err != "child signal: killed" || got.Runs != 2 {
+	if len(got.Rows) != 0 || len(got.Failures) != 3 || got.Failures[0].Err != "child signal: killed" || len(got.Unavailable) != 1 || got.Runs != 2 {
 		t.Errorf("read %+v", got)
 	}
 }

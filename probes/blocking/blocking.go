@@ -74,8 +74,9 @@ is safe here only because a read that finds its byte cannot block); the goroutin
 thread (runtime.LockOSThread) so RUSAGE_THREAD is the reading thread's; the GC runs before and is off during
 the reads; and before each chunk the goroutine yields once (runtime.Gosched, outside the timed region) so that
 sysmon's 10 ms preemption, which parks a locked goroutine's thread, cannot land inside a chunk.
-vcsw_process also counts the Go runtime's own threads (sysmon, idle Ms); on macOS and FreeBSD, which have no
-RUSAGE_THREAD, vcsw_thread is the process count too.`,
+vcsw_process also counts the Go runtime's own threads (sysmon, idle Ms). FreeBSD has RUSAGE_THREAD as Linux
+does; macOS has none (its getrusage counts the whole process), so there vcsw_thread is left out of the run
+and only vcsw_process is reported.`,
 	Params: []probe.Param{
 		{Name: "reads", Kind: probe.Int, Default: "2000", Doc: "timed 1-byte blocking reads per path (raw and through Go), all with data already waiting"},
 		{Name: "warmup", Kind: probe.Int, Default: "500", Doc: "untimed write+read pairs before the timed reads"},
@@ -83,7 +84,8 @@ RUSAGE_THREAD, vcsw_thread is the process count too.`,
 	Metrics: []probe.Metric{
 		{Name: "read", Unit: probe.Seconds, Better: probe.Lower, Doc: "time per read(2) that found its byte waiting, through the bare trap (RawSyscall): the kernel's price"},
 		{Name: "read_go", Unit: probe.Seconds, Better: probe.Lower, Doc: "the same read through Go's unix.Read (with entersyscall/exitsyscall)"},
-		{Name: "vcsw_thread", Unit: probe.Count, Better: probe.Lower, Doc: "voluntary context switches of the reading thread per read (RUSAGE_THREAD): 0 means it never slept"},
+		{Name: "vcsw_thread", Unit: probe.Count, Better: probe.Lower, Doc: "voluntary context switches of the reading thread per read (RUSAGE_THREAD): 0 means it never slept",
+			Optional: "absent on macOS, whose getrusage counts only the whole process (it has no RUSAGE_THREAD)"},
 		{Name: "vcsw_process", Unit: probe.Count, Better: probe.Lower, Doc: "voluntary context switches of the whole process per read (RUSAGE_SELF), the Go runtime's threads included"},
 	},
 }
@@ -140,17 +142,25 @@ func runReady(ctx context.Context, p probe.Params) (probe.Values, error) {
 		done += k
 	}
 	n := float64(2 * reads)
-	return probe.Values{
+	v := probe.Values{
 		"read":         float64(raw.total) / 1e9 / float64(reads),
 		"read_go":      float64(viaGo.total) / 1e9 / float64(reads),
-		"vcsw_thread":  float64(raw.vt+viaGo.vt) / n,
 		"vcsw_process": float64(raw.vp+viaGo.vp) / n,
-	}, nil
+	}
+	if raw.perThread && viaGo.perThread {
+		v["vcsw_thread"] = float64(raw.vt+viaGo.vt) / n
+	}
+	return v, nil
 }
 
 // readTimes is one timed series of ready reads: total ns, and the reading
-// thread's and the process's voluntary switches over the timed chunks.
-type readTimes struct{ total, vt, vp int64 }
+// thread's and the process's voluntary switches over the timed chunks;
+// perThread is false where the kernel counts no thread alone (macOS), and
+// vt then means nothing.
+type readTimes struct {
+	total, vt, vp int64
+	perThread     bool
+}
 
 // timeReads times len(fill) 1-byte reads of r, each finding its byte
 // waiting (written through w before the clock starts), and adds them to t.
@@ -165,7 +175,7 @@ func timeReads(r, w int, fill []byte, raw bool, t *readTimes) error {
 	}
 	k, bad := len(fill), 0
 	rp0 := kern.ProcessRusage()
-	rt0 := kern.ThreadRusage()
+	rt0, perThread := kern.ThreadRusage()
 	t0 := kern.Now()
 	if raw {
 		for j := 0; j < k; j++ {
@@ -181,12 +191,13 @@ func timeReads(r, w int, fill []byte, raw bool, t *readTimes) error {
 		}
 	}
 	t1 := kern.Now()
-	rt1 := kern.ThreadRusage()
+	rt1, _ := kern.ThreadRusage()
 	rp1 := kern.ProcessRusage()
 	if bad > 0 {
 		return fmt.Errorf("%d of %d reads did not return 1 byte", bad, k)
 	}
 	t.total += t1 - t0
+	t.perThread = perThread
 	t.vt += int64(rt1.Nvcsw - rt0.Nvcsw)
 	t.vp += int64(rp1.Nvcsw - rp0.Nvcsw)
 	return nil

@@ -56,7 +56,8 @@ chiefly sysmon, which sleeps between its checks as often as every 20 µs while a
 What Go adds: each syscall (the control write, the read, the writer's control read and write) passes
 through entersyscall/exitsyscall, and a reader whose P was retaken by sysmon while it slept may need a
 second, short sleep to get a P back (vcsw_thread slightly above 1); the GC runs before and is off during
-the calls. On macOS and FreeBSD, which have no RUSAGE_THREAD, vcsw_thread and vcsw_writer are process counts.`,
+the calls. FreeBSD has RUSAGE_THREAD as Linux does; macOS has none (its getrusage counts the whole process),
+so there vcsw_thread, vcsw_writer and vcsw_pair are left out of the run and only vcsw_process is reported.`,
 	Params: []probe.Param{
 		{Name: "delay", Kind: probe.Duration, Default: "500us", Doc: "how long after the reader's start stamp the writer writes the byte"},
 		{Name: "calls", Kind: probe.Int, Default: "200", Doc: "blocking reads, each woken by the one persistent writer thread"},
@@ -64,9 +65,12 @@ the calls. On macOS and FreeBSD, which have no RUSAGE_THREAD, vcsw_thread and vc
 	Metrics: []probe.Metric{
 		{Name: "read", Unit: probe.Seconds, Better: probe.Lower, Doc: "median time per blocking read, from the reader's start stamp to its return with the byte (delay and wake-up included)"},
 		{Name: "read_mean", Unit: probe.Seconds, Better: probe.Lower, Doc: "mean time per blocking read"},
-		{Name: "vcsw_thread", Unit: probe.Count, Better: probe.Lower, Doc: "voluntary context switches of the reading thread per read (RUSAGE_THREAD): how often it slept"},
-		{Name: "vcsw_writer", Unit: probe.Count, Better: probe.Lower, Doc: "voluntary context switches of the writer thread during its nanosleep, per call (RUSAGE_THREAD)"},
-		{Name: "vcsw_pair", Unit: probe.Count, Better: probe.Lower, Doc: "vcsw_thread + vcsw_writer: the reader's and the writer's sleeps per call (2 in a C program)"},
+		{Name: "vcsw_thread", Unit: probe.Count, Better: probe.Lower, Doc: "voluntary context switches of the reading thread per read (RUSAGE_THREAD): how often it slept",
+			Optional: "absent on macOS, whose getrusage counts only the whole process (it has no RUSAGE_THREAD)"},
+		{Name: "vcsw_writer", Unit: probe.Count, Better: probe.Lower, Doc: "voluntary context switches of the writer thread during its nanosleep, per call (RUSAGE_THREAD)",
+			Optional: "absent on macOS, whose getrusage counts only the whole process (it has no RUSAGE_THREAD)"},
+		{Name: "vcsw_pair", Unit: probe.Count, Better: probe.Lower, Doc: "vcsw_thread + vcsw_writer: the reader's and the writer's sleeps per call (2 in a C program)",
+			Optional: "absent on macOS, whose getrusage counts only the whole process (it has no RUSAGE_THREAD)"},
 		{Name: "vcsw_process", Unit: probe.Count, Better: probe.Lower, Doc: "voluntary context switches of the whole process per call (RUSAGE_SELF): the pair, the writer's wait for the next call and the Go runtime's threads"},
 		{Name: "delay_actual", Unit: probe.Seconds, Better: probe.Neither, Doc: "median time from the reader's start stamp to the writer's write (asked: delay)"},
 	},
@@ -105,6 +109,7 @@ loopback stack.`,
 type emptyResult struct {
 	read, wake, slept []float64 // per call, seconds
 	vt, vp, vw        int64     // voluntary switches: reader thread, process, writer thread
+	perThread         bool      // vt and vw were counted (false on macOS: no RUSAGE_THREAD)
 }
 
 func runEmpty(ctx context.Context, p probe.Params) (probe.Values, error) {
@@ -119,15 +124,18 @@ func runEmpty(ctx context.Context, p probe.Params) (probe.Values, error) {
 	}
 	sort.Float64s(r.read)
 	sort.Float64s(r.slept)
-	return probe.Values{
+	v := probe.Values{
 		"read":         kern.Quantile(r.read, 0.5),
 		"read_mean":    sum / n,
-		"vcsw_thread":  float64(r.vt) / n,
-		"vcsw_writer":  float64(r.vw) / n,
-		"vcsw_pair":    float64(r.vt+r.vw) / n,
 		"vcsw_process": float64(r.vp) / n,
 		"delay_actual": kern.Quantile(r.slept, 0.5),
-	}, nil
+	}
+	if r.perThread {
+		v["vcsw_thread"] = float64(r.vt) / n
+		v["vcsw_writer"] = float64(r.vw) / n
+		v["vcsw_pair"] = float64(r.vt+r.vw) / n
+	}
+	return v, nil
 }
 
 func runWake(ctx context.Context, p probe.Params) (probe.Values, error) {
@@ -181,9 +189,9 @@ func (wr *writer) run() {
 		if n != 1 {
 			return // the reader closed the control pair: the run is over
 		}
-		ru0 := kern.ThreadRusage()
+		ru0, _ := kern.ThreadRusage()
 		sleepUntil(wr.start.Load() + wr.delay)
-		ru1 := kern.ThreadRusage()
+		ru1, _ := kern.ThreadRusage()
 		wr.vcsw.Store(int64(ru1.Nvcsw - ru0.Nvcsw))
 		wr.stamp.Store(kern.Now())
 		if err := writeAll(wr.w, []byte{'x'}); err != nil {
@@ -226,10 +234,12 @@ func measureEmpty(ctx context.Context, delay time.Duration, calls int) (*emptyRe
 		closeCtl()
 	}()
 
+	_, perThread := kern.ThreadRusage()
 	res := &emptyResult{
-		read:  make([]float64, 0, calls),
-		wake:  make([]float64, 0, calls),
-		slept: make([]float64, 0, calls),
+		read:      make([]float64, 0, calls),
+		wake:      make([]float64, 0, calls),
+		slept:     make([]float64, 0, calls),
+		perThread: perThread,
 	}
 	defer quietGC()()
 
@@ -239,7 +249,7 @@ func measureEmpty(ctx context.Context, delay time.Duration, calls int) (*emptyRe
 			return nil, err
 		}
 		rp0 := kern.ProcessRusage()
-		rt0 := kern.ThreadRusage()
+		rt0, _ := kern.ThreadRusage()
 		t0 := kern.Now()
 		wr.start.Store(t0)
 		if err := writeAll(ctlW, one[:]); err != nil {
@@ -247,7 +257,7 @@ func measureEmpty(ctx context.Context, delay time.Duration, calls int) (*emptyRe
 		}
 		n, rerr := unix.Read(r, one[:])
 		t1 := kern.Now()
-		rt1 := kern.ThreadRusage()
+		rt1, _ := kern.ThreadRusage()
 		rp1 := kern.ProcessRusage()
 		if n != 1 {
 			unix.Shutdown(ctlW, unix.SHUT_WR)

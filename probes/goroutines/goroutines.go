@@ -10,12 +10,12 @@ package goroutines
 import (
 	"context"
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
-	"runtime/pprof"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -49,7 +49,7 @@ goroutine count again; close the channel and wait for all to return. rss_per_gor
 added. Each goroutine costs its g struct (about 400 bytes), its stack (it starts at 2 KiB and this one never
 grows), a sudog on the channel's wait queue and the closure it was started with; nothing in the kernel. There is
 no C equivalent: the nearest is a heap-allocated continuation per connection in an event loop. Linux only
-(/proc/self/statm); elsewhere the probe says it is not supported.`,
+(/proc/self/statm); elsewhere the probe's result is "not available", with that reason.`,
 	Params: []probe.Param{
 		{Name: "goroutines", Kind: probe.Int, Default: "2000", Doc: "parked goroutines to create (the book: 2,000 and 100,000)"},
 	},
@@ -83,7 +83,8 @@ the goroutine on its wait queue. There is no C equivalent; the nearest is swapco
 	Metrics: []probe.Metric{
 		{Name: "handoff", Unit: probe.Seconds, Better: probe.Lower, Doc: "time per hand-off (elapsed / (2 × handoffs))"},
 		{Name: "goroutines", Unit: probe.Count, Doc: "live goroutines just before the timed run"},
-		{Name: "threads", Unit: probe.Count, Doc: "the process's live OS threads just before the timed run (/proc/self/status; elsewhere the threads the runtime has created, from the threadcreate profile)"},
+		{Name: "threads", Unit: probe.Count, Doc: "the process's live OS threads just before the timed run (/proc/self/status)",
+			Optional: "absent where the live thread count cannot be read: only Linux's /proc/self/status is read (the runtime's threadcreate profile counts threads ever created, not live ones)"},
 		{Name: "vcsw", Unit: probe.Count, Doc: "voluntary context switches of the whole process per hand-off (RUSAGE_SELF): near 0 when no OS thread sleeps"},
 	},
 	Timeout: 30 * time.Second,
@@ -193,9 +194,9 @@ func runHandoff(ctx context.Context, p probe.Params) (probe.Values, error) {
 	}()
 	goroutines := runtime.NumGoroutine()
 	threads, err := kern.LiveThreads()
-	if err != nil {
-		// Not Linux: the threads the runtime has created (it rarely ends one).
-		threads = pprof.Lookup("threadcreate").Count()
+	var ue *probe.UnavailableError
+	if err != nil && !errors.As(err, &ue) {
+		return nil, err
 	}
 	runtime.GC()
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
@@ -216,10 +217,13 @@ func runHandoff(ctx context.Context, p probe.Params) (probe.Values, error) {
 		return nil, err
 	}
 	total := float64(2 * n)
-	return probe.Values{
+	v := probe.Values{
 		"handoff":    time.Duration(t1-t0).Seconds() / total,
 		"goroutines": float64(goroutines),
-		"threads":    float64(threads),
 		"vcsw":       float64(ru1.Nvcsw-ru0.Nvcsw) / total,
-	}, nil
+	}
+	if ue == nil { // the live thread count was read
+		v["threads"] = float64(threads)
+	}
+	return v, nil
 }

@@ -54,8 +54,10 @@ func waitParams(delay, calls string) []probe.Param {
 var waitMetrics = []probe.Metric{
 	{Name: "wall", Unit: probe.Seconds, Better: probe.Lower, Doc: "median elapsed time per wait, from the reader's start to its read returning the byte"},
 	{Name: "cpu", Unit: probe.Seconds, Better: probe.Lower, Doc: "median CPU time the reading thread used per wait (CLOCK_THREAD_CPUTIME_ID, read just outside the wait)"},
-	{Name: "vcsw", Unit: probe.Count, Better: probe.Lower, Doc: "voluntary context switches of the reading thread per wait (RUSAGE_THREAD)"},
-	{Name: "ivcsw", Unit: probe.Count, Better: probe.Lower, Doc: "involuntary context switches of the reading thread per wait: the scheduler took its CPU away (another runnable thread, on two shared CPUs)"},
+	{Name: "vcsw", Unit: probe.Count, Better: probe.Lower, Doc: "voluntary context switches of the reading thread per wait (RUSAGE_THREAD)",
+		Optional: "absent on macOS, whose getrusage counts only the whole process (it has no RUSAGE_THREAD)"},
+	{Name: "ivcsw", Unit: probe.Count, Better: probe.Lower, Doc: "involuntary context switches of the reading thread per wait: the scheduler took its CPU away (another runnable thread, on two shared CPUs)",
+		Optional: "absent on macOS, whose getrusage counts only the whole process (it has no RUSAGE_THREAD)"},
 	{Name: "eagain", Unit: probe.Count, Doc: "reads that failed with EAGAIN per wait (0 when blocking)"},
 	{Name: "delay_actual", Unit: probe.Seconds, Doc: "median time from the reader's start to the writer's write (asked: delay)"},
 	{Name: "latency", Unit: probe.Seconds, Better: probe.Lower, Doc: "median time from the writer's stamp just before its write to the reader's return with the byte"},
@@ -94,7 +96,8 @@ while the writer spins on the other P, sysmon hands the idle P to a spinning M, 
 while that M holds it parks a second time to get a P back, so block-mode vcsw can exceed 1 where C would
 show exactly 1. The runtime's sysmon thread wakes as often as every 20 µs while a P sits in a system call,
 and a wake-up on the busy reader's CPU may preempt it (ivcsw), as may any other process's thread on the
-same CPU. On macOS and FreeBSD, which have no RUSAGE_THREAD, vcsw is the process count.`
+same CPU. FreeBSD has RUSAGE_THREAD as Linux does; macOS has none (its getrusage counts the whole process), so
+there vcsw and ivcsw are left out of the run.`
 
 var busySpec = probe.Spec{
 	Name: "nonblocking.busy_vs_block",
@@ -190,6 +193,9 @@ func runWait(ctx context.Context, p probe.Params) (probe.Values, error) {
 		lat         = make([]float64, 0, calls)
 		buf         [1]byte
 	)
+	// Where the kernel counts no thread alone (macOS), the reader's
+	// switches are not counted at all: vcsw and ivcsw are left out.
+	_, perThread := kern.ThreadRusage()
 	defer quietGC()()
 	lastYield := kern.Now()
 	for i := int64(1); i <= total; i++ {
@@ -211,7 +217,7 @@ func runWait(ctx context.Context, p probe.Params) (probe.Values, error) {
 			}
 		}
 
-		ru0 := kern.ThreadRusage()
+		ru0, _ := kern.ThreadRusage()
 		c0 := kern.ThreadCPU()
 		t0 := kern.Now()
 		h.start.Store(t0)
@@ -242,7 +248,7 @@ func runWait(ctx context.Context, p probe.Params) (probe.Values, error) {
 		}
 		tr := kern.Now()
 		c1 := kern.ThreadCPU()
-		ru1 := kern.ThreadRusage()
+		ru1, _ := kern.ThreadRusage()
 		s := h.stamp.Load()
 		if s < t0 || s > tr {
 			return nil, fmt.Errorf("call %d: the writer's stamp lies outside the reader's wait", i)
@@ -259,16 +265,19 @@ func runWait(ctx context.Context, p probe.Params) (probe.Values, error) {
 		lat = append(lat, float64(tr-s)/1e9)
 	}
 	n := float64(calls)
-	return probe.Values{
+	v := probe.Values{
 		"wall":         median(wall),
 		"cpu":          median(cpu),
-		"vcsw":         float64(vcsw) / n,
-		"ivcsw":        float64(ivcsw) / n,
 		"eagain":       float64(eagains) / n,
 		"delay_actual": median(slept),
 		"latency":      median(lat),
 		"pinned":       flag(pinned),
-	}, nil
+	}
+	if perThread {
+		v["vcsw"] = float64(vcsw) / n
+		v["ivcsw"] = float64(ivcsw) / n
+	}
+	return v, nil
 }
 
 // writer runs on an OS thread of its own. It never unlocks the thread, whose

@@ -4,8 +4,6 @@ package readiness
 
 import (
 	"context"
-	"fmt"
-	"runtime"
 
 	"measuredbook/probe"
 )
@@ -14,7 +12,7 @@ import (
 const nativeAPI = ""
 
 func unsupported() (probe.Values, error) {
-	return nil, fmt.Errorf("the readiness probes are not supported on %s", runtime.GOOS)
+	return nil, probe.NotAvailable("the readiness probes", "they measure Linux, macOS and FreeBSD")
 }
 
 func runRound(context.Context, probe.Params) (probe.Values, error)   { return unsupported() }

@@ -11,9 +11,7 @@ package readiness
 
 import (
 	"embed"
-	"fmt"
 	"io/fs"
-	"runtime"
 	"time"
 
 	"measuredbook/probe"
@@ -87,7 +85,14 @@ the struct file) for each of write, epoll_wait and read, which a single-threaded
 (fdget's fast path when the table is not shared). epoll's figure, which scans no idle fd, carries
 that cost in full; a C reproduction should start one idle pthread to compare like with like; the measuring goroutine is locked to its OS thread and the GC is off during the
 timed rounds; and unix.FdSet.Set on an fd >= 1024 would panic on a bounds check where C's FD_SET
-silently writes past the fd_set (the probe checks before setting).`,
+silently writes past the fd_set (the probe checks before setting).
+kqueue (macOS, FreeBSD) against epoll (Linux), what differs in this probe: registration is one kevent()
+call whose change list holds every fd (epoll needs one epoll_ctl per fd); the wait is kevent(kq, NULL, 0,
+out, 16, NULL), the same 16-slot output array as epoll_wait's, and each event also carries the bytes
+readable (epoll's only flags readiness); poll is libc's poll(fds, n, -1) rather than ppoll; the fdget
+and wait-queue remarks above are Linux's kernel, and XNU's and FreeBSD's differ. Each platform measures
+the one it has: asked for the other, the probe's result is "kqueue is not available on linux" (or
+"epoll is not available on darwin"), a reason and no figures, so a chapter may sweep both.`,
 	Params: []probe.Param{
 		{Name: "api", Kind: probe.String, Default: "poll", Choices: apis,
 			Doc: "readiness API: select, poll, epoll (Linux) or kqueue (macOS, FreeBSD)"},
@@ -121,7 +126,10 @@ macOS/FreeBSD kevent(EVFILT_READ, EV_ADD, | EV_CLEAR in edge mode). Then: write 
 write(); wait (timeout 1 s) -> first notification; read(readsize bytes) once, not until EAGAIN;
 ioctl(FIONREAD/SIOCINQ) -> unread; wait again with timeout wait, timed with CLOCK_MONOTONIC -> waited,
 timedout (the wait returned nothing); finally write 1 more byte and wait (timeout wait) -> renotified,
-the fix a reader can see: new data makes a new edge. Level-triggered, the second wait reports the
+the fix a reader can see: new data makes a new edge. The probe uses the platform's own API (epoll on Linux,
+kqueue on macOS and FreeBSD; the machine's fingerprint says which): EV_CLEAR resets the kevent's state
+when it is returned, as EPOLLET reports only a change, so both stay silent while old bytes wait, and
+both fire again on new data. Level-triggered, the second wait reports the
 socket again (notifications = 2); edge-triggered it times out (notifications = 1) although unread
 bytes remain, and a protocol that waits for the peer would stall there. Go adds nothing here beyond
 the runtime's syscall wrappers: the waits are plain epoll_wait/kevent calls on a locked thread.`,
@@ -158,8 +166,11 @@ select(fd+1, &set, NULL, NULL, &{0,0}) -> ready if the bit is still set. poll: {
 poll(&p, 1, 0) -> accepted unless POLLNVAL, ready if POLLIN. epoll: epoll_ctl(EPOLL_CTL_ADD, fd,
 EPOLLIN) -> accepted 1 or the errno (Linux refuses regular files with EPERM = 1), and if accepted
 epoll_wait with timeout 0 -> ready. kqueue: kevent(EVFILT_READ, EV_ADD) to register, then kevent with
-a zero timeout -> ready. The point: select and poll say a file is always ready (a disk read is never
-"not ready", only slow, and the thread still sleeps in it), and epoll will not even take it.
+a zero timeout -> ready (kqueue, unlike epoll, accepts a regular file: EVFILT_READ on a file fires while the
+offset is short of the end, with the bytes left as its data). The point: select and poll say a file is
+always ready (a disk read is never "not ready", only slow, and the thread still sleeps in it), epoll will
+not even take it, and kqueue says ready at once. The API the platform lacks is "not available" (a result
+with that reason, no figures).
 Go adds nothing: the file is a raw fd, never registered with Go's netpoller.`,
 	Params: []probe.Param{
 		{Name: "api", Kind: probe.String, Default: "epoll", Choices: apis,
@@ -176,11 +187,13 @@ Go adds nothing: the file is a raw fd, never registered with Go's netpoller.`,
 	Timeout: 10 * time.Second,
 }
 
-// checkAPI refuses an API this system does not have, with a clear message.
-// nativeAPI is "epoll" on Linux, "kqueue" on macOS and FreeBSD.
+// checkAPI answers for an API this system does not have: not a failure but
+// the result "kqueue is not available on linux", which a chapter sweeping
+// every API shows as a gap with that reason. nativeAPI is "epoll" on
+// Linux, "kqueue" on macOS and FreeBSD.
 func checkAPI(api string) error {
 	if (api == "epoll" || api == "kqueue") && api != nativeAPI {
-		return fmt.Errorf("%s is not available on %s", api, runtime.GOOS)
+		return probe.NotAvailable(api, "")
 	}
 	return nil
 }

@@ -50,7 +50,8 @@ needs (retpolines, return-stack filling and the like, listed in /sys/devices/sys
 and the guest shares its physical CPU with the host. Every syscall-bound figure of the book carries that
 price; rawsyscall is its size here ("the price of a system call" where the book needs one), vdso what a
 call costs that avoids the kernel.
-macOS is not supported (Go's raw getpid path goes through libc there).`,
+Linux only: elsewhere the probe's result is "not available" (on macOS Go's raw getpid path goes through
+libc, so there is no bare trap to time).`,
 	Params: []probe.Param{
 		{Name: "calls", Kind: probe.Int, Default: "200000", Doc: "timed calls of each kind"},
 	},

@@ -92,7 +92,7 @@ func (pp *pingPong) side(me, cpu int) {
 	for ; int64(i) < pp.limit.Load(); i++ {
 		if i == pp.warm {
 			waits0, wakes0 = waits, wakes
-			ru0 = kern.ThreadRusage()
+			ru0, _ = kern.ThreadRusage() // Linux: always per thread
 			if me == 0 {
 				pp.t0 = kern.Now()
 			}
@@ -112,7 +112,7 @@ func (pp *pingPong) side(me, cpu int) {
 	if me == 0 {
 		pp.t1 = kern.Now()
 	}
-	ru1 := kern.ThreadRusage()
+	ru1, _ := kern.ThreadRusage()
 	pp.vcsw[me] = ru1.Nvcsw - ru0.Nvcsw
 	pp.ivcsw[me] = ru1.Nivcsw - ru0.Nivcsw
 	pp.waits[me] = waits - waits0

@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"runtime"
 
 	"measuredbook/probe"
 )
@@ -14,12 +13,14 @@ import (
 // ceilingHelper: the ceiling loop is Linux-only, so a grandchild started
 // here says so and exits.
 func ceilingHelper() {
-	fmt.Fprintf(os.Stderr, "threads.ceiling: not supported on %s\n", runtime.GOOS)
+	fmt.Fprintln(os.Stderr, unsupported("threads.ceiling"))
 	os.Exit(2)
 }
 
+// unsupported is every threads probe's result here: not a failure, but a
+// combination this machine cannot measure, with the reason.
 func unsupported(name string) error {
-	return fmt.Errorf("%s: not supported on %s (parks threads with Linux futex(2) and reads /proc)", name, runtime.GOOS)
+	return probe.NotAvailable(name, "it parks threads with Linux's futex(2) and reads /proc")
 }
 
 func runCeiling(context.Context, probe.Params) (probe.Values, error) {

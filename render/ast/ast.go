@@ -164,6 +164,9 @@ type Claim struct {
 	// On is the claim's verdict on each machine its machines: field
 	// names, the build's own first; nil without machines:.
 	On []MachineVerdict
+	// Unavailable: why the claim does not apply to this machine (it is
+	// about what the machine cannot measure); "" when it applies.
+	Unavailable string
 }
 
 // MachineVerdict is a claim's verdict on one machine.
@@ -171,6 +174,9 @@ type MachineVerdict struct {
 	Machine string     // its short name
 	Verdict expr.Truth // holds, fails or inconclusive
 	Explain string     // the values it was decided on, or what it lacks
+	// Unavailable: why the claim does not apply to that machine; "" when
+	// it applies.
+	Unavailable string
 }
 
 // When is the view of a when directive: the chosen branch.

@@ -7,14 +7,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// ThreadRusage returns the calling thread's rusage (RUSAGE_THREAD). The
-// caller must have locked its goroutine to the thread.
-func ThreadRusage() unix.Rusage {
-	var ru unix.Rusage
-	unix.Getrusage(unix.RUSAGE_THREAD, &ru)
-	return ru
-}
-
 // ThreadCPU is the CPU time the calling thread has used
 // (CLOCK_THREAD_CPUTIME_ID).
 func ThreadCPU() time.Duration {
@@ -22,9 +14,6 @@ func ThreadCPU() time.Duration {
 	unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts)
 	return time.Duration(ts.Nano())
 }
-
-// PerThread reports whether ThreadRusage is truly per thread here.
-const PerThread = true
 
 // CPUs returns the CPUs the calling thread may run on, lowest first.
 func CPUs() []int {

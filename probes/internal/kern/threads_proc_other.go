@@ -2,17 +2,14 @@
 
 package kern
 
-import (
-	"fmt"
-	"runtime"
-)
+import "measuredbook/probe"
 
 // RSS is the process's resident set size; only Linux's /proc is read.
 func RSS() (int64, error) {
-	return 0, fmt.Errorf("resident set size: not supported on %s (reads /proc/self/statm)", runtime.GOOS)
+	return 0, probe.NotAvailable("the resident set size", "only Linux's /proc/self/statm is read")
 }
 
 // LiveThreads is the process's live thread count; only Linux's /proc is read.
 func LiveThreads() (int, error) {
-	return 0, fmt.Errorf("live thread count: not supported on %s (reads /proc/self/status)", runtime.GOOS)
+	return 0, probe.NotAvailable("the live thread count", "only Linux's /proc/self/status is read")
 }
