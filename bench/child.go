@@ -14,7 +14,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -26,7 +25,10 @@ import (
 // runChildStart measures what starting a probe's child costs over starting
 // a C program that does nothing: the runner starts one child per run, and
 // each pays the Go runtime's start and the package initialisation of
-// everything linked into the binary before the probe runs.
+// everything linked into its binary before the probe runs. Both binaries a
+// run may start are measured: the probes' own (runner.ChildPackage, what
+// runs start) and this whole program (what they start when that cannot be
+// built).
 //
 // The child is started as the runner starts it (ChildVerb) but without a
 // probe, so it stops where it would read its arguments: what is timed is
@@ -44,7 +46,7 @@ func runChildStart(ctx context.Context, args []string, stdout io.Writer) error {
 		return usageError(err.Error())
 	}
 	if *n < 1 {
-		return usageError("-n must be 1 or more")
+		return usageError("--n must be 1 or more")
 	}
 	cc, err := exec.LookPath("gcc")
 	if err != nil {
@@ -69,7 +71,13 @@ func runChildStart(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	progs = append(progs, program{"probe child (this tool)", []string{*tool, runner.ChildVerb}})
+	light := filepath.Join(dir, "probes")
+	if b, err := exec.Command("go", "build", "-o", light, runner.ChildPackage).CombinedOutput(); err != nil {
+		return fmt.Errorf("go build %s: %v\n%s", runner.ChildPackage, err, b)
+	}
+	progs = append(progs,
+		program{"probe child: the probes' binary", []string{light, runner.ChildVerb}},
+		program{"probe child: this whole program", []string{*tool, runner.ChildVerb}})
 
 	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 	if err != nil {
@@ -93,20 +101,22 @@ func runChildStart(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "load average %s; %d starts of each, interleaved; medians\n", loadavg(), *n)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "\twall\tover C\tCPU\tover C\tpeak RSS\t")
+	fmt.Fprintln(tw, "\twall\tover C\tCPU\tover C\t")
 	cWall, cCPU := median(samples[0], wall), median(samples[0], cpu)
 	for i, p := range progs {
 		w, c := median(samples[i], wall), median(samples[i], cpu)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", p.name, dur(w), dur(w-cWall), dur(c), dur(c-cCPU), mib(median(samples[i], rss)))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", p.name, dur(w), dur(w-cWall), dur(c), dur(c-cCPU))
 	}
 	tw.Flush()
-	inits, err := initCosts(*tool, 20)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "\nthe child's package inits (GODEBUG=inittrace=1, medians of 20 starts): %s in all; the costliest:\n", inits.total)
-	for _, in := range inits.pkgs[:min(*top, len(inits.pkgs))] {
-		fmt.Fprintf(stdout, "  %9s  %s\n", in.cost, in.pkg)
+	for _, p := range progs[2:] {
+		inits, err := initCosts(p.argv[0], 20)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "\n%s, package inits (GODEBUG=inittrace=1, medians of 20 starts): %s in all; the costliest:\n", p.name, dur(inits.total))
+		for _, in := range inits.pkgs[:min(*top, len(inits.pkgs))] {
+			fmt.Fprintf(stdout, "  %9s  %s\n", dur(in.cost), in.pkg)
+		}
 	}
 	return nil
 }
@@ -155,8 +165,7 @@ func start(argv []string, null *os.File) (sample, error) {
 	if err != nil && !errors.As(err, &exit) {
 		return sample{}, err
 	}
-	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	return sample{CPU: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), Wall: w, RSS: maxRSS(ru)}, nil
+	return sample{CPU: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), Wall: w}, nil
 }
 
 type initCost struct {
@@ -185,7 +194,7 @@ func initCosts(tool string, n int) (inits, error) {
 		for sc.Scan() {
 			// init PKG @T ms, C ms clock, B bytes, A allocs
 			f := strings.Fields(sc.Text())
-			if len(f) < 6 || f[0] != "init" || f[5] != "clock," {
+			if len(f) < 7 || f[0] != "init" || f[6] != "clock," {
 				continue
 			}
 			ms, err := strconv.ParseFloat(f[4], 64)
