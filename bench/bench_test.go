@@ -9,19 +9,17 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"measuredbook/book"
 )
 
 // write generates a book of n chapters with seed into a new folder.
 func write(t *testing.T, seed uint64, n int) string {
 	t.Helper()
-	cfg, err := book.LoadConfig("../chapters")
+	set, err := bookSet("../chapters/book.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if err := (synthBook{seed: seed, chapters: n}).write(dir, "../results", cfg.Machine); err != nil {
+	if err := (synthBook{seed: seed, chapters: n}).write(dir, "../results", set); err != nil {
 		t.Fatal(err)
 	}
 	return dir

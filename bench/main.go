@@ -36,8 +36,7 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
-
-	"measuredbook/book"
+	"go.yaml.in/yaml/v3"
 )
 
 func main() {
@@ -97,7 +96,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := book.LoadConfig(filepath.Join(root, "chapters"))
+	set, err := bookSet(filepath.Join(root, "chapters", "book.yaml"))
 	if err != nil {
 		return err
 	}
@@ -120,7 +119,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	var per []result
 	for _, n := range *sizes {
 		dir := filepath.Join(*work, fmt.Sprint(n))
-		if err := (synthBook{seed: *seed, chapters: n}).write(dir, filepath.Join(root, "results"), cfg.Machine); err != nil {
+		if err := (synthBook{seed: *seed, chapters: n}).write(dir, filepath.Join(root, "results"), set); err != nil {
 			return err
 		}
 		res, err := b.size(ctx, dir, n)
@@ -136,7 +135,25 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 	}
 	printMarginal(stdout, per)
+	fmt.Fprintf(stdout, "\n(peak RSS: no figure reads below this benchmark's own peak, %s, which Linux counts into its children's)\n", mib(selfRSS()))
 	return nil
+}
+
+// bookSet is the result set the book's config names (machine:), whose
+// stored results the generated chapters reuse.
+func bookSet(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	var cfg struct{ Machine string }
+	if err := yaml.Unmarshal(data, &cfg); err != nil {
+		return "", fmt.Errorf("%s: %v", path, err)
+	}
+	if cfg.Machine == "" {
+		return "", fmt.Errorf("%s names no machine: the benchmark reuses that set's stored result of %s", path, template)
+	}
+	return cfg.Machine, nil
 }
 
 // moduleRoot is the folder of this module's go.mod.

@@ -6,12 +6,17 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
 
 // sample is one child process's cost, from the kernel's accounting of it
 // (wait4's rusage): CPU is user + system time, RSS the peak resident set.
+// Linux counts into a child's peak the peak of the process that started it
+// (Go starts children with vfork, and exec keeps the larger of the two), so
+// no RSS reads below the benchmark's own peak (selfRSS).
 type sample struct {
 	CPU, Wall time.Duration
 	RSS       int64 // bytes
@@ -87,3 +92,23 @@ func dur(d time.Duration) string {
 }
 
 func mib(b int64) string { return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20)) }
+
+// selfRSS is this process's peak resident set, the floor of every child's:
+// on Linux its memory's own high-water mark (getrusage would add the peak
+// of the process that started it, go run's).
+func selfRSS() int64 {
+	if b, err := os.ReadFile("/proc/self/status"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(line); len(f) == 3 && f[0] == "VmHWM:" {
+				if kib, err := strconv.ParseInt(f[1], 10, 64); err == nil {
+					return kib << 10
+				}
+			}
+		}
+	}
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return maxRSS(&ru)
+}
