@@ -67,11 +67,12 @@ func (r *Runner) exe(ctx context.Context) string {
 	}
 	r.light.once.Do(func() {
 		exe, err := r.light.build(ctx)
-		if err != nil {
+		switch {
+		case err == nil:
+			r.Exe = exe
+		case ctx.Err() == nil: // (interrupted, the run itself says so)
 			fmt.Fprintf(r.light.log, "note: each probe run starts this whole program again, which initialises the generator's packages before every run: %v\n", err)
-			return
 		}
-		r.Exe = exe
 	})
 	return r.Exe
 }
