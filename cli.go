@@ -47,6 +47,20 @@ type cliEnv struct {
 	addr                      string
 	measure                   bool
 	force                     bool
+	runner                    *runner.Runner // made on first use, closed when the verb ends
+}
+
+// probeRunner is the invocation's runner: its runs start a binary of the
+// probes alone, built on the first run (runner.Light).
+func (e *cliEnv) probeRunner() (*runner.Runner, error) {
+	if e.runner == nil {
+		r, err := runner.Light(probes.All(), e.stderr)
+		if err != nil {
+			return nil, err
+		}
+		e.runner = r
+	}
+	return e.runner, nil
 }
 
 var verbs = []verb{
@@ -135,6 +149,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			continue
 		}
 		env := &cliEnv{stdin: stdin, stdout: stdout, stderr: stderr}
+		defer func() {
+			if env.runner != nil {
+				env.runner.Close()
+			}
+		}()
 		fs := pflag.NewFlagSet(v.name, pflag.ContinueOnError)
 		fs.SetOutput(stderr)
 		if v.flags != nil {
@@ -188,7 +207,7 @@ func (e *cliEnv) options() (book.Options, error) {
 	if err := store.CheckName("this machine's name (MBOOK_MACHINE)", this.Name); err != nil {
 		return book.Options{}, usagef("%v", err)
 	}
-	r, err := runner.New()
+	r, err := e.probeRunner()
 	if err != nil {
 		return book.Options{}, err
 	}
@@ -472,7 +491,7 @@ func runProbe(ctx context.Context, e *cliEnv, args []string) error {
 		}
 	}
 	combos := dataset.Combos(order, sweep)
-	r, err := runner.New()
+	r, err := e.probeRunner()
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 // Package runner runs probes the only way the book allows: every run of
-// every parameter combination in a fresh child process (this same binary,
-// re-executed with the hidden verb ChildVerb), with a timeout. A probe that
+// every parameter combination in a fresh child process (the probes' own
+// binary, see Light, or this same binary re-executed, each entered with the
+// hidden verb ChildVerb), with a timeout. A probe that
 // crashes, hangs or fails becomes an error naming the probe, its params and
 // the cause (the runtime's panic, fatal-error or signal line from its
 // stderr); it never takes the build down. Nothing escapes a run: the child
@@ -39,10 +40,12 @@ const ChildVerb = "__probe"
 // says otherwise.
 const DefaultTimeout = 60 * time.Second
 
-// Runner starts child processes of Exe (normally os.Executable()).
+// Runner starts child processes of Exe (normally os.Executable(); with
+// Light, a binary of the probes alone once it is built).
 type Runner struct {
 	Exe     string
 	Timeout time.Duration // per run; overrides the probe's own when set
+	light   *light        // set by Light
 }
 
 // MaxResult bounds what a child may print on stdout (its one JSON object);
@@ -134,7 +137,7 @@ func (r *Runner) Run(ctx context.Context, p probe.Probe, params probe.Params) (p
 		return nil, err
 	}
 	defer lifeW.Close()
-	cmd := exec.Command(r.Exe, ChildVerb, p.Name, string(arg))
+	cmd := exec.Command(r.exe(ctx), ChildVerb, p.Name, string(arg))
 	cmd.Stdout, cmd.Stderr = outW, errW
 	cmd.ExtraFiles = []*os.File{lifeR}
 	cmd.Env = append(os.Environ(), lifelineEnv+"=3")
@@ -306,6 +309,9 @@ type childOutput struct {
 // code. A probe error is reported in the JSON with exit code 0, so the
 // parent can tell a clean failure ("cannot raise RLIMIT_NOFILE") from a crash.
 //
+// With the one argument identifyArg it prints its identity instead (the
+// Go release, module versions and probe hashes Light compares).
+//
 // A process started by a run as its probe's helper (probe.HelperCommand:
 // the same arguments, probe.HelperEnv naming the probe) enters here too
 // and runs the probe's Helper, which ends the process.
@@ -318,6 +324,13 @@ func Child(args []string, all []probe.Probe, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stderr, "%s=%q: no probe with a helper of that name\n", probe.HelperEnv, name)
 		return 2
+	}
+	if len(args) == 1 && args[0] == identifyArg {
+		if err := json.NewEncoder(stdout).Encode(identify(all)); err != nil {
+			fmt.Fprintf(stderr, "cannot print the identity: %v\n", err)
+			return 1
+		}
+		return 0
 	}
 	watchParent()
 	if len(args) != 2 {

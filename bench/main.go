@@ -1,0 +1,419 @@
+// Command bench compares this tool's build with Hugo's on synthetic books,
+// and a probe child's start with a C program's.
+//
+//	go run ./bench                        # 4, 100 and 1,000 chapters, 5 paired runs each
+//	go run ./bench --chapters 100 --runs 3
+//	go run ./bench child                  # a probe child's start vs a C program's
+//
+// The books are generated from a seed, so every run builds the same bytes:
+// N chapters of about 13 KB of Korean and English prose, each with one
+// experiment (the stored result of readiness, copied under an id of the
+// chapter's own, so nothing is measured), 3 inline values, a table, a plot
+// and a Go code block; the same chapters in plain Markdown (numbers as text,
+// a GFM table, no plot); and the plain chapters as a Hugo site, built with
+// highlighting off and on. Each configuration is built in a fresh output
+// folder, the configurations interleaved run by run, and the table gives
+// medians of the build process's CPU time (user + system), its peak
+// resident set and the wall time. A rebuild after editing one chapter is
+// measured in a folder that keeps its output (and any cache) between
+// builds, as a fraction of the full build.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/pflag"
+	"go.yaml.in/yaml/v3"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		var u usageError
+		if errors.As(err, &u) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+// usageError is a mistake in the command line or a missing tool: exit 2.
+type usageError string
+
+func (e usageError) Error() string { return string(e) }
+
+func run(ctx context.Context, args []string, stdout io.Writer) error {
+	if len(args) > 0 && args[0] == "child" {
+		return runChildStart(ctx, args[1:], stdout)
+	}
+	fs := pflag.NewFlagSet("bench", pflag.ContinueOnError)
+	sizes := fs.IntSlice("chapters", []int{4, 100, 1000}, "book sizes in chapters (comma-separated)")
+	runs := fs.Int("runs", 5, "paired runs per size")
+	seed := fs.Uint64("seed", 1, "seed of the generated text")
+	work := fs.String("work", "", "folder for the books and their builds, kept for a look (default: a temporary one, removed as it goes)")
+	tool := fs.String("tool", "", "this tool's binary (default: built from this module)")
+	hugo := fs.String("hugo", "hugo", "Hugo's binary")
+	toolFlags := fs.StringArray("tool-flag", nil, "a flag added to every build of this tool (repeatable)")
+	coldFlags := fs.StringArray("cold-flag", nil, "a flag added to this tool's full builds only, e.g. one that turns a render cache off (repeatable)")
+	fs.Usage = func() {
+		fmt.Fprintf(stdout, "usage: go run ./bench [flags]\n       go run ./bench child [flags]\n\nflags:\n%s", fs.FlagUsages())
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return nil
+		}
+		return usageError(err.Error())
+	}
+	if *runs < 1 {
+		return usageError("--runs must be 1 or more")
+	}
+	slices.Sort(*sizes)
+	for _, n := range *sizes {
+		if n < 1 {
+			return usageError(fmt.Sprintf("--chapters %d: a book has at least one chapter", n))
+		}
+	}
+	hugoPath, err := exec.LookPath(*hugo)
+	if err != nil {
+		return usageError(fmt.Sprintf("Hugo not found (%v): install it with `sudo apt-get install hugo` (Debian and Ubuntu; the comparison was set up with 0.111), or pass --hugo PATH", err))
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		return err
+	}
+	set, err := bookSet(filepath.Join(root, "chapters", "book.yaml"))
+	if err != nil {
+		return err
+	}
+	keep := *work != ""
+	if !keep {
+		if *work, err = os.MkdirTemp("", "measuredbook-bench-"); err != nil {
+			return err
+		}
+		defer os.RemoveAll(*work)
+	}
+	if *tool == "" {
+		*tool = filepath.Join(*work, "measuredbook")
+		if err := goBuild(root, *tool); err != nil {
+			return err
+		}
+	}
+	b := bench{tool: *tool, hugo: hugoPath, toolFlags: *toolFlags, coldFlags: *coldFlags, runs: *runs}
+	hv, _ := exec.Command(hugoPath, "version").Output()
+	fmt.Fprintf(stdout, "%s, %d CPUs; load average %s\n%s; this tool: %s\n", runtime.GOOS+"/"+runtime.GOARCH, runtime.NumCPU(), loadavg(), strings.TrimSpace(string(hv)), *tool)
+	var per []result
+	for _, n := range *sizes {
+		dir := filepath.Join(*work, fmt.Sprint(n))
+		if err := (synthBook{seed: *seed, chapters: n}).write(dir, filepath.Join(root, "results"), set); err != nil {
+			return err
+		}
+		res, err := b.size(ctx, dir, n)
+		if err != nil {
+			return err
+		}
+		res.print(stdout)
+		per = append(per, res)
+		if !keep {
+			if err := os.RemoveAll(dir); err != nil {
+				return err
+			}
+		}
+	}
+	printMarginal(stdout, per)
+	fmt.Fprintf(stdout, "\n(peak RSS: no figure reads below this benchmark's own peak, %s, which Linux counts into its children's)\n", mib(selfRSS()))
+	return nil
+}
+
+// bookSet is the result set the book's config names (machine:), whose
+// stored results the generated chapters reuse.
+func bookSet(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	var cfg struct{ Machine string }
+	if err := yaml.Unmarshal(data, &cfg); err != nil {
+		return "", fmt.Errorf("%s: %v", path, err)
+	}
+	if cfg.Machine == "" {
+		return "", fmt.Errorf("%s names no machine: the benchmark reuses that set's stored result of %s", path, template)
+	}
+	return cfg.Machine, nil
+}
+
+// moduleRoot is the folder of this module's go.mod.
+func moduleRoot() (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOMOD: %v (run the benchmark with go run ./bench from the module)", err)
+	}
+	mod := strings.TrimSpace(string(out))
+	if mod == "" || mod == os.DevNull {
+		return "", usageError("not inside the measuredbook module: run go run ./bench from its folder")
+	}
+	return filepath.Dir(mod), nil
+}
+
+func goBuild(root, out string) error {
+	cmd := exec.Command("go", "build", "-o", out, ".")
+	cmd.Dir = root
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build: %v\n%s", err, b)
+	}
+	return nil
+}
+
+func loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+// bench builds one generated book in every configuration.
+type bench struct {
+	tool, hugo           string
+	toolFlags, coldFlags []string
+	runs                 int
+}
+
+// The configurations, in the order they are printed; the ratios are to
+// hugoOff's.
+const (
+	toolDirectives = iota
+	toolPlain
+	hugoOff
+	hugoOn
+	rebuildSame
+	rebuildEdited
+	nConfigs
+)
+
+var configNames = [nConfigs]string{"this tool, directives", "this tool, plain Markdown", "Hugo, highlighting off", "Hugo, highlighting on",
+	"rebuild, nothing changed", "rebuild, 1 chapter edited"}
+
+// result is one size's samples, by configuration.
+type result struct {
+	chapters int
+	runs     int
+	samples  [nConfigs][]sample
+}
+
+func (b bench) size(ctx context.Context, dir string, n int) (result, error) {
+	res := result{chapters: n, runs: b.runs}
+	add := func(i int, s sample, err error) error {
+		if err != nil {
+			return fmt.Errorf("%d chapters, %s: %w", n, configNames[i], err)
+		}
+		res.samples[i] = append(res.samples[i], s)
+		return nil
+	}
+	// A full build gets a fresh output folder, working directory and user
+	// cache folder, removed after it, and whatever it adds to the book's
+	// folder is removed too: nothing one build leaves (a cache, wherever a
+	// version of either tool keeps it) can help the next.
+	fresh := func(i int, variant string, build func(out, cwd string) *exec.Cmd) error {
+		src := filepath.Join(dir, variant)
+		before, err := tree(src)
+		if err != nil {
+			return err
+		}
+		tmp, err := os.MkdirTemp(dir, "build-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		cwd := filepath.Join(tmp, "cwd")
+		if err := os.Mkdir(cwd, 0o755); err != nil {
+			return err
+		}
+		cmd := build(filepath.Join(tmp, "out"), cwd)
+		cmd.Dir = cwd
+		cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+filepath.Join(tmp, "cache"))
+		s, err := runChild(cmd)
+		if err := removeNew(src, before); err != nil {
+			return err
+		}
+		return add(i, s, err)
+	}
+	tool := func(out, cwd string, variant string) *exec.Cmd {
+		return b.toolCmd(ctx, filepath.Join(dir, variant), out, b.coldFlags)
+	}
+	hugo := func(out, cwd, config string) *exec.Cmd {
+		cmd := exec.CommandContext(ctx, b.hugo, "--source", filepath.Join(dir, dirHugo), "--config", config,
+			"--destination", out, "--cacheDir", filepath.Join(cwd, "cache"), "--ignoreCache", "--quiet")
+		cmd.Env = env()
+		return cmd
+	}
+	// The incremental builds keep their output (and a cache, where there
+	// is one) from build to build, as on an author's machine.
+	incr := filepath.Join(dir, dirIncr)
+	rebuild := func() (sample, error) {
+		cmd := b.toolCmd(ctx, incr, filepath.Join(incr, "out"), nil)
+		cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+filepath.Join(dir, "incremental-cache"))
+		return runChild(cmd)
+	}
+	steps := []func(rep int) error{
+		func(int) error {
+			return fresh(toolDirectives, dirDirectives, func(out, cwd string) *exec.Cmd { return tool(out, cwd, dirDirectives) })
+		},
+		func(int) error {
+			return fresh(toolPlain, dirPlain, func(out, cwd string) *exec.Cmd { return tool(out, cwd, dirPlain) })
+		},
+		func(int) error {
+			return fresh(hugoOff, dirHugo, func(out, cwd string) *exec.Cmd { return hugo(out, cwd, "hugo.toml") })
+		},
+		func(int) error {
+			return fresh(hugoOn, dirHugo, func(out, cwd string) *exec.Cmd { return hugo(out, cwd, "hugo-hl.toml") })
+		},
+		// Build again with nothing changed, then edit one chapter (another
+		// one each run) and build again.
+		func(rep int) error {
+			s, err := rebuild()
+			if err := add(rebuildSame, s, err); err != nil {
+				return err
+			}
+			if err := editChapter(incr, rep%n+1, rep); err != nil {
+				return err
+			}
+			s, err = rebuild()
+			return add(rebuildEdited, s, err)
+		},
+	}
+	for range 2 {
+		if _, err := rebuild(); err != nil {
+			return res, fmt.Errorf("%d chapters, the builds before the incremental ones: %w", n, err)
+		}
+	}
+	start := time.Now()
+	for rep := range b.runs {
+		// Each run starts with another configuration, so none is always
+		// the first after a pause or always follows the same one.
+		for k := range steps {
+			if err := ctx.Err(); err != nil {
+				return res, err
+			}
+			if err := steps[(k+rep)%len(steps)](rep); err != nil {
+				return res, err
+			}
+		}
+		fmt.Fprintf(os.Stderr, "\r%d chapters: run %d of %d (%s)", n, rep+1, b.runs, time.Since(start).Round(time.Second))
+	}
+	fmt.Fprintln(os.Stderr)
+	return res, nil
+}
+
+// toolCmd builds the book in dir (chapters/, results/) into out. The
+// environment names this machine so that it is never the book's: the
+// build draws every figure from the copied set and measures nothing.
+func (b bench) toolCmd(ctx context.Context, dir, out string, extra []string) *exec.Cmd {
+	args := []string{"build", "--chapters", filepath.Join(dir, "chapters"), "--results", filepath.Join(dir, "results"), "--out", out}
+	args = append(append(args, b.toolFlags...), extra...)
+	cmd := exec.CommandContext(ctx, b.tool, args...)
+	cmd.Env = env("MBOOK_MACHINE=benchmark-runner")
+	return cmd
+}
+
+// tree lists every path under dir.
+func tree(dir string) (map[string]bool, error) {
+	paths := map[string]bool{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		paths[path] = true
+		return err
+	})
+	return paths, err
+}
+
+// removeNew removes what was added under dir since before was listed.
+func removeNew(dir string, before map[string]bool) error {
+	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || before[path] {
+			return err
+		}
+		if err := os.RemoveAll(path); err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return filepath.SkipDir
+		}
+		return nil
+	})
+}
+
+// editChapter changes chapter i of the book in dir: a sentence added to
+// its end, different in every run.
+func editChapter(dir string, i, rep int) error {
+	path := filepath.Join(dir, "chapters", slug(i)+".md")
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintf(f, "고친 문장 %d번입니다.\n", rep+1); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func (r result) print(w io.Writer) {
+	fmt.Fprintf(w, "\n%d chapters, %d paired runs; medians (CPU: user+sys of the build process)\n", r.chapters, r.runs)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "\tCPU\t×Hugo off\tCPU/chapter\tpeak RSS\twall\t")
+	base := median(r.samples[hugoOff], cpu)
+	full := median(r.samples[toolDirectives], cpu)
+	for i, s := range r.samples {
+		c := median(s, cpu)
+		ratio := fmt.Sprintf("%.2f×", c.Seconds()/base.Seconds())
+		if i == rebuildSame || i == rebuildEdited {
+			ratio = fmt.Sprintf("%.0f%% of full", 100*c.Seconds()/full.Seconds())
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", configNames[i], dur(c), ratio, dur(c/time.Duration(r.chapters)), mib(median(s, rss)), dur(median(s, wall)))
+	}
+	tw.Flush()
+}
+
+// printMarginal prints what one more chapter costs between two sizes (the
+// slope of CPU over chapters), which leaves out what a build costs
+// whatever its size.
+func printMarginal(w io.Writer, rs []result) {
+	if len(rs) < 2 {
+		return
+	}
+	fmt.Fprintln(w, "\nCPU per added chapter (difference of medians over difference of sizes)")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "\t")
+	for k := 1; k < len(rs); k++ {
+		fmt.Fprintf(tw, "%d→%d\t", rs[k-1].chapters, rs[k].chapters)
+	}
+	fmt.Fprintln(tw)
+	for _, i := range []int{toolDirectives, toolPlain, hugoOff, hugoOn} {
+		fmt.Fprintf(tw, "%s\t", configNames[i])
+		for k := 1; k < len(rs); k++ {
+			a, b := rs[k-1], rs[k]
+			d := median(b.samples[i], cpu) - median(a.samples[i], cpu)
+			fmt.Fprintf(tw, "%s\t", dur(d/time.Duration(b.chapters-a.chapters)))
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+}
