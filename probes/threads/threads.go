@@ -10,10 +10,11 @@
 // underneath on Linux. Because the goroutine is locked and blocked in a
 // syscall, its OS thread (M) stays asleep in the kernel and the runtime
 // starts other Ms for everything else, so N parked goroutines are N parked
-// kernel threads. The package itself uses no cgo; the runtime makes its
-// threads with clone(2) and stacks of its own, or, in a binary that links
-// runtime/cgo (the book's main binary does), with pthread_create and glibc's
-// mmap'd stacks. threads.idle_rss reports which (its pthreads metric).
+// kernel threads. The package calls no C, but it links runtime/cgo where
+// cgo is enabled (cgo.go), so the runtime makes its threads with
+// pthread_create and glibc's mmap'd stacks, as a C program does; without
+// cgo (CGO_ENABLED=0), with clone(2) and stacks of its own.
+// threads.idle_rss reports which (its pthreads metric).
 //
 // The thread ceiling cannot be measured in-process: a failed clone(2) in the
 // Go runtime is fatal ("runtime: failed to create new OS thread"). The
@@ -121,7 +122,7 @@ an anonymous inaccessible guard of at most 64 KiB: how glibc lays out a pthread 
 on a word of their own; wait until the kernel shows all N asleep in futex on those words
 (/proc/self/task/TID/syscall); read KernelStack again at once, then the rest; wake and end them. Per-thread
 figures divide by the threads the process really gained (a sleeper may take over an idle M that already
-existed). The book's binary links runtime/cgo, so the runtime makes its threads with pthread_create and glibc
+existed). The probes link runtime/cgo where cgo is enabled, so the runtime makes its threads with pthread_create and glibc
 mmaps each a stack of RLIMIT_STACK size (8 MiB by default; the JVM asks for 2 MiB) under a guard page
 (pthreads = 1; about one new stack mapping per thread gained). Then: stack_rss = the resident bytes (Rss in
 /proc/self/smaps) of the stack mappings that appeared, per thread: the pages of its pthread stack the thread
