@@ -157,12 +157,6 @@ func (ev *eval) plot(dir *directive) any {
 		// A point the metric does not apply to is left out, and said so.
 		provenance += " · 해당 없음(" + strings.Join(inapplicable, "; ") + "): " + ym.Optional
 	}
-	if views[0].r != nil {
-		if s := unavailableReasons(views[0].r); s != "" {
-			// So is a series the machine cannot measure (kqueue on Linux).
-			provenance += " · " + s
-		}
-	}
 	if p.ref != "" && len(views) > 1 && views[1].r != nil && own == 1 && all[0].name == views[0].name {
 		// One series beside a reference set: name both by their set.
 		all[0].name = "이 기계 (" + views[0].name + ")"
@@ -335,15 +329,23 @@ func (ev *eval) seriesName(dir *directive, mv machineView, sp probe.Param, sv st
 // after "점선:", the dashed machines'. A reference set with no result is
 // a warning at ref: (the plot shows the build's figures alone).
 func (ev *eval) plotProvenance(dir *directive, views []machineView, id string) string {
+	// A series a machine cannot measure (kqueue on Linux) is left out,
+	// and said so beside that machine's part of the line.
+	unavailable := func(r *dataset.Result) string {
+		if r == nil || unavailableReasons(r) == "" {
+			return ""
+		}
+		return " · " + unavailableReasons(r)
+	}
 	if dir.plot.machines != nil {
-		line := ev.machinesProvenance(views[:1], id)
+		line := ev.machinesProvenance(views[:1], id) + unavailable(views[0].r)
 		if len(views) > 1 {
 			line += "; 점선: " + ev.machinesProvenance(views[1:], id)
 		}
 		return line
 	}
 	why, _ := ev.env.stale("", id)
-	line := shortProvenance(views[0].r, why)
+	line := shortProvenance(views[0].r, why) + unavailable(views[0].r)
 	if len(views) > 1 {
 		if rr := views[1].r; rr == nil {
 			ev.warn.kindAt(KindMissing, dir.at["ref"], "%s", missingMsg(views[1].set, id))
