@@ -16,11 +16,7 @@ type Section struct {
 	Text    string `json:"x"` // the plain text
 }
 
-var (
-	sectionRE = regexp.MustCompile(`<h[2-4] id="([^"]+)">`)
-	dropRE    = regexp.MustCompile(`(?s)<(svg|script|style)[ >].*?</(svg|script|style)>|<a class="anchor"[^>]*>#</a>`)
-	spaceRE   = regexp.MustCompile(`\s+`)
-)
+var sectionRE = regexp.MustCompile(`<h[2-4] id="([^"]+)">`)
 
 // Sections splits a decorated chapter body (Decorate's output) into its
 // searchable sections.
@@ -29,10 +25,10 @@ func Sections(title, slug string, body []byte, toc []Heading) []Section {
 	for _, h := range toc {
 		byID[h.ID] = h.Text
 	}
-	s := dropRE.ReplaceAllString(string(body), " ")
+	s := dropHidden(string(body))
 	var out []Section
 	add := func(url, head, part string) {
-		text := strings.TrimSpace(spaceRE.ReplaceAllString(html.UnescapeString(tagRE.ReplaceAllString(part, " ")), " "))
+		text := strings.TrimSpace(collapseSpace(html.UnescapeString(stripTags(part))))
 		if text != "" {
 			out = append(out, Section{Chapter: title, URL: url, Title: head, Text: text})
 		}
