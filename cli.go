@@ -47,6 +47,7 @@ type cliEnv struct {
 	addr                      string
 	measure                   bool
 	force                     bool
+	noCache                   bool
 }
 
 var verbs = []verb{
@@ -60,6 +61,7 @@ var verbs = []verb{
 			fs.StringSliceVar(&e.only, "only", nil, "measure only these experiment ids (comma-separated); every page is still built")
 			fs.BoolVar(&e.strict, "strict", false, "fail on a failing or undecidable claim, a missing figure, or any result that would have to be measured")
 			fs.BoolVarP(&e.verbose, "verbose", "v", false, "list every warning, not one line per kind")
+			fs.BoolVar(&e.noCache, "no-cache", false, "evaluate and lay out every page anew, without reading or filling the render cache ("+book.CacheDir+"/ beside the chapters folder)")
 		}, run: runBuild},
 	{name: "run", args: "ID [ID...]", summary: "(re)measure experiments into this machine's set, print a table",
 		example: "go run . run readiness\n  go run . run handoff --runs 5 --json",
@@ -275,6 +277,9 @@ func runBuild(ctx context.Context, e *cliEnv, args []string) error {
 	opts, err := e.options()
 	if err != nil {
 		return err
+	}
+	if !e.noCache {
+		opts.Cache = filepath.Join(filepath.Dir(filepath.Clean(opts.Chapters)), book.CacheDir)
 	}
 	rep, err := book.Build(ctx, opts)
 	// Errors first, then the claims that fail, then the warnings.

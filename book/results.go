@@ -1,12 +1,16 @@
 package book
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"slices"
+	"sort"
 	"strings"
+	"sync"
 
 	"measuredbook/dataset"
 	"measuredbook/probe"
@@ -16,28 +20,33 @@ import (
 
 // Results reads result sets from results/SET/ID.txt on demand. Set "" is
 // the build's own set (Machine); any other name is a reference set such as
-// m1, reached through ref("m1", …).
+// m1, reached through ref("m1", …). Chapters are evaluated in parallel
+// against one Results: its methods may be called concurrently.
 type Results struct {
 	Dir     string
 	Machine string
 	probes  []probe.Probe // the registry: each result's units are checked against its probe's
+	mu      sync.Mutex    // guards what follows
 	cache   map[string]*dataset.Result
-	errs    []error
-	stale   map[string]string // id → why, of the build's set (MarkStale)
-	failed  map[string]error  // set/id → why its file could not be read
+	digests map[string][sha256.Size]byte // set/id → SHA-256 of the file read (zero: none)
+	stale   map[string]string            // id → why, of the build's set (MarkStale)
+	failed  map[string]error             // set/id → why its file could not be read
 }
 
 // NewResults opens the result sets under dir, drawing the build's numbers
 // from machineName's set; probes is the registry, whose specs every
 // result read is checked against.
 func NewResults(dir, machineName string, probes []probe.Probe) *Results {
-	return &Results{Dir: dir, Machine: machineName, probes: probes, cache: map[string]*dataset.Result{}, failed: map[string]error{}}
+	return &Results{Dir: dir, Machine: machineName, probes: probes, cache: map[string]*dataset.Result{},
+		digests: map[string][sha256.Size]byte{}, failed: map[string]error{}}
 }
 
 // Lookup implements render.Results.
 func (r *Results) Lookup(set, id string) (*dataset.Result, bool) {
 	set = r.setName(set)
 	key := set + "/" + id
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	if res, ok := r.cache[key]; ok {
 		return res, res != nil
 	}
@@ -46,11 +55,16 @@ func (r *Results) Lookup(set, id string) (*dataset.Result, bool) {
 	if err == nil {
 		// Its units are checked against its probe's: a unit edited by
 		// hand would be read as another quantity.
-		res, err = store.Load(store.Path(r.Dir, set, id), r.probes)
+		path := store.Path(r.Dir, set, id)
+		var data []byte
+		if data, err = store.ReadFile(path, store.MaxFile); err == nil {
+			if res, err = store.Read(bytes.NewReader(data), path, r.probes); err == nil {
+				r.digests[key] = sha256.Sum256(data)
+			}
+		}
 	}
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
-			r.errs = append(r.errs, err)
 			r.failed[key] = err
 		}
 		res = nil
@@ -59,27 +73,48 @@ func (r *Results) Lookup(set, id string) (*dataset.Result, bool) {
 	return res, res != nil
 }
 
+// digest identifies what Lookup answers for id in set, for the render
+// cache's keys: the SHA-256 of the file read, zero when there is none (or
+// it is hidden). A result that could not be read fails the build, so it
+// never reaches a cache.
+func (r *Results) digest(set, id string) [sha256.Size]byte {
+	r.Lookup(set, id)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	key := r.setName(set) + "/" + id
+	if r.cache[key] == nil {
+		return [sha256.Size]byte{}
+	}
+	return r.digests[key]
+}
+
 // Forget drops a cached result after it was measured anew.
 func (r *Results) Forget(set, id string) {
 	key := r.setName(set) + "/" + id
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	delete(r.cache, key)
-	if err, ok := r.failed[key]; ok {
-		delete(r.failed, key)
-		r.errs = slices.DeleteFunc(r.errs, func(e error) bool { return e == err })
-	}
+	delete(r.digests, key)
+	delete(r.failed, key)
 }
 
 // Err is why the result of id in set could not be read (nil when it was,
 // or when there is none).
 func (r *Results) Err(set, id string) error {
 	r.Lookup(set, id)
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	return r.failed[r.setName(set)+"/"+id]
 }
 
 // Hide makes the build's own set answer "not stored" for id, as if it had
 // never been measured: the preview shows an experiment whose params changed
 // as not measured yet, not with numbers measured for other params.
-func (r *Results) Hide(id string) { r.cache[r.setName("")+"/"+id] = nil }
+func (r *Results) Hide(id string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.cache[r.setName("")+"/"+id] = nil
+}
 
 // setName resolves "" to the build's own set, so both spellings share one
 // cache entry.
@@ -90,8 +125,23 @@ func (r *Results) setName(set string) string {
 	return set
 }
 
-// Errors are the result files that exist but could not be read.
-func (r *Results) Errors() []error { return r.errs }
+// Errors are the result files that exist but could not be read, in the
+// order of their sets and ids (chapters are evaluated in parallel, so the
+// order they were first looked up in varies).
+func (r *Results) Errors() []error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	keys := make([]string, 0, len(r.failed))
+	for k := range r.failed {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	errs := make([]error, len(keys))
+	for i, k := range keys {
+		errs[i] = r.failed[k]
+	}
+	return errs
+}
 
 // Sets lists the result sets present (directory names), sorted.
 func (r *Results) Sets() []string {
@@ -124,16 +174,21 @@ const (
 // MarkStale records which results of the build's set are stale, so that
 // the pages mark them where they are shown (render.Staleness).
 func (r *Results) MarkStale(sts []Status) {
-	r.stale = map[string]string{}
+	stale := map[string]string{}
 	for _, st := range sts {
 		if st.State == Stale {
-			r.stale[st.ID] = st.Why
+			stale[st.ID] = st.Why
 		}
 	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stale = stale
 }
 
 // Stale implements render.Staleness for the build's set.
 func (r *Results) Stale(set, id string) (string, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	why, ok := r.stale[id]
 	return why, ok && set == ""
 }
@@ -164,19 +219,36 @@ func (b *Book) Status(res *Results, all []probe.Probe, ids []string) []Status {
 		case !r.Measured():
 			st.State, st.Why = Transcribed, r.Source
 		default:
-			p, _ := probe.Lookup(all, e.Probe)
-			st.State, st.Why = compare(e, p, r)
+			st.State, st.Why = compare(e, func() string { return b.probeHash(all, e.Probe) }, r)
 		}
 		out = append(out, st)
 	}
 	return out
 }
 
-func compare(e *render.Experiment, p probe.Probe, r *dataset.Result) (State, string) {
+// probeHash is the code hash of the probe named name, computed once per
+// Book: hashing reads and prints the probe's sources, and every experiment
+// of a probe (and every Status of a build) shares it.
+func (b *Book) probeHash(all []probe.Probe, name string) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if h, ok := b.hashes[name]; ok {
+		return h
+	}
+	p, _ := probe.Lookup(all, name)
+	h := p.Hash()
+	if b.hashes == nil {
+		b.hashes = map[string]string{}
+	}
+	b.hashes[name] = h
+	return h
+}
+
+func compare(e *render.Experiment, hash func() string, r *dataset.Result) (State, string) {
 	var why []string
 	if r.Probe != e.Probe {
 		why = append(why, fmt.Sprintf("measured with probe %s, chapter asks for %s", r.Probe, e.Probe))
-	} else if h := p.Hash(); r.Hash != h {
+	} else if h := hash(); r.Hash != h {
 		why = append(why, fmt.Sprintf("probe code changed (%.8s → %.8s)", r.Hash, h))
 	}
 	if !slices.Equal(r.Order, e.Order) {

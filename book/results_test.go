@@ -32,7 +32,7 @@ func TestCompareSaysWhyAResultIsStale(t *testing.T) {
 	} {
 		r := fresh()
 		tc.edit(r)
-		state, why := compare(e, p, r)
+		state, why := compare(e, p.Hash, r)
 		if state != tc.state || !strings.Contains(why, tc.why) {
 			t.Errorf("%s: %s %q, want %s %q", tc.name, state, why, tc.state, tc.why)
 		}

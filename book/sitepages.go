@@ -3,7 +3,6 @@ package book
 import (
 	"html/template"
 
-	"measuredbook/render"
 	"measuredbook/site"
 	"measuredbook/templates"
 )
@@ -14,32 +13,6 @@ type pageExtras struct {
 	Nav       site.Nav
 	Numbering string
 	Search    bool // the page is the search page: it loads the index
-}
-
-// decorate gives every chapter body its heading links, scroll regions and
-// links to its experiments' raw data (in place), and returns the chapters
-// for the sidebar and each chapter's in-page contents.
-func (b *Book) decorate(res *Results, bodies [][]byte) ([]site.Chapter, [][]site.Heading) {
-	has := map[string]bool{}
-	for _, id := range b.Order {
-		if _, ok := res.Lookup("", id); ok {
-			has[id] = true
-		}
-	}
-	pageOf := map[string]string{}
-	for _, d := range b.Docs {
-		for _, e := range d.Experiments {
-			pageOf[e.ID] = d.Front.Slug + ".html"
-		}
-	}
-	chapters := make([]site.Chapter, len(b.Docs))
-	tocs := make([][]site.Heading, len(b.Docs))
-	for i, d := range b.Docs {
-		chapters[i] = site.Chapter{Title: d.Front.Title, Slug: d.Front.Slug, Order: d.Front.Order}
-		bodies[i], tocs[i] = site.Decorate(site.LinkData(bodies[i], has))
-		bodies[i] = site.LinkExperiments(bodies[i], d.Front.Slug+".html", pageOf)
-	}
-	return chapters, tocs
 }
 
 func (b *Book) extras(chapters []site.Chapter, page string, toc []site.Heading) pageExtras {
@@ -54,15 +27,16 @@ func (b *Book) extras(chapters []site.Chapter, page string, toc []site.Heading) 
 	return e
 }
 
-// extraPages adds to pages what the site holds beside the chapters: the
-// claims, environment and search pages, the search index, the script, and
-// each experiment's raw data under data/.
-func (b *Book) extraPages(res *Results, tmpl *template.Template, base siteData, chapters []site.Chapter, bodies [][]byte, tocs [][]site.Heading, docClaims [][]render.Claim, pages map[string][]byte) error {
+// extraPages writes what the site holds beside the chapters: the claims,
+// environment and search pages, the search index, the script, and each
+// experiment's raw data under data/.
+func (b *Book) extraPages(l *layout, outs []chapterOut) error {
+	res := l.res
 	var claims []site.ChapterClaims
 	var sections []site.Section
 	for i, d := range b.Docs {
-		claims = append(claims, site.ChapterClaims{Title: d.Front.Title, Slug: d.Front.Slug, Claims: docClaims[i]})
-		sections = append(sections, site.Sections(d.Front.Title, d.Front.Slug, bodies[i], tocs[i])...)
+		claims = append(claims, site.ChapterClaims{Title: d.Front.Title, Slug: d.Front.Slug, Claims: outs[i].claims})
+		sections = append(sections, outs[i].sections...)
 	}
 	var sets []site.SetMachine
 	for _, set := range append([]string{""}, res.Sets()...) {
@@ -88,7 +62,12 @@ func (b *Book) extraPages(res *Results, tmpl *template.Template, base siteData, 
 				if err != nil {
 					return err
 				}
-				pages["data/"+id+".json"], pages["data/"+id+".csv"] = j, c
+				if err := l.out.put("data/"+id+".json", j); err != nil {
+					return err
+				}
+				if err := l.out.put("data/"+id+".csv", c); err != nil {
+					return err
+				}
 			}
 		}
 		// Besides the build's own set, the pages cite reference sets:
@@ -106,24 +85,28 @@ func (b *Book) extraPages(res *Results, tmpl *template.Template, base siteData, 
 		{"environment.html", "측정 환경", site.EnvironmentBody(sets)},
 		{"search.html", "검색", ""},
 	} {
-		page := base
+		page := l.base
 		body, toc := site.Decorate([]byte(p.body))
 		page.Page, page.Body = p.title, template.HTML(body)
-		page.pageExtras = b.extras(chapters, p.file, toc)
-		var err error
-		if pages[p.file], err = execute(tmpl, "page.html", page); err != nil {
+		page.pageExtras = b.extras(l.chapters, p.file, toc)
+		html, err := execute(l.tmpl, "page.html", page)
+		if err == nil {
+			err = l.out.put(p.file, html)
+		}
+		if err != nil {
 			return err
 		}
 	}
 	index, err := site.SearchIndex(sections)
+	if err == nil {
+		err = l.out.put("search-index.js", index)
+	}
 	if err != nil {
 		return err
 	}
-	pages["search-index.js"] = index
-	layouts := b.Templates
-	if layouts == nil {
-		layouts = templates.Embedded()
+	script, err := templates.Script(l.layouts)
+	if err != nil {
+		return err
 	}
-	pages["site.js"], err = templates.Script(layouts)
-	return err
+	return l.out.put("site.js", script)
 }

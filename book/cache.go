@@ -1,0 +1,291 @@
+package book
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"slices"
+	"strconv"
+
+	"measuredbook/dataset"
+	"measuredbook/probe"
+	"measuredbook/render"
+	"measuredbook/rendercache"
+	"measuredbook/site"
+)
+
+// CacheDir is the render cache's folder, beside the chapters folder: the
+// book's root, .cache/measuredbook/. Deleting it only makes the next build
+// slower.
+const CacheDir = ".cache/measuredbook"
+
+// renderCache is a build's use of the render cache. Every key starts with
+// the program's build ID (any change to the code, the embedded layouts or
+// probe sources makes every entry unreachable) and the probe registry's
+// specs (tests hand the build other probes than the real ones).
+type renderCache struct {
+	c    *rendercache.Cache
+	base rendercache.Key
+}
+
+// openRenderCache opens the cache in dir for a build with probes.
+func openRenderCache(dir string, probes []probe.Probe) (*renderCache, error) {
+	program, err := rendercache.ProgramID()
+	if err != nil {
+		return nil, err
+	}
+	specs := make([]probe.Spec, len(probes))
+	for i, p := range probes {
+		specs[i] = p.Spec
+	}
+	registry, err := json.Marshal(specs)
+	if err != nil {
+		return nil, err
+	}
+	return &renderCache{c: rendercache.Open(dir), base: rendercache.NewHasher("build").String(program).Bytes(registry).Key()}, nil
+}
+
+// trim removes the entries no build has used for days.
+func (rc *renderCache) trim() error {
+	if rc == nil {
+		return nil
+	}
+	return rc.c.Trim()
+}
+
+func (rc *renderCache) hasher(kind string) *rendercache.Hasher {
+	return rendercache.NewHasher(kind).Bytes(rc.base[:])
+}
+
+// parsed is what Load keeps of a chapter whose parse is cached: enough to
+// check the book, compute the status and measure. Render parses the
+// chapter again only if its page is not cached either.
+type parsed struct {
+	Front       render.Front
+	Experiments []*render.Experiment
+}
+
+func (rc *renderCache) parseKey(file string, sum [sha256.Size]byte) rendercache.Key {
+	return rc.hasher("parse").String(file).Bytes(sum[:]).Key()
+}
+
+// parsed returns the cached parse of a chapter's source, if any.
+func (rc *renderCache) parsed(file string, sum [sha256.Size]byte) (*render.Doc, bool) {
+	if rc == nil {
+		return nil, false
+	}
+	data, ok := rc.c.Get(rc.parseKey(file, sum))
+	if !ok {
+		return nil, false
+	}
+	var p parsed
+	if json.Unmarshal(data, &p) != nil {
+		return nil, false
+	}
+	return &render.Doc{File: file, Front: p.Front, Experiments: p.Experiments}, true
+}
+
+// keepParsed stores what Load needs of a parsed chapter.
+func (rc *renderCache) keepParsed(d *render.Doc, sum [sha256.Size]byte) {
+	if rc == nil {
+		return
+	}
+	if data, err := json.Marshal(parsed{Front: d.Front, Experiments: d.Experiments}); err == nil {
+		rc.c.Put(rc.parseKey(d.File, sum), data)
+	}
+}
+
+// chapterCache finds and keeps the chapters' pages of one build. A page
+// depends on what every page of the build shares (the site key: the
+// layouts, the book's settings, every chapter's title and place, every
+// experiment's definition, which experiments have results, the set's
+// provenance), on the chapter's source and on the results it read. Which
+// results a chapter reads is known only once it is evaluated, so its
+// entry is found in two steps, as ccache does: the chapter's key (site
+// and source) leads to the list of results it read last time, and that
+// key with those results' digests leads to the page.
+type chapterCache struct {
+	rc   *renderCache
+	b    *Book
+	res  *Results
+	site rendercache.Key
+}
+
+// chapters prepares the cache for the chapters of one build.
+func (rc *renderCache) chapters(b *Book, l *layout) (*chapterCache, error) {
+	if rc == nil {
+		return nil, nil
+	}
+	h := rc.hasher("site")
+	var layouts [][2]string
+	err := fs.WalkDir(l.layouts, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(l.layouts, path)
+		layouts = append(layouts, [2]string{path, string(data)})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	shared, err := json.Marshal(struct {
+		Layouts     [][2]string
+		Config      Config
+		Base        siteData
+		Has         map[string]bool
+		PageOf      map[string]string
+		Experiments map[string]*render.Experiment
+	}{layouts, b.Config, l.base, l.has, l.pageOf, b.Experiments})
+	if err != nil {
+		return nil, err
+	}
+	return &chapterCache{rc: rc, b: b, res: l.res, site: h.Bytes(shared).Key()}, nil
+}
+
+// dep is a result a chapter read: set is the set's name ("" is never
+// used: the build's own set is named).
+type dep struct{ Set, ID string }
+
+func (cc *chapterCache) chapterKey(i int) rendercache.Key {
+	d := cc.b.Docs[i]
+	return cc.rc.hasher("chapter").Bytes(cc.site[:]).String(strconv.Itoa(i)).String(d.File).Bytes(cc.b.src[i][:]).Key()
+}
+
+// pageKey is the key of chapter i's page when it reads deps.
+func (cc *chapterCache) pageKey(chapter rendercache.Key, deps []dep) rendercache.Key {
+	h := cc.rc.hasher("page").Bytes(chapter[:])
+	for _, d := range deps {
+		sum := cc.res.digest(d.Set, d.ID)
+		h.String(d.Set).String(d.ID).Bytes(sum[:])
+		if d.Set == cc.res.Machine {
+			why, _ := cc.res.Stale("", d.ID)
+			h.String(why)
+		}
+	}
+	return h.Key()
+}
+
+// entry is a chapter's cached output besides its page.
+type entry struct {
+	Warnings []warning      `json:",omitempty"`
+	Claims   []render.Claim `json:",omitempty"`
+	Sections []site.Section `json:",omitempty"`
+}
+
+// warning is a warning as the cache keeps it: a *render.PosError and its
+// kind.
+type warning struct {
+	Pos  render.Pos
+	Msg  string
+	Kind string `json:",omitempty"`
+}
+
+// cachedWarning is a warning read back from the cache: the position and
+// message of the *render.PosError it was, and its kind (which render
+// keeps to itself).
+type cachedWarning struct {
+	*render.PosError
+	kind string
+}
+
+func (w cachedWarning) Kind() string  { return w.kind }
+func (w cachedWarning) Unwrap() error { return w.PosError }
+
+// get returns chapter i's page and output if the cache has them.
+func (cc *chapterCache) get(i int) (page []byte, o chapterOut, ok bool) {
+	if cc == nil {
+		return nil, o, false
+	}
+	chapter := cc.chapterKey(i)
+	data, ok := cc.rc.c.Get(chapter)
+	var deps []dep
+	if !ok || json.Unmarshal(data, &deps) != nil {
+		return nil, o, false
+	}
+	data, ok = cc.rc.c.Get(cc.pageKey(chapter, deps))
+	if !ok {
+		return nil, o, false
+	}
+	n, k := binary.Uvarint(data)
+	if k <= 0 || n > uint64(len(data)-k) {
+		return nil, o, false
+	}
+	var e entry
+	if json.Unmarshal(data[k:k+int(n)], &e) != nil {
+		return nil, o, false
+	}
+	for _, w := range e.Warnings {
+		o.warnings = append(o.warnings, cachedWarning{&render.PosError{Pos: w.Pos, Msg: w.Msg}, w.Kind})
+	}
+	o.claims, o.sections = e.Claims, e.Sections
+	return data[k+int(n):], o, true
+}
+
+// put keeps chapter i's page and output, made reading what rec recorded.
+func (cc *chapterCache) put(i int, rec render.Results, page []byte, o chapterOut) {
+	r, ok := rec.(*recorder)
+	if cc == nil || !ok {
+		return
+	}
+	e := entry{Claims: o.claims, Sections: o.sections}
+	for _, w := range o.warnings {
+		var pe *render.PosError
+		var k interface{ Kind() string }
+		if !errors.As(w, &pe) || !errors.As(w, &k) || w.Error() != pe.Error() {
+			return // a warning the cache cannot give back as it was
+		}
+		e.Warnings = append(e.Warnings, warning{Pos: pe.Pos, Msg: pe.Msg, Kind: k.Kind()})
+	}
+	meta, err := json.Marshal(e)
+	if err != nil {
+		return
+	}
+	deps := make([]dep, 0, len(r.deps))
+	for d := range r.deps {
+		deps = append(deps, d)
+	}
+	slices.SortFunc(deps, func(a, b dep) int { return cmp.Or(cmp.Compare(a.Set, b.Set), cmp.Compare(a.ID, b.ID)) })
+	list, err := json.Marshal(deps)
+	if err != nil {
+		return
+	}
+	chapter := cc.chapterKey(i)
+	data := binary.AppendUvarint(nil, uint64(len(meta)))
+	data = append(append(data, meta...), page...)
+	// The page first: a build killed between the two puts leaves a list
+	// that leads to a page, never one that leads nowhere for good.
+	if cc.rc.c.Put(cc.pageKey(chapter, deps), data) == nil {
+		cc.rc.c.Put(chapter, list)
+	}
+}
+
+// record returns the Results a chapter is evaluated against: res itself,
+// or with a cache, res noting which results the chapter reads.
+func (cc *chapterCache) record(res *Results) render.Results {
+	if cc == nil {
+		return res
+	}
+	return &recorder{Results: res, deps: map[dep]bool{}}
+}
+
+// recorder is Results noting every result looked up, and every staleness
+// asked, for the cache's key. One chapter's evaluation uses it, on one
+// goroutine.
+type recorder struct {
+	*Results
+	deps map[dep]bool
+}
+
+func (r *recorder) Lookup(set, id string) (*dataset.Result, bool) {
+	r.deps[dep{r.setName(set), id}] = true
+	return r.Results.Lookup(set, id)
+}
+
+func (r *recorder) Stale(set, id string) (string, bool) {
+	r.deps[dep{r.setName(set), id}] = true
+	return r.Results.Stale(set, id)
+}

@@ -1,0 +1,145 @@
+package book
+
+import (
+	"bytes"
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"measuredbook/probes"
+	"measuredbook/store"
+)
+
+// The render cache never shows in the site: a build from a cold cache,
+// from a warm one, after a chapter was edited, after a result changed and
+// with every entry damaged writes exactly what a build without a cache
+// writes. What did not change is taken from the cache, and only that.
+func TestCacheIsInvisible(t *testing.T) {
+	const n = 8 // the 4 real chapters, then copies of them
+	chapters := synthBook(t, n)
+	results := filepath.Join(t.TempDir(), "results")
+	if err := os.CopyFS(results, os.DirFS("../results")); err != nil {
+		t.Fatal(err)
+	}
+	opts := largeOptions(t, chapters)
+	opts.Results, opts.Cache = results, filepath.Join(t.TempDir(), "cache")
+	build := func(cache string) (map[string]string, *Report) {
+		t.Helper()
+		o := opts
+		o.Cache, o.Out = cache, filepath.Join(t.TempDir(), "out")
+		rep, err := Build(context.Background(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return readDir(t, o.Out), rep
+	}
+	step := func(what string, cached int) {
+		t.Helper()
+		want, _ := build("")
+		got, rep := build(opts.Cache)
+		if !equalDirs(want, got) {
+			for name := range want {
+				if want[name] != got[name] {
+					t.Errorf("%s: %s differs from a build without the cache", what, name)
+				}
+			}
+		}
+		if rep.Chapters != n || rep.Cached != cached {
+			t.Errorf("%s: %d of %d chapters from the cache, want %d", what, rep.Cached, rep.Chapters, cached)
+		}
+	}
+	step("cold cache", 0)
+	step("warm cache", n)
+
+	b, err := load(chapters, probes.All(), mustOpen(t, opts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i := slices.Index(b.shallow, false); i >= 0 {
+		t.Errorf("%s was parsed again, though it did not change", b.Docs[i].File)
+	}
+
+	edited := filepath.Join(chapters, "copy-0005.md")
+	src, err := os.ReadFile(edited)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(edited, append(src, "\n고친 문단 하나.\n"...), 0o644)
+	step("one chapter edited", n-1)
+
+	// Every chapter reads machine facts, which come from the newest of all
+	// the set's results: a change to any result changes every page.
+	path := filepath.Join(results, "linux-amd64-amd-epyc-2c", "syscost.txt")
+	data, err := os.ReadFile(path)
+	if err != nil || !bytes.Contains(data, []byte(" 439.43084 ns/read_eagain")) {
+		t.Fatalf("syscost.txt is not what this test changes: %v", err)
+	}
+	os.WriteFile(path, bytes.Replace(data, []byte(" 439.43084 ns/read_eagain"), []byte(" 401.5 ns/read_eagain"), 1), 0o644)
+	step("a result changed", 0)
+
+	damaged := 0
+	filepath.WalkDir(opts.Cache, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && !strings.HasSuffix(path, "trim.txt") {
+			data, _ := os.ReadFile(path)
+			data[len(data)-1] ^= 1
+			os.WriteFile(path, data, 0o644)
+			damaged++
+		}
+		return err
+	})
+	if damaged == 0 {
+		t.Fatal("the cache is empty")
+	}
+	step("every entry damaged", 0)
+	step("warm again", n)
+}
+
+func mustOpen(t *testing.T, opts Options) *renderCache {
+	rc, err := openRenderCache(opts.Cache, opts.Probes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rc
+}
+
+// A chapter is rendered again when a result it reads changes, and only
+// then.
+func TestCacheFollowsResults(t *testing.T) {
+	opts := testOptions(t)
+	opts.Cache = filepath.Join(t.TempDir(), "cache")
+	for _, id := range []string{"a", "b"} {
+		ch := "---\ntitle: " + id + "\norder: 1\nslug: " + id + "\n---\n\n```experiment " + id + "\nprobe: fake.ok\nruns: 1\n```\n\n{{ " + id + ".time[] }}\n"
+		os.WriteFile(filepath.Join(opts.Chapters, id+".md"), []byte(ch), 0o644)
+	}
+	os.Remove(filepath.Join(opts.Chapters, "t.md"))
+	build := func(want int) {
+		t.Helper()
+		rep, err := Build(context.Background(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Cached != want {
+			t.Errorf("%d chapters from the cache, want %d", rep.Cached, want)
+		}
+	}
+	build(0) // measures a and b
+	build(2)
+	path := store.Path(opts.Results, "here", "a")
+	r, err := store.Load(path, fakes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Rows[0].Runs[0]["time"] *= 2
+	if err := store.Save(path, r); err != nil {
+		t.Fatal(err)
+	}
+	build(1)
+	page, _ := os.ReadFile(filepath.Join(opts.Out, "a.html"))
+	if !bytes.Contains(page, []byte(">2 μs<")) {
+		t.Errorf("a.html does not show the new figure:\n%s", page)
+	}
+}
