@@ -22,12 +22,10 @@ type Heading struct {
 }
 
 var (
-	headingRE = regexp.MustCompile(`(?s)<h([2-4]) id="([^"]+)">(.*?)</h[2-4]>`)
 	tagRE     = regexp.MustCompile(`(?s)<[^>]*>`)
 	captionRE = regexp.MustCompile(`(?s)<caption>(.*?)</caption>`)
 	titleRE   = regexp.MustCompile(`<title>([^<]*)</title>`)
 	fontRE    = regexp.MustCompile(`font-size:([0-9.]+)px`)
-	preRE     = regexp.MustCompile(`<pre class="chroma">`)
 )
 
 // series numbers the plot palette's colours (plotsvg's Okabe–Ito order),
@@ -44,10 +42,8 @@ const MinPlotText = 11
 // and the h2 and h3 for the in-page contents.
 func Decorate(body []byte) ([]byte, []Heading) {
 	var toc []Heading
-	body = headingRE.ReplaceAllFunc(body, func(m []byte) []byte {
-		g := headingRE.FindSubmatch(m)
-		level, _ := strconv.Atoi(string(g[1]))
-		id, inner := string(g[2]), string(g[3])
+	body = replaceHeadings(body, func(level int, idb, innerb []byte) []byte {
+		id, inner := string(idb), string(innerb)
 		text := strings.TrimSpace(html.UnescapeString(tagRE.ReplaceAllString(inner, "")))
 		if level <= 3 {
 			toc = append(toc, Heading{Level: level, ID: html.UnescapeString(id), Text: text})
@@ -64,7 +60,7 @@ func Decorate(body []byte) ([]byte, []Heading) {
 	})
 	body = recolour(body)
 	body = plotWidths(body)
-	body = preRE.ReplaceAll(body, []byte(`<pre class="chroma" tabindex="0">`))
+	body = bytes.ReplaceAll(body, []byte(`<pre class="chroma">`), []byte(`<pre class="chroma" tabindex="0">`))
 	return body, toc
 }
 

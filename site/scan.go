@@ -13,6 +13,95 @@ import (
 // bytes.Index. Each says the pattern it stands for; the tests compare
 // the two.
 
+// grown is out, made with room for body and some more the first time.
+func grown(out, body []byte) []byte {
+	if out == nil {
+		out = make([]byte, 0, len(body)+len(body)/8+256)
+	}
+	return out
+}
+
+// replaceHeadings replaces every match of
+//
+//	(?s)<h([2-4]) id="([^"]+)">(.*?)</h[2-4]>
+//
+// by f(level, id, inner).
+func replaceHeadings(body []byte, f func(level int, id, inner []byte) []byte) []byte {
+	var out []byte
+	last := 0
+	for i := 0; ; {
+		j := bytes.Index(body[i:], []byte("<h"))
+		if j < 0 {
+			break
+		}
+		j += i
+		i = j + 1
+		rest := body[j+2:]
+		if len(rest) < len(`2 id="`) || rest[0] < '2' || rest[0] > '4' || string(rest[1:6]) != ` id="` {
+			continue
+		}
+		id := rest[6:]
+		q := bytes.IndexByte(id, '"')
+		if q <= 0 || q+1 >= len(id) || id[q+1] != '>' {
+			continue
+		}
+		inner := id[q+2:]
+		id = id[:q]
+		end := -1
+		for at := 0; ; {
+			k := bytes.Index(inner[at:], []byte("</h"))
+			if k < 0 {
+				break
+			}
+			k += at
+			if k+4 < len(inner) && inner[k+3] >= '2' && inner[k+3] <= '4' && inner[k+4] == '>' {
+				end = k
+				break
+			}
+			at = k + 1
+		}
+		if end < 0 {
+			break // nor is there one after any later heading
+		}
+		stop := len(body) - len(inner) + end + len("</h2>")
+		out = append(grown(out, body), body[last:j]...)
+		out = append(out, f(int(rest[0]-'0'), id, inner[:end])...)
+		last, i = stop, stop
+	}
+	if out == nil {
+		return body
+	}
+	return append(out, body[last:]...)
+}
+
+// replaceAttrs replaces every match of NAME="([^"]+)" by f(match, value).
+func replaceAttrs(body []byte, name string, f func(m, value []byte) []byte) []byte {
+	prefix := []byte(name + `="`)
+	var out []byte
+	last := 0
+	for i := 0; ; {
+		j := bytes.Index(body[i:], prefix)
+		if j < 0 {
+			break
+		}
+		j += i
+		i = j + 1
+		value := body[j+len(prefix):]
+		q := bytes.IndexByte(value, '"')
+		if q <= 0 {
+			continue
+		}
+		stop := j + len(prefix) + q + 1
+		out = append(grown(out, body), body[last:j]...)
+		out = append(out, f(body[j:stop], value[:q])...)
+		last, i = stop, stop
+	}
+	if out == nil {
+		return body
+	}
+	return append(out, body[last:]...)
+}
+
 // recolour replaces every match of
 //
 //	(stroke|fill):#(0072B2|D55E00|009E73|CC79A7|E69F00|56B4E9)
@@ -44,7 +133,7 @@ func recolour(body []byte) []byte {
 		if !ok {
 			continue
 		}
-		out = append(out, body[last:j-len(prop)]...)
+		out = append(grown(out, body), body[last:j-len(prop)]...)
 		out = fmt.Appendf(out, "%s:var(--mb-s%d)", prop, n)
 		last, i = j+8, j+8
 	}
@@ -76,7 +165,7 @@ func replaceElements(body []byte, name string, f func([]byte) []byte) []byte {
 			break // nor is there one after any later opening
 		}
 		stop := after + 1 + k + len(end)
-		out = append(append(out, body[last:j]...), f(body[j:stop])...)
+		out = append(append(grown(out, body), body[last:j]...), f(body[j:stop])...)
 		last, i = stop, stop
 	}
 	if out == nil {
@@ -135,7 +224,7 @@ func replaceSVGs(body []byte, f func(svg, width []byte) []byte) []byte {
 			continue
 		}
 		stop := vbEnd + k + len("</svg>")
-		out = append(append(out, body[last:j]...), f(body[j:stop], width)...)
+		out = append(append(grown(out, body), body[last:j]...), f(body[j:stop], width)...)
 		last, i = stop, stop
 	}
 	if out == nil {

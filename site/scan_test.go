@@ -17,6 +17,8 @@ var (
 	colourRE = regexp.MustCompile(`(stroke|fill):#(0072B2|D55E00|009E73|CC79A7|E69F00|56B4E9)`)
 	dropRE   = regexp.MustCompile(`(?s)<(svg|script|style)[ >].*?</(svg|script|style)>|<a class="anchor"[^>]*>#</a>`)
 	spaceRE  = regexp.MustCompile(`\s+`)
+	headRE   = regexp.MustCompile(`(?s)<h([2-4]) id="([^"]+)">(.*?)</h[2-4]>`)
+	attrRE   = regexp.MustCompile(`data-exp="([^"]+)"`)
 )
 
 // scans pairs each scan with its pattern, both marking what they match.
@@ -36,6 +38,14 @@ var scans = []struct {
 	{"svgs", func(s string) string {
 		return string(replaceSVGs([]byte(s), func(m, w []byte) []byte { return []byte("[" + string(w) + "|" + string(m) + "]") }))
 	}, func(s string) string { return svgRE.ReplaceAllString(s, "[$1|$0]") }},
+	{"headings", func(s string) string {
+		return string(replaceHeadings([]byte(s), func(level int, id, inner []byte) []byte {
+			return fmt.Appendf(nil, "[%d|%s|%s]", level, id, inner)
+		}))
+	}, func(s string) string { return headRE.ReplaceAllString(s, "[$1|$2|$3]") }},
+	{"attrs", func(s string) string {
+		return string(replaceAttrs([]byte(s), "data-exp", func(m, v []byte) []byte { return []byte("[" + string(m) + "|" + string(v) + "]") }))
+	}, func(s string) string { return attrRE.ReplaceAllString(s, "[$0|$1]") }},
 	{"dropHidden", dropHidden, func(s string) string { return dropRE.ReplaceAllString(s, " ") }},
 	{"stripTags", stripTags, func(s string) string { return tagRE.ReplaceAllString(s, " ") }},
 	{"collapseSpace", collapseSpace, func(s string) string { return spaceRE.ReplaceAllString(s, " ") }},
@@ -73,7 +83,8 @@ func TestScansMatchTheirPatterns(t *testing.T) {
 	for _, s := range []string{"", "<", ">", "<svg ", "<svg viewBox=\"0 0 1 2\"</svg>", "stroke:#0072B2fill:#D55E00", "fill:#0072B", "<table></table>",
 		"<tablex></table><table ></table>", "<script>a</style>b</script>", `<a class="anchor" x>#</a>`, `<a class="anchor">#</b>`,
 		`<svg viewBox="0 0 1 2" viewBox="0 0 3 4">x</svg>`, `<svg viewBox="0 0 1 2" viewBox="0 0 3">x</svg>`, `<svg viewBox="0 0 1. 2.5"></svg></svg>`,
-		"a \t\n\f\r\v b", "<<>>", "<a<b>c>"} {
+		"a \t\n\f\r\v b", "<<>>", "<a<b>c>", `<h2 id="">x</h2>`, `<h2 id="a">x</h5></h3>`, `<h4 id="a"b>x</h2>`, `<h2 id="a">x</h2`,
+		`data-exp=""data-exp="x"`, `data-exp="x`} {
 		checkScans(t, fmt.Sprintf("%q", s), s)
 	}
 	for range 500 {
