@@ -35,6 +35,7 @@ type Book struct {
 	Templates   fs.FS    // the layouts and style.css; nil: the embedded ones
 
 	probes  []probe.Probe
+	cache   *renderCache        // nil: none
 	src     [][sha256.Size]byte // each chapter's source's SHA-256, in Docs order
 	shallow []bool              // Docs[i] came from the render cache
 	mu      sync.Mutex
@@ -51,7 +52,7 @@ func Load(dir string, probes []probe.Probe) (*Book, error) {
 // source was parsed before is not parsed again. The chapters are read and
 // parsed in parallel.
 func load(dir string, probes []probe.Probe, rc *renderCache) (*Book, error) {
-	b := &Book{Dir: dir, Experiments: map[string]*render.Experiment{}, probes: probes}
+	b := &Book{Dir: dir, Experiments: map[string]*render.Experiment{}, probes: probes, cache: rc}
 	var errs []error
 	cfg, err := LoadConfig(dir)
 	if err != nil {

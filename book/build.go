@@ -410,8 +410,8 @@ func (m *memorySite) put(name string, data []byte) error {
 type chapterOut struct {
 	warnings []error
 	claims   []render.Claim
-	sections []site.Section // for the search index
-	cached   bool           // the page came from the render cache
+	search   []byte // the chapter's entries of the search index
+	cached   bool   // the page came from the render cache
 	err      error
 }
 
@@ -522,7 +522,10 @@ func (b *Book) renderChapter(l *layout, i int) (o chapterOut) {
 	}
 	body, toc := site.Decorate(site.LinkData(body, l.has))
 	body = site.LinkExperiments(body, name, l.pageOf)
-	o.sections = site.Sections(d.Front.Title, d.Front.Slug, body, toc)
+	if o.search, err = site.SearchEntries(site.Sections(d.Front.Title, d.Front.Slug, body, toc)); err != nil {
+		o.err = err
+		return o
+	}
 	page := l.base
 	page.Page, page.Body = d.Front.Title, template.HTML(body)
 	page.pageExtras = b.extras(l.chapters, name, toc)
@@ -628,6 +631,9 @@ type siteData struct {
 
 func execute(t *template.Template, name string, data siteData) ([]byte, error) {
 	var buf bytes.Buffer
+	// The body, the sidebar's line per chapter and the rest of the layout:
+	// grown once, not doubled up to a chapter's size.
+	buf.Grow(len(data.Body) + 160*len(data.Chapters) + 8<<10)
 	if err := t.ExecuteTemplate(&buf, name, data); err != nil {
 		return nil, fmt.Errorf("template %s: %w", name, err)
 	}

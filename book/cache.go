@@ -3,6 +3,7 @@ package book
 import (
 	"cmp"
 	"crypto/sha256"
+	"embed"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -11,10 +12,10 @@ import (
 	"strconv"
 
 	"measuredbook/dataset"
+	"measuredbook/expr"
 	"measuredbook/probe"
 	"measuredbook/render"
 	"measuredbook/rendercache"
-	"measuredbook/site"
 )
 
 // CacheDir is the render cache's folder, beside the chapters folder: the
@@ -58,6 +59,29 @@ func (rc *renderCache) trim() error {
 
 func (rc *renderCache) hasher(kind string) *rendercache.Hasher {
 	return rendercache.NewHasher(kind).Bytes(rc.base[:])
+}
+
+// probeHash is p.Hash(), kept in the cache when p's sources are embedded
+// in the program, so that its build ID stands for them: hashing parses
+// and prints every source file of the probe, and took a third of a
+// rebuild after one edit.
+func (rc *renderCache) probeHash(p probe.Probe) string {
+	embedded := true
+	for _, src := range p.Sources {
+		if _, ok := src.(embed.FS); !ok {
+			embedded = false
+		}
+	}
+	if rc == nil || !embedded {
+		return p.Hash()
+	}
+	k := rc.hasher("probe").String(p.Name).Key()
+	if h, ok := rc.c.Get(k); ok {
+		return string(h)
+	}
+	h := p.Hash()
+	rc.c.Put(k, []byte(h))
+	return h
 }
 
 // parsed is what Load keeps of a chapter whose parse is cached: enough to
@@ -169,20 +193,9 @@ func (cc *chapterCache) pageKey(chapter rendercache.Key, deps []dep) rendercache
 	return h.Key()
 }
 
-// entry is a chapter's cached output besides its page.
-type entry struct {
-	Warnings []warning      `json:",omitempty"`
-	Claims   []render.Claim `json:",omitempty"`
-	Sections []site.Section `json:",omitempty"`
-}
-
-// warning is a warning as the cache keeps it: a *render.PosError and its
-// kind.
-type warning struct {
-	Pos  render.Pos
-	Msg  string
-	Kind string `json:",omitempty"`
-}
+// A chapter's entry holds its output in a compact form of its own (JSON
+// would spend more time on the search text than the page saves):
+// uvarint-prefixed strings and varints, in the order of encodeEntry.
 
 // cachedWarning is a warning read back from the cache: the position and
 // message of the *render.PosError it was, and its kind (which render
@@ -195,6 +208,91 @@ type cachedWarning struct {
 func (w cachedWarning) Kind() string  { return w.kind }
 func (w cachedWarning) Unwrap() error { return w.PosError }
 
+type encoder struct{ b []byte }
+
+func (e *encoder) int(n int)      { e.b = binary.AppendVarint(e.b, int64(n)) }
+func (e *encoder) str(s string)   { e.b = append(binary.AppendUvarint(e.b, uint64(len(s))), s...) }
+func (e *encoder) bytes(b []byte) { e.b = append(binary.AppendUvarint(e.b, uint64(len(b))), b...) }
+func (e *encoder) pos(p render.Pos) {
+	e.str(p.File)
+	e.int(p.Line)
+	e.int(p.Col)
+}
+
+type decoder struct {
+	b   []byte
+	bad bool
+}
+
+func (d *decoder) int() int {
+	n, k := binary.Varint(d.b)
+	if k <= 0 {
+		d.bad, d.b = true, nil
+		return 0
+	}
+	d.b = d.b[k:]
+	return int(n)
+}
+
+func (d *decoder) bytes() []byte {
+	n, k := binary.Uvarint(d.b)
+	if k <= 0 || n > uint64(len(d.b)-k) {
+		d.bad, d.b = true, nil
+		return nil
+	}
+	b := d.b[k : k+int(n)]
+	d.b = d.b[k+int(n):]
+	return b
+}
+
+func (d *decoder) str() string { return string(d.bytes()) }
+
+func (d *decoder) pos() render.Pos { return render.Pos{File: d.str(), Line: d.int(), Col: d.int()} }
+
+// encodeEntry encodes a chapter's output and page; ok is false when the
+// output holds a warning the cache could not give back as it was.
+func encodeEntry(o chapterOut, page []byte) (data []byte, ok bool) {
+	var e encoder
+	e.int(len(o.warnings))
+	for _, w := range o.warnings {
+		var pe *render.PosError
+		var k interface{ Kind() string }
+		if !errors.As(w, &pe) || !errors.As(w, &k) || w.Error() != pe.Error() {
+			return nil, false
+		}
+		e.pos(pe.Pos)
+		e.str(pe.Msg)
+		e.str(k.Kind())
+	}
+	e.int(len(o.claims))
+	for _, c := range o.claims {
+		e.pos(c.Pos)
+		e.str(c.Text)
+		e.str(c.Expect)
+		e.int(int(c.Verdict))
+		e.str(c.Explain)
+		e.str(c.Basis)
+	}
+	e.bytes(o.search)
+	return append(e.b, page...), true
+}
+
+// decodeEntry is encodeEntry undone; ok is false for data it did not make.
+func decodeEntry(data []byte) (o chapterOut, page []byte, ok bool) {
+	d := &decoder{b: data}
+	for n := d.int(); n > 0 && !d.bad; n-- {
+		pos, msg, kind := d.pos(), d.str(), d.str()
+		o.warnings = append(o.warnings, cachedWarning{&render.PosError{Pos: pos, Msg: msg}, kind})
+	}
+	for n := d.int(); n > 0 && !d.bad; n-- {
+		c := render.Claim{Pos: d.pos(), Text: d.str(), Expect: d.str(), Verdict: expr.Truth(d.int())}
+		c.Explain, c.Basis = d.str(), d.str()
+		o.claims = append(o.claims, c)
+	}
+	o.search = d.bytes()
+	return o, d.b, !d.bad
+}
+
 // get returns chapter i's page and output if the cache has them.
 func (cc *chapterCache) get(i int) (page []byte, o chapterOut, ok bool) {
 	if cc == nil {
@@ -206,23 +304,11 @@ func (cc *chapterCache) get(i int) (page []byte, o chapterOut, ok bool) {
 	if !ok || json.Unmarshal(data, &deps) != nil {
 		return nil, o, false
 	}
-	data, ok = cc.rc.c.Get(cc.pageKey(chapter, deps))
-	if !ok {
+	if data, ok = cc.rc.c.Get(cc.pageKey(chapter, deps)); !ok {
 		return nil, o, false
 	}
-	n, k := binary.Uvarint(data)
-	if k <= 0 || n > uint64(len(data)-k) {
-		return nil, o, false
-	}
-	var e entry
-	if json.Unmarshal(data[k:k+int(n)], &e) != nil {
-		return nil, o, false
-	}
-	for _, w := range e.Warnings {
-		o.warnings = append(o.warnings, cachedWarning{&render.PosError{Pos: w.Pos, Msg: w.Msg}, w.Kind})
-	}
-	o.claims, o.sections = e.Claims, e.Sections
-	return data[k+int(n):], o, true
+	o, page, ok = decodeEntry(data)
+	return page, o, ok
 }
 
 // put keeps chapter i's page and output, made reading what rec recorded.
@@ -231,17 +317,8 @@ func (cc *chapterCache) put(i int, rec render.Results, page []byte, o chapterOut
 	if cc == nil || !ok {
 		return
 	}
-	e := entry{Claims: o.claims, Sections: o.sections}
-	for _, w := range o.warnings {
-		var pe *render.PosError
-		var k interface{ Kind() string }
-		if !errors.As(w, &pe) || !errors.As(w, &k) || w.Error() != pe.Error() {
-			return // a warning the cache cannot give back as it was
-		}
-		e.Warnings = append(e.Warnings, warning{Pos: pe.Pos, Msg: pe.Msg, Kind: k.Kind()})
-	}
-	meta, err := json.Marshal(e)
-	if err != nil {
+	data, ok := encodeEntry(o, page)
+	if !ok {
 		return
 	}
 	deps := make([]dep, 0, len(r.deps))
@@ -254,8 +331,6 @@ func (cc *chapterCache) put(i int, rec render.Results, page []byte, o chapterOut
 		return
 	}
 	chapter := cc.chapterKey(i)
-	data := binary.AppendUvarint(nil, uint64(len(meta)))
-	data = append(append(data, meta...), page...)
 	// The page first: a build killed between the two puts leaves a list
 	// that leads to a page, never one that leads nowhere for good.
 	if cc.rc.c.Put(cc.pageKey(chapter, deps), data) == nil {

@@ -3,14 +3,17 @@ package book
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"measuredbook/probes"
+	"measuredbook/render"
 	"measuredbook/store"
 )
 
@@ -96,6 +99,48 @@ func TestCacheIsInvisible(t *testing.T) {
 	}
 	step("every entry damaged", 0)
 	step("warm again", n)
+}
+
+// Every field of a claim, a warning, the search entries and the page come
+// back from a chapter's entry as they went in: a field added to
+// render.Claim must be added to the entry's encoding too.
+func TestEntryKeepsEveryField(t *testing.T) {
+	var c render.Claim
+	var fill func(v reflect.Value)
+	fill = func(v reflect.Value) {
+		for i := 0; i < v.NumField(); i++ {
+			f := v.Field(i)
+			switch f.Kind() {
+			case reflect.String:
+				f.SetString("«" + v.Type().Field(i).Name + "»")
+			case reflect.Int:
+				f.SetInt(int64(i + 2))
+			case reflect.Struct:
+				fill(f)
+			default:
+				t.Fatalf("render.Claim.%s is a %s: teach encodeEntry to keep it", v.Type().Field(i).Name, f.Kind())
+			}
+		}
+	}
+	fill(reflect.ValueOf(&c).Elem())
+	w := cachedWarning{&render.PosError{Pos: render.Pos{File: "a.md", Line: 3, Col: 4}, Msg: "no result"}, render.KindMissing}
+	in := chapterOut{warnings: []error{w}, claims: []render.Claim{c, {}}, search: []byte(`{"c":"장"}`)}
+	data, ok := encodeEntry(in, []byte("<html>"))
+	if !ok {
+		t.Fatal("not encoded")
+	}
+	out, page, ok := decodeEntry(data)
+	if !ok || string(page) != "<html>" || !reflect.DeepEqual(out.claims, in.claims) || string(out.search) != string(in.search) ||
+		len(out.warnings) != 1 || out.warnings[0].Error() != w.Error() || WarningKind(out.warnings[0]) != render.KindMissing {
+		t.Errorf("entry came back as %+v, %q, %v", out, page, ok)
+	}
+	if _, _, ok := decodeEntry(data[:5]); ok {
+		t.Error("a cut entry decoded")
+	}
+	// A warning that is not a position's is not kept.
+	if _, ok := encodeEntry(chapterOut{warnings: []error{errors.New("x")}}, nil); ok {
+		t.Error("encoded a warning it cannot give back")
+	}
 }
 
 func mustOpen(t *testing.T, opts Options) *renderCache {

@@ -227,8 +227,9 @@ func (b *Book) Status(res *Results, all []probe.Probe, ids []string) []Status {
 }
 
 // probeHash is the code hash of the probe named name, computed once per
-// Book: hashing reads and prints the probe's sources, and every experiment
-// of a probe (and every Status of a build) shares it.
+// Book (or taken from the render cache): hashing parses and prints the
+// probe's sources, and every experiment of a probe (and every Status of a
+// build) shares it.
 func (b *Book) probeHash(all []probe.Probe, name string) string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -236,7 +237,7 @@ func (b *Book) probeHash(all []probe.Probe, name string) string {
 		return h
 	}
 	p, _ := probe.Lookup(all, name)
-	h := p.Hash()
+	h := b.cache.probeHash(p)
 	if b.hashes == nil {
 		b.hashes = map[string]string{}
 	}

@@ -33,10 +33,10 @@ func (b *Book) extras(chapters []site.Chapter, page string, toc []site.Heading) 
 func (b *Book) extraPages(l *layout, outs []chapterOut) error {
 	res := l.res
 	var claims []site.ChapterClaims
-	var sections []site.Section
+	var search [][]byte
 	for i, d := range b.Docs {
 		claims = append(claims, site.ChapterClaims{Title: d.Front.Title, Slug: d.Front.Slug, Claims: outs[i].claims})
-		sections = append(sections, outs[i].sections...)
+		search = append(search, outs[i].search)
 	}
 	var sets []site.SetMachine
 	for _, set := range append([]string{""}, res.Sets()...) {
@@ -97,11 +97,7 @@ func (b *Book) extraPages(l *layout, outs []chapterOut) error {
 			return err
 		}
 	}
-	index, err := site.SearchIndex(sections)
-	if err == nil {
-		err = l.out.put("search-index.js", index)
-	}
-	if err != nil {
+	if err := l.out.put("search-index.js", site.SearchIndex(search)); err != nil {
 		return err
 	}
 	script, err := templates.Script(l.layouts)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"testing"
@@ -87,6 +88,62 @@ func BenchmarkBuildLarge(b *testing.B) {
 		}
 	}
 	reportPerChapter(b, cpuTime()-cpu, *chaptersFlag)
+}
+
+// BenchmarkEditOneLarge is the author's loop at scale: edit one chapter
+// of a synthetic book of -chapters chapters and build again with the
+// render cache, against a full build (no cache) of the same book. It
+// reports both, in CPU and wall time, and their ratio (the goal: at most
+// 10%):
+//
+//	go test -bench EditOneLarge -benchtime 3x -run '^$' ./book -args -chapters 1000
+func BenchmarkEditOneLarge(b *testing.B) {
+	chapters := synthBook(b, *chaptersFlag)
+	opts := largeOptions(b, chapters)
+	opts.Cache = filepath.Join(b.TempDir(), "cache")
+	if _, err := Build(context.Background(), opts); err != nil { // fills the cache
+		b.Fatal(err)
+	}
+	edited := filepath.Join(chapters, filepath.Base(chapters)+".md")
+	if files, _ := filepath.Glob(filepath.Join(chapters, "*.md")); len(files) > 0 {
+		edited = files[len(files)/2]
+	}
+	src, err := os.ReadFile(edited)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var full, edit, fullWall, editWall time.Duration
+	i := 0
+	for b.Loop() {
+		i++
+		o := opts
+		o.Cache = ""
+		cpu, wall := cpuTime(), time.Now()
+		if _, err := Build(context.Background(), o); err != nil {
+			b.Fatal(err)
+		}
+		full, fullWall = full+cpuTime()-cpu, fullWall+time.Since(wall)
+		os.WriteFile(edited, fmt.Appendf(src, "\n고친 문단 %d.\n", i), 0o644)
+		cpu, wall = cpuTime(), time.Now()
+		var rep *Report
+		// Labelled, so that a profile can show this build alone:
+		// go tool pprof -tagfocus build=edit
+		pprof.Do(context.Background(), pprof.Labels("build", "edit"), func(ctx context.Context) { rep, err = Build(ctx, opts) })
+		if err != nil {
+			b.Fatal(err)
+		}
+		edit, editWall = edit+cpuTime()-cpu, editWall+time.Since(wall)
+		if rep.Cached != rep.Chapters-1 {
+			b.Fatalf("%d of %d chapters from the cache after one edit", rep.Cached, rep.Chapters)
+		}
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(full.Milliseconds())/n, "full-cpu-ms")
+	b.ReportMetric(float64(edit.Milliseconds())/n, "edit-cpu-ms")
+	b.ReportMetric(float64(fullWall.Milliseconds())/n, "full-ms")
+	b.ReportMetric(float64(editWall.Milliseconds())/n, "edit-ms")
+	b.ReportMetric(100*float64(edit)/float64(full), "edit/full-cpu-%")
+	b.ReportMetric(100*float64(editWall)/float64(fullWall), "edit/full-%")
 }
 
 // cpuTime is the CPU time (user and system) the process has used: on a

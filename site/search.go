@@ -47,12 +47,38 @@ func Sections(title, slug string, body []byte, toc []Heading) []Section {
 	return out
 }
 
-// SearchIndex is the script that hands the search page its index: a
-// script, not a JSON file, so it loads from file:// too.
-func SearchIndex(sections []Section) ([]byte, error) {
+// SearchEntries is one chapter's part of the search index: its sections
+// as JSON array elements, comma-separated (empty for none). A build keeps
+// these, not the sections, until it writes the index.
+func SearchEntries(sections []Section) ([]byte, error) {
+	if len(sections) == 0 {
+		return nil, nil
+	}
 	b, err := json.Marshal(sections)
 	if err != nil {
 		return nil, err
 	}
-	return append(append([]byte("window.MB_SEARCH="), b...), ";\n"...), nil
+	return b[1 : len(b)-1], nil
+}
+
+// SearchIndex is the script that hands the search page its index, the
+// chapters' entries in order: a script, not a JSON file, so it loads
+// from file:// too.
+func SearchIndex(entries [][]byte) []byte {
+	b := []byte("window.MB_SEARCH=[")
+	n := 0
+	for _, e := range entries {
+		if len(e) == 0 {
+			continue
+		}
+		if n > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, e...)
+		n++
+	}
+	if n == 0 {
+		return []byte("window.MB_SEARCH=null;\n") // what json.Marshal makes of no sections
+	}
+	return append(b, "];\n"...)
 }
