@@ -422,6 +422,7 @@ type layout struct {
 	tmpl     *template.Template
 	base     siteData
 	chapters []site.Chapter
+	sidebar  *site.Sidebar
 	has      map[string]bool   // experiments with a result, which get data links
 	pageOf   map[string]string // experiment id → the page that shows it
 	out      siteSink
@@ -448,6 +449,9 @@ func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache) (r renderin
 	for _, d := range b.Docs {
 		l.base.Chapters = append(l.base.Chapters, link{Title: d.Front.Title, Slug: d.Front.Slug, Order: d.Front.Order})
 		l.chapters = append(l.chapters, site.Chapter{Title: d.Front.Title, Slug: d.Front.Slug, Order: d.Front.Order})
+	}
+	if l.sidebar, err = site.NewSidebar(l.tmpl, l.chapters); err != nil {
+		return r, err
 	}
 	if l.cache, err = rc.chapters(b, l); err != nil {
 		return r, err
@@ -482,7 +486,9 @@ func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache) (r renderin
 	}
 	index := l.base
 	index.Preface = template.HTML(preface.String())
-	index.pageExtras = b.extras(l.chapters, "index.html", nil)
+	if index.pageExtras, err = extras(l, "index.html", nil); err != nil {
+		return r, err
+	}
 	page, err := execute(l.tmpl, "index.html", index)
 	if err == nil {
 		err = out.put("index.html", page)
@@ -528,7 +534,10 @@ func (b *Book) renderChapter(l *layout, i int) (o chapterOut) {
 	}
 	page := l.base
 	page.Page, page.Body = d.Front.Title, template.HTML(body)
-	page.pageExtras = b.extras(l.chapters, name, toc)
+	if page.pageExtras, err = extras(l, name, toc); err != nil {
+		o.err = err
+		return o
+	}
 	if d.Front.Lang != "" {
 		page.Lang = d.Front.Lang // a chapter may be in another language than the book
 	}
@@ -631,9 +640,9 @@ type siteData struct {
 
 func execute(t *template.Template, name string, data siteData) ([]byte, error) {
 	var buf bytes.Buffer
-	// The body, the sidebar's line per chapter and the rest of the layout:
-	// grown once, not doubled up to a chapter's size.
-	buf.Grow(len(data.Body) + 160*len(data.Chapters) + 8<<10)
+	// The body, the sidebar and the rest of the layout: grown once, not
+	// doubled up to a chapter's size.
+	buf.Grow(len(data.Body) + len(data.Nav.List) + 8<<10)
 	if err := t.ExecuteTemplate(&buf, name, data); err != nil {
 		return nil, fmt.Errorf("template %s: %w", name, err)
 	}

@@ -1,6 +1,7 @@
 package book
 
 import (
+	"errors"
 	"html/template"
 
 	"measuredbook/site"
@@ -15,16 +16,17 @@ type pageExtras struct {
 	Search    bool // the page is the search page: it loads the index
 }
 
-func (b *Book) extras(chapters []site.Chapter, page string, toc []site.Heading) pageExtras {
-	e := pageExtras{Nav: site.NewNav(chapters, page, toc), Search: page == "search.html"}
+func extras(l *layout, page string, toc []site.Heading) (pageExtras, error) {
+	nav, err := l.sidebar.Nav(page, toc)
+	e := pageExtras{Nav: nav, Search: page == "search.html"}
 	if page == "index.html" {
 		var orders []int
-		for _, c := range chapters {
+		for _, c := range l.chapters {
 			orders = append(orders, c.Order)
 		}
 		e.Numbering = site.Numbering(orders)
 	}
-	return e
+	return e, err
 }
 
 // extraPages writes what the site holds beside the chapters: the claims,
@@ -39,6 +41,7 @@ func (b *Book) extraPages(l *layout, outs []chapterOut) error {
 		search = append(search, outs[i].search)
 	}
 	var sets []site.SetMachine
+	var own []string // the build's set's experiments, whose raw data the site offers
 	for _, set := range append([]string{""}, res.Sets()...) {
 		if set == res.Machine {
 			continue
@@ -58,16 +61,7 @@ func (b *Book) extraPages(l *layout, outs []chapterOut) error {
 				s.Sources[id] = r.Source
 			}
 			if set == "" {
-				j, c, err := site.Export(res.Machine, r)
-				if err != nil {
-					return err
-				}
-				if err := l.out.put("data/"+id+".json", j); err != nil {
-					return err
-				}
-				if err := l.out.put("data/"+id+".csv", c); err != nil {
-					return err
-				}
+				own = append(own, id)
 			}
 		}
 		// Besides the build's own set, the pages cite reference sets:
@@ -76,6 +70,22 @@ func (b *Book) extraPages(l *layout, outs []chapterOut) error {
 		if len(s.Experiments) > 0 && (set == "" || len(s.Sources) > 0) {
 			sets = append(sets, s)
 		}
+	}
+	errs := make([]error, len(own))
+	parallel(len(own), func(i int) {
+		id := own[i]
+		r, _ := res.Lookup("", id)
+		j, c, err := site.Export(res.Machine, r)
+		if err == nil {
+			err = l.out.put("data/"+id+".json", j)
+		}
+		if err == nil {
+			err = l.out.put("data/"+id+".csv", c)
+		}
+		errs[i] = err
+	})
+	if err := errors.Join(errs...); err != nil {
+		return err
 	}
 	for _, p := range []struct {
 		file, title string
@@ -88,7 +98,10 @@ func (b *Book) extraPages(l *layout, outs []chapterOut) error {
 		page := l.base
 		body, toc := site.Decorate([]byte(p.body))
 		page.Page, page.Body = p.title, template.HTML(body)
-		page.pageExtras = b.extras(l.chapters, p.file, toc)
+		var err error
+		if page.pageExtras, err = extras(l, p.file, toc); err != nil {
+			return err
+		}
 		html, err := execute(l.tmpl, "page.html", page)
 		if err == nil {
 			err = l.out.put(p.file, html)
