@@ -28,8 +28,8 @@ func TestCacheIsInvisible(t *testing.T) {
 	if err := os.CopyFS(results, os.DirFS("../results")); err != nil {
 		t.Fatal(err)
 	}
-	opts := largeOptions(t, chapters)
-	opts.Results, opts.Cache = results, filepath.Join(t.TempDir(), "cache")
+	opts := largeOptions(t, chapters, results)
+	opts.Cache = filepath.Join(t.TempDir(), "cache")
 	build := func(cache string) (map[string]string, *Report) {
 		t.Helper()
 		o := opts

@@ -17,11 +17,28 @@ import (
 	"measuredbook/dataset"
 	"measuredbook/probes"
 	"measuredbook/runner"
+	"measuredbook/store"
 )
 
-// chaptersFlag sizes the synthetic book of the Large benchmarks:
-// go test -bench Large -benchtime 1x ./book -args -chapters 1000
-var chaptersFlag = flag.Int("chapters", 100, "chapters in the synthetic book of the *Large benchmarks")
+// The synthetic book of the *Large benchmarks:
+// go test -bench Large -benchtime 1x ./book -args -chapters 1000 -synth small
+var (
+	chaptersFlag = flag.Int("chapters", 100, "chapters in the synthetic book of the *Large benchmarks")
+	synthFlag    = flag.String("synth", "copies", "the synthetic book: copies (of the real chapters) or small (13 KB chapters, one experiment each)")
+)
+
+// largeBook writes the synthetic book -synth and -chapters ask for, and
+// returns its chapters and results folders.
+func largeBook(tb testing.TB) (chapters, results string) {
+	switch *synthFlag {
+	case "copies":
+		return synthBook(tb, *chaptersFlag), "../results"
+	case "small":
+		return smallBook(tb, *chaptersFlag)
+	}
+	tb.Fatalf("-synth %s: want copies or small", *synthFlag)
+	return "", ""
+}
 
 var (
 	experimentBlock = regexp.MustCompile("(?s)```experiment [^\n]*\n.*?\n```\n")
@@ -69,10 +86,57 @@ func synthBook(tb testing.TB, n int) string {
 	return dir
 }
 
-// largeOptions builds the synthetic book from the committed results as
-// another machine would: nothing is measured (a runner that cannot run).
-func largeOptions(tb testing.TB, chapters string) Options {
-	return Options{Chapters: chapters, Results: "../results", Out: filepath.Join(filepath.Dir(chapters), "out"),
+// smallBook writes a book of n chapters of about 13 KB, each with an
+// experiment of its own whose result is the committed readiness result
+// stored under its id, three inline values, a table and a plot, and
+// returns its chapters and results folders. Deterministic.
+func smallBook(tb testing.TB, n int) (chapters, results string) {
+	tb.Helper()
+	root := tb.TempDir()
+	chapters, results = filepath.Join(root, "chapters"), filepath.Join(root, "results")
+	cfg, err := os.ReadFile("../chapters/book.yaml")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	set := regexp.MustCompile(`(?m)^machine: *(\S+)`).FindSubmatch(cfg)
+	if set == nil {
+		tb.Fatal("book.yaml names no machine")
+	}
+	r, err := store.Load(store.Path("../results", string(set[1]), "readiness"), probes.All())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.MkdirAll(chapters, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(chapters, "book.yaml"), cfg, 0o644)
+	prose := strings.Repeat("커널에게 준비된 소켓만 묻는 방식은 유휴 연결이 늘어도 한 번 묻는 값이 거의 그대로다. "+
+		"The cost of asking the kernel which sockets are ready grows with what it must scan. ", 10)
+	for i := range n {
+		id := fmt.Sprintf("r%04d", i)
+		r.Experiment = id
+		if err := store.Save(store.Path(results, string(set[1]), id), r); err != nil {
+			tb.Fatal(err)
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "---\ntitle: \"합성 %d장\"\norder: %d\nslug: s%04d\nlang: ko\n---\n\n", i, i+1, i)
+		for k := range 3 {
+			fmt.Fprintf(&b, "## 절 %d\n\n%s\n\n%s\n\n", k+1, prose, prose)
+		}
+		fmt.Fprintf(&b, "```experiment %s\nprobe: readiness\nparams:\n  api: [poll, epoll]\n  idle: [100, 1000, 10000]\n  rounds: 2000\nruns: 3\nshow: none\n```\n\n", id)
+		fmt.Fprintf(&b, "poll은 {{ %[1]s.round[api=poll, idle=10000] }}, epoll은 {{ %[1]s.round[api=epoll, idle=10000] }}, "+
+			"그 비는 {{ %[1]s.round[api=poll, idle=10000] / %[1]s.round[api=epoll, idle=10000] | x }}였다.\n\n", id)
+		fmt.Fprintf(&b, "```table\nfrom: %s\nrows: idle\ncols: api\nvalue: round\n```\n\n", id)
+		fmt.Fprintf(&b, "```plot\nfrom: %s\nx: idle\ny: round\nseries: api\nxscale: log\nyscale: log\ntitle: 유휴 소켓이 늘 때 %d\n```\n\n%s\n", id, i, prose)
+		os.WriteFile(filepath.Join(chapters, id+".md"), []byte(b.String()), 0o644)
+	}
+	return chapters, results
+}
+
+// largeOptions builds a synthetic book from results as another machine
+// would: nothing is measured (a runner that cannot run).
+func largeOptions(tb testing.TB, chapters, results string) Options {
+	return Options{Chapters: chapters, Results: results, Out: filepath.Join(filepath.Dir(chapters), "out"),
 		Probes: probes.All(), Runner: &runner.Runner{Exe: filepath.Join(tb.TempDir(), "no-probe-may-run")},
 		This: dataset.Fingerprint{Name: "not-the-books-machine"}, Log: io.Discard}
 }
@@ -80,7 +144,8 @@ func largeOptions(tb testing.TB, chapters string) Options {
 // BenchmarkBuildLarge is a whole build (load, status, evaluate, render,
 // write) of a synthetic book of -chapters chapters.
 func BenchmarkBuildLarge(b *testing.B) {
-	opts := largeOptions(b, synthBook(b, *chaptersFlag))
+	chapters, results := largeBook(b)
+	opts := largeOptions(b, chapters, results)
 	cpu := cpuTime()
 	for b.Loop() {
 		if _, err := Build(context.Background(), opts); err != nil {
@@ -98,8 +163,8 @@ func BenchmarkBuildLarge(b *testing.B) {
 //
 //	go test -bench EditOneLarge -benchtime 3x -run '^$' ./book -args -chapters 1000
 func BenchmarkEditOneLarge(b *testing.B) {
-	chapters := synthBook(b, *chaptersFlag)
-	opts := largeOptions(b, chapters)
+	chapters, results := largeBook(b)
+	opts := largeOptions(b, chapters, results)
 	opts.Cache = filepath.Join(b.TempDir(), "cache")
 	if _, err := Build(context.Background(), opts); err != nil { // fills the cache
 		b.Fatal(err)
