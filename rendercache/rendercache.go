@@ -6,8 +6,10 @@
 // any more is trimmed after a while.
 //
 // The folder is safe to delete at any time. Every entry carries a
-// checksum of its contents; one that does not match (cut short by a
-// crash, edited, a disk error) is not used and the caller makes it anew.
+// checksum of its contents (CRC-32C: it is there to catch a file cut
+// short by a crash, edited, or damaged on disk, and takes a fraction of
+// the time a SHA-256 of a page takes); one that does not match is not
+// used and the caller makes it anew.
 //
 // It is content-addressed in the way of Go's own build cache and of
 // ccache: a key names the inputs, the entry holds the output.
@@ -20,6 +22,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
@@ -81,6 +84,9 @@ func (c *Cache) Dir() string { return c.dir }
 // of an older one are then simply not found valid.
 const magic = "measuredbook-cache 1\n"
 
+// An entry is magic, the CRC-32C of its payload, and the payload.
+const header = len(magic) + 4
+
 // Entries are refreshed (their modification time set to now) when used
 // and older than refresh, and removed by Trim when unused for maxAge.
 const (
@@ -100,17 +106,8 @@ func (c *Cache) Get(k Key) ([]byte, bool) {
 		return nil, false
 	}
 	path := c.path(k)
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, false
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() < int64(len(magic)+sha256.Size) {
-		return nil, false
-	}
-	data := make([]byte, fi.Size())
-	if _, err := io.ReadFull(f, data); err != nil {
+	data, fi, ok := readFile(path)
+	if !ok || len(data) < header {
 		return nil, false
 	}
 	payload, ok := check(data)
@@ -129,9 +126,8 @@ func check(data []byte) ([]byte, bool) {
 	if !bytes.HasPrefix(data, []byte(magic)) {
 		return nil, false
 	}
-	sum, payload := data[len(magic):len(magic)+sha256.Size], data[len(magic)+sha256.Size:]
-	got := sha256.Sum256(payload)
-	return payload, bytes.Equal(sum, got[:])
+	payload := data[header:]
+	return payload, binary.LittleEndian.Uint32(data[len(magic):]) == crc32.Checksum(payload, castagnoli)
 }
 
 // Put stores data as the entry of key k. It is written beside its place
@@ -141,7 +137,107 @@ func (c *Cache) Put(k Key, data []byte) error {
 	if c == nil {
 		return nil
 	}
-	path := c.path(k)
+	entry := binary.LittleEndian.AppendUint32([]byte(magic), crc32.Checksum(data, castagnoli))
+	return writeFile(c.path(k), append(entry, data...), 0o644)
+}
+
+// Blobs are files' exact bytes, each named by the SHA-256 of its
+// contents (blobs/ab/cdef…), so that a build can hard-link a page that
+// did not change into the site it writes instead of writing it again
+// (on a busy disk, creating a file and writing it takes a hundred times
+// longer than linking one). A page linked into a site shares its blob's
+// file: a blob changed through it no longer matches its checksum, and is
+// not used again.
+
+// Blob names a blob: the SHA-256 of its contents and their CRC-32C, which
+// Place checks (reading a page back costs little, hashing it again far
+// more, and a CRC catches what a crash, an editor or a disk does to it).
+type Blob struct {
+	Sum Key
+	CRC uint32
+}
+
+// BlobSize is the length of a Blob's bytes (AppendTo, BlobFrom).
+const BlobSize = sha256.Size + 4
+
+// AppendTo appends b's bytes to dst.
+func (b Blob) AppendTo(dst []byte) []byte {
+	return binary.LittleEndian.AppendUint32(append(dst, b.Sum[:]...), b.CRC)
+}
+
+// BlobFrom reads a Blob from its bytes.
+func BlobFrom(data []byte) (Blob, bool) {
+	if len(data) != BlobSize {
+		return Blob{}, false
+	}
+	return Blob{Sum: Key(data[:sha256.Size]), CRC: binary.LittleEndian.Uint32(data[sha256.Size:])}, true
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+func (c *Cache) blobPath(b Blob) string {
+	s := b.Sum.String()
+	return filepath.Join(c.dir, "blobs", s[:2], s[2:])
+}
+
+// PutBlob stores data as a blob and returns its name.
+func (c *Cache) PutBlob(data []byte) (Blob, error) {
+	b := Blob{Sum: sha256.Sum256(data), CRC: crc32.Checksum(data, castagnoli)}
+	path := c.blobPath(b)
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		return b, nil
+	}
+	return b, writeFile(path, data, 0o644)
+}
+
+// Place makes dst a file holding the blob b: a hard link to it, or a copy
+// where the file system cannot link. It returns false, writing nothing,
+// when there is no such blob or its contents do not match its checksum
+// (that blob is removed).
+func (c *Cache) Place(b Blob, dst string) (bool, error) {
+	if c == nil {
+		return false, nil
+	}
+	path := c.blobPath(b)
+	data, fi, ok := readFile(path)
+	if !ok {
+		return false, nil
+	}
+	if crc32.Checksum(data, castagnoli) != b.CRC {
+		os.Remove(path)
+		return false, nil
+	}
+	if now := c.now(); now.Sub(fi.ModTime()) > refresh {
+		os.Chtimes(path, now, now)
+	}
+	if os.Link(path, dst) == nil {
+		return true, nil
+	}
+	return true, os.WriteFile(dst, data, 0o644)
+}
+
+// readFile reads a regular file whole, in as few system calls as it can
+// (a build reads thousands of them).
+func readFile(path string) ([]byte, os.FileInfo, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, nil, false
+	}
+	data := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, nil, false
+	}
+	return data, fi, true
+}
+
+// writeFile writes data to path (its folder made if need be) through a
+// file beside it, renamed into place.
+func writeFile(path string, data []byte, perm os.FileMode) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
@@ -149,8 +245,10 @@ func (c *Cache) Put(k Key, data []byte) error {
 	if err != nil {
 		return err
 	}
-	sum := sha256.Sum256(data)
-	_, err = f.Write(append(append([]byte(magic), sum[:]...), data...))
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(perm)
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -186,11 +284,19 @@ func (c *Cache) Trim() error {
 	if err != nil {
 		return err
 	}
+	var subs []string
 	for _, d := range dirs {
-		if !d.IsDir() || len(d.Name()) != 2 {
-			continue
+		if d.IsDir() && len(d.Name()) == 2 {
+			subs = append(subs, filepath.Join(c.dir, d.Name()))
 		}
-		sub := filepath.Join(c.dir, d.Name())
+	}
+	blobs, _ := os.ReadDir(filepath.Join(c.dir, "blobs"))
+	for _, d := range blobs {
+		if d.IsDir() && len(d.Name()) == 2 {
+			subs = append(subs, filepath.Join(c.dir, "blobs", d.Name()))
+		}
+	}
+	for _, sub := range subs {
 		entries, err := os.ReadDir(sub)
 		if err != nil {
 			errs = append(errs, err)

@@ -63,6 +63,47 @@ func TestDamagedEntries(t *testing.T) {
 	}
 }
 
+// A blob is placed as a link (or a copy), readable by all; a damaged one
+// is refused and removed, and stored again by the next PutBlob.
+func TestBlobs(t *testing.T) {
+	c := Open(t.TempDir())
+	out := t.TempDir()
+	b, err := c.PutBlob([]byte("<p>page</p>"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if raw, ok := BlobFrom(b.AppendTo(nil)); !ok || raw != b {
+		t.Errorf("BlobFrom(AppendTo) = %v, %v", raw, ok)
+	}
+	dst := filepath.Join(out, "a.html")
+	if ok, err := c.Place(b, dst); !ok || err != nil {
+		t.Fatalf("Place = %v, %v", ok, err)
+	}
+	if fi, err := os.Stat(dst); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("placed page: %v, %v", fi, err)
+	}
+	if got, _ := os.ReadFile(dst); string(got) != "<p>page</p>" {
+		t.Errorf("placed %q", got)
+	}
+	// Written to through the site (they share a file): no longer the blob.
+	os.WriteFile(dst, []byte("<p>edit</p>"), 0o644)
+	if ok, _ := c.Place(b, filepath.Join(out, "b.html")); ok {
+		t.Error("placed a blob that no longer matches its checksum")
+	}
+	if _, err := os.Stat(filepath.Join(out, "b.html")); err == nil {
+		t.Error("a refused blob was written")
+	}
+	if _, err := c.PutBlob([]byte("<p>page</p>")); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := c.Place(b, filepath.Join(out, "c.html")); !ok {
+		t.Error("the blob stored again was not placed")
+	}
+	if ok, _ := c.Place(Blob{}, filepath.Join(out, "d.html")); ok {
+		t.Error("placed a blob never stored")
+	}
+}
+
 // Trim removes what has not been used for maxAge and keeps the rest; a
 // used entry is refreshed.
 func TestTrim(t *testing.T) {
