@@ -81,7 +81,7 @@ func load(dir string, probes []probe.Probe, rc *renderCache) (*Book, error) {
 			return
 		}
 		c.sum = sha256.Sum256(src)
-		if c.doc, c.shallow = rc.parsed(files[i], c.sum); c.shallow {
+		if c.doc, c.shallow = rc.parsed(files[i], c.sum, probes); c.shallow {
 			return
 		}
 		if c.doc, c.err = render.Parse(files[i], src, probes); c.err == nil {

@@ -19,6 +19,7 @@ import (
 	"measuredbook/machine"
 	"measuredbook/probe"
 	"measuredbook/render"
+	"measuredbook/rendercache"
 	"measuredbook/runner"
 	"measuredbook/site"
 	"measuredbook/store"
@@ -187,6 +188,9 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	default:
 		fmt.Fprintf(opts.Log, "building the published book from %s's results (this machine is %s; nothing is measured). To build from this machine's numbers: go run . build --here\n", set, opts.This.Name)
 	}
+	// The set's results are read here, in parallel; Status asks for them
+	// one by one.
+	res.preload(b.Order, rc)
 	var need []string
 	for _, st := range b.Status(res, opts.Probes, b.Order) {
 		switch {
@@ -386,9 +390,11 @@ type rendering struct {
 }
 
 // siteSink receives the site's files as they are made, from several
-// goroutines at once.
+// goroutines at once: as bytes (put), or as a blob of the render cache
+// (place), which it may refuse (false).
 type siteSink interface {
 	put(name string, data []byte) error
+	place(name string, c *rendercache.Cache, blob rendercache.Blob) (bool, error)
 }
 
 // memorySite is a site held in memory.
@@ -402,6 +408,10 @@ func (m *memorySite) put(name string, data []byte) error {
 	defer m.mu.Unlock()
 	m.pages[name] = data
 	return nil
+}
+
+func (m *memorySite) place(string, *rendercache.Cache, rendercache.Blob) (bool, error) {
+	return false, nil
 }
 
 // chapterOut is what the rest of the site needs from one chapter once its
@@ -506,8 +516,10 @@ func (b *Book) renderChapter(l *layout, i int) (o chapterOut) {
 	d := b.Docs[i]
 	name := d.Front.Slug + ".html"
 	if page, o, ok := l.cache.get(i); ok {
-		o.cached, o.err = true, l.out.put(name, page)
-		return o
+		if placed, err := l.out.place(name, l.cache.rc.c, page); placed || err != nil {
+			o.cached, o.err = true, err
+			return o
+		}
 	}
 	doc, err := b.doc(i)
 	if err != nil {
@@ -552,10 +564,26 @@ func (b *Book) renderChapter(l *layout, i int) (o chapterOut) {
 		o.err = err
 		return o
 	}
-	if o.err = l.out.put(name, html); o.err == nil {
-		l.cache.put(i, deps, html, o)
+	blob, err := l.write(name, html)
+	if o.err = err; err == nil {
+		l.cache.put(i, deps, blob, o)
 	}
 	return o
+}
+
+// write hands a page to l.out. With a cache, the page is kept there as a
+// blob too, and linked into the site; page names the blob.
+func (l *layout) write(name string, data []byte) (page rendercache.Blob, err error) {
+	if l.cache == nil {
+		return page, l.out.put(name, data)
+	}
+	c := l.cache.rc.c
+	if page, err = c.PutBlob(data); err == nil {
+		if placed, err := l.out.place(name, c, page); placed || err != nil {
+			return page, err
+		}
+	}
+	return page, l.out.put(name, data)
 }
 
 // parallel calls f(0), …, f(n-1) on up to GOMAXPROCS goroutines and

@@ -1,6 +1,7 @@
 package book
 
 import (
+	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"embed"
@@ -10,6 +11,7 @@ import (
 	"io/fs"
 	"slices"
 	"strconv"
+	"time"
 
 	"measuredbook/dataset"
 	"measuredbook/expr"
@@ -89,7 +91,34 @@ func (rc *renderCache) probeHash(p probe.Probe) string {
 // chapter again only if its page is not cached either.
 type parsed struct {
 	Front       render.Front
-	Experiments []*render.Experiment
+	Experiments []storedExperiment
+}
+
+// storedExperiment is an experiment as the cache keeps it: what its
+// chapter says. Its probe's spec comes from the registry (whose specs are
+// part of every key), and its combinations are its sweep's product.
+type storedExperiment struct {
+	ID, Probe     string
+	Pos           render.Pos
+	Order         []string
+	Sweep         map[string][]string
+	Runs          int
+	Show, Caption string
+	Timeout       time.Duration
+	Labels        map[string]string
+}
+
+func storeExperiment(x *render.Experiment) storedExperiment {
+	return storedExperiment{ID: x.ID, Probe: x.Probe, Pos: x.Pos, Order: x.Order, Sweep: x.Sweep, Runs: x.Runs,
+		Show: x.Show, Caption: x.Caption, Timeout: x.Timeout, Labels: x.Labels}
+}
+
+// experiment is s as Parse makes it; false when the registry has no such
+// probe.
+func (s storedExperiment) experiment(probes []probe.Probe) (*render.Experiment, bool) {
+	p, ok := probe.Lookup(probes, s.Probe)
+	return &render.Experiment{ID: s.ID, Probe: s.Probe, Pos: s.Pos, Spec: p.Spec, Order: s.Order, Sweep: s.Sweep,
+		Combos: dataset.Combos(s.Order, s.Sweep), Runs: s.Runs, Show: s.Show, Caption: s.Caption, Timeout: s.Timeout, Labels: s.Labels}, ok
 }
 
 func (rc *renderCache) parseKey(file string, sum [sha256.Size]byte) rendercache.Key {
@@ -97,7 +126,7 @@ func (rc *renderCache) parseKey(file string, sum [sha256.Size]byte) rendercache.
 }
 
 // parsed returns the cached parse of a chapter's source, if any.
-func (rc *renderCache) parsed(file string, sum [sha256.Size]byte) (*render.Doc, bool) {
+func (rc *renderCache) parsed(file string, sum [sha256.Size]byte, probes []probe.Probe) (*render.Doc, bool) {
 	if rc == nil {
 		return nil, false
 	}
@@ -109,7 +138,15 @@ func (rc *renderCache) parsed(file string, sum [sha256.Size]byte) (*render.Doc, 
 	if json.Unmarshal(data, &p) != nil {
 		return nil, false
 	}
-	return &render.Doc{File: file, Front: p.Front, Experiments: p.Experiments}, true
+	d := &render.Doc{File: file, Front: p.Front}
+	for _, s := range p.Experiments {
+		x, ok := s.experiment(probes)
+		if !ok {
+			return nil, false
+		}
+		d.Experiments = append(d.Experiments, x)
+	}
+	return d, true
 }
 
 // keepParsed stores what Load needs of a parsed chapter.
@@ -117,7 +154,11 @@ func (rc *renderCache) keepParsed(d *render.Doc, sum [sha256.Size]byte) {
 	if rc == nil {
 		return
 	}
-	if data, err := json.Marshal(parsed{Front: d.Front, Experiments: d.Experiments}); err == nil {
+	p := parsed{Front: d.Front}
+	for _, x := range d.Experiments {
+		p.Experiments = append(p.Experiments, storeExperiment(x))
+	}
+	if data, err := json.Marshal(p); err == nil {
 		rc.c.Put(rc.parseKey(d.File, sum), data)
 	}
 }
@@ -127,10 +168,10 @@ func (rc *renderCache) keepParsed(d *render.Doc, sum [sha256.Size]byte) {
 // layouts, the book's settings, every chapter's title and place, every
 // experiment's definition, which experiments have results, the set's
 // provenance), on the chapter's source and on the results it read. Which
-// results a chapter reads is known only once it is evaluated, so its
-// entry is found in two steps, as ccache does: the chapter's key (site
-// and source) leads to the list of results it read last time, and that
-// key with those results' digests leads to the page.
+// results a chapter reads is known only once it is evaluated, so the
+// entry found by the chapter's key (site and source) lists the results
+// it read last time with their digests, as ccache's manifests do: it
+// holds while each of them is still the same.
 type chapterCache struct {
 	rc   *renderCache
 	b    *Book
@@ -156,14 +197,18 @@ func (rc *renderCache) chapters(b *Book, l *layout) (*chapterCache, error) {
 	if err != nil {
 		return nil, err
 	}
+	experiments := map[string]storedExperiment{}
+	for id, x := range b.Experiments {
+		experiments[id] = storeExperiment(x)
+	}
 	shared, err := json.Marshal(struct {
 		Layouts     [][2]string
 		Config      Config
 		Base        siteData
 		Has         map[string]bool
 		PageOf      map[string]string
-		Experiments map[string]*render.Experiment
-	}{layouts, b.Config, l.base, l.has, l.pageOf, b.Experiments})
+		Experiments map[string]storedExperiment
+	}{layouts, b.Config, l.base, l.has, l.pageOf, experiments})
 	if err != nil {
 		return nil, err
 	}
@@ -179,18 +224,14 @@ func (cc *chapterCache) chapterKey(i int) rendercache.Key {
 	return cc.rc.hasher("chapter").Bytes(cc.site[:]).String(strconv.Itoa(i)).String(d.File).Bytes(cc.b.src[i][:]).Key()
 }
 
-// pageKey is the key of chapter i's page when it reads deps.
-func (cc *chapterCache) pageKey(chapter rendercache.Key, deps []dep) rendercache.Key {
-	h := cc.rc.hasher("page").Bytes(chapter[:])
-	for _, d := range deps {
-		sum := cc.res.digest(d.Set, d.ID)
-		h.String(d.Set).String(d.ID).Bytes(sum[:])
-		if d.Set == cc.res.Machine {
-			why, _ := cc.res.Stale("", d.ID)
-			h.String(why)
-		}
+// state is what the chapter sees of a result it read: the file's digest
+// and, in the build's set, why it is stale ("" when it is not).
+func (cc *chapterCache) state(d dep) (sum [sha256.Size]byte, stale string) {
+	sum = cc.res.digest(d.Set, d.ID)
+	if d.Set == cc.res.Machine {
+		stale, _ = cc.res.Stale("", d.ID)
 	}
-	return h.Key()
+	return sum, stale
 }
 
 // A chapter's entry holds its output in a compact form of its own (JSON
@@ -249,10 +290,19 @@ func (d *decoder) str() string { return string(d.bytes()) }
 
 func (d *decoder) pos() render.Pos { return render.Pos{File: d.str(), Line: d.int(), Col: d.int()} }
 
-// encodeEntry encodes a chapter's output and page; ok is false when the
-// output holds a warning the cache could not give back as it was.
-func encodeEntry(o chapterOut, page []byte) (data []byte, ok bool) {
+// encodeEntry encodes the results a chapter read as cc sees them, its
+// output and the blob of its page; ok is false when the output holds a
+// warning the cache could not give back as it was.
+func (cc *chapterCache) encodeEntry(deps []dep, o chapterOut, page rendercache.Blob) (data []byte, ok bool) {
 	var e encoder
+	e.int(len(deps))
+	for _, d := range deps {
+		sum, stale := cc.state(d)
+		e.str(d.Set)
+		e.str(d.ID)
+		e.bytes(sum[:])
+		e.str(stale)
+	}
 	e.int(len(o.warnings))
 	for _, w := range o.warnings {
 		var pe *render.PosError
@@ -274,12 +324,20 @@ func encodeEntry(o chapterOut, page []byte) (data []byte, ok bool) {
 		e.str(c.Basis)
 	}
 	e.bytes(o.search)
-	return append(e.b, page...), true
+	return page.AppendTo(e.b), true
 }
 
-// decodeEntry is encodeEntry undone; ok is false for data it did not make.
-func decodeEntry(data []byte) (o chapterOut, page []byte, ok bool) {
+// decodeEntry is encodeEntry undone; ok is false for data it did not
+// make, and when a result the chapter read is no longer as it was.
+func (cc *chapterCache) decodeEntry(data []byte) (o chapterOut, page rendercache.Blob, ok bool) {
 	d := &decoder{b: data}
+	for n := d.int(); n > 0 && !d.bad; n-- {
+		dp := dep{d.str(), d.str()}
+		sum, stale := d.bytes(), d.str()
+		if now, why := cc.state(dp); d.bad || !bytes.Equal(sum, now[:]) || stale != why {
+			return o, page, false
+		}
+	}
 	for n := d.int(); n > 0 && !d.bad; n-- {
 		pos, msg, kind := d.pos(), d.str(), d.str()
 		o.warnings = append(o.warnings, cachedWarning{&render.PosError{Pos: pos, Msg: msg}, kind})
@@ -290,35 +348,29 @@ func decodeEntry(data []byte) (o chapterOut, page []byte, ok bool) {
 		o.claims = append(o.claims, c)
 	}
 	o.search = d.bytes()
-	return o, d.b, !d.bad
+	page, ok = rendercache.BlobFrom(d.b)
+	return o, page, ok && !d.bad
 }
 
-// get returns chapter i's page and output if the cache has them.
-func (cc *chapterCache) get(i int) (page []byte, o chapterOut, ok bool) {
+// get returns the blob of chapter i's page and the chapter's output if
+// the cache has them.
+func (cc *chapterCache) get(i int) (page rendercache.Blob, o chapterOut, ok bool) {
 	if cc == nil {
-		return nil, o, false
+		return page, o, false
 	}
-	chapter := cc.chapterKey(i)
-	data, ok := cc.rc.c.Get(chapter)
-	var deps []dep
-	if !ok || json.Unmarshal(data, &deps) != nil {
-		return nil, o, false
+	data, ok := cc.rc.c.Get(cc.chapterKey(i))
+	if !ok {
+		return page, o, false
 	}
-	if data, ok = cc.rc.c.Get(cc.pageKey(chapter, deps)); !ok {
-		return nil, o, false
-	}
-	o, page, ok = decodeEntry(data)
+	o, page, ok = cc.decodeEntry(data)
 	return page, o, ok
 }
 
-// put keeps chapter i's page and output, made reading what rec recorded.
-func (cc *chapterCache) put(i int, rec render.Results, page []byte, o chapterOut) {
+// put keeps chapter i's output and the blob of its page, made reading
+// what rec recorded.
+func (cc *chapterCache) put(i int, rec render.Results, page rendercache.Blob, o chapterOut) {
 	r, ok := rec.(*recorder)
 	if cc == nil || !ok {
-		return
-	}
-	data, ok := encodeEntry(o, page)
-	if !ok {
 		return
 	}
 	deps := make([]dep, 0, len(r.deps))
@@ -326,15 +378,8 @@ func (cc *chapterCache) put(i int, rec render.Results, page []byte, o chapterOut
 		deps = append(deps, d)
 	}
 	slices.SortFunc(deps, func(a, b dep) int { return cmp.Or(cmp.Compare(a.Set, b.Set), cmp.Compare(a.ID, b.ID)) })
-	list, err := json.Marshal(deps)
-	if err != nil {
-		return
-	}
-	chapter := cc.chapterKey(i)
-	// The page first: a build killed between the two puts leaves a list
-	// that leads to a page, never one that leads nowhere for good.
-	if cc.rc.c.Put(cc.pageKey(chapter, deps), data) == nil {
-		cc.rc.c.Put(chapter, list)
+	if data, ok := cc.encodeEntry(deps, o, page); ok {
+		cc.rc.c.Put(cc.chapterKey(i), data)
 	}
 }
 

@@ -3,6 +3,7 @@ package book
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -14,6 +15,7 @@ import (
 
 	"measuredbook/probes"
 	"measuredbook/render"
+	"measuredbook/rendercache"
 	"measuredbook/store"
 )
 
@@ -38,6 +40,13 @@ func TestCacheIsInvisible(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Pages linked from the cache are as readable as pages written.
+		filepath.WalkDir(o.Out, func(path string, d fs.DirEntry, err error) error {
+			if fi, _ := d.Info(); err == nil && !d.IsDir() && fi.Mode().Perm() != 0o644 {
+				t.Errorf("%s has mode %v", path, fi.Mode())
+			}
+			return err
+		})
 		return readDir(t, o.Out), rep
 	}
 	step := func(what string, cached int) {
@@ -101,7 +110,7 @@ func TestCacheIsInvisible(t *testing.T) {
 	step("warm again", n)
 }
 
-// Every field of a claim, a warning, the search entries and the page come
+// Every field of a claim, a warning, the search entries and the page's blob come
 // back from a chapter's entry as they went in: a field added to
 // render.Claim must be added to the entry's encoding too.
 func TestEntryKeepsEveryField(t *testing.T) {
@@ -125,21 +134,85 @@ func TestEntryKeepsEveryField(t *testing.T) {
 	fill(reflect.ValueOf(&c).Elem())
 	w := cachedWarning{&render.PosError{Pos: render.Pos{File: "a.md", Line: 3, Col: 4}, Msg: "no result"}, render.KindMissing}
 	in := chapterOut{warnings: []error{w}, claims: []render.Claim{c, {}}, search: []byte(`{"c":"장"}`)}
-	data, ok := encodeEntry(in, []byte("<html>"))
+	blob := rendercache.Blob{Sum: rendercache.NewHasher("test").String("<html>").Key(), CRC: 7}
+	cc := &chapterCache{res: NewResults(t.TempDir(), "here", nil)}
+	deps := []dep{{"here", "a"}, {"m1", "a"}}
+	data, ok := cc.encodeEntry(deps, in, blob)
 	if !ok {
 		t.Fatal("not encoded")
 	}
-	out, page, ok := decodeEntry(data)
-	if !ok || string(page) != "<html>" || !reflect.DeepEqual(out.claims, in.claims) || string(out.search) != string(in.search) ||
+	out, page, ok := cc.decodeEntry(data)
+	if !ok || page != blob || !reflect.DeepEqual(out.claims, in.claims) || string(out.search) != string(in.search) ||
 		len(out.warnings) != 1 || out.warnings[0].Error() != w.Error() || WarningKind(out.warnings[0]) != render.KindMissing {
-		t.Errorf("entry came back as %+v, %q, %v", out, page, ok)
+		t.Errorf("entry came back as %+v, %v, %v", out, page, ok)
 	}
-	if _, _, ok := decodeEntry(data[:5]); ok {
+	if _, _, ok := cc.decodeEntry(data[:5]); ok {
 		t.Error("a cut entry decoded")
 	}
 	// A warning that is not a position's is not kept.
-	if _, ok := encodeEntry(chapterOut{warnings: []error{errors.New("x")}}, nil); ok {
+	if _, ok := cc.encodeEntry(nil, chapterOut{warnings: []error{errors.New("x")}}, blob); ok {
 		t.Error("encoded a warning it cannot give back")
+	}
+	// Once a result the chapter read is seen otherwise, the entry is not used.
+	cc.res.MarkStale([]Status{{ID: "a", State: Stale, Why: "runs changed"}})
+	if _, _, ok := cc.decodeEntry(data); ok {
+		t.Error("the entry was used though a result it read is now stale")
+	}
+}
+
+// An experiment comes back from the cache as Parse made it: a field added
+// to render.Experiment must be kept by storedExperiment too.
+func TestStoredExperimentIsParsed(t *testing.T) {
+	all := probes.All()
+	b, err := Load("../chapters", all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range b.Experiments {
+		data, err := json.Marshal(storeExperiment(x))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s storedExperiment
+		if err := json.Unmarshal(data, &s); err != nil {
+			t.Fatal(err)
+		}
+		if y, ok := s.experiment(all); !ok || !reflect.DeepEqual(x, y) {
+			t.Errorf("%s came back as\n%+v\nnot\n%+v", x.ID, y, x)
+		}
+	}
+	stored, parsed := reflect.TypeFor[storedExperiment](), reflect.TypeFor[render.Experiment]()
+	for i := range parsed.NumField() {
+		name := parsed.Field(i).Name
+		if _, ok := stored.FieldByName(name); !ok && name != "Spec" && name != "Combos" {
+			t.Errorf("render.Experiment.%s is not kept in the cache (storedExperiment)", name)
+		}
+	}
+}
+
+// The results a build decodes from the cache are those it would parse.
+func TestCachedResultsAreParsed(t *testing.T) {
+	all := probes.All()
+	rc := mustOpen(t, Options{Cache: t.TempDir(), Probes: all})
+	sets := NewResults("../results", "", all).Sets()
+	if len(sets) < 2 {
+		t.Fatalf("sets %v", sets)
+	}
+	for _, set := range sets {
+		files, _ := filepath.Glob(filepath.Join("../results", set, "*.txt"))
+		ids := []string{"no_such_experiment"}
+		for _, f := range files {
+			ids = append(ids, strings.TrimSuffix(filepath.Base(f), ".txt"))
+		}
+		NewResults("../results", set, all).preload(ids, rc) // parsed, and kept
+		cached, parsed := NewResults("../results", set, all), NewResults("../results", set, all)
+		cached.preload(ids, rc)
+		for _, id := range ids {
+			a, b := cached.file("", id), parsed.file("", id)
+			if !reflect.DeepEqual(a.res, b.res) || a.digest != b.digest || a.err != nil || b.err != nil {
+				t.Errorf("%s/%s from the cache:\n%+v\nparsed:\n%+v", set, id, a.res, b.res)
+			}
+		}
 	}
 }
 

@@ -3,12 +3,14 @@ package book
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/gob"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -21,56 +23,124 @@ import (
 // Results reads result sets from results/SET/ID.txt on demand. Set "" is
 // the build's own set (Machine); any other name is a reference set such as
 // m1, reached through ref("m1", …). Chapters are evaluated in parallel
-// against one Results: its methods may be called concurrently.
+// against one Results: its methods may be called concurrently, and files
+// are read outside its lock, each once.
 type Results struct {
 	Dir     string
 	Machine string
-	probes  []probe.Probe // the registry: each result's units are checked against its probe's
-	mu      sync.Mutex    // guards what follows
-	cache   map[string]*dataset.Result
-	digests map[string][sha256.Size]byte // set/id → SHA-256 of the file read (zero: none)
-	stale   map[string]string            // id → why, of the build's set (MarkStale)
-	failed  map[string]error             // set/id → why its file could not be read
+	probes  []probe.Probe          // the registry: each result's units are checked against its probe's
+	mu      sync.Mutex             // guards what follows
+	files   map[string]*resultFile // set/id →
+	stale   map[string]string      // id → why, of the build's set (MarkStale)
+}
+
+// resultFile is one results file, read once.
+type resultFile struct {
+	once   sync.Once
+	res    *dataset.Result // nil: none, or it could not be read
+	digest [sha256.Size]byte
+	err    error // why it could not be read (not "there is none")
 }
 
 // NewResults opens the result sets under dir, drawing the build's numbers
 // from machineName's set; probes is the registry, whose specs every
 // result read is checked against.
 func NewResults(dir, machineName string, probes []probe.Probe) *Results {
-	return &Results{Dir: dir, Machine: machineName, probes: probes, cache: map[string]*dataset.Result{},
-		digests: map[string][sha256.Size]byte{}, failed: map[string]error{}}
+	return &Results{Dir: dir, Machine: machineName, probes: probes, files: map[string]*resultFile{}}
+}
+
+// file returns the read file of id in set.
+func (r *Results) file(set, id string) *resultFile {
+	set = r.setName(set)
+	key := set + "/" + id
+	r.mu.Lock()
+	f := r.files[key]
+	if f == nil {
+		f = &resultFile{}
+		r.files[key] = f
+	}
+	r.mu.Unlock()
+	f.once.Do(func() {
+		err := store.CheckName("result set", set)
+		if err == nil {
+			// Its units are checked against its probe's: a unit edited by
+			// hand would be read as another quantity.
+			path := store.Path(r.Dir, set, id)
+			var data []byte
+			if data, err = store.ReadFile(path, store.MaxFile); err == nil {
+				if f.res, err = store.Read(bytes.NewReader(data), path, r.probes); err == nil {
+					f.digest = sha256.Sum256(data)
+				}
+			}
+		}
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			f.err = err
+		}
+	})
+	return f
+}
+
+// preload reads the results of ids in the build's set, in parallel. With
+// a cache, a set whose files are each as a build read them before is
+// decoded from one entry rather than parsed file by file: parsing the
+// benchmark format was a third of a rebuild after one edit.
+func (r *Results) preload(ids []string, rc *renderCache) {
+	set := r.setName("")
+	if rc == nil || store.CheckName("result set", set) != nil {
+		parallel(len(ids), func(i int) { r.Lookup("", ids[i]) })
+		return
+	}
+	type file struct {
+		data []byte
+		err  error
+	}
+	files := make([]file, len(ids))
+	parallel(len(ids), func(i int) {
+		files[i].data, files[i].err = store.ReadFile(store.Path(r.Dir, set, ids[i]), store.MaxFile)
+	})
+	h := rc.hasher("results").String(set)
+	for i, f := range files {
+		if f.err != nil && !errors.Is(f.err, fs.ErrNotExist) {
+			parallel(len(ids), func(i int) { r.Lookup("", ids[i]) }) // it reports the error
+			return
+		}
+		sum := sha256.Sum256(f.data)
+		h.String(ids[i]).Bytes(sum[:]).String(strconv.FormatBool(f.err == nil))
+	}
+	key := h.Key()
+	var decoded []*dataset.Result
+	if data, ok := rc.c.Get(key); ok && gob.NewDecoder(bytes.NewReader(data)).Decode(&decoded) == nil && len(decoded) == len(ids) {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		for i, id := range ids {
+			f := &resultFile{res: decoded[i]}
+			if f.res != nil {
+				f.digest = sha256.Sum256(files[i].data)
+			}
+			f.once.Do(func() {})
+			r.files[set+"/"+id] = f
+		}
+		return
+	}
+	parallel(len(ids), func(i int) { r.Lookup("", ids[i]) })
+	all := make([]*dataset.Result, len(ids))
+	for i, id := range ids {
+		f := r.file("", id)
+		if f.err != nil {
+			return
+		}
+		all[i] = f.res
+	}
+	var b bytes.Buffer
+	if gob.NewEncoder(&b).Encode(all) == nil {
+		rc.c.Put(key, b.Bytes())
+	}
 }
 
 // Lookup implements render.Results.
 func (r *Results) Lookup(set, id string) (*dataset.Result, bool) {
-	set = r.setName(set)
-	key := set + "/" + id
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if res, ok := r.cache[key]; ok {
-		return res, res != nil
-	}
-	var res *dataset.Result
-	err := store.CheckName("result set", set)
-	if err == nil {
-		// Its units are checked against its probe's: a unit edited by
-		// hand would be read as another quantity.
-		path := store.Path(r.Dir, set, id)
-		var data []byte
-		if data, err = store.ReadFile(path, store.MaxFile); err == nil {
-			if res, err = store.Read(bytes.NewReader(data), path, r.probes); err == nil {
-				r.digests[key] = sha256.Sum256(data)
-			}
-		}
-	}
-	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			r.failed[key] = err
-		}
-		res = nil
-	}
-	r.cache[key] = res
-	return res, res != nil
+	f := r.file(set, id)
+	return f.res, f.res != nil
 }
 
 // digest identifies what Lookup answers for id in set, for the render
@@ -78,42 +148,29 @@ func (r *Results) Lookup(set, id string) (*dataset.Result, bool) {
 // it is hidden). A result that could not be read fails the build, so it
 // never reaches a cache.
 func (r *Results) digest(set, id string) [sha256.Size]byte {
-	r.Lookup(set, id)
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	key := r.setName(set) + "/" + id
-	if r.cache[key] == nil {
-		return [sha256.Size]byte{}
-	}
-	return r.digests[key]
+	return r.file(set, id).digest
 }
 
-// Forget drops a cached result after it was measured anew.
+// Forget drops a result read after it was measured anew.
 func (r *Results) Forget(set, id string) {
-	key := r.setName(set) + "/" + id
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	delete(r.cache, key)
-	delete(r.digests, key)
-	delete(r.failed, key)
+	delete(r.files, r.setName(set)+"/"+id)
 }
 
 // Err is why the result of id in set could not be read (nil when it was,
 // or when there is none).
-func (r *Results) Err(set, id string) error {
-	r.Lookup(set, id)
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.failed[r.setName(set)+"/"+id]
-}
+func (r *Results) Err(set, id string) error { return r.file(set, id).err }
 
 // Hide makes the build's own set answer "not stored" for id, as if it had
 // never been measured: the preview shows an experiment whose params changed
 // as not measured yet, not with numbers measured for other params.
 func (r *Results) Hide(id string) {
+	f := &resultFile{}
+	f.once.Do(func() {})
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.cache[r.setName("")+"/"+id] = nil
+	r.files[r.setName("")+"/"+id] = f
 }
 
 // setName resolves "" to the build's own set, so both spellings share one
@@ -127,18 +184,21 @@ func (r *Results) setName(set string) string {
 
 // Errors are the result files that exist but could not be read, in the
 // order of their sets and ids (chapters are evaluated in parallel, so the
-// order they were first looked up in varies).
+// order they were first looked up in varies). It is called once no
+// lookup is under way.
 func (r *Results) Errors() []error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	keys := make([]string, 0, len(r.failed))
-	for k := range r.failed {
-		keys = append(keys, k)
+	var keys []string
+	for k, f := range r.files {
+		if f.err != nil {
+			keys = append(keys, k)
+		}
 	}
 	sort.Strings(keys)
 	errs := make([]error, len(keys))
 	for i, k := range keys {
-		errs[i] = r.failed[k]
+		errs[i] = r.files[k].err
 	}
 	return errs
 }

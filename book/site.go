@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"measuredbook/rendercache"
 )
 
 // Manifest is the file that marks a folder as a site this tool wrote. It
@@ -169,21 +171,41 @@ func stageSite(dir string) (*stagedSite, error) {
 // put writes one file of the site. It may be called from several
 // goroutines at once; a name written twice keeps the last bytes.
 func (s *stagedSite) put(name string, data []byte) error {
+	path, err := s.path(name)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, data, 0o644)
+}
+
+// place makes a file of the site the render cache's blob (see
+// rendercache.Cache.Place).
+func (s *stagedSite) place(name string, c *rendercache.Cache, blob rendercache.Blob) (bool, error) {
+	path, err := s.path(name)
+	if err != nil {
+		return false, err
+	}
+	os.Remove(path) // a name written twice
+	return c.Place(blob, path)
+}
+
+// path is where the file name of the site is staged, its folder made.
+func (s *stagedSite) path(name string) (string, error) {
 	if name == Manifest || !sitePath(name) {
-		return fmt.Errorf("page name %q cannot be written into the site", name)
+		return "", fmt.Errorf("page name %q cannot be written into the site", name)
 	}
 	sub, _, nested := strings.Cut(name, "/")
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.names[name] = true
-	mkdir := nested && !s.dirs[sub]
-	s.dirs[sub] = true
-	s.mu.Unlock()
-	if mkdir {
+	if nested && !s.dirs[sub] {
+		// Under the lock: another file of the folder waits until it is made.
 		if err := os.MkdirAll(filepath.Join(s.tmp, sub), 0o755); err != nil {
-			return err
+			return "", err
 		}
+		s.dirs[sub] = true
 	}
-	return os.WriteFile(filepath.Join(s.tmp, name), data, 0o644)
+	return filepath.Join(s.tmp, name), nil
 }
 
 // commit writes the manifest and renames the site into place.

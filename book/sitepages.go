@@ -4,6 +4,7 @@ import (
 	"errors"
 	"html/template"
 
+	"measuredbook/rendercache"
 	"measuredbook/site"
 	"measuredbook/templates"
 )
@@ -72,18 +73,7 @@ func (b *Book) extraPages(l *layout, outs []chapterOut) error {
 		}
 	}
 	errs := make([]error, len(own))
-	parallel(len(own), func(i int) {
-		id := own[i]
-		r, _ := res.Lookup("", id)
-		j, c, err := site.Export(res.Machine, r)
-		if err == nil {
-			err = l.out.put("data/"+id+".json", j)
-		}
-		if err == nil {
-			err = l.out.put("data/"+id+".csv", c)
-		}
-		errs[i] = err
-	})
+	parallel(len(own), func(i int) { errs[i] = l.export(own[i]) })
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
@@ -118,4 +108,47 @@ func (b *Book) extraPages(l *layout, outs []chapterOut) error {
 		return err
 	}
 	return l.out.put("site.js", script)
+}
+
+// export writes the raw data of experiment id in the build's set: taken
+// from the render cache when it holds that very result's, else exported
+// anew (and kept).
+func (l *layout) export(id string) error {
+	files := []string{"data/" + id + ".json", "data/" + id + ".csv"}
+	var key rendercache.Key
+	if l.cache != nil {
+		c, sum := l.cache.rc.c, l.res.digest("", id)
+		key = l.cache.rc.hasher("export").String(l.res.Machine).String(id).Bytes(sum[:]).Key()
+		if data, ok := c.Get(key); ok && len(data) == len(files)*rendercache.BlobSize {
+			placed := true
+			for i, f := range files {
+				blob, _ := rendercache.BlobFrom(data[i*rendercache.BlobSize : (i+1)*rendercache.BlobSize])
+				ok, err := l.out.place(f, c, blob)
+				if err != nil {
+					return err
+				}
+				placed = placed && ok
+			}
+			if placed {
+				return nil
+			}
+		}
+	}
+	r, _ := l.res.Lookup("", id)
+	j, c, err := site.Export(l.res.Machine, r)
+	if err != nil {
+		return err
+	}
+	var blobs []byte
+	for i, data := range [][]byte{j, c} {
+		blob, err := l.write(files[i], data)
+		if err != nil {
+			return err
+		}
+		blobs = blob.AppendTo(blobs)
+	}
+	if l.cache != nil {
+		l.cache.rc.c.Put(key, blobs)
+	}
+	return nil
 }

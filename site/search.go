@@ -65,7 +65,11 @@ func SearchEntries(sections []Section) ([]byte, error) {
 // chapters' entries in order: a script, not a JSON file, so it loads
 // from file:// too.
 func SearchIndex(entries [][]byte) []byte {
-	b := []byte("window.MB_SEARCH=[")
+	size := 32
+	for _, e := range entries {
+		size += len(e) + 1
+	}
+	b := append(make([]byte, 0, size), "window.MB_SEARCH=["...)
 	n := 0
 	for _, e := range entries {
 		if len(e) == 0 {
