@@ -199,6 +199,15 @@ func (e *cliEnv) options() (book.Options, error) {
 		This: this, Log: e.stderr, Progress: progressTo(e.stderr)}, nil
 }
 
+// cache is the render cache's folder for build and serve: CacheDir beside
+// the chapters folder, "" with --no-cache.
+func (e *cliEnv) cache() string {
+	if e.noCache {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(filepath.Clean(e.chapters)), book.CacheDir)
+}
+
 // progressTo reports measurements on w: a status line kept up to date on
 // a terminal, plain lines elsewhere (a log, CI).
 func progressTo(w io.Writer) *book.Progress {
@@ -278,9 +287,7 @@ func runBuild(ctx context.Context, e *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	if !e.noCache {
-		opts.Cache = filepath.Join(filepath.Dir(filepath.Clean(opts.Chapters)), book.CacheDir)
-	}
+	opts.Cache = e.cache()
 	rep, err := book.Build(ctx, opts)
 	// Errors first, then the claims that fail, then the warnings.
 	if err != nil {

@@ -48,6 +48,20 @@ func Load(dir string, probes []probe.Probe) (*Book, error) {
 	return load(dir, probes, nil)
 }
 
+// LoadCached is Load with the render cache in cacheDir (CacheDir beside
+// the chapters, for the command line), which Render then uses too; a
+// cache that cannot be opened is done without.
+func LoadCached(dir string, probes []probe.Probe, cacheDir string) (*Book, error) {
+	if cacheDir == "" {
+		return Load(dir, probes)
+	}
+	rc, err := openRenderCache(cacheDir, probes)
+	if err != nil {
+		rc = nil
+	}
+	return load(dir, probes, rc)
+}
+
 // load is Load taking what it can from a render cache: a chapter whose
 // source was parsed before is not parsed again. The chapters are read and
 // parsed in parallel.

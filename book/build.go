@@ -372,10 +372,11 @@ func describe(st Status) string {
 // Render evaluates every chapter against res and lays out every page:
 // file name → bytes. It never measures. A build streams the pages to disk
 // instead (renderTo); Render is for the preview, which serves them from
-// memory, and for check, which only wants the claims.
+// memory, and for check, which only wants the claims. A Book loaded with
+// LoadCached takes unchanged chapters from its render cache.
 func (b *Book) Render(res *Results) (pages map[string][]byte, warnings []error, claims []render.Claim, err error) {
 	m := &memorySite{pages: map[string][]byte{}}
-	r, err := b.renderTo(res, m, nil)
+	r, err := b.renderTo(res, m, b.cache)
 	if err != nil {
 		return nil, r.warnings, r.claims, err
 	}
@@ -410,8 +411,12 @@ func (m *memorySite) put(name string, data []byte) error {
 	return nil
 }
 
-func (m *memorySite) place(string, *rendercache.Cache, rendercache.Blob) (bool, error) {
-	return false, nil
+func (m *memorySite) place(name string, c *rendercache.Cache, blob rendercache.Blob) (bool, error) {
+	data, ok := c.ReadBlob(blob)
+	if ok {
+		m.put(name, data)
+	}
+	return ok, nil
 }
 
 // chapterOut is what the rest of the site needs from one chapter once its

@@ -190,6 +190,31 @@ func (c *Cache) PutBlob(data []byte) (Blob, error) {
 	return b, writeFile(path, data, 0o644)
 }
 
+// ReadBlob returns the bytes of the blob b, and false when there is no
+// such blob or its contents do not match its checksum (that blob is
+// removed).
+func (c *Cache) ReadBlob(b Blob) ([]byte, bool) {
+	if c == nil {
+		return nil, false
+	}
+	data, _, ok := c.blob(b)
+	return data, ok
+}
+
+// blob reads and checks the blob b.
+func (c *Cache) blob(b Blob) ([]byte, os.FileInfo, bool) {
+	path := c.blobPath(b)
+	data, fi, ok := readFile(path)
+	if !ok {
+		return nil, nil, false
+	}
+	if crc32.Checksum(data, castagnoli) != b.CRC {
+		os.Remove(path)
+		return nil, nil, false
+	}
+	return data, fi, true
+}
+
 // Place makes dst a file holding the blob b: a hard link to it, or a copy
 // where the file system cannot link. It returns false, writing nothing,
 // when there is no such blob or its contents do not match its checksum
@@ -198,15 +223,11 @@ func (c *Cache) Place(b Blob, dst string) (bool, error) {
 	if c == nil {
 		return false, nil
 	}
-	path := c.blobPath(b)
-	data, fi, ok := readFile(path)
+	data, fi, ok := c.blob(b)
 	if !ok {
 		return false, nil
 	}
-	if crc32.Checksum(data, castagnoli) != b.CRC {
-		os.Remove(path)
-		return false, nil
-	}
+	path := c.blobPath(b)
 	if now := c.now(); now.Sub(fi.ModTime()) > refresh {
 		os.Chtimes(path, now, now)
 	}
