@@ -223,8 +223,11 @@ func cpuTime() time.Duration {
 }
 
 // reportPerChapter reports the CPU and wall time per chapter of one
-// iteration.
+// iteration, and the process's peak memory (resident set).
 func reportPerChapter(b *testing.B, cpu time.Duration, chapters int) {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	b.ReportMetric(float64(ru.Maxrss)/1024, "peak-MiB") // Linux counts KiB
 	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N)/float64(chapters)/1000, "cpu-ms/chapter")
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/float64(chapters)/1000, "ms/chapter")
 }
