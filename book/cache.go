@@ -199,7 +199,12 @@ func (rc *renderCache) chapters(b *Book, l *layout) (*chapterCache, error) {
 	}
 	experiments := map[string]storedExperiment{}
 	for id, x := range b.Experiments {
-		experiments[id] = storeExperiment(x)
+		// Where an experiment is written shows only on its own page,
+		// whose source is in its key: a paragraph added above it must
+		// not render every chapter again.
+		s := storeExperiment(x)
+		s.Pos = render.Pos{}
+		experiments[id] = s
 	}
 	shared, err := json.Marshal(struct {
 		Layouts     [][2]string

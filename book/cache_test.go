@@ -83,6 +83,15 @@ func TestCacheIsInvisible(t *testing.T) {
 	os.WriteFile(edited, append(src, "\n고친 문단 하나.\n"...), 0o644)
 	step("one chapter edited", n-1)
 
+	// A paragraph above an experiment moves it; the pages that use it
+	// elsewhere do not change.
+	edited = filepath.Join(chapters, "02-select-to-epoll.md")
+	if src, err = os.ReadFile(edited); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(edited, bytes.Replace(src, []byte("\n---\n"), []byte("\n---\n\n맨 앞에 더한 문단.\n"), 1), 0o644)
+	step("an experiment moved", n-1)
+
 	// Every chapter reads machine facts, which come from the newest of all
 	// the set's results: a change to any result changes every page.
 	path := filepath.Join(results, "linux-amd64-amd-epyc-2c", "syscost.txt")
