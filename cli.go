@@ -47,6 +47,7 @@ type cliEnv struct {
 	addr                      string
 	measure                   bool
 	force                     bool
+	noCache                   bool
 	runner                    *runner.Runner // made on first use, closed when the verb ends
 }
 
@@ -74,6 +75,7 @@ var verbs = []verb{
 			fs.StringSliceVar(&e.only, "only", nil, "measure only these experiment ids (comma-separated); every page is still built")
 			fs.BoolVar(&e.strict, "strict", false, "fail on a failing or undecidable claim, a missing figure, or any result that would have to be measured")
 			fs.BoolVarP(&e.verbose, "verbose", "v", false, "list every warning, not one line per kind")
+			fs.BoolVar(&e.noCache, "no-cache", false, "evaluate and lay out every page anew, without reading or filling the render cache ("+book.CacheDir+"/ beside the chapters folder)")
 		}, run: runBuild},
 	{name: "run", args: "ID [ID...]", summary: "(re)measure experiments into this machine's set, print a table",
 		example: "go run . run readiness\n  go run . run handoff --runs 5 --json",
@@ -216,6 +218,15 @@ func (e *cliEnv) options() (book.Options, error) {
 		This: this, Log: e.stderr, Progress: progressTo(e.stderr)}, nil
 }
 
+// cache is the render cache's folder for build and serve: CacheDir beside
+// the chapters folder, "" with --no-cache.
+func (e *cliEnv) cache() string {
+	if e.noCache {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(filepath.Clean(e.chapters)), book.CacheDir)
+}
+
 // progressTo reports measurements on w: a status line kept up to date on
 // a terminal, plain lines elsewhere (a log, CI).
 func progressTo(w io.Writer) *book.Progress {
@@ -295,6 +306,7 @@ func runBuild(ctx context.Context, e *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
+	opts.Cache = e.cache()
 	rep, err := book.Build(ctx, opts)
 	// Errors first, then the claims that fail, then the warnings.
 	if err != nil {

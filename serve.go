@@ -17,6 +17,7 @@ func serveVerb() verb {
 			bookFlags(fs, e)
 			fs.StringVar(&e.addr, "addr", "127.0.0.1:8000", "host:port to listen on (loopback unless you name another host)")
 			fs.BoolVar(&e.measure, "measure", false, "measure what is not measured yet in the background, one experiment at a time")
+			fs.BoolVar(&e.noCache, "no-cache", false, "rebuild every page on every save, without reading or filling the render cache")
 		}, run: runServe}
 }
 
@@ -28,6 +29,7 @@ func runServe(ctx context.Context, e *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
+	opts.Cache = e.cache()
 	src := &preview.Book{Opts: opts, Templates: preview.TemplatesIn("templates")}
 	dirs, err := src.Folders()
 	if err != nil {

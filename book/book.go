@@ -6,12 +6,15 @@
 package book
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"measuredbook/expr"
 	"measuredbook/probe"
@@ -21,18 +24,49 @@ import (
 
 // Book is every chapter, parsed, with its experiments indexed by id.
 type Book struct {
-	Dir         string
-	Config      Config
-	Docs        []*render.Doc // in chapter order
+	Dir    string
+	Config Config
+	// Docs are the chapters in book order. A chapter whose parse a build
+	// found in its render cache holds only File, Front and Experiments;
+	// the build parses it again should it have to render it.
+	Docs        []*render.Doc
 	Experiments map[string]*render.Experiment
 	Order       []string // experiment ids in book order
 	Templates   fs.FS    // the layouts and style.css; nil: the embedded ones
+
+	probes  []probe.Probe
+	cache   *renderCache        // nil: none
+	src     [][sha256.Size]byte // each chapter's source's SHA-256, in Docs order
+	shallow []bool              // Docs[i] came from the render cache
+	mu      sync.Mutex
+	hashes  map[string]string // probe name → code hash (probeHash)
 }
 
 // Load parses chapters/*.md and book.yaml. All problems are reported
 // together, each as FILE:LINE:COL: message.
 func Load(dir string, probes []probe.Probe) (*Book, error) {
-	b := &Book{Dir: dir, Experiments: map[string]*render.Experiment{}}
+	return load(dir, probes, nil)
+}
+
+// LoadCached is Load with the render cache in cacheDir (CacheDir beside
+// the chapters, for the command line), which Render then uses too; a
+// cache that cannot be opened is done without.
+func LoadCached(dir string, probes []probe.Probe, cacheDir string) (*Book, error) {
+	if cacheDir == "" {
+		return Load(dir, probes)
+	}
+	rc, err := openRenderCache(cacheDir, probes)
+	if err != nil {
+		rc = nil
+	}
+	return load(dir, probes, rc)
+}
+
+// load is Load taking what it can from a render cache: a chapter whose
+// source was parsed before is not parsed again. The chapters are read and
+// parsed in parallel.
+func load(dir string, probes []probe.Probe, rc *renderCache) (*Book, error) {
+	b := &Book{Dir: dir, Experiments: map[string]*render.Experiment{}, probes: probes, cache: rc}
 	var errs []error
 	cfg, err := LoadConfig(dir)
 	if err != nil {
@@ -46,24 +80,49 @@ func Load(dir string, probes []probe.Probe) (*Book, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("%s: no chapters (*.md) found", dir)
 	}
-	for _, f := range files {
-		src, err := store.ReadFile(f, 16<<20) // a FIFO named *.md must not hang the build
-		if err != nil {
-			return nil, err
-		}
-		doc, err := render.Parse(f, src, probes)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		b.Docs = append(b.Docs, doc)
+	type chapter struct {
+		doc       *render.Doc
+		sum       [sha256.Size]byte
+		shallow   bool
+		read, err error
 	}
-	sort.SliceStable(b.Docs, func(i, j int) bool {
-		if b.Docs[i].Front.Order != b.Docs[j].Front.Order {
-			return b.Docs[i].Front.Order < b.Docs[j].Front.Order
+	chapters := make([]chapter, len(files))
+	parallel(len(files), func(i int) {
+		c := &chapters[i]
+		src, err := store.ReadFile(files[i], 16<<20) // a FIFO named *.md must not hang the build
+		if err != nil {
+			c.read = err
+			return
 		}
-		return b.Docs[i].File < b.Docs[j].File
+		c.sum = sha256.Sum256(src)
+		if c.doc, c.shallow = rc.parsed(files[i], c.sum, probes); c.shallow {
+			return
+		}
+		if c.doc, c.err = render.Parse(files[i], src, probes); c.err == nil {
+			rc.keepParsed(c.doc, c.sum)
+		}
 	})
+	for _, c := range chapters {
+		if c.read != nil {
+			return nil, c.read
+		}
+		if c.err != nil {
+			errs = append(errs, c.err)
+		}
+	}
+	chapters = slices.DeleteFunc(chapters, func(c chapter) bool { return c.err != nil })
+	sort.SliceStable(chapters, func(i, j int) bool {
+		a, b := chapters[i].doc, chapters[j].doc
+		if a.Front.Order != b.Front.Order {
+			return a.Front.Order < b.Front.Order
+		}
+		return a.File < b.File
+	})
+	for _, c := range chapters {
+		b.Docs = append(b.Docs, c.doc)
+		b.src = append(b.src, c.sum)
+		b.shallow = append(b.shallow, c.shallow)
+	}
 	slugs := map[string]string{}
 	for _, d := range b.Docs {
 		if strings.TrimSpace(d.Front.Title) == "" {
@@ -91,6 +150,23 @@ func Load(dir string, probes []probe.Probe) (*Book, error) {
 		b.Config.Lang = "ko"
 	}
 	return b, nil
+}
+
+// doc returns chapter i parsed in full, parsing it again if Load took it
+// from the render cache.
+func (b *Book) doc(i int) (*render.Doc, error) {
+	d := b.Docs[i]
+	if !b.shallow[i] {
+		return d, nil
+	}
+	src, err := store.ReadFile(d.File, 16<<20)
+	if err != nil {
+		return nil, err
+	}
+	if sha256.Sum256(src) != b.src[i] {
+		return nil, fmt.Errorf("%s: changed while the book was being built; build again", d.File)
+	}
+	return render.Parse(d.File, src, b.probes)
 }
 
 // Select returns the ids to act on: all, or those named (each must exist).

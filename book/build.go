@@ -7,14 +7,20 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"io/fs"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"measuredbook/dataset"
 	"measuredbook/expr"
 	"measuredbook/probe"
 	"measuredbook/render"
+	"measuredbook/rendercache"
 	"measuredbook/runner"
+	"measuredbook/site"
 	"measuredbook/store"
 	"measuredbook/templates"
 )
@@ -32,6 +38,9 @@ type Options struct {
 	This                   dataset.Fingerprint // this machine
 	Log                    io.Writer           // notes: which set, what was not measured
 	Progress               *Progress           // measurement progress; nil: silent
+	// Cache is the render cache's folder (CacheDir beside the chapters,
+	// for the command line); "" builds without one (--no-cache).
+	Cache string
 }
 
 // Report is what a build did.
@@ -49,6 +58,9 @@ type Report struct {
 	// GapFigures counts the places on the pages that show a gap instead
 	// of a figure (warnings for which IsGap holds).
 	GapFigures int
+	// Chapters counts the chapters' pages written, Cached those of them
+	// taken from the render cache rather than evaluated and laid out.
+	Chapters, Cached int
 }
 
 // WarningKind groups warnings for a summary: the warning's own kind when
@@ -129,7 +141,14 @@ func ChooseSet(cfg Config, opts Options) (string, error) {
 // an interrupt (ctx cancelled) keeps the experiments measured so far and
 // leaves out/ as it was.
 func Build(ctx context.Context, opts Options) (*Report, error) {
-	b, err := Load(opts.Chapters, opts.Probes)
+	var rc *renderCache
+	if opts.Cache != "" {
+		var err error
+		if rc, err = openRenderCache(opts.Cache, opts.Probes); err != nil && opts.Log != nil {
+			fmt.Fprintf(opts.Log, "building without the render cache: %v\n", err)
+		}
+	}
+	b, err := load(opts.Chapters, opts.Probes, rc)
 	if err != nil {
 		return nil, err
 	}
@@ -168,6 +187,9 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	default:
 		fmt.Fprintf(opts.Log, "building the published book from %s's results (this machine is %s; nothing is measured). To build from this machine's numbers: go run . build --here\n", set, opts.This.Name)
 	}
+	// The set's results are read here, in parallel; Status asks for them
+	// one by one.
+	res.preload(b.Order, rc)
 	var need []string
 	for _, st := range b.Status(res, opts.Probes, b.Order) {
 		switch {
@@ -201,9 +223,15 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 		rep.Measured = append(rep.Measured, id)
 	}
 	res.MarkStale(b.Status(res, opts.Probes, b.Order))
-	pages, warnings, claims, err := b.Render(res)
-	rep.Warnings = append(rep.Warnings, warnings...)
-	rep.Claims = claims
+	out, err := stageSite(opts.Out)
+	if err != nil {
+		return rep, err
+	}
+	defer out.discard()
+	r, err := b.renderTo(res, out, rc)
+	rep.Warnings = append(rep.Warnings, r.warnings...)
+	rep.Claims, rep.Chapters, rep.Cached = r.claims, len(b.Docs), r.cached
+	claims := r.claims
 	if err != nil {
 		return rep, err
 	}
@@ -252,11 +280,14 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 			return rep, errors.New("--strict: " + strings.Join(failing, "\n"))
 		}
 	}
-	if err := WriteSite(ctx, opts.Out, pages); err != nil {
+	if err := out.commit(ctx); err != nil {
 		if cause := context.Cause(ctx); cause != nil {
 			return rep, &Interrupted{Cause: cause, Kept: rep.Measured, Out: opts.Out}
 		}
 		return rep, err
+	}
+	if err := rc.trim(); err != nil && opts.Log != nil {
+		fmt.Fprintf(opts.Log, "render cache: %v (it is safe to delete)\n", err)
 	}
 	return rep, nil
 }
@@ -338,80 +369,259 @@ func describe(st Status) string {
 }
 
 // Render evaluates every chapter against res and lays out every page:
-// file name → bytes. It never measures.
+// file name → bytes. It never measures. A build streams the pages to disk
+// instead (renderTo); Render is for the preview, which serves them from
+// memory, and for check, which only wants the claims. A Book loaded with
+// LoadCached takes unchanged chapters from its render cache.
 func (b *Book) Render(res *Results) (pages map[string][]byte, warnings []error, claims []render.Claim, err error) {
-	layouts := b.Templates
-	if layouts == nil {
-		layouts = templates.Embedded()
-	}
-	tmpl, err := templates.Parse(layouts)
+	m := &memorySite{pages: map[string][]byte{}}
+	r, err := b.renderTo(res, m, b.cache)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, r.warnings, r.claims, err
 	}
+	return m.pages, r.warnings, r.claims, nil
+}
+
+// rendering is what renderTo returns beside the pages.
+type rendering struct {
+	warnings []error
+	claims   []render.Claim
+	cached   int // chapters whose page came from the render cache
+}
+
+// siteSink receives the site's files as they are made, from several
+// goroutines at once: as bytes (put), or as a blob of the render cache
+// (place), which it may refuse (false).
+type siteSink interface {
+	put(name string, data []byte) error
+	place(name string, c *rendercache.Cache, blob rendercache.Blob) (bool, error)
+}
+
+// memorySite is a site held in memory.
+type memorySite struct {
+	mu    sync.Mutex
+	pages map[string][]byte
+}
+
+func (m *memorySite) put(name string, data []byte) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.pages[name] = data
+	return nil
+}
+
+func (m *memorySite) place(name string, c *rendercache.Cache, blob rendercache.Blob) (bool, error) {
+	data, ok := c.ReadBlob(blob)
+	if ok {
+		m.put(name, data)
+	}
+	return ok, nil
+}
+
+// chapterOut is what the rest of the site needs from one chapter once its
+// page is written: small, so that a book of a thousand chapters is not
+// held in memory.
+type chapterOut struct {
+	warnings []error
+	claims   []render.Claim
+	search   []byte   // the chapter's entries of the search index
+	sets     []string // the sets other than the build's own its page draws on
+	cached   bool     // the page came from the render cache
+	err      error
+}
+
+// layout is what every page of one build shares.
+type layout struct {
+	res      *Results
+	layouts  fs.FS
+	tmpl     *template.Template
+	base     siteData
+	chapters []site.Chapter
+	sidebar  *site.Sidebar
+	has      map[string]bool   // experiments with a result, which get data links
+	pageOf   map[string]string // experiment id → the page that shows it
+	out      siteSink
+	cache    *chapterCache // nil: none
+}
+
+// renderTo evaluates every chapter against res, lays out every page and
+// hands each to out as soon as it is made. The chapters are independent
+// and rendered in parallel, on GOMAXPROCS goroutines; the warnings,
+// claims and errors come back in chapter order whatever the order the
+// chapters finished in. With a cache, a chapter whose inputs are those of
+// a previous build is taken from it instead of being evaluated again.
+// It never measures.
+func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache) (r rendering, err error) {
 	res.BookMachines = b.Config.Machines // what machines: book shows
+	l := &layout{res: res, layouts: b.Templates, out: out}
+	if l.layouts == nil {
+		l.layouts = templates.Embedded()
+	}
+	if l.tmpl, err = templates.Parse(l.layouts); err != nil {
+		return r, err
+	}
+	l.has, l.pageOf = b.links(res)
+	l.base = siteData{Book: b.Config.Title, Lang: b.Config.Lang, Machine: res.Machine, MachineSummary: b.machineSummary(res), Provenance: b.provenance(res)}
+	for _, d := range b.Docs {
+		l.base.Chapters = append(l.base.Chapters, link{Title: d.Front.Title, Slug: d.Front.Slug, Order: d.Front.Order})
+		l.chapters = append(l.chapters, site.Chapter{Title: d.Front.Title, Slug: d.Front.Slug, Order: d.Front.Order})
+	}
+	if l.sidebar, err = site.NewSidebar(l.tmpl, l.chapters); err != nil {
+		return r, err
+	}
+	if l.cache, err = rc.chapters(b, l); err != nil {
+		return r, err
+	}
+	outs := make([]chapterOut, len(b.Docs))
+	parallel(len(b.Docs), func(i int) { outs[i] = b.renderChapter(l, i) })
 	var errs []error
-	bodies := make([][]byte, len(b.Docs))
-	docClaims := make([][]render.Claim, len(b.Docs)) // per chapter, for the claims page
-	var shown []string                               // the other sets the pages draw on, for the environment page
-	for i, d := range b.Docs {
-		p, err := render.Evaluate(d, res, b.Experiments)
-		warnings = append(warnings, p.Warnings...)
-		shown = append(shown, p.Sets...)
-		if err != nil {
-			errs = append(errs, err)
-			continue
+	for _, o := range outs {
+		r.warnings = append(r.warnings, o.warnings...)
+		r.claims = append(r.claims, o.claims...)
+		if o.err != nil {
+			errs = append(errs, o.err)
 		}
-		claims = append(claims, p.Claims...)
-		docClaims[i] = p.Claims
-		if bodies[i], err = render.HTML(d, p); err != nil {
-			errs = append(errs, err)
+		if o.cached {
+			r.cached++
 		}
 	}
 	errs = append(errs, res.Errors()...)
 	if err := errors.Join(errs...); err != nil {
-		return nil, warnings, claims, err
-	}
-	chapters, tocs := b.decorate(res, bodies)
-	site := siteData{Book: b.Config.Title, Lang: b.Config.Lang, Machine: res.Machine, MachineSummary: b.machineSummary(res), Provenance: b.provenance(res)}
-	for _, d := range b.Docs {
-		site.Chapters = append(site.Chapters, link{Title: d.Front.Title, Slug: d.Front.Slug, Order: d.Front.Order})
+		return r, err
 	}
 	var preface bytes.Buffer
 	if err := render.Markdown().Convert([]byte(b.Config.Preface), &preface); err != nil {
-		return nil, warnings, claims, err
+		return r, err
 	}
-	css, err := templates.Stylesheet(layouts)
+	css, err := templates.Stylesheet(l.layouts)
 	if err != nil {
-		return nil, warnings, claims, err
+		return r, err
 	}
-	pages = map[string][]byte{"style.css": css}
-	index := site
+	if err := out.put("style.css", css); err != nil {
+		return r, err
+	}
+	index := l.base
 	index.Preface = template.HTML(preface.String())
-	index.pageExtras = b.extras(chapters, "index.html", nil)
-	if pages["index.html"], err = execute(tmpl, "index.html", index); err != nil {
-		return nil, warnings, claims, err
+	if index.pageExtras, err = extras(l, "index.html", nil); err != nil {
+		return r, err
 	}
-	for i, d := range b.Docs {
-		page := site
-		page.Page, page.Body = d.Front.Title, template.HTML(bodies[i])
-		page.pageExtras = b.extras(chapters, d.Front.Slug+".html", tocs[i])
-		if d.Front.Lang != "" {
-			page.Lang = d.Front.Lang // a chapter may be in another language than the book
-		}
-		if i > 0 {
-			page.Prev = &site.Chapters[i-1]
-		}
-		if i+1 < len(b.Docs) {
-			page.Next = &site.Chapters[i+1]
-		}
-		if pages[d.Front.Slug+".html"], err = execute(tmpl, "chapter.html", page); err != nil {
-			return nil, warnings, claims, err
+	page, err := execute(l.tmpl, "index.html", index)
+	if err == nil {
+		err = out.put("index.html", page)
+	}
+	if err != nil {
+		return r, err
+	}
+	return r, b.extraPages(l, outs)
+}
+
+// renderChapter evaluates chapter i, lays out its page and hands it to
+// l.out; or, when l.cache holds the page of the same inputs, hands over
+// that one.
+func (b *Book) renderChapter(l *layout, i int) (o chapterOut) {
+	d := b.Docs[i]
+	name := d.Front.Slug + ".html"
+	if page, o, ok := l.cache.get(i); ok {
+		if placed, err := l.out.place(name, l.cache.rc.c, page); placed || err != nil {
+			o.cached, o.err = true, err
+			return o
 		}
 	}
-	if err := b.extraPages(res, tmpl, site, chapters, bodies, tocs, docClaims, shown, pages); err != nil {
-		return nil, warnings, claims, err
+	doc, err := b.doc(i)
+	if err != nil {
+		return chapterOut{err: err}
 	}
-	return pages, warnings, claims, nil
+	deps := l.cache.record(l.res)
+	p, err := render.Evaluate(doc, deps, b.Experiments)
+	o.warnings = p.Warnings
+	if err != nil {
+		o.err = err
+		return o
+	}
+	o.claims, o.sets = p.Claims, p.Sets
+	body, err := render.HTML(doc, p)
+	if err != nil {
+		o.err = err
+		return o
+	}
+	body, toc := site.Decorate(site.LinkData(body, l.has))
+	body = site.LinkExperiments(body, name, l.pageOf)
+	if o.search, err = site.SearchEntries(site.Sections(d.Front.Title, d.Front.Slug, body, toc)); err != nil {
+		o.err = err
+		return o
+	}
+	page := l.base
+	page.Page, page.Body = d.Front.Title, template.HTML(body)
+	if page.pageExtras, err = extras(l, name, toc); err != nil {
+		o.err = err
+		return o
+	}
+	if d.Front.Lang != "" {
+		page.Lang = d.Front.Lang // a chapter may be in another language than the book
+	}
+	if i > 0 {
+		page.Prev = &l.base.Chapters[i-1]
+	}
+	if i+1 < len(b.Docs) {
+		page.Next = &l.base.Chapters[i+1]
+	}
+	html, err := execute(l.tmpl, "chapter.html", page)
+	if err != nil {
+		o.err = err
+		return o
+	}
+	blob, err := l.write(name, html)
+	if o.err = err; err == nil {
+		l.cache.put(i, deps, blob, o)
+	}
+	return o
+}
+
+// write hands a page to l.out. With a cache, the page is kept there as a
+// blob too, and linked into the site; page names the blob.
+func (l *layout) write(name string, data []byte) (page rendercache.Blob, err error) {
+	if l.cache == nil {
+		return page, l.out.put(name, data)
+	}
+	c := l.cache.rc.c
+	if page, err = c.PutBlob(data); err == nil {
+		if placed, err := l.out.place(name, c, page); placed || err != nil {
+			return page, err
+		}
+	}
+	return page, l.out.put(name, data)
+}
+
+// parallel calls f(0), …, f(n-1) on up to GOMAXPROCS goroutines and
+// returns when all have returned.
+func parallel(n int, f func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				f(i)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// links says which experiments have a result in the build's set (their
+// figures link to the raw data) and on which page each is shown.
+func (b *Book) links(res *Results) (has map[string]bool, pageOf map[string]string) {
+	has, pageOf = map[string]bool{}, map[string]string{}
+	for _, id := range b.Order {
+		if _, ok := res.Lookup("", id); ok {
+			has[id] = true
+		}
+	}
+	for _, d := range b.Docs {
+		for _, e := range d.Experiments {
+			pageOf[e.ID] = d.Front.Slug + ".html"
+		}
+	}
+	return has, pageOf
 }
 
 // machineSummary describes the set's machine from any of its results.
@@ -464,6 +674,9 @@ type siteData struct {
 
 func execute(t *template.Template, name string, data siteData) ([]byte, error) {
 	var buf bytes.Buffer
+	// The body, the sidebar and the rest of the layout: grown once, not
+	// doubled up to a chapter's size.
+	buf.Grow(len(data.Body) + len(data.Nav.List) + 8<<10)
 	if err := t.ExecuteTemplate(&buf, name, data); err != nil {
 		return nil, fmt.Errorf("template %s: %w", name, err)
 	}

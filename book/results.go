@@ -1,12 +1,18 @@
 package book
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/gob"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"slices"
+	"sort"
+	"strconv"
 	"strings"
+	"sync"
 
 	"measuredbook/dataset"
 	"measuredbook/probe"
@@ -17,73 +23,160 @@ import (
 // Results reads result sets from results/SET/ID.txt on demand. Set "" is
 // the build's own set (Machine); any other name is another set, such as
 // the reference set m1, named by on("m1", …), machines: or a plot's ref:.
+// Chapters are evaluated in parallel
+// against one Results: its methods may be called concurrently, and files
+// are read outside its lock, each once.
 type Results struct {
 	Dir     string
 	Machine string
-	probes  []probe.Probe // the registry: each result's units are checked against its probe's
-	cache   map[string]*dataset.Result
-	errs    []error
-	stale   map[string]string // id → why, of the build's set (MarkStale)
-	failed  map[string]error  // set/id → why its file could not be read
+	probes  []probe.Probe          // the registry: each result's units are checked against its probe's
+	mu      sync.Mutex             // guards what follows
+	files   map[string]*resultFile // set/id →
+	stale   map[string]string      // id → why, of the build's set (MarkStale)
 
 	// BookMachines are the machines the book shows beside its own
 	// (book.yaml's machines:), present or not: render.Sets.
 	BookMachines []string
 }
 
+// resultFile is one results file, read once.
+type resultFile struct {
+	once   sync.Once
+	res    *dataset.Result // nil: none, or it could not be read
+	digest [sha256.Size]byte
+	err    error // why it could not be read (not "there is none")
+}
+
 // NewResults opens the result sets under dir, drawing the build's numbers
 // from machineName's set; probes is the registry, whose specs every
 // result read is checked against.
 func NewResults(dir, machineName string, probes []probe.Probe) *Results {
-	return &Results{Dir: dir, Machine: machineName, probes: probes, cache: map[string]*dataset.Result{}, failed: map[string]error{}}
+	return &Results{Dir: dir, Machine: machineName, probes: probes, files: map[string]*resultFile{}}
+}
+
+// file returns the read file of id in set.
+func (r *Results) file(set, id string) *resultFile {
+	set = r.setName(set)
+	key := set + "/" + id
+	r.mu.Lock()
+	f := r.files[key]
+	if f == nil {
+		f = &resultFile{}
+		r.files[key] = f
+	}
+	r.mu.Unlock()
+	f.once.Do(func() {
+		err := store.CheckName("result set", set)
+		if err == nil {
+			// Its units are checked against its probe's: a unit edited by
+			// hand would be read as another quantity.
+			path := store.Path(r.Dir, set, id)
+			var data []byte
+			if data, err = store.ReadFile(path, store.MaxFile); err == nil {
+				if f.res, err = store.Read(bytes.NewReader(data), path, r.probes); err == nil {
+					f.digest = sha256.Sum256(data)
+				}
+			}
+		}
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			f.err = err
+		}
+	})
+	return f
+}
+
+// preload reads the results of ids in the build's set, in parallel. With
+// a cache, a set whose files are each as a build read them before is
+// decoded from one entry rather than parsed file by file: parsing the
+// benchmark format was a third of a rebuild after one edit.
+func (r *Results) preload(ids []string, rc *renderCache) {
+	set := r.setName("")
+	if rc == nil || store.CheckName("result set", set) != nil {
+		parallel(len(ids), func(i int) { r.Lookup("", ids[i]) })
+		return
+	}
+	type file struct {
+		data []byte
+		err  error
+	}
+	files := make([]file, len(ids))
+	parallel(len(ids), func(i int) {
+		files[i].data, files[i].err = store.ReadFile(store.Path(r.Dir, set, ids[i]), store.MaxFile)
+	})
+	h := rc.hasher("results").String(set)
+	for i, f := range files {
+		if f.err != nil && !errors.Is(f.err, fs.ErrNotExist) {
+			parallel(len(ids), func(i int) { r.Lookup("", ids[i]) }) // it reports the error
+			return
+		}
+		sum := sha256.Sum256(f.data)
+		h.String(ids[i]).Bytes(sum[:]).String(strconv.FormatBool(f.err == nil))
+	}
+	key := h.Key()
+	var decoded []*dataset.Result
+	if data, ok := rc.c.Get(key); ok && gob.NewDecoder(bytes.NewReader(data)).Decode(&decoded) == nil && len(decoded) == len(ids) {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		for i, id := range ids {
+			f := &resultFile{res: decoded[i]}
+			if f.res != nil {
+				f.digest = sha256.Sum256(files[i].data)
+			}
+			f.once.Do(func() {})
+			r.files[set+"/"+id] = f
+		}
+		return
+	}
+	parallel(len(ids), func(i int) { r.Lookup("", ids[i]) })
+	all := make([]*dataset.Result, len(ids))
+	for i, id := range ids {
+		f := r.file("", id)
+		if f.err != nil {
+			return
+		}
+		all[i] = f.res
+	}
+	var b bytes.Buffer
+	if gob.NewEncoder(&b).Encode(all) == nil {
+		rc.c.Put(key, b.Bytes())
+	}
 }
 
 // Lookup implements render.Results.
 func (r *Results) Lookup(set, id string) (*dataset.Result, bool) {
-	set = r.setName(set)
-	key := set + "/" + id
-	if res, ok := r.cache[key]; ok {
-		return res, res != nil
-	}
-	var res *dataset.Result
-	err := store.CheckName("result set", set)
-	if err == nil {
-		// Its units are checked against its probe's: a unit edited by
-		// hand would be read as another quantity.
-		res, err = store.Load(store.Path(r.Dir, set, id), r.probes)
-	}
-	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			r.errs = append(r.errs, err)
-			r.failed[key] = err
-		}
-		res = nil
-	}
-	r.cache[key] = res
-	return res, res != nil
+	f := r.file(set, id)
+	return f.res, f.res != nil
 }
 
-// Forget drops a cached result after it was measured anew.
+// digest identifies what Lookup answers for id in set, for the render
+// cache's keys: the SHA-256 of the file read, zero when there is none (or
+// it is hidden). A result that could not be read fails the build, so it
+// never reaches a cache.
+func (r *Results) digest(set, id string) [sha256.Size]byte {
+	return r.file(set, id).digest
+}
+
+// Forget drops a result read after it was measured anew.
 func (r *Results) Forget(set, id string) {
-	key := r.setName(set) + "/" + id
-	delete(r.cache, key)
-	if err, ok := r.failed[key]; ok {
-		delete(r.failed, key)
-		r.errs = slices.DeleteFunc(r.errs, func(e error) bool { return e == err })
-	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.files, r.setName(set)+"/"+id)
 }
 
 // Err is why the result of id in set could not be read (nil when it was,
 // or when there is none).
-func (r *Results) Err(set, id string) error {
-	r.Lookup(set, id)
-	return r.failed[r.setName(set)+"/"+id]
-}
+func (r *Results) Err(set, id string) error { return r.file(set, id).err }
 
 // Hide makes the build's own set answer "not stored" for id, as if it had
 // never been measured: the preview shows an experiment whose params changed
 // as not measured yet, not with numbers measured for other params.
-func (r *Results) Hide(id string) { r.cache[r.setName("")+"/"+id] = nil }
+func (r *Results) Hide(id string) {
+	f := &resultFile{}
+	f.once.Do(func() {})
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.files[r.setName("")+"/"+id] = f
+}
 
 // setName resolves "" to the build's own set, so both spellings share one
 // cache entry.
@@ -100,8 +193,26 @@ func (r *Results) Own() string { return r.Machine }
 // Shown implements render.Sets: the machines the book shows.
 func (r *Results) Shown() []string { return r.BookMachines }
 
-// Errors are the result files that exist but could not be read.
-func (r *Results) Errors() []error { return r.errs }
+// Errors are the result files that exist but could not be read, in the
+// order of their sets and ids (chapters are evaluated in parallel, so the
+// order they were first looked up in varies). It is called once no
+// lookup is under way.
+func (r *Results) Errors() []error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var keys []string
+	for k, f := range r.files {
+		if f.err != nil {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	errs := make([]error, len(keys))
+	for i, k := range keys {
+		errs[i] = r.files[k].err
+	}
+	return errs
+}
 
 // Sets lists the result sets present (directory names), sorted; it
 // implements render.Sets.
@@ -135,16 +246,21 @@ const (
 // MarkStale records which results of the build's set are stale, so that
 // the pages mark them where they are shown (render.Staleness).
 func (r *Results) MarkStale(sts []Status) {
-	r.stale = map[string]string{}
+	stale := map[string]string{}
 	for _, st := range sts {
 		if st.State == Stale {
-			r.stale[st.ID] = st.Why
+			stale[st.ID] = st.Why
 		}
 	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stale = stale
 }
 
 // Stale implements render.Staleness for the build's set.
 func (r *Results) Stale(set, id string) (string, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	why, ok := r.stale[id]
 	return why, ok && set == ""
 }
@@ -175,19 +291,38 @@ func (b *Book) Status(res *Results, all []probe.Probe, ids []string) []Status {
 		case !r.Measured():
 			st.State, st.Why = Transcribed, r.Source
 		default:
-			p, _ := probe.Lookup(all, e.Probe)
-			st.State, st.Why = compare(e, p, r)
+			st.State, st.Why = compare(e, func() string { return b.probeHash(all, e.Probe, r.Machine.GOOS(), r.Machine.Arch) }, r)
 		}
 		out = append(out, st)
 	}
 	return out
 }
 
-func compare(e *render.Experiment, p probe.Probe, r *dataset.Result) (State, string) {
+// probeHash is the code hash of the probe named name as it builds on goos
+// and goarch (the result's machine), computed once per Book (or taken from
+// the render cache): hashing parses and prints the probe's sources, and
+// every experiment of a probe (and every Status of a build) shares it.
+func (b *Book) probeHash(all []probe.Probe, name, goos, goarch string) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	key := name + "\x00" + goos + "\x00" + goarch
+	if h, ok := b.hashes[key]; ok {
+		return h
+	}
+	p, _ := probe.Lookup(all, name)
+	h := b.cache.probeHash(p, goos, goarch)
+	if b.hashes == nil {
+		b.hashes = map[string]string{}
+	}
+	b.hashes[key] = h
+	return h
+}
+
+func compare(e *render.Experiment, hash func() string, r *dataset.Result) (State, string) {
 	var why []string
 	if r.Probe != e.Probe {
 		why = append(why, fmt.Sprintf("measured with probe %s, chapter asks for %s", r.Probe, e.Probe))
-	} else if h := p.HashFor(r.Machine.GOOS(), r.Machine.Arch); r.Hash != h {
+	} else if h := hash(); r.Hash != h {
 		// The code that runs on the result's machine: a change to kqueue
 		// code leaves a Linux result fresh.
 		why = append(why, fmt.Sprintf("probe code changed (%.8s → %.8s)", r.Hash, h))

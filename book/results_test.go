@@ -34,7 +34,7 @@ func TestCompareSaysWhyAResultIsStale(t *testing.T) {
 	} {
 		r := fresh()
 		tc.edit(r)
-		state, why := compare(e, p, r)
+		state, why := compare(e, p.Hash, r)
 		if state != tc.state || !strings.Contains(why, tc.why) {
 			t.Errorf("%s: %s %q, want %s %q", tc.name, state, why, tc.state, tc.why)
 		}
@@ -70,12 +70,16 @@ func TestCompareHashesForTheResultsMachine(t *testing.T) {
 	e := &render.Experiment{ID: "r", Probe: "readiness", Runs: 3}
 	mac := &dataset.Result{Probe: "readiness", Hash: p.HashFor("darwin", "arm64"), Runs: 3,
 		Machine: dataset.Fingerprint{Kernel: "Darwin 23.4.0", Arch: "arm64"}}
+	// As Status hashes it: for the result's machine, once per Book.
+	hash := func() string {
+		return (&Book{}).probeHash([]probe.Probe{p}, "readiness", mac.Machine.GOOS(), mac.Machine.Arch)
+	}
 	src["a_linux.go"] = &fstest.MapFile{Data: []byte("package a; var epoll = 2")}
-	if state, why := compare(e, p, mac); state != Fresh {
+	if state, why := compare(e, hash, mac); state != Fresh {
 		t.Errorf("an epoll change: the macOS result is %s (%s), want fresh", state, why)
 	}
 	src["a_bsd.go"] = &fstest.MapFile{Data: []byte("//go:build darwin || freebsd\n\npackage a; var kq = 2")}
-	if state, _ := compare(e, p, mac); state != Stale {
+	if state, _ := compare(e, hash, mac); state != Stale {
 		t.Errorf("a kqueue change: the macOS result is %s, want stale", state)
 	}
 }

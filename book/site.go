@@ -11,6 +11,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
+
+	"measuredbook/rendercache"
 )
 
 // Manifest is the file that marks a folder as a site this tool wrote. It
@@ -121,63 +124,120 @@ func readManifest(path string) (map[string]bool, error) {
 	return listed, nil
 }
 
-func manifest(pages map[string][]byte) []byte {
-	names := make([]string, 0, len(pages))
-	for name := range pages {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	return []byte(manifestHead + strings.Join(names, "\n") + "\n")
-}
-
-// WriteSite replaces dir with exactly pages and the manifest, atomically:
-// the new site is written beside it and renamed into place, so a reader
-// (or a failed or interrupted build) never sees half a site. dir must pass
-// CheckOut; it is checked again here, just before it is replaced.
+// WriteSite replaces dir with exactly pages and the manifest, atomically
+// (see stagedSite).
 func WriteSite(ctx context.Context, dir string, pages map[string][]byte) error {
-	if err := CheckOut(dir); err != nil {
-		return err
-	}
-	parent := filepath.Dir(filepath.Clean(dir))
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.MkdirTemp(parent, tempSite)
+	s, err := stageSite(dir)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
+	defer s.discard()
 	for name, data := range pages {
-		if name == Manifest || !sitePath(name) {
-			return fmt.Errorf("page name %q cannot be written into the site", name)
-		}
-		if err := os.MkdirAll(filepath.Join(tmp, filepath.Dir(name)), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(tmp, name), data, 0o644); err != nil {
+		if err := s.put(name, data); err != nil {
 			return err
 		}
 	}
-	if err := os.WriteFile(filepath.Join(tmp, Manifest), manifest(pages), 0o644); err != nil {
+	return s.commit(ctx)
+}
+
+// stagedSite is a site being written: its files go into a folder beside
+// dir as they are made, and commit renames that folder into place, so a
+// reader (or a failed or interrupted build) never sees half a site and a
+// build never holds the whole site in memory.
+type stagedSite struct {
+	dir, tmp string
+	mu       sync.Mutex
+	names    map[string]bool // written so far, for the manifest
+	dirs     map[string]bool // folders made so far
+}
+
+// stageSite starts a site that will replace dir. dir must pass CheckOut;
+// it is checked again by commit, just before it is replaced.
+func stageSite(dir string) (*stagedSite, error) {
+	if err := CheckOut(dir); err != nil {
+		return nil, err
+	}
+	parent := filepath.Dir(filepath.Clean(dir))
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp(parent, tempSite)
+	if err != nil {
+		return nil, err
+	}
+	return &stagedSite{dir: dir, tmp: tmp, names: map[string]bool{}, dirs: map[string]bool{}}, nil
+}
+
+// put writes one file of the site. It may be called from several
+// goroutines at once; a name written twice keeps the last bytes.
+func (s *stagedSite) put(name string, data []byte) error {
+	path, err := s.path(name)
+	if err != nil {
 		return err
 	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
+	return os.WriteFile(path, data, 0o644)
+}
+
+// place makes a file of the site the render cache's blob (see
+// rendercache.Cache.Place).
+func (s *stagedSite) place(name string, c *rendercache.Cache, blob rendercache.Blob) (bool, error) {
+	path, err := s.path(name)
+	if err != nil {
+		return false, err
+	}
+	os.Remove(path) // a name written twice
+	return c.Place(blob, path)
+}
+
+// path is where the file name of the site is staged, its folder made.
+func (s *stagedSite) path(name string) (string, error) {
+	if name == Manifest || !sitePath(name) {
+		return "", fmt.Errorf("page name %q cannot be written into the site", name)
+	}
+	sub, _, nested := strings.Cut(name, "/")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.names[name] = true
+	if nested && !s.dirs[sub] {
+		// Under the lock: another file of the folder waits until it is made.
+		if err := os.MkdirAll(filepath.Join(s.tmp, sub), 0o755); err != nil {
+			return "", err
+		}
+		s.dirs[sub] = true
+	}
+	return filepath.Join(s.tmp, name), nil
+}
+
+// commit writes the manifest and renames the site into place.
+func (s *stagedSite) commit(ctx context.Context) error {
+	names := make([]string, 0, len(s.names))
+	for name := range s.names {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	if err := os.WriteFile(filepath.Join(s.tmp, Manifest), []byte(manifestHead+strings.Join(names, "\n")+"\n"), 0o644); err != nil {
+		return err
+	}
+	if err := os.Chmod(s.tmp, 0o755); err != nil {
 		return err
 	}
 	// The last moment an interrupt leaves the old site exactly as it was.
 	if err := context.Cause(ctx); err != nil {
 		return err
 	}
+	if err := CheckOut(s.dir); err != nil {
+		return err
+	}
 	old := ""
-	if _, err := os.Lstat(dir); err == nil {
-		old = tmp + "-old"
-		if err := os.Rename(dir, old); err != nil {
+	if _, err := os.Lstat(s.dir); err == nil {
+		old = s.tmp + "-old"
+		if err := os.Rename(s.dir, old); err != nil {
 			return err
 		}
 	}
-	if err := os.Rename(tmp, dir); err != nil {
+	if err := os.Rename(s.tmp, s.dir); err != nil {
 		if old != "" {
-			os.Rename(old, dir)
+			os.Rename(old, s.dir)
 		}
 		return err
 	}
@@ -186,6 +246,10 @@ func WriteSite(ctx context.Context, dir string, pages map[string][]byte) error {
 	}
 	return nil
 }
+
+// discard removes what is left of the staging folder: all of it when the
+// site was not committed, nothing when it was.
+func (s *stagedSite) discard() { os.RemoveAll(s.tmp) }
 
 // sitePath reports whether name may be a file of the site: a plain name,
 // or one in a folder of the site ("data/ID.csv"), nothing deeper.

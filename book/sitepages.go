@@ -1,10 +1,11 @@
 package book
 
 import (
+	"errors"
 	"html/template"
 	"slices"
 
-	"measuredbook/render"
+	"measuredbook/rendercache"
 	"measuredbook/site"
 	"measuredbook/templates"
 )
@@ -17,57 +18,40 @@ type pageExtras struct {
 	Search    bool // the page is the search page: it loads the index
 }
 
-// decorate gives every chapter body its heading links, scroll regions and
-// links to its experiments' raw data (in place), and returns the chapters
-// for the sidebar and each chapter's in-page contents.
-func (b *Book) decorate(res *Results, bodies [][]byte) ([]site.Chapter, [][]site.Heading) {
-	has := map[string]bool{}
-	for _, id := range b.Order {
-		if _, ok := res.Lookup("", id); ok {
-			has[id] = true
-		}
-	}
-	pageOf := map[string]string{}
-	for _, d := range b.Docs {
-		for _, e := range d.Experiments {
-			pageOf[e.ID] = d.Front.Slug + ".html"
-		}
-	}
-	chapters := make([]site.Chapter, len(b.Docs))
-	tocs := make([][]site.Heading, len(b.Docs))
-	for i, d := range b.Docs {
-		chapters[i] = site.Chapter{Title: d.Front.Title, Slug: d.Front.Slug, Order: d.Front.Order}
-		bodies[i], tocs[i] = site.Decorate(site.LinkData(bodies[i], has))
-		bodies[i] = site.LinkExperiments(bodies[i], d.Front.Slug+".html", pageOf)
-	}
-	return chapters, tocs
-}
-
-func (b *Book) extras(chapters []site.Chapter, page string, toc []site.Heading) pageExtras {
-	e := pageExtras{Nav: site.NewNav(chapters, page, toc), Search: page == "search.html"}
+func extras(l *layout, page string, toc []site.Heading) (pageExtras, error) {
+	nav, err := l.sidebar.Nav(page, toc)
+	e := pageExtras{Nav: nav, Search: page == "search.html"}
 	if page == "index.html" {
 		var orders []int
-		for _, c := range chapters {
+		for _, c := range l.chapters {
 			orders = append(orders, c.Order)
 		}
 		e.Numbering = site.Numbering(orders)
 	}
-	return e
+	return e, err
 }
 
-// extraPages adds to pages what the site holds beside the chapters: the
-// claims, environment and search pages, the search index, the script, and
-// each experiment's raw data under data/. shown lists the sets other than
-// the build's own that the pages draw on.
-func (b *Book) extraPages(res *Results, tmpl *template.Template, base siteData, chapters []site.Chapter, bodies [][]byte, tocs [][]site.Heading, docClaims [][]render.Claim, shown []string, pages map[string][]byte) error {
+// extraPages writes what the site holds beside the chapters: the claims,
+// environment and search pages, the search index, the script, and each
+// experiment's raw data under data/.
+func (b *Book) extraPages(l *layout, outs []chapterOut) error {
+	res := l.res
 	var claims []site.ChapterClaims
-	var sections []site.Section
+	var search [][]byte
 	for i, d := range b.Docs {
-		claims = append(claims, site.ChapterClaims{Title: d.Front.Title, Slug: d.Front.Slug, Claims: docClaims[i]})
-		sections = append(sections, site.Sections(d.Front.Title, d.Front.Slug, bodies[i], tocs[i])...)
+		claims = append(claims, site.ChapterClaims{Title: d.Front.Title, Slug: d.Front.Slug, Claims: outs[i].claims})
+		search = append(search, outs[i].search)
 	}
 	var sets []site.SetMachine
+	var shown []string // the other sets the pages draw on, for the environment page
+	for _, o := range outs {
+		shown = append(shown, o.sets...)
+	}
+	var own []string // the build's set's experiments, whose raw data the site offers
 	for _, set := range append([]string{""}, shownSets(b.Config.Machines, shown)...) {
+		if set == res.Machine {
+			continue
+		}
 		s := site.SetMachine{Set: set, Reference: set != "", Sources: map[string]string{}}
 		if set == "" {
 			s.Set = res.Machine
@@ -83,11 +67,7 @@ func (b *Book) extraPages(res *Results, tmpl *template.Template, base siteData, 
 				s.Sources[id] = r.Source
 			}
 			if set == "" {
-				j, c, err := site.Export(res.Machine, r)
-				if err != nil {
-					return err
-				}
-				pages["data/"+id+".json"], pages["data/"+id+".csv"] = j, c
+				own = append(own, id)
 			}
 		}
 		// Every machine whose figures the pages show, and every one they
@@ -95,6 +75,11 @@ func (b *Book) extraPages(res *Results, tmpl *template.Template, base siteData, 
 		if set != "" || len(s.Experiments) > 0 {
 			sets = append(sets, s)
 		}
+	}
+	errs := make([]error, len(own))
+	parallel(len(own), func(i int) { errs[i] = l.export(own[i]) })
+	if err := errors.Join(errs...); err != nil {
+		return err
 	}
 	for _, p := range []struct {
 		file, title string
@@ -104,26 +89,72 @@ func (b *Book) extraPages(res *Results, tmpl *template.Template, base siteData, 
 		{"environment.html", "측정 환경", site.EnvironmentBody(sets)},
 		{"search.html", "검색", ""},
 	} {
-		page := base
+		page := l.base
 		body, toc := site.Decorate([]byte(p.body))
 		page.Page, page.Body = p.title, template.HTML(body)
-		page.pageExtras = b.extras(chapters, p.file, toc)
 		var err error
-		if pages[p.file], err = execute(tmpl, "page.html", page); err != nil {
+		if page.pageExtras, err = extras(l, p.file, toc); err != nil {
+			return err
+		}
+		html, err := execute(l.tmpl, "page.html", page)
+		if err == nil {
+			err = l.out.put(p.file, html)
+		}
+		if err != nil {
 			return err
 		}
 	}
-	index, err := site.SearchIndex(sections)
+	if err := l.out.put("search-index.js", site.SearchIndex(search)); err != nil {
+		return err
+	}
+	script, err := templates.Script(l.layouts)
 	if err != nil {
 		return err
 	}
-	pages["search-index.js"] = index
-	layouts := b.Templates
-	if layouts == nil {
-		layouts = templates.Embedded()
+	return l.out.put("site.js", script)
+}
+
+// export writes the raw data of experiment id in the build's set: taken
+// from the render cache when it holds that very result's, else exported
+// anew (and kept).
+func (l *layout) export(id string) error {
+	files := []string{"data/" + id + ".json", "data/" + id + ".csv"}
+	var key rendercache.Key
+	if l.cache != nil {
+		c, sum := l.cache.rc.c, l.res.digest("", id)
+		key = l.cache.rc.hasher("export").String(l.res.Machine).String(id).Bytes(sum[:]).Key()
+		if data, ok := c.Get(key); ok && len(data) == len(files)*rendercache.BlobSize {
+			placed := true
+			for i, f := range files {
+				blob, _ := rendercache.BlobFrom(data[i*rendercache.BlobSize : (i+1)*rendercache.BlobSize])
+				ok, err := l.out.place(f, c, blob)
+				if err != nil {
+					return err
+				}
+				placed = placed && ok
+			}
+			if placed {
+				return nil
+			}
+		}
 	}
-	pages["site.js"], err = templates.Script(layouts)
-	return err
+	r, _ := l.res.Lookup("", id)
+	j, c, err := site.Export(l.res.Machine, r)
+	if err != nil {
+		return err
+	}
+	var blobs []byte
+	for i, data := range [][]byte{j, c} {
+		blob, err := l.write(files[i], data)
+		if err != nil {
+			return err
+		}
+		blobs = blob.AppendTo(blobs)
+	}
+	if l.cache != nil {
+		l.cache.rc.c.Put(key, blobs)
+	}
+	return nil
 }
 
 // shownSets orders the other sets the pages draw on: the book's machines

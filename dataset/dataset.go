@@ -13,10 +13,11 @@ package dataset
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 	"time"
 
-	"golang.org/x/perf/benchmath"
+	"github.com/aclements/go-moremath/stats"
 
 	"measuredbook/probe"
 )
@@ -156,8 +157,9 @@ type Summary struct {
 	N                int
 }
 
-// Summarize summarises one metric of one row with benchmath (the median,
-// as benchstat reports it) and the min and max over the runs.
+// Summarize summarises one metric of one row: the median, as benchstat
+// reports it (benchmath.AssumeNothing's), and the min and max over the
+// runs.
 func Summarize(row Row, metric string) (Summary, bool) {
 	var vals []float64
 	for _, run := range row.Runs {
@@ -168,9 +170,13 @@ func Summarize(row Row, metric string) (Summary, bool) {
 	if len(vals) == 0 {
 		return Summary{}, false
 	}
-	s := benchmath.NewSample(vals, &benchmath.DefaultThresholds)
-	sum := benchmath.AssumeNothing.Summary(s, 0.95)
-	return Summary{Median: sum.Center, Min: s.Values[0], Max: s.Values[len(s.Values)-1], N: len(vals)}, true
+	sort.Float64s(vals)
+	// benchmath.AssumeNothing's median (moremath's R8 quantile), without
+	// the confidence interval its Summary computes beside it and, below 6
+	// runs, the warning it formats: every figure on a page is summarised
+	// afresh, and those two were most of the cost.
+	median := stats.Sample{Xs: vals, Sorted: true}.Quantile(0.5)
+	return Summary{Median: median, Min: vals[0], Max: vals[len(vals)-1], N: len(vals)}, true
 }
 
 // Spread is the largest (max−min)/median over every row and metric, the

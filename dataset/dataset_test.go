@@ -1,11 +1,32 @@
 package dataset
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"golang.org/x/perf/benchmath"
+
 	"measuredbook/probe"
 )
+
+// Summarize's median is benchstat's, bit for bit, for every number of runs.
+func TestSummarizeIsBenchstats(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for n := 1; n <= 40; n++ {
+		var row Row
+		var vals []float64
+		for range n {
+			v := r.ExpFloat64() * 1e-6
+			row.Runs = append(row.Runs, probe.Values{"t": v})
+			vals = append(vals, v)
+		}
+		want := benchmath.AssumeNothing.Summary(benchmath.NewSample(vals, &benchmath.DefaultThresholds), 0.95).Center
+		if s, _ := Summarize(row, "t"); s.Median != want {
+			t.Errorf("%d runs: median %v, benchstat's %v", n, s.Median, want)
+		}
+	}
+}
 
 func TestSummarize(t *testing.T) {
 	row := Row{Runs: []probe.Values{{"round": 23.1e-6}, {"round": 22.49e-6}}}

@@ -90,7 +90,6 @@ const (
 var (
 	sans     = font.Font{Typeface: "Liberation", Variant: "Sans"}
 	sansBold = font.Font{Typeface: "Liberation", Variant: "Sans", Weight: xfont.WeightBold}
-	handler  = wideHandler{text.Plain{Fonts: font.DefaultCache}}
 
 	// The Okabe–Ito palette without its yellow, which is too pale on white.
 	palette = []color.RGBA{
@@ -138,6 +137,7 @@ func Render(p Plot) (svg []byte, err error) {
 	w, h := p.size()
 
 	pl := plot.New()
+	handler := newHandler()
 	pl.TextHandler = handler
 	pl.BackgroundColor = nil // the whole canvas is filled below
 	style := func(f font.Font, size vg.Length) text.Style {

@@ -301,7 +301,7 @@ func TestElement(t *testing.T) {
 // wrapOf is the title as Render lays it out.
 func wrapOf(p Plot) string {
 	w, _ := p.size()
-	sty := text.Style{Font: font.From(sansBold, 12), Handler: handler}
+	sty := text.Style{Font: font.From(sansBold, 12), Handler: newHandler()}
 	return wrap(sty, p.Title, vg.Length(w-2*margin))
 }
 
@@ -311,7 +311,7 @@ func TestTitleWraps(t *testing.T) {
 	if len(lines) < 2 {
 		t.Fatalf("long title not wrapped: %q", lines)
 	}
-	sty := text.Style{Font: font.From(sansBold, 12), Handler: handler}
+	sty := text.Style{Font: font.From(sansBold, 12), Handler: newHandler()}
 	w, _ := p.size()
 	for _, l := range lines {
 		if got := sty.Width(l); float64(got) > w-2*margin {
@@ -325,6 +325,7 @@ func TestTitleWraps(t *testing.T) {
 func TestWideHandler(t *testing.T) {
 	fnt := font.From(sans, 10)
 	ko := "유휴 연결 수"
+	handler := newHandler()
 	plain, _, _ := handler.Plain.Box(ko, fnt)
 	wide, _, _ := handler.Box(ko, fnt)
 	if wide <= plain {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 
+	"golang.org/x/image/font/sfnt"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
@@ -20,27 +21,52 @@ import (
 // overflow. One em is the widest common Hangul advance, so the estimate errs
 // on the side of leaving room. The SVG itself carries the text as <text>, so
 // the browser draws it with its own fonts; only the layout uses this estimate.
+//
+// Laying out one plot measures the same few strings many times over (tick
+// labels for every candidate padding, a title for every trial width while
+// it is wrapped), so a handler remembers its measures: one handler serves
+// one plot, on one goroutine.
 type wideHandler struct {
 	text.Plain
+	m *measures
+}
+
+type measures struct {
+	widths map[measured]vg.Length
+	buf    sfnt.Buffer // for looking glyphs up without allocating
+}
+
+type measured struct {
+	fnt font.Font
+	txt string
 }
 
 var _ text.Handler = wideHandler{}
 
-// Box implements text.Handler.
+// newHandler returns a handler for one plot.
+func newHandler() wideHandler {
+	return wideHandler{text.Plain{Fonts: font.DefaultCache}, &measures{widths: map[measured]vg.Length{}}}
+}
+
+// Box implements text.Handler: text.Plain.Box with the width from width.
 func (h wideHandler) Box(txt string, fnt font.Font) (width, height, depth vg.Length) {
-	_, height, depth = h.Plain.Box(txt, fnt)
-	return h.width(txt, fnt), height, depth
+	face := h.Fonts.Lookup(fnt, fnt.Size)
+	ext := face.Extents()
+	return h.width(txt, fnt), ext.Ascent, ext.Descent
 }
 
 // width is the estimated advance of one line of txt.
 func (h wideHandler) width(txt string, fnt font.Font) vg.Length {
+	if w, ok := h.m.widths[measured{fnt, txt}]; ok {
+		return w
+	}
 	face := h.Fonts.Lookup(fnt, fnt.Size)
 	var (
 		total vg.Length
 		run   strings.Builder // consecutive runes the font has, measured together for kerning
 	)
 	for _, r := range txt {
-		idx, err := face.Face.GlyphIndex(nil, r)
+		idx, err := face.Face.GlyphIndex(&h.m.buf, r)
 		if err == nil && idx != 0 {
 			run.WriteRune(r)
 			continue
@@ -54,6 +80,7 @@ func (h wideHandler) width(txt string, fnt font.Font) vg.Length {
 	if run.Len() > 0 {
 		total += face.Width(run.String())
 	}
+	h.m.widths[measured{fnt, txt}] = total
 	return total
 }
 

@@ -18,13 +18,14 @@ type Book struct {
 	Templates string       // a folder with the layouts and style.css; "": the embedded ones
 }
 
-// Build is the Builder: book.Load, book.SetFor, book.NewResults,
+// Build is the Builder: book.LoadCached, book.SetFor, book.NewResults,
 // (*book.Book).Status, (*book.Results).Hide and (*book.Book).Render.
 // An experiment whose stored result no longer matches what its chapter
 // asks (missing, stale) is shown as not measured yet, with the command
 // that measures it.
 func (p *Book) Build() (*Site, error) {
-	b, err := book.Load(p.Opts.Chapters, p.Opts.Probes)
+	// With Opts.Cache, a save re-renders the chapter saved, not the book.
+	b, err := book.LoadCached(p.Opts.Chapters, p.Opts.Probes, p.Opts.Cache)
 	if err != nil {
 		return nil, err
 	}

@@ -119,6 +119,7 @@ var experimentRE = regexp.MustCompile(`<figure class="mb-experiment" id="experim
 // caption) the links to its raw data, for the experiments with data (has).
 func LinkData(body []byte, has map[string]bool) []byte {
 	var out bytes.Buffer
+	out.Grow(len(body) + 1024)
 	for {
 		loc := experimentRE.FindSubmatchIndex(body)
 		if loc == nil {
@@ -150,13 +151,11 @@ func LinkData(body []byte, has map[string]bool) []byte {
 	}
 }
 
-var expAttrRE = regexp.MustCompile(`data-exp="([^"]+)"`)
-
 // LinkExperiments tells each live value drawing on an experiment shown on
 // another page where that page is (data-page), for its popover's link.
 func LinkExperiments(body []byte, page string, pageOf map[string]string) []byte {
-	return expAttrRE.ReplaceAllFunc(body, func(m []byte) []byte {
-		id := html.UnescapeString(string(expAttrRE.FindSubmatch(m)[1]))
+	return replaceAttrs(body, "data-exp", func(m, value []byte) []byte {
+		id := html.UnescapeString(string(value))
 		if p, ok := pageOf[id]; ok && p != page {
 			return fmt.Appendf(nil, `%s data-page="%s"`, m, html.EscapeString(p))
 		}

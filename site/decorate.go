@@ -22,15 +22,10 @@ type Heading struct {
 }
 
 var (
-	headingRE = regexp.MustCompile(`(?s)<h([2-4]) id="([^"]+)">(.*?)</h[2-4]>`)
 	tagRE     = regexp.MustCompile(`(?s)<[^>]*>`)
-	tableRE   = regexp.MustCompile(`(?s)<table[ >].*?</table>`)
 	captionRE = regexp.MustCompile(`(?s)<caption>(.*?)</caption>`)
-	svgRE     = regexp.MustCompile(`(?s)<svg [^>]*viewBox="0 0 ([0-9.]+) [0-9.]+".*?</svg>`)
 	titleRE   = regexp.MustCompile(`<title>([^<]*)</title>`)
 	fontRE    = regexp.MustCompile(`font-size:([0-9.]+)px`)
-	colourRE  = regexp.MustCompile(`(stroke|fill):#(0072B2|D55E00|009E73|CC79A7|E69F00|56B4E9)`)
-	preRE     = regexp.MustCompile(`<pre class="chroma">`)
 )
 
 // series numbers the plot palette's colours (plotsvg's Okabe–Ito order),
@@ -47,10 +42,8 @@ const MinPlotText = 11
 // and the h2 and h3 for the in-page contents.
 func Decorate(body []byte) ([]byte, []Heading) {
 	var toc []Heading
-	body = headingRE.ReplaceAllFunc(body, func(m []byte) []byte {
-		g := headingRE.FindSubmatch(m)
-		level, _ := strconv.Atoi(string(g[1]))
-		id, inner := string(g[2]), string(g[3])
+	body = replaceHeadings(body, func(level int, idb, innerb []byte) []byte {
+		id, inner := string(idb), string(innerb)
 		text := strings.TrimSpace(html.UnescapeString(tagRE.ReplaceAllString(inner, "")))
 		if level <= 3 {
 			toc = append(toc, Heading{Level: level, ID: html.UnescapeString(id), Text: text})
@@ -58,28 +51,24 @@ func Decorate(body []byte) ([]byte, []Heading) {
 		return fmt.Appendf(nil, `<h%d id="%s">%s <a class="anchor" href="#%s" aria-label="이 절의 링크: %s">#</a></h%d>`,
 			level, id, inner, id, html.EscapeString(text), level)
 	})
-	body = tableRE.ReplaceAllFunc(body, func(t []byte) []byte {
+	body = replaceElements(body, "table", func(t []byte) []byte {
 		label := "표"
 		if c := captionRE.FindSubmatch(t); c != nil {
 			label = "표: " + strings.TrimSpace(html.UnescapeString(tagRE.ReplaceAllString(string(c[1]), "")))
 		}
 		return fmt.Appendf(nil, `<div class="scroll" role="region" aria-label="%s" tabindex="0">%s</div>`, html.EscapeString(label), t)
 	})
-	body = colourRE.ReplaceAllFunc(body, func(m []byte) []byte {
-		g := colourRE.FindSubmatch(m)
-		return fmt.Appendf(nil, "%s:var(--mb-s%d)", g[1], series[string(g[2])])
-	})
+	body = recolour(body)
 	body = plotWidths(body)
-	body = preRE.ReplaceAll(body, []byte(`<pre class="chroma" tabindex="0">`))
+	body = bytes.ReplaceAll(body, []byte(`<pre class="chroma">`), []byte(`<pre class="chroma" tabindex="0">`))
 	return body, toc
 }
 
 // plotWidths gives each plot a minimum width at which its smallest text
 // is MinPlotText pixels, in a labelled region that scrolls below that.
 func plotWidths(body []byte) []byte {
-	return svgRE.ReplaceAllFunc(body, func(svg []byte) []byte {
-		g := svgRE.FindSubmatch(svg)
-		vb, _ := strconv.ParseFloat(string(g[1]), 64)
+	return replaceSVGs(body, func(svg, width []byte) []byte {
+		vb, _ := strconv.ParseFloat(string(width), 64)
 		small := 0.0
 		for _, f := range fontRE.FindAllSubmatch(svg, -1) {
 			if v, err := strconv.ParseFloat(string(f[1]), 64); err == nil && v > 0 && (small == 0 || v < small) {

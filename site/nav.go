@@ -1,7 +1,9 @@
 package site
 
 import (
+	"bytes"
 	"fmt"
+	"html/template"
 	"strings"
 )
 
@@ -13,23 +15,61 @@ type Chapter struct {
 	Contents    []Heading // the in-page contents, on the current chapter only
 }
 
-// Nav is what a page's layout needs to draw the sidebar.
+// Nav is what a page's layout needs to draw the sidebar: the page's file
+// name ("index.html" for the contents) and the chapters' lines, laid out.
 type Nav struct {
-	Chapters []Chapter
-	Page     string // the page's file name, "index.html" for the contents
+	Page string
+	List template.HTML
 }
 
-// NewNav is the navigation of page among chapters; contents is the
-// current chapter's in-page contents (nil on other pages).
-func NewNav(chapters []Chapter, page string, contents []Heading) Nav {
-	n := Nav{Page: page, Chapters: make([]Chapter, len(chapters))}
-	copy(n.Chapters, chapters)
-	for i := range n.Chapters {
-		if n.Chapters[i].Slug+".html" == page {
-			n.Chapters[i].Current, n.Chapters[i].Contents = true, contents
+// Sidebar lays out the sidebar's chapter lines for every page of a build.
+// Each chapter's line goes through the layouts' "nav-chapter" template
+// once; a page's list is the other chapters' lines copied as they are
+// and its own, current line with the page's contents. The sidebar lists
+// every chapter on every page, so a book of N chapters costs N template
+// executions and N² bytes copied, not N² executions (half of a build of
+// a thousand chapters).
+type Sidebar struct {
+	t        *template.Template
+	chapters []Chapter
+	page     map[string]int // file name → chapter
+	lines    []byte         // every chapter's line, none current
+	at       []int          // chapter i's line is lines[at[i]:at[i+1]]
+}
+
+// NewSidebar lays out the lines of chapters with t's "nav-chapter".
+func NewSidebar(t *template.Template, chapters []Chapter) (*Sidebar, error) {
+	s := &Sidebar{t: t, chapters: chapters, page: map[string]int{}, at: make([]int, len(chapters)+1)}
+	var b bytes.Buffer
+	for i, c := range chapters {
+		s.page[c.Slug+".html"], s.at[i] = i, b.Len()
+		c.Current, c.Contents = false, nil
+		if err := t.ExecuteTemplate(&b, "nav-chapter", c); err != nil {
+			return nil, err
 		}
 	}
-	return n
+	s.at[len(chapters)] = b.Len()
+	s.lines = b.Bytes()
+	return s, nil
+}
+
+// Nav is the navigation of page; contents is the current chapter's
+// in-page contents (nil on other pages).
+func (s *Sidebar) Nav(page string, contents []Heading) (Nav, error) {
+	i, ok := s.page[page]
+	if !ok {
+		return Nav{Page: page, List: template.HTML(s.lines)}, nil
+	}
+	c := s.chapters[i]
+	c.Current, c.Contents = true, contents
+	var b bytes.Buffer
+	b.Grow(len(s.lines) + 4<<10)
+	b.Write(s.lines[:s.at[i]])
+	if err := s.t.ExecuteTemplate(&b, "nav-chapter", c); err != nil {
+		return Nav{}, err
+	}
+	b.Write(s.lines[s.at[i+1]:])
+	return Nav{Page: page, List: template.HTML(b.String())}, nil
 }
 
 // Numbering says, in Korean, why the chapter numbers have gaps: the book

@@ -16,11 +16,7 @@ type Section struct {
 	Text    string `json:"x"` // the plain text
 }
 
-var (
-	sectionRE = regexp.MustCompile(`<h[2-4] id="([^"]+)">`)
-	dropRE    = regexp.MustCompile(`(?s)<(svg|script|style)[ >].*?</(svg|script|style)>|<a class="anchor"[^>]*>#</a>`)
-	spaceRE   = regexp.MustCompile(`\s+`)
-)
+var sectionRE = regexp.MustCompile(`<h[2-4] id="([^"]+)">`)
 
 // Sections splits a decorated chapter body (Decorate's output) into its
 // searchable sections.
@@ -29,10 +25,10 @@ func Sections(title, slug string, body []byte, toc []Heading) []Section {
 	for _, h := range toc {
 		byID[h.ID] = h.Text
 	}
-	s := dropRE.ReplaceAllString(string(body), " ")
+	s := dropHidden(string(body))
 	var out []Section
 	add := func(url, head, part string) {
-		text := strings.TrimSpace(spaceRE.ReplaceAllString(html.UnescapeString(tagRE.ReplaceAllString(part, " ")), " "))
+		text := strings.TrimSpace(collapseSpace(html.UnescapeString(stripTags(part))))
 		if text != "" {
 			out = append(out, Section{Chapter: title, URL: url, Title: head, Text: text})
 		}
@@ -51,12 +47,42 @@ func Sections(title, slug string, body []byte, toc []Heading) []Section {
 	return out
 }
 
-// SearchIndex is the script that hands the search page its index: a
-// script, not a JSON file, so it loads from file:// too.
-func SearchIndex(sections []Section) ([]byte, error) {
+// SearchEntries is one chapter's part of the search index: its sections
+// as JSON array elements, comma-separated (empty for none). A build keeps
+// these, not the sections, until it writes the index.
+func SearchEntries(sections []Section) ([]byte, error) {
+	if len(sections) == 0 {
+		return nil, nil
+	}
 	b, err := json.Marshal(sections)
 	if err != nil {
 		return nil, err
 	}
-	return append(append([]byte("window.MB_SEARCH="), b...), ";\n"...), nil
+	return b[1 : len(b)-1], nil
+}
+
+// SearchIndex is the script that hands the search page its index, the
+// chapters' entries in order: a script, not a JSON file, so it loads
+// from file:// too.
+func SearchIndex(entries [][]byte) []byte {
+	size := 32
+	for _, e := range entries {
+		size += len(e) + 1
+	}
+	b := append(make([]byte, 0, size), "window.MB_SEARCH=["...)
+	n := 0
+	for _, e := range entries {
+		if len(e) == 0 {
+			continue
+		}
+		if n > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, e...)
+		n++
+	}
+	if n == 0 {
+		return []byte("window.MB_SEARCH=null;\n") // what json.Marshal makes of no sections
+	}
+	return append(b, "];\n"...)
 }

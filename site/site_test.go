@@ -63,6 +63,22 @@ func TestDecorate(t *testing.T) {
 		strings.Contains(secs[1].Text, "#") || !strings.Contains(secs[1].Text, "넓은 <표>") || strings.Contains(secs[1].Text, "그림 제목") {
 		t.Errorf("sections %+v", secs)
 	}
+	// The index joins the chapters' entries into one JSON array.
+	var entries [][]byte
+	for _, part := range [][]Section{secs[:1], nil, secs[1:]} {
+		e, err := SearchEntries(part)
+		if err != nil {
+			t.Fatal(err)
+		}
+		entries = append(entries, e)
+	}
+	all, _ := json.Marshal(secs)
+	if got, want := string(SearchIndex(entries)), "window.MB_SEARCH="+string(all)+";\n"; got != want {
+		t.Errorf("index %s, want %s", got, want)
+	}
+	if got := string(SearchIndex([][]byte{nil})); got != "window.MB_SEARCH=null;\n" {
+		t.Errorf("index of nothing: %s", got)
+	}
 }
 
 func TestExportAndLinks(t *testing.T) {

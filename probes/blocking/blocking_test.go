@@ -108,9 +108,11 @@ func TestWake(t *testing.T) {
 	}
 }
 
-// The writer lives for the whole run: a run leaves no thread behind and
-// makes no thread per call (a writer per call would show as calls more
-// threads while it runs; this checks the end state, which a leak breaks).
+// The writer lives for the whole run: a run makes no thread per call (a
+// writer per call would leave up to calls more threads; this checks the
+// end state, which such a leak breaks). The runtime may keep a few new
+// idle threads of its own (Ms started for blocking calls or the GC, more
+// on a loaded machine), so the margin is a tenth of the calls.
 func TestWriterEnds(t *testing.T) {
 	before, err := kern.LiveThreads()
 	var ue *probe.UnavailableError
@@ -125,7 +127,7 @@ func TestWriterEnds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if after > before+2 {
+	if after > before+20 {
 		t.Errorf("threads %d before, %d after a run", before, after)
 	}
 }

@@ -1,0 +1,456 @@
+package book
+
+import (
+	"bytes"
+	"cmp"
+	"crypto/sha256"
+	"embed"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"slices"
+	"strconv"
+	"time"
+
+	"measuredbook/dataset"
+	"measuredbook/expr"
+	"measuredbook/probe"
+	"measuredbook/render"
+	"measuredbook/rendercache"
+)
+
+// CacheDir is the render cache's folder, beside the chapters folder: the
+// book's root, .cache/measuredbook/. Deleting it only makes the next build
+// slower.
+const CacheDir = ".cache/measuredbook"
+
+// renderCache is a build's use of the render cache. Every key starts with
+// the program's build ID (any change to the code, the embedded layouts or
+// probe sources makes every entry unreachable) and the probe registry's
+// specs (tests hand the build other probes than the real ones).
+type renderCache struct {
+	c    *rendercache.Cache
+	base rendercache.Key
+}
+
+// openRenderCache opens the cache in dir for a build with probes.
+func openRenderCache(dir string, probes []probe.Probe) (*renderCache, error) {
+	program, err := rendercache.ProgramID()
+	if err != nil {
+		return nil, err
+	}
+	specs := make([]probe.Spec, len(probes))
+	for i, p := range probes {
+		specs[i] = p.Spec
+	}
+	registry, err := json.Marshal(specs)
+	if err != nil {
+		return nil, err
+	}
+	return &renderCache{c: rendercache.Open(dir), base: rendercache.NewHasher("build").String(program).Bytes(registry).Key()}, nil
+}
+
+// trim removes the entries no build has used for days.
+func (rc *renderCache) trim() error {
+	if rc == nil {
+		return nil
+	}
+	return rc.c.Trim()
+}
+
+func (rc *renderCache) hasher(kind string) *rendercache.Hasher {
+	return rendercache.NewHasher(kind).Bytes(rc.base[:])
+}
+
+// probeHash is p.HashFor(goos, goarch), kept in the cache when p's sources
+// are embedded in the program, so that its build ID stands for them:
+// hashing parses and prints every source file of the probe, and took a
+// third of a rebuild after one edit.
+func (rc *renderCache) probeHash(p probe.Probe, goos, goarch string) string {
+	embedded := true
+	for _, src := range p.Sources {
+		if _, ok := src.(embed.FS); !ok {
+			embedded = false
+		}
+	}
+	if rc == nil || !embedded {
+		return p.HashFor(goos, goarch)
+	}
+	k := rc.hasher("probe").String(p.Name).String(goos).String(goarch).Key()
+	if h, ok := rc.c.Get(k); ok {
+		return string(h)
+	}
+	h := p.HashFor(goos, goarch)
+	rc.c.Put(k, []byte(h))
+	return h
+}
+
+// parsed is what Load keeps of a chapter whose parse is cached: enough to
+// check the book, compute the status and measure. Render parses the
+// chapter again only if its page is not cached either.
+type parsed struct {
+	Front       render.Front
+	Experiments []storedExperiment
+}
+
+// storedExperiment is an experiment as the cache keeps it: what its
+// chapter says. Its probe's spec comes from the registry (whose specs are
+// part of every key), and its combinations are its sweep's product.
+type storedExperiment struct {
+	ID, Probe     string
+	Pos           render.Pos
+	Order         []string
+	Sweep         map[string][]string
+	Runs          int
+	Show, Caption string
+	Timeout       time.Duration
+	Labels        map[string]string
+}
+
+func storeExperiment(x *render.Experiment) storedExperiment {
+	return storedExperiment{ID: x.ID, Probe: x.Probe, Pos: x.Pos, Order: x.Order, Sweep: x.Sweep, Runs: x.Runs,
+		Show: x.Show, Caption: x.Caption, Timeout: x.Timeout, Labels: x.Labels}
+}
+
+// experiment is s as Parse makes it; false when the registry has no such
+// probe.
+func (s storedExperiment) experiment(probes []probe.Probe) (*render.Experiment, bool) {
+	p, ok := probe.Lookup(probes, s.Probe)
+	return &render.Experiment{ID: s.ID, Probe: s.Probe, Pos: s.Pos, Spec: p.Spec, Order: s.Order, Sweep: s.Sweep,
+		Combos: dataset.Combos(s.Order, s.Sweep), Runs: s.Runs, Show: s.Show, Caption: s.Caption, Timeout: s.Timeout, Labels: s.Labels}, ok
+}
+
+func (rc *renderCache) parseKey(file string, sum [sha256.Size]byte) rendercache.Key {
+	return rc.hasher("parse").String(file).Bytes(sum[:]).Key()
+}
+
+// parsed returns the cached parse of a chapter's source, if any.
+func (rc *renderCache) parsed(file string, sum [sha256.Size]byte, probes []probe.Probe) (*render.Doc, bool) {
+	if rc == nil {
+		return nil, false
+	}
+	data, ok := rc.c.Get(rc.parseKey(file, sum))
+	if !ok {
+		return nil, false
+	}
+	var p parsed
+	if json.Unmarshal(data, &p) != nil {
+		return nil, false
+	}
+	d := &render.Doc{File: file, Front: p.Front}
+	for _, s := range p.Experiments {
+		x, ok := s.experiment(probes)
+		if !ok {
+			return nil, false
+		}
+		d.Experiments = append(d.Experiments, x)
+	}
+	return d, true
+}
+
+// keepParsed stores what Load needs of a parsed chapter.
+func (rc *renderCache) keepParsed(d *render.Doc, sum [sha256.Size]byte) {
+	if rc == nil {
+		return
+	}
+	p := parsed{Front: d.Front}
+	for _, x := range d.Experiments {
+		p.Experiments = append(p.Experiments, storeExperiment(x))
+	}
+	if data, err := json.Marshal(p); err == nil {
+		rc.c.Put(rc.parseKey(d.File, sum), data)
+	}
+}
+
+// chapterCache finds and keeps the chapters' pages of one build. A page
+// depends on what every page of the build shares (the site key: the
+// layouts, the book's settings, every chapter's title and place, every
+// experiment's definition, which experiments have results, the set's
+// provenance), on the chapter's source and on the results it read. Which
+// results a chapter reads is known only once it is evaluated, so the
+// entry found by the chapter's key (site and source) lists the results
+// it read last time with their digests, as ccache's manifests do: it
+// holds while each of them is still the same.
+type chapterCache struct {
+	rc   *renderCache
+	b    *Book
+	res  *Results
+	site rendercache.Key
+}
+
+// chapters prepares the cache for the chapters of one build.
+func (rc *renderCache) chapters(b *Book, l *layout) (*chapterCache, error) {
+	if rc == nil {
+		return nil, nil
+	}
+	h := rc.hasher("site")
+	var layouts [][2]string
+	err := fs.WalkDir(l.layouts, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(l.layouts, path)
+		layouts = append(layouts, [2]string{path, string(data)})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	experiments := map[string]storedExperiment{}
+	for id, x := range b.Experiments {
+		// Where an experiment is written shows only on its own page,
+		// whose source is in its key: a paragraph added above it must
+		// not render every chapter again.
+		s := storeExperiment(x)
+		s.Pos = render.Pos{}
+		experiments[id] = s
+	}
+	shared, err := json.Marshal(struct {
+		Layouts     [][2]string
+		Config      Config
+		Base        siteData
+		Has         map[string]bool
+		PageOf      map[string]string
+		Experiments map[string]storedExperiment
+	}{layouts, b.Config, l.base, l.has, l.pageOf, experiments})
+	if err != nil {
+		return nil, err
+	}
+	return &chapterCache{rc: rc, b: b, res: l.res, site: h.Bytes(shared).Key()}, nil
+}
+
+// dep is a result a chapter read: set is the set's name ("" is never
+// used: the build's own set is named).
+type dep struct{ Set, ID string }
+
+func (cc *chapterCache) chapterKey(i int) rendercache.Key {
+	d := cc.b.Docs[i]
+	return cc.rc.hasher("chapter").Bytes(cc.site[:]).String(strconv.Itoa(i)).String(d.File).Bytes(cc.b.src[i][:]).Key()
+}
+
+// state is what the chapter sees of a result it read: the file's digest
+// and, in the build's set, why it is stale ("" when it is not).
+func (cc *chapterCache) state(d dep) (sum [sha256.Size]byte, stale string) {
+	sum = cc.res.digest(d.Set, d.ID)
+	if d.Set == cc.res.Machine {
+		stale, _ = cc.res.Stale("", d.ID)
+	}
+	return sum, stale
+}
+
+// A chapter's entry holds its output in a compact form of its own (JSON
+// would spend more time on the search text than the page saves):
+// uvarint-prefixed strings and varints, in the order of encodeEntry.
+
+// cachedWarning is a warning read back from the cache: the position and
+// message of the *render.PosError it was, and its kind (which render
+// keeps to itself).
+type cachedWarning struct {
+	*render.PosError
+	kind string
+}
+
+func (w cachedWarning) Kind() string  { return w.kind }
+func (w cachedWarning) Unwrap() error { return w.PosError }
+
+type encoder struct{ b []byte }
+
+func (e *encoder) int(n int)      { e.b = binary.AppendVarint(e.b, int64(n)) }
+func (e *encoder) str(s string)   { e.b = append(binary.AppendUvarint(e.b, uint64(len(s))), s...) }
+func (e *encoder) bytes(b []byte) { e.b = append(binary.AppendUvarint(e.b, uint64(len(b))), b...) }
+
+// strs keeps nil and empty apart: a claim's Machines is nil when no
+// other machine decided it.
+func (e *encoder) strs(ss []string) {
+	if ss == nil {
+		e.int(-1)
+		return
+	}
+	e.int(len(ss))
+	for _, s := range ss {
+		e.str(s)
+	}
+}
+func (e *encoder) pos(p render.Pos) {
+	e.str(p.File)
+	e.int(p.Line)
+	e.int(p.Col)
+}
+
+type decoder struct {
+	b   []byte
+	bad bool
+}
+
+func (d *decoder) int() int {
+	n, k := binary.Varint(d.b)
+	if k <= 0 {
+		d.bad, d.b = true, nil
+		return 0
+	}
+	d.b = d.b[k:]
+	return int(n)
+}
+
+func (d *decoder) bytes() []byte {
+	n, k := binary.Uvarint(d.b)
+	if k <= 0 || n > uint64(len(d.b)-k) {
+		d.bad, d.b = true, nil
+		return nil
+	}
+	b := d.b[k : k+int(n)]
+	d.b = d.b[k+int(n):]
+	return b
+}
+
+func (d *decoder) str() string { return string(d.bytes()) }
+
+func (d *decoder) strs() []string {
+	n := d.int()
+	if n < 0 {
+		return nil
+	}
+	ss := []string{}
+	for ; n > 0 && !d.bad; n-- {
+		ss = append(ss, d.str())
+	}
+	return ss
+}
+
+func (d *decoder) pos() render.Pos { return render.Pos{File: d.str(), Line: d.int(), Col: d.int()} }
+
+// encodeEntry encodes the results a chapter read as cc sees them, its
+// output and the blob of its page; ok is false when the output holds a
+// warning the cache could not give back as it was.
+func (cc *chapterCache) encodeEntry(deps []dep, o chapterOut, page rendercache.Blob) (data []byte, ok bool) {
+	var e encoder
+	e.int(len(deps))
+	for _, d := range deps {
+		sum, stale := cc.state(d)
+		e.str(d.Set)
+		e.str(d.ID)
+		e.bytes(sum[:])
+		e.str(stale)
+	}
+	e.int(len(o.warnings))
+	for _, w := range o.warnings {
+		var pe *render.PosError
+		var k interface{ Kind() string }
+		if !errors.As(w, &pe) || !errors.As(w, &k) || w.Error() != pe.Error() {
+			return nil, false
+		}
+		e.pos(pe.Pos)
+		e.str(pe.Msg)
+		e.str(k.Kind())
+	}
+	e.int(len(o.claims))
+	for _, c := range o.claims {
+		e.pos(c.Pos)
+		e.str(c.Text)
+		e.str(c.Expect)
+		e.int(int(c.Verdict))
+		e.str(c.Explain)
+		e.str(c.Basis)
+		e.str(c.Unavailable)
+		e.strs(c.Machines)
+		e.int(len(c.On))
+		for _, v := range c.On {
+			e.str(v.Machine)
+			e.int(int(v.Verdict))
+			e.str(v.Explain)
+			e.str(v.Unavailable)
+		}
+	}
+	e.bytes(o.search)
+	e.strs(o.sets)
+	return page.AppendTo(e.b), true
+}
+
+// decodeEntry is encodeEntry undone; ok is false for data it did not
+// make, and when a result the chapter read is no longer as it was.
+func (cc *chapterCache) decodeEntry(data []byte) (o chapterOut, page rendercache.Blob, ok bool) {
+	d := &decoder{b: data}
+	for n := d.int(); n > 0 && !d.bad; n-- {
+		dp := dep{d.str(), d.str()}
+		sum, stale := d.bytes(), d.str()
+		if now, why := cc.state(dp); d.bad || !bytes.Equal(sum, now[:]) || stale != why {
+			return o, page, false
+		}
+	}
+	for n := d.int(); n > 0 && !d.bad; n-- {
+		pos, msg, kind := d.pos(), d.str(), d.str()
+		o.warnings = append(o.warnings, cachedWarning{&render.PosError{Pos: pos, Msg: msg}, kind})
+	}
+	for n := d.int(); n > 0 && !d.bad; n-- {
+		c := render.Claim{Pos: d.pos(), Text: d.str(), Expect: d.str(), Verdict: expr.Truth(d.int())}
+		c.Explain, c.Basis, c.Unavailable = d.str(), d.str(), d.str()
+		c.Machines = d.strs()
+		for n := d.int(); n > 0 && !d.bad; n-- {
+			c.On = append(c.On, render.MachineVerdict{Machine: d.str(), Verdict: expr.Truth(d.int()), Explain: d.str(), Unavailable: d.str()})
+		}
+		o.claims = append(o.claims, c)
+	}
+	o.search = d.bytes()
+	o.sets = d.strs()
+	page, ok = rendercache.BlobFrom(d.b)
+	return o, page, ok && !d.bad
+}
+
+// get returns the blob of chapter i's page and the chapter's output if
+// the cache has them.
+func (cc *chapterCache) get(i int) (page rendercache.Blob, o chapterOut, ok bool) {
+	if cc == nil {
+		return page, o, false
+	}
+	data, ok := cc.rc.c.Get(cc.chapterKey(i))
+	if !ok {
+		return page, o, false
+	}
+	o, page, ok = cc.decodeEntry(data)
+	return page, o, ok
+}
+
+// put keeps chapter i's output and the blob of its page, made reading
+// what rec recorded.
+func (cc *chapterCache) put(i int, rec render.Results, page rendercache.Blob, o chapterOut) {
+	r, ok := rec.(*recorder)
+	if cc == nil || !ok {
+		return
+	}
+	deps := make([]dep, 0, len(r.deps))
+	for d := range r.deps {
+		deps = append(deps, d)
+	}
+	slices.SortFunc(deps, func(a, b dep) int { return cmp.Or(cmp.Compare(a.Set, b.Set), cmp.Compare(a.ID, b.ID)) })
+	if data, ok := cc.encodeEntry(deps, o, page); ok {
+		cc.rc.c.Put(cc.chapterKey(i), data)
+	}
+}
+
+// record returns the Results a chapter is evaluated against: res itself,
+// or with a cache, res noting which results the chapter reads.
+func (cc *chapterCache) record(res *Results) render.Results {
+	if cc == nil {
+		return res
+	}
+	return &recorder{Results: res, deps: map[dep]bool{}}
+}
+
+// recorder is Results noting every result looked up, and every staleness
+// asked, for the cache's key. One chapter's evaluation uses it, on one
+// goroutine.
+type recorder struct {
+	*Results
+	deps map[dep]bool
+}
+
+func (r *recorder) Lookup(set, id string) (*dataset.Result, bool) {
+	r.deps[dep{r.setName(set), id}] = true
+	return r.Results.Lookup(set, id)
+}
+
+func (r *recorder) Stale(set, id string) (string, bool) {
+	r.deps[dep{r.setName(set), id}] = true
+	return r.Results.Stale(set, id)
+}

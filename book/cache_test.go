@@ -1,0 +1,295 @@
+package book
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"measuredbook/probes"
+	"measuredbook/render"
+	"measuredbook/rendercache"
+	"measuredbook/store"
+)
+
+// The render cache never shows in the site: a build from a cold cache,
+// from a warm one, after a chapter was edited, after a result changed and
+// with every entry damaged writes exactly what a build without a cache
+// writes. What did not change is taken from the cache, and only that.
+func TestCacheIsInvisible(t *testing.T) {
+	const n = 8 // the 4 real chapters, then copies of them
+	chapters := synthBook(t, n)
+	results := filepath.Join(t.TempDir(), "results")
+	if err := os.CopyFS(results, os.DirFS("../results")); err != nil {
+		t.Fatal(err)
+	}
+	opts := largeOptions(t, chapters, results)
+	opts.Cache = filepath.Join(t.TempDir(), "cache")
+	build := func(cache string) (map[string]string, *Report) {
+		t.Helper()
+		o := opts
+		o.Cache, o.Out = cache, filepath.Join(t.TempDir(), "out")
+		rep, err := Build(context.Background(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Pages linked from the cache are as readable as pages written.
+		filepath.WalkDir(o.Out, func(path string, d fs.DirEntry, err error) error {
+			if fi, _ := d.Info(); err == nil && !d.IsDir() && fi.Mode().Perm() != 0o644 {
+				t.Errorf("%s has mode %v", path, fi.Mode())
+			}
+			return err
+		})
+		return readDir(t, o.Out), rep
+	}
+	step := func(what string, cached int) {
+		t.Helper()
+		want, _ := build("")
+		got, rep := build(opts.Cache)
+		if !equalDirs(want, got) {
+			for name := range want {
+				if want[name] != got[name] {
+					t.Errorf("%s: %s differs from a build without the cache", what, name)
+				}
+			}
+		}
+		if rep.Chapters != n || rep.Cached != cached {
+			t.Errorf("%s: %d of %d chapters from the cache, want %d", what, rep.Cached, rep.Chapters, cached)
+		}
+	}
+	step("cold cache", 0)
+	step("warm cache", n)
+
+	b, err := load(chapters, probes.All(), mustOpen(t, opts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i := slices.Index(b.shallow, false); i >= 0 {
+		t.Errorf("%s was parsed again, though it did not change", b.Docs[i].File)
+	}
+
+	edited := filepath.Join(chapters, "copy-0005.md")
+	src, err := os.ReadFile(edited)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(edited, append(src, "\n고친 문단 하나.\n"...), 0o644)
+	step("one chapter edited", n-1)
+
+	// A paragraph above an experiment moves it; the pages that use it
+	// elsewhere do not change.
+	edited = filepath.Join(chapters, "02-select-to-epoll.md")
+	if src, err = os.ReadFile(edited); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(edited, bytes.Replace(src, []byte("\n---\n"), []byte("\n---\n\n맨 앞에 더한 문단.\n"), 1), 0o644)
+	step("an experiment moved", n-1)
+
+	// Every chapter reads machine facts, which come from the newest of all
+	// the set's results: a change to any result changes every page.
+	cfg, err := LoadConfig("../chapters")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(results, cfg.Machine, "syscost.txt")
+	data, err := os.ReadFile(path)
+	figure := regexp.MustCompile(` [0-9.]+ ns/read_eagain`)
+	if err != nil || !figure.Match(data) {
+		t.Fatalf("syscost.txt is not what this test changes: %v", err)
+	}
+	at := figure.FindIndex(data)
+	changed := append(append(slices.Clone(data[:at[0]]), " 1.5 ns/read_eagain"...), data[at[1]:]...)
+	os.WriteFile(path, changed, 0o644)
+	step("a result changed", 0)
+
+	damaged := 0
+	filepath.WalkDir(opts.Cache, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && !strings.HasSuffix(path, "trim.txt") {
+			data, _ := os.ReadFile(path)
+			data[len(data)-1] ^= 1
+			os.WriteFile(path, data, 0o644)
+			damaged++
+		}
+		return err
+	})
+	if damaged == 0 {
+		t.Fatal("the cache is empty")
+	}
+	step("every entry damaged", 0)
+	step("warm again", n)
+}
+
+// Every field of a claim, a warning, the search entries and the page's blob come
+// back from a chapter's entry as they went in: a field added to
+// render.Claim must be added to the entry's encoding too.
+func TestEntryKeepsEveryField(t *testing.T) {
+	var c render.Claim
+	var fill func(v reflect.Value)
+	fill = func(v reflect.Value) {
+		for i := 0; i < v.NumField(); i++ {
+			f := v.Field(i)
+			switch f.Kind() {
+			case reflect.String:
+				f.SetString("«" + v.Type().Field(i).Name + "»")
+			case reflect.Int:
+				f.SetInt(int64(i + 2))
+			case reflect.Struct:
+				fill(f)
+			case reflect.Slice:
+				// Machines and On: a string and a verdict per machine.
+				name := v.Type().Field(i).Name
+				f.Set(reflect.MakeSlice(f.Type(), 2, 2))
+				for j := 0; j < 2; j++ {
+					switch e := f.Index(j); e.Kind() {
+					case reflect.String:
+						e.SetString(fmt.Sprintf("«%s %d»", name, j))
+					case reflect.Struct:
+						fill(e)
+					default:
+						t.Fatalf("render.Claim.%s holds %s: teach encodeEntry to keep it", name, e.Kind())
+					}
+				}
+			default:
+				t.Fatalf("render.Claim.%s is a %s: teach encodeEntry to keep it", v.Type().Field(i).Name, f.Kind())
+			}
+		}
+	}
+	fill(reflect.ValueOf(&c).Elem())
+	w := cachedWarning{&render.PosError{Pos: render.Pos{File: "a.md", Line: 3, Col: 4}, Msg: "no result"}, render.KindMissing}
+	in := chapterOut{warnings: []error{w}, claims: []render.Claim{c, {}}, search: []byte(`{"c":"장"}`), sets: []string{"m1", "other"}}
+	blob := rendercache.Blob{Sum: rendercache.NewHasher("test").String("<html>").Key(), CRC: 7}
+	cc := &chapterCache{res: NewResults(t.TempDir(), "here", nil)}
+	deps := []dep{{"here", "a"}, {"m1", "a"}}
+	data, ok := cc.encodeEntry(deps, in, blob)
+	if !ok {
+		t.Fatal("not encoded")
+	}
+	out, page, ok := cc.decodeEntry(data)
+	if !ok || page != blob || !reflect.DeepEqual(out.claims, in.claims) || string(out.search) != string(in.search) || !slices.Equal(out.sets, in.sets) ||
+		len(out.warnings) != 1 || out.warnings[0].Error() != w.Error() || WarningKind(out.warnings[0]) != render.KindMissing {
+		t.Errorf("entry came back as %+v, %v, %v", out, page, ok)
+	}
+	if _, _, ok := cc.decodeEntry(data[:5]); ok {
+		t.Error("a cut entry decoded")
+	}
+	// A warning that is not a position's is not kept.
+	if _, ok := cc.encodeEntry(nil, chapterOut{warnings: []error{errors.New("x")}}, blob); ok {
+		t.Error("encoded a warning it cannot give back")
+	}
+	// Once a result the chapter read is seen otherwise, the entry is not used.
+	cc.res.MarkStale([]Status{{ID: "a", State: Stale, Why: "runs changed"}})
+	if _, _, ok := cc.decodeEntry(data); ok {
+		t.Error("the entry was used though a result it read is now stale")
+	}
+}
+
+// An experiment comes back from the cache as Parse made it: a field added
+// to render.Experiment must be kept by storedExperiment too.
+func TestStoredExperimentIsParsed(t *testing.T) {
+	all := probes.All()
+	b, err := Load("../chapters", all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range b.Experiments {
+		data, err := json.Marshal(storeExperiment(x))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s storedExperiment
+		if err := json.Unmarshal(data, &s); err != nil {
+			t.Fatal(err)
+		}
+		if y, ok := s.experiment(all); !ok || !reflect.DeepEqual(x, y) {
+			t.Errorf("%s came back as\n%+v\nnot\n%+v", x.ID, y, x)
+		}
+	}
+	stored, parsed := reflect.TypeFor[storedExperiment](), reflect.TypeFor[render.Experiment]()
+	for i := range parsed.NumField() {
+		name := parsed.Field(i).Name
+		if _, ok := stored.FieldByName(name); !ok && name != "Spec" && name != "Combos" {
+			t.Errorf("render.Experiment.%s is not kept in the cache (storedExperiment)", name)
+		}
+	}
+}
+
+// The results a build decodes from the cache are those it would parse.
+func TestCachedResultsAreParsed(t *testing.T) {
+	all := probes.All()
+	rc := mustOpen(t, Options{Cache: t.TempDir(), Probes: all})
+	sets := NewResults("../results", "", all).Sets()
+	if len(sets) < 2 {
+		t.Fatalf("sets %v", sets)
+	}
+	for _, set := range sets {
+		files, _ := filepath.Glob(filepath.Join("../results", set, "*.txt"))
+		ids := []string{"no_such_experiment"}
+		for _, f := range files {
+			ids = append(ids, strings.TrimSuffix(filepath.Base(f), ".txt"))
+		}
+		NewResults("../results", set, all).preload(ids, rc) // parsed, and kept
+		cached, parsed := NewResults("../results", set, all), NewResults("../results", set, all)
+		cached.preload(ids, rc)
+		for _, id := range ids {
+			a, b := cached.file("", id), parsed.file("", id)
+			if !reflect.DeepEqual(a.res, b.res) || a.digest != b.digest || a.err != nil || b.err != nil {
+				t.Errorf("%s/%s from the cache:\n%+v\nparsed:\n%+v", set, id, a.res, b.res)
+			}
+		}
+	}
+}
+
+func mustOpen(t *testing.T, opts Options) *renderCache {
+	rc, err := openRenderCache(opts.Cache, opts.Probes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rc
+}
+
+// A chapter is rendered again when a result it reads changes, and only
+// then.
+func TestCacheFollowsResults(t *testing.T) {
+	opts := testOptions(t)
+	opts.Cache = filepath.Join(t.TempDir(), "cache")
+	for _, id := range []string{"a", "b"} {
+		ch := "---\ntitle: " + id + "\norder: 1\nslug: " + id + "\n---\n\n```experiment " + id + "\nprobe: fake.ok\nruns: 1\n```\n\n{{ " + id + ".time[] }}\n"
+		os.WriteFile(filepath.Join(opts.Chapters, id+".md"), []byte(ch), 0o644)
+	}
+	os.Remove(filepath.Join(opts.Chapters, "t.md"))
+	build := func(want int) {
+		t.Helper()
+		rep, err := Build(context.Background(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Cached != want {
+			t.Errorf("%d chapters from the cache, want %d", rep.Cached, want)
+		}
+	}
+	build(0) // measures a and b
+	build(2)
+	path := store.Path(opts.Results, "here", "a")
+	r, err := store.Load(path, fakes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Rows[0].Runs[0]["time"] *= 2
+	if err := store.Save(path, r); err != nil {
+		t.Fatal(err)
+	}
+	build(1)
+	page, _ := os.ReadFile(filepath.Join(opts.Out, "a.html"))
+	if !bytes.Contains(page, []byte(">2 μs<")) {
+		t.Errorf("a.html does not show the new figure:\n%s", page)
+	}
+}
