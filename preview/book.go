@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"measuredbook/book"
+	"measuredbook/rendercache"
 )
 
 // Book builds the preview from the book's folders with package book: the
@@ -23,8 +24,16 @@ type Book struct {
 // An experiment whose stored result no longer matches what its chapter
 // asks (missing, stale) is shown as not measured yet, with the command
 // that measures it.
+// memoLimit bounds what serve keeps of the render cache in memory: a few
+// times the pages of a book of a thousand chapters.
+const memoLimit = 512 << 20
+
 func (p *Book) Build() (*Site, error) {
-	// With Opts.Cache, a save re-renders the chapter saved, not the book.
+	// With Opts.Cache, a save re-renders the chapter saved, not the book,
+	// and the pages that did not change come from memory, not the disk.
+	if p.Opts.Cache != "" {
+		rendercache.Remember(p.Opts.Cache, memoLimit)
+	}
 	b, err := book.LoadCached(p.Opts.Chapters, p.Opts.Probes, p.Opts.Cache)
 	if err != nil {
 		return nil, err

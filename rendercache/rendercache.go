@@ -28,6 +28,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -71,11 +72,76 @@ func (h *Hasher) Key() Key { return sha256.Sum256(h.h) }
 type Cache struct {
 	dir string
 	now func() time.Time
+	mem *memo // nil unless Remember(dir)
 }
 
 // Open returns the cache in dir, creating the folder when it is first
 // written to.
-func Open(dir string) *Cache { return &Cache{dir: dir, now: time.Now} }
+func Open(dir string) *Cache {
+	memos.Lock()
+	defer memos.Unlock()
+	return &Cache{dir: dir, now: time.Now, mem: memos.m[dir]}
+}
+
+// memos are the caches a process keeps in memory, by folder (Remember).
+var memos = struct {
+	sync.Mutex
+	m map[string]*memo
+}{m: map[string]*memo{}}
+
+// Remember makes every Cache opened on dir from now on, in this process,
+// keep what it reads and writes in memory too, up to limit bytes (then it
+// starts again from nothing). For a process that builds again and again
+// (serve): a rebuild after one save then reads no unchanged page from
+// disk. A one-off build does not call it: it would hold the whole site.
+// Entries are immutable, and blobs are named by their contents, so what
+// is kept is never out of date; its bytes are shared, never modified.
+func Remember(dir string, limit int) {
+	memos.Lock()
+	defer memos.Unlock()
+	if memos.m[dir] == nil {
+		memos.m[dir] = &memo{limit: limit, data: map[memoKey][]byte{}}
+	}
+}
+
+type memoKey struct {
+	blob bool
+	k    Key
+}
+
+type memo struct {
+	mu    sync.Mutex
+	limit int
+	size  int
+	data  map[memoKey][]byte
+}
+
+func (m *memo) get(k memoKey) ([]byte, bool) {
+	if m == nil {
+		return nil, false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	v, ok := m.data[k]
+	return v, ok
+}
+
+func (m *memo) put(k memoKey, v []byte) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if old, ok := m.data[k]; ok {
+		m.size -= len(old)
+	}
+	if m.size+len(v) > m.limit {
+		clear(m.data)
+		m.size = 0
+	}
+	m.data[k] = v
+	m.size += len(v)
+}
 
 // Dir is the cache's folder.
 func (c *Cache) Dir() string { return c.dir }
@@ -105,6 +171,9 @@ func (c *Cache) Get(k Key) ([]byte, bool) {
 	if c == nil {
 		return nil, false
 	}
+	if payload, ok := c.mem.get(memoKey{false, k}); ok {
+		return payload, true
+	}
 	path := c.path(k)
 	data, fi, ok := readFile(path)
 	if !ok || len(data) < header {
@@ -118,6 +187,7 @@ func (c *Cache) Get(k Key) ([]byte, bool) {
 	if now := c.now(); now.Sub(fi.ModTime()) > refresh {
 		os.Chtimes(path, now, now)
 	}
+	c.mem.put(memoKey{false, k}, payload)
 	return payload, true
 }
 
@@ -138,7 +208,11 @@ func (c *Cache) Put(k Key, data []byte) error {
 		return nil
 	}
 	entry := binary.LittleEndian.AppendUint32([]byte(magic), crc32.Checksum(data, castagnoli))
-	return writeFile(c.path(k), append(entry, data...), 0o644)
+	if err := writeFile(c.path(k), append(entry, data...), 0o644); err != nil {
+		return err
+	}
+	c.mem.put(memoKey{false, k}, data)
+	return nil
 }
 
 // Blobs are files' exact bytes, each named by the SHA-256 of its
@@ -183,11 +257,19 @@ func (c *Cache) blobPath(b Blob) string {
 // PutBlob stores data as a blob and returns its name.
 func (c *Cache) PutBlob(data []byte) (Blob, error) {
 	b := Blob{Sum: sha256.Sum256(data), CRC: crc32.Checksum(data, castagnoli)}
-	path := c.blobPath(b)
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+	if _, ok := c.mem.get(memoKey{true, b.Sum}); ok {
 		return b, nil
 	}
-	return b, writeFile(path, data, 0o644)
+	path := c.blobPath(b)
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		c.mem.put(memoKey{true, b.Sum}, data)
+		return b, nil
+	}
+	if err := writeFile(path, data, 0o644); err != nil {
+		return b, err
+	}
+	c.mem.put(memoKey{true, b.Sum}, data)
+	return b, nil
 }
 
 // ReadBlob returns the bytes of the blob b, and false when there is no
@@ -197,7 +279,13 @@ func (c *Cache) ReadBlob(b Blob) ([]byte, bool) {
 	if c == nil {
 		return nil, false
 	}
+	if data, ok := c.mem.get(memoKey{true, b.Sum}); ok {
+		return data, true
+	}
 	data, _, ok := c.blob(b)
+	if ok {
+		c.mem.put(memoKey{true, b.Sum}, data)
+	}
 	return data, ok
 }
 

@@ -149,3 +149,34 @@ func TestProgramID(t *testing.T) {
 		t.Errorf("buildID of a raw file = %q", id)
 	}
 }
+
+// A remembered cache answers from memory what it read or wrote before,
+// even once the folder is gone; a cache not remembered reads the disk
+// each time; past its limit the memory starts again from nothing.
+func TestRemember(t *testing.T) {
+	kept, plain := t.TempDir(), t.TempDir()
+	Remember(kept, 1<<10)
+	k := NewHasher("test").String("a").Key()
+	for _, dir := range []string{kept, plain} {
+		c := Open(dir)
+		if err := c.Put(k, []byte("entry")); err != nil {
+			t.Fatal(err)
+		}
+		blob, err := c.PutBlob([]byte("<html>page</html>"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.RemoveAll(dir)
+		c = Open(dir) // as serve's next build does
+		_, gotEntry := c.Get(k)
+		_, gotBlob := c.ReadBlob(blob)
+		if want := dir == kept; gotEntry != want || gotBlob != want {
+			t.Errorf("remembered %v: entry found %v, blob found %v after the folder went", want, gotEntry, gotBlob)
+		}
+	}
+	c := Open(kept)
+	c.Put(NewHasher("test").String("big").Key(), make([]byte, 2<<10))
+	if _, ok := c.Get(k); ok {
+		t.Error("past its limit the memory still holds an old entry")
+	}
+}
