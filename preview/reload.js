@@ -66,27 +66,79 @@
     es.close();
     location.reload();
   }
-  // swap puts the rebuilt page's body in place of this one, without a
-  // navigation: the quickest way to show a save (a reload re-lays the whole
-  // page and starts every script again). This script and its event stream
-  // stay; the site's script binds the new body again.
+  // The page as last served, parsed (before the site's script added to
+  // it): what the next version is compared with. Fetched once the page has
+  // loaded; until then a save swaps the whole body.
+  var served = null;
+  function parse(text) {
+    var doc = new DOMParser().parseFromString(text, "text/html");
+    var s = doc.getElementById("mb-serve");
+    if (!s) return null;
+    s.remove();
+    doc.version = s.dataset.version;
+    return doc;
+  }
+  function fetchPage() {
+    return fetch(location.pathname + location.search, { cache: "no-store" }).then(function (r) {
+      if (!r.ok) throw new Error(r.status);
+      return r.text();
+    });
+  }
+  addEventListener("load", function () {
+    fetchPage().then(function (text) {
+      var doc = parse(text);
+      if (doc && doc.version === version && !swapping) served = doc;
+    }, function () {});
+  });
+
+  // morph puts in place only the blocks of the chapter that changed from
+  // old to doc (the common head and tail of #main's children are kept), when
+  // nothing else on the page changed: the browser lays out again only what
+  // is new. It reports whether it could.
+  function morph(doc, old) {
+    var nm = doc.getElementById("main"), om = old && old.getElementById("main"), lm = document.getElementById("main");
+    if (!nm || !om || !lm || doc.title !== old.title || !doc.head.isEqualNode(old.head)) return false;
+    var O = om.childNodes, N = nm.childNodes, L = Array.prototype.slice.call(lm.childNodes);
+    if (L.length !== O.length) return false;
+    var np = nm.parentNode, nn = nm.nextSibling, op = om.parentNode, on = om.nextSibling;
+    nm.remove();
+    om.remove();
+    var same = doc.body.isEqualNode(old.body);
+    np.insertBefore(nm, nn);
+    op.insertBefore(om, on);
+    if (!same) return false;
+    var p = 0, s = 0;
+    while (p < O.length && p < N.length && O[p].isEqualNode(N[p])) p++;
+    while (s < O.length - p && s < N.length - p && O[O.length - 1 - s].isEqualNode(N[N.length - 1 - s])) s++;
+    var before = L[L.length - s] || null, add = document.createDocumentFragment();
+    for (var i = p; i < L.length - s; i++) L[i].remove();
+    for (var j = p; j < N.length - s; j++) add.appendChild(document.importNode(N[j], true));
+    lm.insertBefore(add, before);
+    return true;
+  }
+
+  // swap shows the rebuilt page without a navigation, the quickest way to
+  // show a save (a reload lays out the whole page again and starts every
+  // script anew): the changed blocks alone when it can (morph), else the
+  // whole body. This script and its event stream stay; the site's script
+  // binds the page again.
   var swapping = false;
   function swap(es) {
     swapping = true;
-    fetch(location.pathname + location.search, { cache: "no-store" }).then(function (r) {
-      if (!r.ok) throw new Error(r.status);
-      return r.text();
-    }).then(function (text) {
-      var doc = new DOMParser().parseFromString(text, "text/html");
-      var next = doc.getElementById("mb-serve");
-      if (!next) throw new Error("not a served page");
-      next.remove();
-      version = next.dataset.version;
+    fetchPage().then(function (text) {
+      var doc = parse(text), old = served;
+      if (!doc) throw new Error("not a served page");
+      version = doc.version;
       var y = window.scrollY;
-      document.title = doc.title;
-      document.documentElement.lang = doc.documentElement.lang;
-      document.body.replaceWith(document.adoptNode(doc.body));
-      document.body.appendChild(me);
+      if (morph(doc, old)) {
+        served = doc;
+      } else {
+        served = parse(text); // doc's body is about to be this page's
+        document.title = doc.title;
+        document.documentElement.lang = doc.documentElement.lang;
+        document.body.replaceWith(document.adoptNode(doc.body));
+        document.body.appendChild(me);
+      }
       if (window.mbSetup) window.mbSetup();
       window.scrollTo(0, y);
       show(last);

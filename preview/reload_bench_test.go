@@ -33,7 +33,9 @@ func BenchmarkSaveToReload(b *testing.B) {
 		b.Run(fmt.Sprintf("chapters=%d", n), func(b *testing.B) {
 			ctx := browser(b)
 			dir := copyBook(b, n)
-			src := &Book{Opts: book.Options{Chapters: dir, Results: "../results", Probes: probes.All(), This: machine.Current()}, Templates: "../templates"}
+			// As serve does: with a render cache (serve --no-cache goes without).
+			src := &Book{Opts: book.Options{Chapters: dir, Results: "../results", Probes: probes.All(), This: machine.Current(),
+				Cache: filepath.Join(b.TempDir(), "cache")}, Templates: "../templates"}
 			r := start(b, src, nil)
 			path := filepath.Join(dir, "02-select-to-epoll.md")
 			orig, err := os.ReadFile(path)

@@ -24,7 +24,7 @@ type Options struct {
 	Watch    []string      // folders whose changes rebuild the site (subfolders too)
 	Build    Builder       // the site for the files on disk now
 	Measure  Measurer      // with --measure: measures what is pending; nil never measures
-	Debounce time.Duration // quiet time after the last change before a rebuild; 0: 20ms
+	Debounce time.Duration // quiet time after the last change before a rebuild; 0: 10ms
 	Log      io.Writer     // the terminal
 }
 
@@ -176,7 +176,7 @@ func NewWatcher(dirs []string, debounce time.Duration, log io.Writer) (*Watcher,
 		// Short: an editor saves with one write or one rename, and the
 		// author waits for the page (save to reload within 100 ms); the
 		// settle check still holds back a file that keeps being written.
-		debounce = 20 * time.Millisecond
+		debounce = 10 * time.Millisecond
 	}
 	if log == nil {
 		log = io.Discard
