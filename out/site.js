@@ -5,10 +5,12 @@
   var root = document.documentElement;
   var bound = null; // the listeners on document and window of the last setup
 
-  // setup binds the page's body. It runs once at load, and again when the
-  // preview server puts a rebuilt body in place (window.mbSetup): listeners
-  // on document and window are dropped first, so they never pile up.
+  // setup binds the page. It runs once at load, and again when the preview
+  // server puts rebuilt parts of the page in place (window.mbSetup): every
+  // listener of the last setup is dropped first (they all take its
+  // signal), and what it added to the page is reused, so nothing piles up.
   function setup() {
+    var first = !bound;
     if (bound) bound.abort();
     bound = new AbortController();
     var once = { signal: bound.signal };
@@ -30,12 +32,13 @@
         root.dataset.theme = dark() ? "light" : "dark";
         try { localStorage.setItem("mb-theme", root.dataset.theme); } catch (e) {}
         label();
-      });
+      }, once);
     }
 
-    // The sidebar folds away on a narrow screen.
+    // The sidebar folds away on a narrow screen (when the page loads, not
+    // again under the reader's hand).
     var nav = document.querySelector("nav.sidebar details");
-    if (nav && matchMedia("(max-width: 60rem)").matches) nav.open = false;
+    if (first && nav && matchMedia("(max-width: 60rem)").matches) nav.open = false;
 
     // ←/→ go to the previous and next chapter.
     document.addEventListener("keydown", function (e) {
@@ -50,12 +53,15 @@
     }, once);
 
     // A live value's provenance, on hover, focus and tap.
-    var pop = document.createElement("div");
-    pop.className = "mb-pop";
-    pop.id = "mb-pop";
-    pop.setAttribute("role", "tooltip");
+    var pop = document.getElementById("mb-pop");
+    if (!pop) {
+      pop = document.createElement("div");
+      pop.className = "mb-pop";
+      pop.id = "mb-pop";
+      pop.setAttribute("role", "tooltip");
+      document.body.appendChild(pop);
+    }
     pop.hidden = true;
-    document.body.appendChild(pop);
     var owner = null;
     function add(parent, tag, text, cls) {
       var el = document.createElement(tag);
@@ -101,21 +107,21 @@
     for (var i = 0; i < values.length; i++) {
       var v = values[i];
       if (v.title) { v.dataset.note = v.title; v.removeAttribute("title"); }
-      v.addEventListener("mouseenter", function () { show(this); });
-      v.addEventListener("focus", function () { show(this); });
-      v.addEventListener("click", function (e) { e.stopPropagation(); if (owner === this) hide(); else show(this); });
-      v.addEventListener("mouseleave", function () { if (document.activeElement !== this && !pop.matches(":hover")) hide(); });
-      v.addEventListener("blur", function (e) { if (!pop.contains(e.relatedTarget)) hide(); });
+      v.addEventListener("mouseenter", function () { show(this); }, once);
+      v.addEventListener("focus", function () { show(this); }, once);
+      v.addEventListener("click", function (e) { e.stopPropagation(); if (owner === this) hide(); else show(this); }, once);
+      v.addEventListener("mouseleave", function () { if (document.activeElement !== this && !pop.matches(":hover")) hide(); }, once);
+      v.addEventListener("blur", function (e) { if (!pop.contains(e.relatedTarget)) hide(); }, once);
       v.addEventListener("keydown", function (e) {
         // Enter reaches the popover's link to the experiment.
         if (e.key !== "Enter") return;
         if (owner !== this) show(this);
         var link = pop.querySelector("a");
         if (link) { e.preventDefault(); link.focus(); }
-      });
+      }, once);
     }
-    pop.addEventListener("mouseleave", function () { if (owner && document.activeElement !== owner) hide(); });
-    pop.addEventListener("focusout", function (e) { if (!pop.contains(e.relatedTarget) && e.relatedTarget !== owner) hide(); });
+    pop.addEventListener("mouseleave", function () { if (owner && document.activeElement !== owner) hide(); }, once);
+    pop.addEventListener("focusout", function (e) { if (!pop.contains(e.relatedTarget) && e.relatedTarget !== owner) hide(); }, once);
     document.addEventListener("click", function (e) { if (!pop.contains(e.target)) hide(); }, once);
     document.addEventListener("keydown", function (e) { if (e.key === "Escape" && owner) { var o = owner; hide(); o.focus(); } }, once);
 
@@ -130,14 +136,24 @@
     wide();
     addEventListener("resize", wide, once);
 
-    // A copy button on every code block.
+    // A copy button on every code block (made once; bound at every setup).
     var pres = document.querySelectorAll("pre");
     for (var j = 0; j < pres.length; j++) {
       (function (pre) {
-        var b = document.createElement("button");
-        b.type = "button";
-        b.className = "copy";
-        b.textContent = "복사";
+        var wrap = pre.parentNode, b;
+        if (wrap.classList.contains("code")) {
+          b = wrap.querySelector("button.copy");
+        } else {
+          b = document.createElement("button");
+          b.type = "button";
+          b.className = "copy";
+          b.textContent = "복사";
+          wrap = document.createElement("div");
+          wrap.className = "code";
+          pre.parentNode.insertBefore(wrap, pre);
+          wrap.appendChild(b);
+          wrap.appendChild(pre);
+        }
         b.addEventListener("click", function () {
           var text = pre.querySelector("code") ? pre.querySelector("code").innerText : pre.innerText;
           var done = function () { b.textContent = "복사됨"; setTimeout(function () { b.textContent = "복사"; }, 1500); };
@@ -148,12 +164,7 @@
             try { document.execCommand("copy"); done(); } catch (e) {}
             document.body.removeChild(t);
           }
-        });
-        var wrap = document.createElement("div");
-        wrap.className = "code";
-        pre.parentNode.insertBefore(wrap, pre);
-        wrap.appendChild(b);
-        wrap.appendChild(pre);
+        }, once);
       })(pres[j]);
     }
 
@@ -187,7 +198,7 @@
       box.addEventListener("input", function () {
         search(box.value);
         try { history.replaceState(null, "", "?q=" + encodeURIComponent(box.value)); } catch (e) {}
-      });
+      }, once);
     }
   }
   setup();
