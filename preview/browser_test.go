@@ -88,7 +88,11 @@ func TestBrowserReloadsOnSave(t *testing.T) {
 	if err := waitText(ctx, "첫 장입니다."); err != nil {
 		t.Fatal(err)
 	}
-	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void]("window.scrollTo(0, 1500); window.mbNotReloaded = true")); err != nil {
+	// The page keeps what did not change: the code block far below the edit.
+	if err := waitJS(ctx, "!!document.querySelector('div.code') && 'served' in document.getElementById('mb-serve').dataset"); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void]("window.scrollTo(0, 1500); window.mbNotReloaded = true; window.mbKept = document.querySelector('div.code')")); err != nil {
 		t.Fatal(err)
 	}
 	save(t, path, strings.Replace(long, "첫 장입니다.", "브라우저에서 고친 첫 장입니다.", 1))
@@ -101,6 +105,9 @@ func TestBrowserReloadsOnSave(t *testing.T) {
 	if err := waitJS(ctx, "window.scrollY > 1000 && window.mbNotReloaded"); err != nil {
 		y, _ := chromedp.Run(ctx, chromedp.Evaluate[float64]("window.scrollY"))
 		t.Errorf("after the save scrollY = %v, want about 1500, in the same page: %v", y, err)
+	}
+	if err := waitJS(ctx, "document.contains(window.mbKept)"); err != nil {
+		t.Errorf("the code block that did not change was replaced: %v", err)
 	}
 	bound := "document.querySelectorAll('pre').length === 1 && document.querySelectorAll('button.copy').length === 1 && " +
 		"document.querySelectorAll('#mb-pop').length === 1 && document.querySelectorAll('#mb-serve').length === 1"

@@ -87,7 +87,10 @@
   addEventListener("load", function () {
     fetchPage().then(function (text) {
       var doc = parse(text);
-      if (doc && doc.version === version && !swapping) served = doc;
+      if (doc && doc.version === version && !swapping) {
+        served = doc;
+        me.dataset.served = ""; // from now on a save can morph
+      }
     }, function () {});
   });
 
