@@ -1,9 +1,7 @@
 package render
 
 import (
-	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/yuin/goldmark"
-	highlighting "github.com/yuin/goldmark-highlighting/v2"
 	"github.com/yuin/goldmark/util"
 	"strconv"
 	"strings"
@@ -23,7 +21,7 @@ type siteExtender struct{}
 
 func (siteExtender) Extend(m goldmark.Markdown) {
 	m.Parser().AddOptions(parser.WithASTTransformers(util.Prioritized(headingIDs{}, 600)))
-	highlighting.NewHighlighting(highlighting.WithFormatOptions(chromahtml.WithClasses(true))).Extend(m)
+	extendCodeBlocks(m)
 }
 
 // headingIDs gives every heading an id a reader can link to, made from its
