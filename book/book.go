@@ -26,20 +26,21 @@ import (
 type Book struct {
 	Dir    string
 	Config Config
-	// Docs are the chapters in book order. A chapter whose parse a build
-	// found in its render cache holds only File, Front and Experiments;
-	// the build parses it again should it have to render it.
+	// Docs are the chapters in book order, each only its File, Front and
+	// Experiments: the parsed chapter a render needs is handed over once
+	// (see doc), so that a build does not hold every chapter's syntax tree
+	// until its end.
 	Docs        []*render.Doc
 	Experiments map[string]*render.Experiment
 	Order       []string // experiment ids in book order
 	Templates   fs.FS    // the layouts and style.css; nil: the embedded ones
 
-	probes  []probe.Probe
-	cache   *renderCache        // nil: none
-	src     [][sha256.Size]byte // each chapter's source's SHA-256, in Docs order
-	shallow []bool              // Docs[i] came from the render cache
-	mu      sync.Mutex
-	hashes  map[string]string // probe name → code hash (probeHash)
+	probes []probe.Probe
+	cache  *renderCache        // nil: none
+	src    [][sha256.Size]byte // each chapter's source's SHA-256, in Docs order
+	full   []*render.Doc       // Docs[i] parsed in full until rendered; nil when its parse came from the render cache
+	mu     sync.Mutex
+	hashes map[string]string // probe name → code hash (probeHash)
 }
 
 // Load parses chapters/*.md and book.yaml. All problems are reported
@@ -119,9 +120,13 @@ func load(dir string, probes []probe.Probe, rc *renderCache) (*Book, error) {
 		return a.File < b.File
 	})
 	for _, c := range chapters {
-		b.Docs = append(b.Docs, c.doc)
+		var full *render.Doc
+		if !c.shallow {
+			full = c.doc
+		}
+		b.Docs = append(b.Docs, &render.Doc{File: c.doc.File, Front: c.doc.Front, Experiments: c.doc.Experiments})
 		b.src = append(b.src, c.sum)
-		b.shallow = append(b.shallow, c.shallow)
+		b.full = append(b.full, full)
 	}
 	slugs := map[string]string{}
 	for _, d := range b.Docs {
@@ -152,13 +157,15 @@ func load(dir string, probes []probe.Probe, rc *renderCache) (*Book, error) {
 	return b, nil
 }
 
-// doc returns chapter i parsed in full, parsing it again if Load took it
-// from the render cache.
+// doc returns chapter i parsed in full, and lets go of it: a render
+// takes each chapter once. It parses the chapter again if Load took it
+// from the render cache, or if it was handed over before.
 func (b *Book) doc(i int) (*render.Doc, error) {
-	d := b.Docs[i]
-	if !b.shallow[i] {
+	if d := b.full[i]; d != nil {
+		b.full[i] = nil
 		return d, nil
 	}
+	d := b.Docs[i]
 	src, err := store.ReadFile(d.File, 16<<20)
 	if err != nil {
 		return nil, err
