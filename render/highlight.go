@@ -16,10 +16,12 @@ import (
 
 // codeBlocks colours fenced code as goldmark-highlighting does with
 // classes and its default style, byte for byte, but with one formatter
-// and one style for every block: a new formatter per block (what the
-// extension does) works out the style's classes again each time. A
-// block whose info string carries attributes ({hl_lines=…}, {linenos}…),
-// or whose language chroma does not know, is left to the extension.
+// and one style for every block of every page: a new formatter per block
+// (what the extension does) works out the style's classes again each
+// time. A block whose info string carries attributes ({hl_lines=…},
+// {linenos}…), or whose language chroma does not know, is left to the
+// extension. Both are safe for concurrent use, so the pages rendered in
+// parallel share them.
 type codeBlocks struct {
 	formatter *chromahtml.Formatter
 	style     *chroma.Style
@@ -28,16 +30,21 @@ type codeBlocks struct {
 
 var highlightOptions = []chromahtml.Option{chromahtml.WithClasses(true)}
 
-func extendCodeBlocks(m goldmark.Markdown) {
+var sharedCodeBlocks = newCodeBlocks()
+
+func newCodeBlocks() *codeBlocks {
 	ext := highlighting.NewHTMLRenderer(highlighting.WithFormatOptions(highlightOptions...))
 	var reg funcs
 	ext.RegisterFuncs(&reg)
-	cb := &codeBlocks{
+	return &codeBlocks{
 		formatter: chromahtml.New(highlightOptions...),
 		style:     styles.Get(highlighting.NewConfig().Style),
 		fallback:  reg[gast.KindFencedCodeBlock],
 	}
-	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(cb, 200)))
+}
+
+func extendCodeBlocks(m goldmark.Markdown) {
+	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(sharedCodeBlocks, 200)))
 }
 
 // funcs keeps what a node renderer registers.
