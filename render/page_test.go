@@ -17,10 +17,9 @@ import (
 	"measuredbook/probe"
 )
 
-// TestEvaluateTwice evaluates one parsed chapter against two result sets:
-// two pages that differ where the results differ, and a document that is
-// the same, deep down, before and after.
-func TestEvaluateTwice(t *testing.T) {
+// readinessChapter is testdata/readiness.txtar and its chapter, parsed.
+func readinessChapter(t *testing.T) (*txtar.Archive, *Doc) {
+	t.Helper()
 	a, err := txtar.ParseFile("testdata/readiness.txtar")
 	if err != nil {
 		t.Fatal(err)
@@ -35,6 +34,14 @@ func TestEvaluateTwice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return a, d
+}
+
+// TestEvaluateTwice evaluates one parsed chapter against two result sets:
+// two pages that differ where the results differ, and a document that is
+// the same, deep down, before and after.
+func TestEvaluateTwice(t *testing.T) {
+	a, d := readinessChapter(t)
 	before := dump(d)
 	unevaluated, err := HTML(d, nil)
 	if err != nil {
@@ -231,20 +238,7 @@ func TestClaimPlainText(t *testing.T) {
 // TestEvaluateConcurrently: a Doc is only read, so pages of it may be
 // evaluated and rendered at once (go test -race checks it).
 func TestEvaluateConcurrently(t *testing.T) {
-	a, err := txtar.ParseFile("testdata/readiness.txtar")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var src []byte
-	for _, f := range a.Files {
-		if f.Name == "chapter.md" {
-			src = f.Data
-		}
-	}
-	d, err := Parse("chapter.md", src, fakeProbes)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, d := readinessChapter(t)
 	res := loadSets(t, a)
 	p0, err := Evaluate(d, res, nil)
 	if err != nil {
