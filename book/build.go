@@ -390,10 +390,12 @@ type rendering struct {
 }
 
 // siteSink receives the site's files as they are made, from several
-// goroutines at once: as bytes (put), or as a blob of the render cache
-// (place), which it may refuse (false).
+// goroutines at once: as bytes (put), as bytes the render cache keeps as
+// a blob too (keep), or as a blob of the render cache (place), which it
+// may refuse (false).
 type siteSink interface {
 	put(name string, data []byte) error
+	keep(name string, data []byte, c *rendercache.Cache) (rendercache.Blob, error)
 	place(name string, c *rendercache.Cache, blob rendercache.Blob) (bool, error)
 }
 
@@ -408,6 +410,11 @@ func (m *memorySite) put(name string, data []byte) error {
 	defer m.mu.Unlock()
 	m.pages[name] = data
 	return nil
+}
+
+func (m *memorySite) keep(name string, data []byte, c *rendercache.Cache) (rendercache.Blob, error) {
+	m.put(name, data)
+	return c.PutBlob(data)
 }
 
 func (m *memorySite) place(name string, c *rendercache.Cache, blob rendercache.Blob) (bool, error) {
@@ -452,6 +459,7 @@ type layout struct {
 // a previous build is taken from it instead of being evaluated again.
 // It never measures.
 func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache) (r rendering, err error) {
+	defer rc.flush()
 	res.BookMachines = b.Config.Machines // what machines: book shows
 	l := &layout{res: res, layouts: b.Templates, out: out}
 	if l.layouts == nil {
@@ -578,18 +586,12 @@ func (b *Book) renderChapter(l *layout, i int) (o chapterOut) {
 }
 
 // write hands a page to l.out. With a cache, the page is kept there as a
-// blob too, and linked into the site; page names the blob.
+// blob too; page names the blob.
 func (l *layout) write(name string, data []byte) (page rendercache.Blob, err error) {
 	if l.cache == nil {
 		return page, l.out.put(name, data)
 	}
-	c := l.cache.rc.c
-	if page, err = c.PutBlob(data); err == nil {
-		if placed, err := l.out.place(name, c, page); placed || err != nil {
-			return page, err
-		}
-	}
-	return page, l.out.put(name, data)
+	return l.out.keep(name, data, l.cache.rc.c)
 }
 
 // parallel calls f(0), …, f(n-1) on up to GOMAXPROCS goroutines and

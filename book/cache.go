@@ -51,6 +51,14 @@ func openRenderCache(dir string, probes []probe.Probe) (*renderCache, error) {
 	return &renderCache{c: rendercache.Open(dir), base: rendercache.NewHasher("build").String(program).Bytes(registry).Key()}, nil
 }
 
+// flush writes the entries this build made into the cache's folder. The
+// cache is an aid: what it cannot write is simply made again next time.
+func (rc *renderCache) flush() {
+	if rc != nil {
+		rc.c.Flush()
+	}
+}
+
 // trim removes the entries no build has used for days.
 func (rc *renderCache) trim() error {
 	if rc == nil {

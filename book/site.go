@@ -178,6 +178,19 @@ func (s *stagedSite) put(name string, data []byte) error {
 	return os.WriteFile(path, data, 0o644)
 }
 
+// keep writes one file of the site and keeps it in the render cache as a
+// blob: the same file, linked.
+func (s *stagedSite) keep(name string, data []byte, c *rendercache.Cache) (rendercache.Blob, error) {
+	path, err := s.path(name)
+	if err == nil {
+		err = os.WriteFile(path, data, 0o644)
+	}
+	if err != nil {
+		return rendercache.Blob{}, err
+	}
+	return c.LinkBlob(path, data)
+}
+
 // place makes a file of the site the render cache's blob (see
 // rendercache.Cache.Place).
 func (s *stagedSite) place(name string, c *rendercache.Cache, blob rendercache.Blob) (bool, error) {

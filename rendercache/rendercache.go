@@ -1,33 +1,29 @@
 // Package rendercache is the build's memory between runs: a folder of
 // entries, each found by a key that is a hash of everything that went
 // into making it (the program's own build, the chapter's source, the
-// results it read, the layouts, the book's settings). An entry is never
+// results it read, the layouts, the book's settings), and of blobs, the
+// exact bytes of the pages those entries name. An entry is never
 // updated: new inputs make a new key, and an entry that no key reaches
 // any more is trimmed after a while.
 //
-// The folder is safe to delete at any time. Every entry carries a
-// checksum of its contents (CRC-32C: it is there to catch a file cut
+// The folder is safe to delete at any time. Every entry and blob carries
+// a checksum of its contents (CRC-32C: it is there to catch a file cut
 // short by a crash, edited, or damaged on disk, and takes a fraction of
 // the time a SHA-256 of a page takes); one that does not match is not
 // used and the caller makes it anew.
 //
 // It is content-addressed in the way of Go's own build cache and of
-// ccache: a key names the inputs, the entry holds the output.
+// ccache: a key names the inputs, the entry holds the output. Entries are
+// small and many, so a process writes those it made into one pack file
+// (as git packs its objects) when it flushes, not one file each:
+// creating a file costs far more than writing a few kilobytes more.
 package rendercache
 
 import (
-	"bytes"
 	"crypto/sha256"
-	"debug/elf"
 	"encoding/binary"
 	"encoding/hex"
-	"errors"
 	"hash/crc32"
-	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 )
@@ -68,11 +64,17 @@ func (h *Hasher) String(s string) *Hasher { return h.Bytes([]byte(s)) }
 func (h *Hasher) Key() Key { return sha256.Sum256(h.h) }
 
 // Cache is a folder of entries. A nil *Cache is a cache that never has
-// anything and keeps nothing (--no-cache).
+// anything and keeps nothing (--no-cache). Its methods are safe for
+// concurrent use.
 type Cache struct {
 	dir string
 	now func() time.Time
 	mem *memo // nil unless Remember(dir)
+
+	mu      sync.Mutex
+	index   map[Key]loc // the packs' entries, read on the first Get
+	packs   []string    // the packs index was read from
+	pending []record    // entries Put since the last Flush
 }
 
 // Open returns the cache in dir, creating the folder when it is first
@@ -146,27 +148,15 @@ func (m *memo) put(k memoKey, v []byte) {
 // Dir is the cache's folder.
 func (c *Cache) Dir() string { return c.dir }
 
-// magic starts every entry; a new format gets a new magic, and entries
-// of an older one are then simply not found valid.
-const magic = "measuredbook-cache 1\n"
-
-// An entry is magic, the CRC-32C of its payload, and the payload.
-const header = len(magic) + 4
-
-// Entries are refreshed (their modification time set to now) when used
-// and older than refresh, and removed by Trim when unused for maxAge.
+// Entries are refreshed (written again with the time of their use) when
+// used and older than refresh, and dropped by Trim when unused for maxAge.
 const (
-	refresh = time.Hour
+	refresh = 24 * time.Hour
 	maxAge  = 5 * 24 * time.Hour
 )
 
-func (c *Cache) path(k Key) string {
-	s := k.String()
-	return filepath.Join(c.dir, s[:2], s[2:])
-}
-
 // Get returns the entry of key k, and false when there is none or it is
-// damaged (a damaged entry is removed).
+// damaged.
 func (c *Cache) Get(k Key) ([]byte, bool) {
 	if c == nil {
 		return nil, false
@@ -174,322 +164,66 @@ func (c *Cache) Get(k Key) ([]byte, bool) {
 	if payload, ok := c.mem.get(memoKey{false, k}); ok {
 		return payload, true
 	}
-	path := c.path(k)
-	data, fi, ok := readFile(path)
-	if !ok || len(data) < header {
-		return nil, false
+	c.mu.Lock()
+	if c.index == nil {
+		c.index, c.packs = readIndex(c.dir)
 	}
-	payload, ok := check(data)
+	l, ok := c.index[k]
+	c.mu.Unlock()
 	if !ok {
-		os.Remove(path)
 		return nil, false
 	}
-	if now := c.now(); now.Sub(fi.ModTime()) > refresh {
-		os.Chtimes(path, now, now)
+	payload, ok := l.read()
+	if !ok {
+		return nil, false
+	}
+	if now := c.now(); now.Sub(time.Unix(l.stamp, 0)) > refresh {
+		c.mu.Lock()
+		c.pending = append(c.pending, record{key: k, payload: payload, stamp: now.Unix()})
+		c.mu.Unlock()
 	}
 	c.mem.put(memoKey{false, k}, payload)
 	return payload, true
 }
 
-// check returns an entry's payload if its magic and checksum are right.
-func check(data []byte) ([]byte, bool) {
-	if !bytes.HasPrefix(data, []byte(magic)) {
-		return nil, false
-	}
-	payload := data[header:]
-	return payload, binary.LittleEndian.Uint32(data[len(magic):]) == crc32.Checksum(payload, castagnoli)
-}
-
-// Put stores data as the entry of key k. It is written beside its place
-// and renamed into it, so a reader never sees half an entry, and two
-// builds storing the same entry at once both succeed.
+// Put stores data as the entry of key k: at once for this Cache's Get,
+// on disk with the next Flush.
 func (c *Cache) Put(k Key, data []byte) error {
 	if c == nil {
 		return nil
 	}
-	entry := binary.LittleEndian.AppendUint32([]byte(magic), crc32.Checksum(data, castagnoli))
-	if err := writeFile(c.path(k), append(entry, data...), 0o644); err != nil {
-		return err
+	c.mu.Lock()
+	c.pending = append(c.pending, record{key: k, payload: data, stamp: c.now().Unix()})
+	if c.index == nil {
+		c.index, c.packs = readIndex(c.dir)
 	}
+	c.index[k] = loc{data: data, crc: crc32.Checksum(data, castagnoli), stamp: c.now().Unix()}
+	c.mu.Unlock()
 	c.mem.put(memoKey{false, k}, data)
 	return nil
 }
 
-// Blobs are files' exact bytes, each named by the SHA-256 of its
-// contents (blobs/ab/cdef…), so that a build can hard-link a page that
-// did not change into the site it writes instead of writing it again
-// (on a busy disk, creating a file and writing it takes a hundred times
-// longer than linking one). A page linked into a site shares its blob's
-// file: a blob changed through it no longer matches its checksum, and is
-// not used again.
-
-// Blob names a blob: the SHA-256 of its contents and their CRC-32C, which
-// Place checks (reading a page back costs little, hashing it again far
-// more, and a CRC catches what a crash, an editor or a disk does to it).
-type Blob struct {
-	Sum Key
-	CRC uint32
-}
-
-// BlobSize is the length of a Blob's bytes (AppendTo, BlobFrom).
-const BlobSize = sha256.Size + 4
-
-// AppendTo appends b's bytes to dst.
-func (b Blob) AppendTo(dst []byte) []byte {
-	return binary.LittleEndian.AppendUint32(append(dst, b.Sum[:]...), b.CRC)
-}
-
-// BlobFrom reads a Blob from its bytes.
-func BlobFrom(data []byte) (Blob, bool) {
-	if len(data) != BlobSize {
-		return Blob{}, false
-	}
-	return Blob{Sum: Key(data[:sha256.Size]), CRC: binary.LittleEndian.Uint32(data[sha256.Size:])}, true
-}
-
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
-func (c *Cache) blobPath(b Blob) string {
-	s := b.Sum.String()
-	return filepath.Join(c.dir, "blobs", s[:2], s[2:])
-}
-
-// PutBlob stores data as a blob and returns its name.
-func (c *Cache) PutBlob(data []byte) (Blob, error) {
-	b := Blob{Sum: sha256.Sum256(data), CRC: crc32.Checksum(data, castagnoli)}
-	if _, ok := c.mem.get(memoKey{true, b.Sum}); ok {
-		return b, nil
-	}
-	path := c.blobPath(b)
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
-		c.mem.put(memoKey{true, b.Sum}, data)
-		return b, nil
-	}
-	if err := writeFile(path, data, 0o644); err != nil {
-		return b, err
-	}
-	c.mem.put(memoKey{true, b.Sum}, data)
-	return b, nil
-}
-
-// ReadBlob returns the bytes of the blob b, and false when there is no
-// such blob or its contents do not match its checksum (that blob is
-// removed).
-func (c *Cache) ReadBlob(b Blob) ([]byte, bool) {
-	if c == nil {
-		return nil, false
-	}
-	if data, ok := c.mem.get(memoKey{true, b.Sum}); ok {
-		return data, true
-	}
-	data, _, ok := c.blob(b)
-	if ok {
-		c.mem.put(memoKey{true, b.Sum}, data)
-	}
-	return data, ok
-}
-
-// blob reads and checks the blob b.
-func (c *Cache) blob(b Blob) ([]byte, os.FileInfo, bool) {
-	path := c.blobPath(b)
-	data, fi, ok := readFile(path)
-	if !ok {
-		return nil, nil, false
-	}
-	if crc32.Checksum(data, castagnoli) != b.CRC {
-		os.Remove(path)
-		return nil, nil, false
-	}
-	return data, fi, true
-}
-
-// Place makes dst a file holding the blob b: a hard link to it, or a copy
-// where the file system cannot link. It returns false, writing nothing,
-// when there is no such blob or its contents do not match its checksum
-// (that blob is removed).
-func (c *Cache) Place(b Blob, dst string) (bool, error) {
-	if c == nil {
-		return false, nil
-	}
-	data, fi, ok := c.blob(b)
-	if !ok {
-		return false, nil
-	}
-	path := c.blobPath(b)
-	if now := c.now(); now.Sub(fi.ModTime()) > refresh {
-		os.Chtimes(path, now, now)
-	}
-	if os.Link(path, dst) == nil {
-		return true, nil
-	}
-	return true, os.WriteFile(dst, data, 0o644)
-}
-
-// readFile reads a regular file whole, in as few system calls as it can
-// (a build reads thousands of them).
-func readFile(path string) ([]byte, os.FileInfo, bool) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, false
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() {
-		return nil, nil, false
-	}
-	data := make([]byte, fi.Size())
-	if _, err := io.ReadFull(f, data); err != nil {
-		return nil, nil, false
-	}
-	return data, fi, true
-}
-
-// writeFile writes data to path (its folder made if need be) through a
-// file beside it, renamed into place.
-func writeFile(path string, data []byte, perm os.FileMode) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(perm)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
-}
-
-// trimFile records when the cache was last trimmed.
-const trimFile = "trim.txt"
-
-// Trim removes the entries not used for maxAge, and temporary files
-// left by a killed build; it does so at most once a day, so calling it
-// after every build costs a stat.
-func (c *Cache) Trim() error {
+// Flush writes the entries Put since the last Flush into a pack of their
+// own, so that other processes find them; with too many packs about, it
+// merges them into one. A process that never flushes leaves no entry
+// behind, and a crash while it flushes leaves no half pack (it is written
+// beside its place and renamed into it).
+func (c *Cache) Flush() error {
 	if c == nil {
 		return nil
 	}
-	now := c.now()
-	mark := filepath.Join(c.dir, trimFile)
-	if fi, err := os.Stat(mark); err == nil && now.Sub(fi.ModTime()) < 24*time.Hour {
+	c.mu.Lock()
+	pending := c.pending
+	c.pending = nil
+	c.mu.Unlock()
+	if len(pending) == 0 {
 		return nil
 	}
-	var errs []error
-	dirs, err := os.ReadDir(c.dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
+	if err := writePack(c.dir, pending); err != nil {
 		return err
 	}
-	var subs []string
-	for _, d := range dirs {
-		if d.IsDir() && len(d.Name()) == 2 {
-			subs = append(subs, filepath.Join(c.dir, d.Name()))
-		}
+	if packs := listPacks(c.dir); len(packs) > maxPacks {
+		return c.compact(packs, c.now())
 	}
-	blobs, _ := os.ReadDir(filepath.Join(c.dir, "blobs"))
-	for _, d := range blobs {
-		if d.IsDir() && len(d.Name()) == 2 {
-			subs = append(subs, filepath.Join(c.dir, "blobs", d.Name()))
-		}
-	}
-	for _, sub := range subs {
-		entries, err := os.ReadDir(sub)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		for _, e := range entries {
-			fi, err := e.Info()
-			if err != nil {
-				continue
-			}
-			age := now.Sub(fi.ModTime())
-			if age > maxAge || (strings.HasPrefix(e.Name(), ".tmp-") && age > time.Hour) {
-				if err := os.Remove(filepath.Join(sub, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
-					errs = append(errs, err)
-				}
-			}
-		}
-	}
-	errs = append(errs, os.WriteFile(mark, []byte(now.UTC().Format(time.RFC3339)+"\n"), 0o644))
-	return errors.Join(errs...)
-}
-
-// ProgramID identifies the code of the running program, for keys: the Go
-// build ID of its executable, which changes with any change to what was
-// linked into it (the layouts and probe sources embedded in it included),
-// or, where no build ID can be read, the SHA-256 of the executable.
-func ProgramID() (string, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return "", err
-	}
-	if id := buildID(exe); id != "" {
-		return "go:" + id, nil
-	}
-	f, err := os.Open(exe)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// buildID reads the Go build ID the linker wrote into exe, as
-// `go tool buildid` does: an ELF note on Linux and the BSDs, and a string
-// at the start of the text everywhere else. "" when there is none.
-func buildID(exe string) string {
-	if f, err := elf.Open(exe); err == nil {
-		defer f.Close()
-		s := f.Section(".note.go.buildid")
-		if s == nil {
-			return ""
-		}
-		note, err := s.Data()
-		// namesz, descsz, type, the name "Go\x00\x00", the ID.
-		if err != nil || len(note) < 16 || string(note[12:16]) != "Go\x00\x00" {
-			return ""
-		}
-		n := f.ByteOrder.Uint32(note[4:8])
-		if int64(n) > int64(len(note)-16) {
-			return ""
-		}
-		return string(note[16 : 16+n])
-	}
-	f, err := os.Open(exe)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	head := make([]byte, 32<<10)
-	n, _ := io.ReadFull(f, head)
-	head = head[:n]
-	const prefix, suffix = "\xff Go build ID: \"", "\"\n \xff"
-	i := bytes.Index(head, []byte(prefix))
-	if i < 0 {
-		return ""
-	}
-	rest := head[i+len(prefix):]
-	j := bytes.Index(rest, []byte(suffix))
-	if j < 0 {
-		return ""
-	}
-	return string(rest[:j])
+	return nil
 }

@@ -1,6 +1,7 @@
 package rendercache
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -8,7 +9,8 @@ import (
 )
 
 func TestGetPut(t *testing.T) {
-	c := Open(filepath.Join(t.TempDir(), "cache"))
+	dir := filepath.Join(t.TempDir(), "cache")
+	c := Open(dir)
 	k := NewHasher("test").String("a").Key()
 	if _, ok := c.Get(k); ok {
 		t.Fatal("an empty cache has an entry")
@@ -18,6 +20,15 @@ func TestGetPut(t *testing.T) {
 	}
 	if got, ok := c.Get(k); !ok || string(got) != "page" {
 		t.Fatalf("Get = %q, %v", got, ok)
+	}
+	if _, ok := Open(dir).Get(k); ok {
+		t.Error("another process found an entry not flushed")
+	}
+	if err := c.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := Open(dir).Get(k); !ok || string(got) != "page" {
+		t.Fatalf("after Flush, another process's Get = %q, %v", got, ok)
 	}
 	// Parts are written with their lengths: ("ab", "c") is not ("a", "bc").
 	if NewHasher("test").String("ab").String("c").Key() == NewHasher("test").String("a").String("bc").Key() {
@@ -33,32 +44,80 @@ func TestGetPut(t *testing.T) {
 	if _, ok := none.Get(k); ok {
 		t.Error("no cache has an entry")
 	}
+	if err := none.Flush(); err != nil {
+		t.Error(err)
+	}
 }
 
-// A damaged entry (cut short, a byte changed, another format) is not
-// used, and is removed.
-func TestDamagedEntries(t *testing.T) {
-	c := Open(t.TempDir())
-	for name, damage := range map[string]func([]byte) []byte{
-		"cut":     func(b []byte) []byte { return b[:len(b)-1] },
-		"flipped": func(b []byte) []byte { b[len(b)-1] ^= 0x20; return b },
-		"format":  func(b []byte) []byte { b[len(magic)-2]++; return b },
-		"empty":   func([]byte) []byte { return nil },
-	} {
-		k := NewHasher("test").String(name).Key()
-		if err := c.Put(k, []byte("<p>a page</p>")); err != nil {
+// A build writes one pack however many entries it made; past maxPacks,
+// Flush merges the packs into one that still holds every entry.
+func TestPacks(t *testing.T) {
+	dir := t.TempDir()
+	var keys []Key
+	for i := range maxPacks + 1 {
+		c := Open(dir)
+		for j := range 3 {
+			k := NewHasher("test").String(fmt.Sprint(i, j)).Key()
+			keys = append(keys, k)
+			c.Put(k, []byte(fmt.Sprint("entry ", i, j)))
+		}
+		if err := c.Flush(); err != nil {
 			t.Fatal(err)
 		}
-		data, err := os.ReadFile(c.path(k))
+		if got := len(listPacks(dir)); i < maxPacks && got != i+1 {
+			t.Fatalf("after %d flushes, %d packs", i+1, got)
+		}
+	}
+	if got := len(listPacks(dir)); got != 1 {
+		t.Errorf("after %d flushes, %d packs, not one merged", maxPacks+1, got)
+	}
+	c := Open(dir)
+	for i, k := range keys {
+		if got, ok := c.Get(k); !ok || string(got) != fmt.Sprint("entry ", i/3, i%3) {
+			t.Errorf("entry %d after the merge: %q, %v", i, got, ok)
+		}
+	}
+	if err := c.Flush(); err != nil || len(listPacks(dir)) != 1 {
+		t.Errorf("a Flush with nothing new wrote a pack (%v)", err)
+	}
+}
+
+// A damaged pack (cut short, a byte of its index changed, another format)
+// is not used, and is removed; a payload damaged inside a sound pack
+// loses that entry only.
+func TestDamagedPacks(t *testing.T) {
+	for name, damage := range map[string]func([]byte) []byte{
+		"cut":     func(b []byte) []byte { return b[:len(b)-1] },
+		"index":   func(b []byte) []byte { b[len(b)-trailerSize-2] ^= 0x20; return b },
+		"format":  func(b []byte) []byte { b[len(magic)-2]++; return b },
+		"empty":   func([]byte) []byte { return nil },
+		"payload": func(b []byte) []byte { b[len(magic)] ^= 0x20; return b },
+	} {
+		dir := t.TempDir()
+		c := Open(dir)
+		k1, k2 := NewHasher("test").String("1").Key(), NewHasher("test").String("2").Key()
+		c.Put(k1, []byte("<p>a page</p>"))
+		c.Put(k2, []byte("<p>another</p>"))
+		if err := c.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		pack := listPacks(dir)[0]
+		data, err := os.ReadFile(pack)
 		if err != nil {
 			t.Fatal(err)
 		}
-		os.WriteFile(c.path(k), damage(data), 0o644)
-		if got, ok := c.Get(k); ok {
-			t.Errorf("%s: the damaged entry was used: %q", name, got)
+		os.WriteFile(pack, damage(data), 0o644)
+		c = Open(dir)
+		_, ok1 := c.Get(k1)
+		_, ok2 := c.Get(k2)
+		if ok1 {
+			t.Errorf("%s: the damaged entry was used", name)
 		}
-		if _, err := os.Stat(c.path(k)); name != "empty" && err == nil {
-			t.Errorf("%s: the damaged entry was kept", name)
+		if want := name == "payload"; ok2 != want {
+			t.Errorf("%s: the other entry found: %v, want %v", name, ok2, want)
+		}
+		if _, err := os.Stat(pack); (name == "payload") != (err == nil) {
+			t.Errorf("%s: the pack kept: %v", name, err == nil)
 		}
 	}
 }
@@ -104,32 +163,87 @@ func TestBlobs(t *testing.T) {
 	}
 }
 
-// Trim removes what has not been used for maxAge and keeps the rest; a
-// used entry is refreshed.
-func TestTrim(t *testing.T) {
-	c := Open(t.TempDir())
-	now := time.Now()
-	c.now = func() time.Time { return now }
-	old, used, fresh := NewHasher("t").String("old").Key(), NewHasher("t").String("used").Key(), NewHasher("t").String("fresh").Key()
-	for _, k := range []Key{old, used, fresh} {
-		c.Put(k, []byte("x"))
+// LinkBlob keeps a file the site wrote as a blob without writing it
+// again: the same file, until the site's is written to.
+func TestLinkBlob(t *testing.T) {
+	c := Open(filepath.Join(t.TempDir(), "cache"))
+	site := filepath.Join(t.TempDir(), "a.html")
+	os.WriteFile(site, []byte("<p>page</p>"), 0o644)
+	b, err := c.LinkBlob(site, []byte("<p>page</p>"))
+	if err != nil {
+		t.Fatal(err)
 	}
+	fa, _ := os.Stat(site)
+	fb, err := os.Stat(c.blobPath(b))
+	if err != nil || !os.SameFile(fa, fb) {
+		t.Errorf("the blob is not the site's file, linked: %v", err)
+	}
+	if got, ok := c.ReadBlob(b); !ok || string(got) != "<p>page</p>" {
+		t.Errorf("ReadBlob = %q, %v", got, ok)
+	}
+	// The site's file changed, so the blob is damaged: a new page of the
+	// old bytes replaces it.
+	os.WriteFile(site, []byte("<p>edit</p>"), 0o644)
+	again := filepath.Join(filepath.Dir(site), "b.html")
+	os.WriteFile(again, []byte("<p>page</p>"), 0o644)
+	if _, err := c.LinkBlob(again, []byte("<p>page</p>")); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := c.ReadBlob(b); !ok || string(got) != "<p>page</p>" {
+		t.Errorf("after a damaged blob was replaced, ReadBlob = %q, %v", got, ok)
+	}
+}
+
+// Trim drops what has not been used for maxAge and keeps the rest; a
+// used entry or blob is refreshed.
+func TestTrim(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Now()
 	long := now.Add(-maxAge - time.Hour)
-	os.Chtimes(c.path(old), long, long)
-	os.Chtimes(c.path(used), long, long)
+	c := Open(dir)
+	c.now = func() time.Time { return long }
+	old, used, fresh := NewHasher("t").String("old").Key(), NewHasher("t").String("used").Key(), NewHasher("t").String("fresh").Key()
+	c.Put(old, []byte("x"))
+	c.Put(used, []byte("y"))
+	oldBlob, _ := c.PutBlob([]byte("old page"))
+	usedBlob, _ := c.PutBlob([]byte("used page"))
+	os.Chtimes(c.blobPath(oldBlob), long, long)
+	os.Chtimes(c.blobPath(usedBlob), long, long)
+	if err := c.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	c = Open(dir)
+	c.now = func() time.Time { return now }
+	c.Put(fresh, []byte("z"))
 	if _, ok := c.Get(used); !ok {
 		t.Fatal("lost an entry")
+	}
+	if ok, _ := c.Place(usedBlob, filepath.Join(t.TempDir(), "page")); !ok {
+		t.Fatal("lost a blob")
+	}
+	if err := c.Flush(); err != nil {
+		t.Fatal(err)
 	}
 	if err := c.Trim(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(c.path(old)); err == nil {
+	c = Open(dir)
+	if _, ok := c.Get(old); ok {
 		t.Error("an entry unused for long was kept")
 	}
 	for _, k := range []Key{used, fresh} {
 		if _, ok := c.Get(k); !ok {
 			t.Errorf("%v was trimmed", k)
 		}
+	}
+	if _, err := os.Stat(c.blobPath(oldBlob)); err == nil {
+		t.Error("a blob unused for long was kept")
+	}
+	if _, ok := c.ReadBlob(usedBlob); !ok {
+		t.Error("a used blob was trimmed")
+	}
+	if got := len(listPacks(dir)); got != 1 {
+		t.Errorf("Trim left %d packs, want them merged into one", got)
 	}
 }
 

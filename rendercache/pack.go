@@ -1,0 +1,370 @@
+package rendercache
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// A pack is one file of entries, packs/NAME.pack:
+//
+//	magic
+//	payload …                      the entries' bytes, one after another
+//	index                          uvarint count, then per entry: key,
+//	                               uvarint offset, uvarint length,
+//	                               CRC-32C of the payload (4 bytes LE),
+//	                               varint Unix time it was made or used
+//	trailer                        index offset (8 bytes LE), CRC-32C of
+//	                               the index (4 bytes LE), trailerMagic
+//
+// A reader reads the trailer and the index, and an entry's payload only
+// when it is asked for; a payload whose CRC does not match is not used.
+const (
+	magic        = "measuredbook-pack 1\n"
+	trailerMagic = "mbpk"
+	trailerSize  = 8 + 4 + len(trailerMagic)
+	packsDir     = "packs"
+	packExt      = ".pack"
+	// maxPacks is how many packs may pile up (one per build that made a
+	// new entry) before Flush merges them.
+	maxPacks = 8
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// record is an entry about to be written into a pack.
+type record struct {
+	key     Key
+	payload []byte
+	stamp   int64
+}
+
+// loc is where an entry is: in a pack file at off, or in memory (data,
+// when this process Put it and has not read it back from a pack).
+type loc struct {
+	pack   string
+	off, n int64
+	crc    uint32
+	stamp  int64
+	data   []byte
+}
+
+// read returns the entry's payload, checked.
+func (l loc) read() ([]byte, bool) {
+	if l.pack == "" {
+		return l.data, true
+	}
+	f, err := os.Open(l.pack)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	payload := make([]byte, l.n)
+	if _, err := f.ReadAt(payload, l.off); err != nil {
+		return nil, false
+	}
+	if crc32.Checksum(payload, castagnoli) != l.crc {
+		return nil, false
+	}
+	return payload, true
+}
+
+// listPacks returns the packs in dir, oldest name first.
+func listPacks(dir string) []string {
+	names, _ := filepath.Glob(filepath.Join(dir, packsDir, "*"+packExt))
+	slices.Sort(names)
+	return names
+}
+
+// readIndex reads the index of every pack in dir. A damaged pack is left
+// out (and removed); of two entries of one key, the one used last wins.
+func readIndex(dir string) (map[Key]loc, []string) {
+	index := map[Key]loc{}
+	packs := listPacks(dir)
+	for _, p := range packs {
+		locs, err := readPackIndex(p)
+		if errors.Is(err, errDamaged) {
+			os.Remove(p)
+			continue
+		}
+		for k, l := range locs {
+			if old, ok := index[k]; !ok || l.stamp > old.stamp {
+				index[k] = l
+			}
+		}
+	}
+	return index, packs
+}
+
+var errDamaged = errors.New("not a pack this program wrote, or damaged")
+
+// readPackIndex reads the index of the pack at path.
+func readPackIndex(path string) (map[Key]loc, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	size := fi.Size()
+	if !fi.Mode().IsRegular() || size < int64(len(magic)+trailerSize) {
+		return nil, errDamaged
+	}
+	head := make([]byte, len(magic))
+	trailer := make([]byte, trailerSize)
+	if _, err := f.ReadAt(head, 0); err != nil {
+		return nil, err
+	}
+	if _, err := f.ReadAt(trailer, size-int64(trailerSize)); err != nil {
+		return nil, err
+	}
+	if string(head) != magic || string(trailer[12:]) != trailerMagic {
+		return nil, errDamaged
+	}
+	start := int64(binary.LittleEndian.Uint64(trailer))
+	if start < int64(len(magic)) || start > size-int64(trailerSize) {
+		return nil, errDamaged
+	}
+	raw := make([]byte, size-int64(trailerSize)-start)
+	if _, err := f.ReadAt(raw, start); err != nil {
+		return nil, err
+	}
+	if crc32.Checksum(raw, castagnoli) != binary.LittleEndian.Uint32(trailer[8:]) {
+		return nil, errDamaged
+	}
+	d := &reader{b: raw}
+	n := d.uvarint()
+	locs := make(map[Key]loc, min(n, uint64(len(raw))))
+	for ; n > 0 && !d.bad; n-- {
+		var k Key
+		copy(k[:], d.next(len(k)))
+		l := loc{pack: path, off: int64(d.uvarint()), n: int64(d.uvarint())}
+		l.crc = binary.LittleEndian.Uint32(d.next(4))
+		l.stamp = d.varint()
+		if l.off < int64(len(magic)) || l.n < 0 || l.off+l.n > start {
+			d.bad = true
+		}
+		locs[k] = l
+	}
+	if d.bad || len(d.b) != 0 {
+		return nil, errDamaged
+	}
+	return locs, nil
+}
+
+// reader reads an index, noting (bad) when it runs out.
+type reader struct {
+	b   []byte
+	bad bool
+}
+
+func (r *reader) next(n int) []byte {
+	if n > len(r.b) {
+		r.bad, r.b = true, nil
+		return make([]byte, n)
+	}
+	b := r.b[:n]
+	r.b = r.b[n:]
+	return b
+}
+
+func (r *reader) uvarint() uint64 {
+	v, k := binary.Uvarint(r.b)
+	if k <= 0 {
+		r.bad, r.b = true, nil
+		return 0
+	}
+	r.b = r.b[k:]
+	return v
+}
+
+func (r *reader) varint() int64 {
+	v, k := binary.Varint(r.b)
+	if k <= 0 {
+		r.bad, r.b = true, nil
+		return 0
+	}
+	r.b = r.b[k:]
+	return v
+}
+
+// writePack writes records as a new pack in dir. Of two records of one
+// key, the later is kept.
+func writePack(dir string, records []record) error {
+	seen := map[Key]int{}
+	var kept []record
+	for _, r := range records {
+		if i, ok := seen[r.key]; ok {
+			kept[i] = r
+			continue
+		}
+		seen[r.key] = len(kept)
+		kept = append(kept, r)
+	}
+	var body bytes.Buffer
+	body.WriteString(magic)
+	index := binary.AppendUvarint(nil, uint64(len(kept)))
+	for _, r := range kept {
+		index = append(index, r.key[:]...)
+		index = binary.AppendUvarint(index, uint64(body.Len()))
+		index = binary.AppendUvarint(index, uint64(len(r.payload)))
+		index = binary.LittleEndian.AppendUint32(index, crc32.Checksum(r.payload, castagnoli))
+		index = binary.AppendVarint(index, r.stamp)
+		body.Write(r.payload)
+	}
+	trailer := binary.LittleEndian.AppendUint64(nil, uint64(body.Len()))
+	trailer = binary.LittleEndian.AppendUint32(trailer, crc32.Checksum(index, castagnoli))
+	body.Write(index)
+	body.Write(append(trailer, trailerMagic...))
+	// Named by the time first, so that listPacks sorts them oldest first.
+	name := fmt.Sprintf("%016x-%d", time.Now().UnixNano(), os.Getpid())
+	return writeFile(filepath.Join(dir, packsDir, name+packExt), body.Bytes(), 0o644)
+}
+
+// compact merges packs into one, keeping each key's last-used entry and
+// dropping those unused for maxAge. Entries another process adds to a
+// pack of its own meanwhile are not touched: only the packs listed are
+// removed, once the merged one is in place.
+func (c *Cache) compact(packs []string, now time.Time) error {
+	index := map[Key]loc{}
+	for _, p := range packs {
+		locs, err := readPackIndex(p)
+		if err != nil {
+			continue
+		}
+		for k, l := range locs {
+			if old, ok := index[k]; !ok || l.stamp > old.stamp {
+				index[k] = l
+			}
+		}
+	}
+	var records []record
+	for k, l := range index {
+		if now.Sub(time.Unix(l.stamp, 0)) > maxAge {
+			continue
+		}
+		if payload, ok := l.read(); ok {
+			records = append(records, record{key: k, payload: payload, stamp: l.stamp})
+		}
+	}
+	// In key order, so that one set of entries makes one pack.
+	slices.SortFunc(records, func(a, b record) int { return bytes.Compare(a.key[:], b.key[:]) })
+	if len(records) > 0 {
+		if err := writePack(c.dir, records); err != nil {
+			return err
+		}
+	}
+	var errs []error
+	for _, p := range packs {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// readFile reads a regular file whole, in as few system calls as it can
+// (a build reads thousands of them).
+func readFile(path string) ([]byte, os.FileInfo, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, nil, false
+	}
+	data := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, nil, false
+	}
+	return data, fi, true
+}
+
+// writeFile writes data to path (its folder made if need be) through a
+// file beside it, renamed into place.
+func writeFile(path string, data []byte, perm os.FileMode) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), tmpPrefix+"*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(perm)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}
+
+// tmpPrefix starts the files being written, which Trim removes when a
+// killed process left them.
+const tmpPrefix = ".tmp-"
+
+// trimFile records when the cache was last trimmed.
+const trimFile = "trim.txt"
+
+// Trim drops the entries and blobs not used for maxAge, and temporary
+// files left by a killed build; it does so at most once a day, so calling
+// it after every build costs a stat.
+func (c *Cache) Trim() error {
+	if c == nil {
+		return nil
+	}
+	now := c.now()
+	mark := filepath.Join(c.dir, trimFile)
+	if fi, err := os.Stat(mark); err == nil && now.Sub(fi.ModTime()) < 24*time.Hour {
+		return nil
+	}
+	if _, err := os.Stat(c.dir); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	var errs []error
+	for _, sub := range []string{packsDir, blobsDir} {
+		entries, err := os.ReadDir(filepath.Join(c.dir, sub))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+		}
+		for _, e := range entries {
+			fi, err := e.Info()
+			if err != nil {
+				continue
+			}
+			age := now.Sub(fi.ModTime())
+			tmp := strings.HasPrefix(e.Name(), tmpPrefix)
+			if (tmp && age > time.Hour) || (!tmp && sub == blobsDir && age > maxAge) {
+				if err := os.Remove(filepath.Join(c.dir, sub, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					errs = append(errs, err)
+				}
+			}
+		}
+	}
+	if packs := listPacks(c.dir); len(packs) > 0 {
+		errs = append(errs, c.compact(packs, now))
+	}
+	errs = append(errs, os.WriteFile(mark, []byte(now.UTC().Format(time.RFC3339)+"\n"), 0o644))
+	return errors.Join(errs...)
+}
