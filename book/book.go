@@ -68,7 +68,7 @@ func LoadCached(dir string, probes []probe.Probe, cacheDir string) (*Book, error
 // render, in bytes of their source: a tree takes about 14 times its
 // source (a thousand 13 KB chapters held 220 MB), so past this a chapter
 // is parsed again when its page is made, for a little CPU.
-const keepParsed = 4 << 20
+var keepParsed int64 = 4 << 20 // a variable for the tests
 
 // load is Load taking what it can from a render cache: a chapter whose
 // source was parsed before is not parsed again. The chapters are read and

@@ -293,3 +293,25 @@ func TestCacheFollowsResults(t *testing.T) {
 		t.Errorf("a.html does not show the new figure:\n%s", page)
 	}
 }
+
+// A chapter whose syntax tree Load let go (past keepParsed) is parsed
+// again for its page, which is the page it would have been.
+func TestPagesParsedAgain(t *testing.T) {
+	chapters := synthBook(t, 6)
+	opts := largeOptions(t, chapters, "../results")
+	build := func() map[string]string {
+		t.Helper()
+		o := opts
+		o.Out = filepath.Join(t.TempDir(), "out")
+		if _, err := Build(context.Background(), o); err != nil {
+			t.Fatal(err)
+		}
+		return readDir(t, o.Out)
+	}
+	want := build()
+	defer func(old int64) { keepParsed = old }(keepParsed)
+	keepParsed = 1 // every chapter is parsed again
+	if got := build(); !equalDirs(want, got) {
+		t.Error("pages parsed again differ from pages parsed once")
+	}
+}
