@@ -494,7 +494,7 @@ func Load(path string, all []probe.Probe) (*dataset.Result, error) {
 // naming it, and nothing blocks on it: the book's inputs are files, and
 // /dev/zero or a pipe must neither hang nor exhaust memory.
 func ReadFile(path string, max int64) ([]byte, error) {
-	if err := regular(path, max, os.Stat); err != nil {
+	if _, err := regular(path, max, os.Stat); err != nil {
 		return nil, err
 	}
 	// O_NONBLOCK: should the path become a FIFO after the check, opening
@@ -504,32 +504,44 @@ func ReadFile(path string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if err := regular(path, max, func(string) (os.FileInfo, error) { return f.Stat() }); err != nil {
-		return nil, err
-	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	fi, err := regular(path, max, func(string) (os.FileInfo, error) { return f.Stat() })
 	if err != nil {
 		return nil, err
 	}
-	if int64(len(data)) > max {
-		return nil, fmt.Errorf("%s: grew past %d bytes while being read", path, max)
+	// Read in one go into a buffer of the file's size, plus a byte to see
+	// it grow: a build reads every chapter and result.
+	data := make([]byte, 0, fi.Size()+1)
+	for {
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if int64(len(data)) > max {
+			return nil, fmt.Errorf("%s: grew past %d bytes while being read", path, max)
+		}
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(data) == cap(data) {
+			data = slices.Grow(data, len(data))
+		}
 	}
-	return data, nil
 }
 
 // regular checks that path is a regular file of at most max bytes.
-func regular(path string, max int64, stat func(string) (os.FileInfo, error)) error {
+func regular(path string, max int64, stat func(string) (os.FileInfo, error)) (os.FileInfo, error) {
 	fi, err := stat(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	switch {
 	case !fi.Mode().IsRegular():
-		return fmt.Errorf("%s: not a regular file (%s)", path, kind(fi.Mode()))
+		return nil, fmt.Errorf("%s: not a regular file (%s)", path, kind(fi.Mode()))
 	case fi.Size() > max:
-		return fmt.Errorf("%s: larger than %s (%d bytes)", path, sizeText(max), fi.Size())
+		return nil, fmt.Errorf("%s: larger than %s (%d bytes)", path, sizeText(max), fi.Size())
 	}
-	return nil
+	return fi, nil
 }
 
 func sizeText(n int64) string {
