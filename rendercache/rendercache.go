@@ -24,6 +24,8 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"hash/crc32"
+	"os"
+	"slices"
 	"sync"
 	"time"
 )
@@ -223,7 +225,29 @@ func (c *Cache) Flush() error {
 		return err
 	}
 	if packs := listPacks(c.dir); len(packs) > maxPacks {
-		return c.compact(packs, c.now())
+		return c.compact(smallPacks(packs), c.now())
 	}
 	return nil
+}
+
+// smallPacks are the packs a Flush merges: all but the largest when it
+// holds most of the entries (a first build's, which the small packs of
+// later edits would otherwise copy again and again), else all of them.
+func smallPacks(packs []string) []string {
+	largest, total := -1, int64(0)
+	var size int64
+	for i, p := range packs {
+		fi, err := os.Stat(p)
+		if err != nil {
+			continue
+		}
+		total += fi.Size()
+		if fi.Size() > size {
+			largest, size = i, fi.Size()
+		}
+	}
+	if largest < 0 || 2*size < total {
+		return packs
+	}
+	return slices.Delete(slices.Clone(packs), largest, largest+1)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 )
@@ -79,6 +80,21 @@ func TestPacks(t *testing.T) {
 	}
 	if err := c.Flush(); err != nil || len(listPacks(dir)) != 1 {
 		t.Errorf("a Flush with nothing new wrote a pack (%v)", err)
+	}
+	// A pack that holds most of the entries (a first build's) is left as
+	// it is while the small ones of later builds are merged.
+	c = Open(dir)
+	c.Put(NewHasher("test").String("big").Key(), make([]byte, 1<<20))
+	c.Flush()
+	big := listPacks(dir)         // the merged pack and the big one
+	for i := range maxPacks - 1 { // the last makes one too many
+		c := Open(dir)
+		c.Put(NewHasher("test").String(fmt.Sprint("small ", i)).Key(), []byte("small"))
+		c.Flush()
+	}
+	after := listPacks(dir)
+	if len(big) != 2 || len(after) != 2 || !slices.Contains(after, big[1]) {
+		t.Errorf("packs %v, after small flushes %v; want the big one and one merged", big, after)
 	}
 }
 
