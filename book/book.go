@@ -10,12 +10,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"measuredbook/expr"
 	"measuredbook/probe"
@@ -47,13 +49,40 @@ type Book struct {
 // Load parses chapters/*.md and book.yaml. All problems are reported
 // together, each as FILE:LINE:COL: message.
 func Load(dir string, probes []probe.Probe) (*Book, error) {
-	return load(dir, probes, nil)
+	return load(dir, probes, nil, nil)
 }
 
 // LoadCached is Load with the render cache in cacheDir (CacheDir beside
 // the chapters, for the command line), which Render then uses too; a
 // cache that cannot be opened is done without.
 func LoadCached(dir string, probes []probe.Probe, cacheDir string) (*Book, error) {
+	var none *Sources
+	return none.LoadCached(dir, probes, cacheDir)
+}
+
+// Sources remembers, for a process that loads the book again and again
+// (serve), each chapter file's size, modification time and SHA-256: a
+// load after one save then reads and hashes that file alone, and takes
+// the others' parse from the render cache by their remembered hash. A
+// file modified within racy of when it was hashed is hashed again each
+// time (as git treats a racily clean index entry): a coarse clock could
+// give an edit of the same size the same time. The zero value is ready;
+// a nil *Sources remembers nothing.
+type Sources struct {
+	mu    sync.Mutex
+	files map[string]sourceFile
+}
+
+type sourceFile struct {
+	size  int64
+	mtime time.Time
+	sum   [sha256.Size]byte
+}
+
+const racy = 2 * time.Second
+
+// LoadCached is the package's LoadCached, remembering the files' hashes.
+func (s *Sources) LoadCached(dir string, probes []probe.Probe, cacheDir string) (*Book, error) {
 	if cacheDir == "" {
 		return Load(dir, probes)
 	}
@@ -61,7 +90,37 @@ func LoadCached(dir string, probes []probe.Probe, cacheDir string) (*Book, error
 	if err != nil {
 		rc = nil
 	}
-	return load(dir, probes, rc)
+	return load(dir, probes, rc, s)
+}
+
+// sum returns the remembered SHA-256 of the file at path, if its size
+// and modification time are those it had when it was hashed.
+func (s *Sources) sum(path string) ([sha256.Size]byte, bool) {
+	if s == nil {
+		return [sha256.Size]byte{}, false
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return [sha256.Size]byte{}, false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f, ok := s.files[path]
+	return f.sum, ok && f.size == fi.Size() && f.mtime.Equal(fi.ModTime())
+}
+
+// remember keeps the SHA-256 of the file at path as fi described it
+// before it was read.
+func (s *Sources) remember(path string, fi os.FileInfo, sum [sha256.Size]byte) {
+	if s == nil || fi == nil || time.Since(fi.ModTime()) < racy {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.files == nil {
+		s.files = map[string]sourceFile{}
+	}
+	s.files[path] = sourceFile{fi.Size(), fi.ModTime(), sum}
 }
 
 // keepParsed bounds the chapters whose syntax tree Load keeps for the
@@ -73,7 +132,7 @@ var keepParsed int64 = 4 << 20 // a variable for the tests
 // load is Load taking what it can from a render cache: a chapter whose
 // source was parsed before is not parsed again. The chapters are read and
 // parsed in parallel.
-func load(dir string, probes []probe.Probe, rc *renderCache) (*Book, error) {
+func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (*Book, error) {
 	b := &Book{Dir: dir, Experiments: map[string]*render.Experiment{}, probes: probes, cache: rc}
 	var errs []error
 	cfg, err := LoadConfig(dir)
@@ -98,12 +157,23 @@ func load(dir string, probes []probe.Probe, rc *renderCache) (*Book, error) {
 	var kept atomic.Int64 // source bytes of the chapters whose syntax tree is kept
 	parallel(len(files), func(i int) {
 		c := &chapters[i]
+		if sum, ok := sources.sum(files[i]); ok {
+			if c.doc, c.shallow = rc.parsed(files[i], sum, probes); c.shallow {
+				c.sum = sum
+				return
+			}
+		}
+		var fi os.FileInfo
+		if sources != nil {
+			fi, _ = os.Stat(files[i]) // before reading: a later change is seen next time
+		}
 		src, err := store.ReadFile(files[i], 16<<20) // a FIFO named *.md must not hang the build
 		if err != nil {
 			c.read = err
 			return
 		}
 		c.sum = sha256.Sum256(src)
+		sources.remember(files[i], fi, c.sum)
 		if c.doc, c.shallow = rc.parsed(files[i], c.sum, probes); c.shallow {
 			return
 		}

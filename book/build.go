@@ -148,7 +148,7 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 			fmt.Fprintf(opts.Log, "building without the render cache: %v\n", err)
 		}
 	}
-	b, err := load(opts.Chapters, opts.Probes, rc)
+	b, err := load(opts.Chapters, opts.Probes, rc, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"measuredbook/probes"
 	"measuredbook/render"
@@ -69,7 +70,7 @@ func TestCacheIsInvisible(t *testing.T) {
 	step("cold cache", 0)
 	step("warm cache", n)
 
-	b, err := load(chapters, probes.All(), mustOpen(t, opts))
+	b, err := load(chapters, probes.All(), mustOpen(t, opts), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,5 +314,53 @@ func TestPagesParsedAgain(t *testing.T) {
 	keepParsed = 1 // every chapter is parsed again
 	if got := build(); !equalDirs(want, got) {
 		t.Error("pages parsed again differ from pages parsed once")
+	}
+}
+
+// Sources hashes a chapter again only when its size or modification time
+// changed, and never trusts a file modified within racy of its reading.
+func TestSourcesRemembers(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "book.yaml"), []byte("title: t\nmachine: m\n"), 0o644)
+	chapter := func(title string, when time.Time) {
+		t.Helper()
+		path := filepath.Join(dir, "a.md")
+		os.WriteFile(path, []byte("---\ntitle: "+title+"\nslug: a\norder: 1\n---\n\ntext\n"), 0o644)
+		if err := os.Chtimes(path, when, when); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var s Sources
+	cache := filepath.Join(t.TempDir(), "cache")
+	rendercache.Remember(cache, 1<<20) // as serve does: the parse of one load is found by the next
+	title := func() string {
+		t.Helper()
+		b, err := s.LoadCached(dir, probes.All(), cache)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b.Docs[0].Front.Title
+	}
+	past := time.Now().Add(-time.Hour)
+	chapter("one", past)
+	if got := title(); got != "one" {
+		t.Fatalf("title %q", got)
+	}
+	chapter("two", past.Add(time.Second))
+	if got := title(); got != "two" {
+		t.Errorf("after an edit, title %q, want two", got)
+	}
+	// Same size, same time: taken as unchanged (what the memo is for).
+	chapter("thr", past.Add(time.Second))
+	if got := title(); got != "two" {
+		t.Errorf("a file of the same size and time was hashed again: title %q", got)
+	}
+	// Modified just now: hashed on every load, however it changes.
+	now := time.Now()
+	chapter("fou", now)
+	title()
+	chapter("fiv", now)
+	if got := title(); got != "fiv" {
+		t.Errorf("a file modified within racy was trusted: title %q, want fiv", got)
 	}
 }

@@ -17,6 +17,8 @@ import (
 type Book struct {
 	Opts      book.Options // Chapters, Results, Machine, Probes, This; Runner for Measure
 	Templates string       // a folder with the layouts and style.css; "": the embedded ones
+
+	sources book.Sources // the chapters' hashes, so a rebuild reads only what changed
 }
 
 // Build is the Builder: book.LoadCached, book.SetFor, book.NewResults,
@@ -34,7 +36,7 @@ func (p *Book) Build() (*Site, error) {
 	if p.Opts.Cache != "" {
 		rendercache.Remember(p.Opts.Cache, memoLimit)
 	}
-	b, err := book.LoadCached(p.Opts.Chapters, p.Opts.Probes, p.Opts.Cache)
+	b, err := p.sources.LoadCached(p.Opts.Chapters, p.Opts.Probes, p.Opts.Cache)
 	if err != nil {
 		return nil, err
 	}
