@@ -20,8 +20,9 @@ import (
 // (what the extension does) works out the style's classes again each
 // time. A block whose info string carries attributes ({hl_lines=…},
 // {linenos}…), or whose language chroma does not know, is left to the
-// extension. Both are safe for concurrent use, so the pages rendered in
-// parallel share them.
+// extension. Go is read by goTokens, which gives chroma's tokens without
+// chroma's lexer (see tokenise). The formatter and style are safe for
+// concurrent use, so the pages rendered in parallel share them.
 type codeBlocks struct {
 	formatter *chromahtml.Formatter
 	style     *chroma.Style
@@ -80,10 +81,24 @@ func (cb *codeBlocks) render(w util.BufWriter, source []byte, node gast.Node, en
 		line := lines.At(i)
 		code.Write(line.Value(source))
 	}
-	iterator, err := chroma.Coalesce(lexer).Tokenise(nil, code.String())
+	iterator, err := tokenise(lexer, code.String())
 	if err != nil {
 		return cb.fallback(w, source, node, entering)
 	}
 	_ = cb.formatter.Format(w, cb.style, iterator)
 	return gast.WalkContinue, nil
+}
+
+// tokenise is chroma.Coalesce(lexer).Tokenise, but Go is read by goTokens
+// where it can promise chroma's tokens: chroma's Go lexer tries a list of
+// backtracking regular expressions in turn at every token, which makes it
+// the dearest part of a page with Go code (BenchmarkGoTokens compares the
+// two).
+func tokenise(lexer chroma.Lexer, code string) (chroma.Iterator, error) {
+	if lexer == lexers.Go {
+		if tokens, ok := goTokens(code); ok {
+			return chroma.Literator(tokens...), nil
+		}
+	}
+	return chroma.Coalesce(lexer).Tokenise(nil, code)
 }
