@@ -3,6 +3,7 @@ package runner
 import (
 	"bytes"
 	"context"
+	"debug/elf"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -23,11 +24,12 @@ import (
 // the init of every package linked into its binary. The book's own binary
 // links the whole generator (goldmark, chroma's lexers and styles, gonum's
 // plot, YAML), whose package-level work costs tens of milliseconds and
-// several MiB of heap in every child; a binary of the probes alone starts
-// within 2 ms of a C program (go run ./bench child measures both). Light builds that binary (ChildPackage, with
-// the go command, from this module's source) when the first run starts, and
-// runs every child from it. Where it cannot be built, or it would not run
-// the very probes this binary hashes, the runs start this binary again, as
+// several MiB of heap in every child; a binary of the probes alone, linked
+// statically, starts within 2 ms of a C program (go run ./bench child
+// measures both). Light builds that binary (ChildPackage, with the go
+// command, from this module's source) when the first run starts, and runs
+// every child from it. Where it cannot be built, or it would not run the
+// very probes this binary hashes, the runs start this binary again, as
 // before, and one line says why.
 
 // ChildPackage is the probes' own binary: the registry and the child entry
@@ -48,16 +50,17 @@ func Light(all []probe.Probe, log io.Writer) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.light = &light{all: all, log: log}
+	r.light = &light{all: all, log: log, static: staticLink}
 	return r, nil
 }
 
 // light is a Runner's binary of the probes alone, built once.
 type light struct {
-	all  []probe.Probe
-	log  io.Writer
-	once sync.Once
-	dir  string // the temporary folder holding it
+	all    []probe.Probe
+	log    io.Writer
+	static []string // the go build flags of its static link (staticLink)
+	once   sync.Once
+	dir    string // the temporary folder holding it
 }
 
 // exe is the binary a run starts: the light one once it is built, else Exe.
@@ -66,10 +69,13 @@ func (r *Runner) exe(ctx context.Context) string {
 		return r.Exe
 	}
 	r.light.once.Do(func() {
-		exe, err := r.light.build(ctx)
+		exe, note, err := r.light.build(ctx)
 		switch {
 		case err == nil:
 			r.Exe = exe
+			if note != "" {
+				fmt.Fprintln(r.light.log, "note: "+note)
+			}
 		case ctx.Err() == nil: // (interrupted, the run itself says so)
 			fmt.Fprintf(r.light.log, "note: each probe run starts this whole program again, which initialises the generator's packages before every run: %v\n", err)
 		}
@@ -86,48 +92,124 @@ func (r *Runner) Close() error {
 }
 
 // build builds ChildPackage from the source this package was compiled
-// from and checks that it is the same program as far as a run can tell.
-func (l *light) build(ctx context.Context) (string, error) {
+// from and checks that it is the same program as far as a run can tell;
+// note is buildChild's.
+func (l *light) build(ctx context.Context) (exe, note string, err error) {
 	// The source folder, as the compiler saw it: absolute unless the
 	// binary was built with -trimpath.
 	_, file, _, _ := runtime.Caller(0)
 	root := filepath.Dir(filepath.Dir(file))
 	if !filepath.IsAbs(file) {
-		return "", fmt.Errorf("this program was built without its source paths (-trimpath), so %s cannot be built from its source", ChildPackage)
+		return "", "", fmt.Errorf("this program was built without its source paths (-trimpath), so %s cannot be built from its source", ChildPackage)
 	}
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
-		return "", fmt.Errorf("the source it was built from is not at %s any more", root)
+		return "", "", fmt.Errorf("the source it was built from is not at %s any more", root)
 	}
+	dir, err := os.MkdirTemp("", "measuredbook-probes-")
+	if err != nil {
+		return "", "", err
+	}
+	l.dir = dir
+	exe = filepath.Join(dir, "probes")
+	if note, err = buildChild(ctx, root, exe, l.static); err != nil {
+		return "", "", err
+	}
+	var stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, exe, ChildVerb, identifyArg)
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", "", fmt.Errorf("%s %s %s: %v: %s", exe, ChildVerb, identifyArg, err, bytes.TrimSpace(stderr.Bytes()))
+	}
+	var got identity
+	if err := json.Unmarshal(out, &got); err != nil {
+		return "", "", fmt.Errorf("%s %s %s printed no identity: %v", exe, ChildVerb, identifyArg, err)
+	}
+	if why := identify(l.all).differs(got); why != "" {
+		return "", "", fmt.Errorf("the probes built from %s are not the ones this program was built with (%s); rebuild it (go run . or go build)", root, why)
+	}
+	return exe, note, nil
+}
+
+// staticLink is what the go command is given to link the probes' binary
+// statically. A dynamically linked child waits for ld.so to load and
+// relocate libc before the Go runtime starts: about a fifth of what its
+// start cost over a C program's (go run ./bench child). Its threads stay
+// pthreads: runtime/cgo is linked all the same, with glibc's static
+// libpthread. The tags keep the net and os/user packages, should a probe
+// ever link them, from calling glibc's name services, which a static
+// binary can only reach by loading shared libraries after all.
+var staticLink = []string{"-tags=netgo,osusergo", "-ldflags=-linkmode=external -extldflags=-static"}
+
+// BuildChild builds ChildPackage from the module at root into exe as Light
+// builds it: on Linux, linked statically (staticLink) and, where that link
+// fails (no static C library), dynamically, and then note says so in one
+// sentence with what to install; elsewhere as go build links it.
+func BuildChild(ctx context.Context, root, exe string) (note string, err error) {
+	return buildChild(ctx, root, exe, staticLink)
+}
+
+// buildChild is BuildChild with the flags of the static link given.
+func buildChild(ctx context.Context, root, exe string, static []string) (note string, err error) {
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
 		return "", fmt.Errorf("no go command to build %s with: %v", ChildPackage, err)
 	}
-	dir, err := os.MkdirTemp("", "measuredbook-probes-")
-	if err != nil {
+	build := func(flags ...string) ([]byte, error) {
+		args := append(append([]string{"build", "-o", exe}, flags...), ChildPackage)
+		cmd := exec.CommandContext(ctx, goCmd, args...)
+		cmd.Dir = root
+		return cmd.CombinedOutput()
+	}
+	if runtime.GOOS != "linux" {
+		if out, err := build(); err != nil {
+			return "", fmt.Errorf("go build %s: %v\n%s", ChildPackage, err, bytes.TrimSpace(out))
+		}
+		return "", nil
+	}
+	out, err := build(static...)
+	if err == nil || ctx.Err() != nil {
 		return "", err
 	}
-	l.dir = dir
-	exe := filepath.Join(dir, "probes")
-	cmd := exec.CommandContext(ctx, goCmd, "build", "-o", exe, ChildPackage)
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
+	failed := linkError(out, err)
+	if out, err := build(); err != nil {
 		return "", fmt.Errorf("go build %s: %v\n%s", ChildPackage, err, bytes.TrimSpace(out))
 	}
-	var stderr bytes.Buffer
-	cmd = exec.CommandContext(ctx, exe, ChildVerb, identifyArg)
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	// With cgo off (CGO_ENABLED=0) the go command cannot link externally,
+	// and needs not: its own link is static.
+	if dyn, err := interpreted(exe); err == nil && !dyn {
+		return "", nil
+	}
+	return fmt.Sprintf("the probes' binary is linked dynamically, so every run's child waits for the dynamic loader before it starts (its static link failed: %s); install the static C library (libc6-dev on Debian and Ubuntu, glibc-static on Fedora) to link it statically", failed), nil
+}
+
+// linkError is the line of a failed go build's output that says why (the
+// linker's last words, not the command line the go command echoes).
+func linkError(out []byte, err error) string {
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := strings.TrimSpace(lines[i])
+		if l != "" && !strings.HasPrefix(l, "collect2:") && !strings.HasPrefix(l, "#") {
+			return l
+		}
+	}
+	return err.Error()
+}
+
+// interpreted reports whether the ELF file exe names a program
+// interpreter (PT_INTERP, ld.so): whether it is dynamically linked.
+func interpreted(exe string) (bool, error) {
+	f, err := elf.Open(exe)
 	if err != nil {
-		return "", fmt.Errorf("%s %s %s: %v: %s", exe, ChildVerb, identifyArg, err, bytes.TrimSpace(stderr.Bytes()))
+		return false, err
 	}
-	var got identity
-	if err := json.Unmarshal(out, &got); err != nil {
-		return "", fmt.Errorf("%s %s %s printed no identity: %v", exe, ChildVerb, identifyArg, err)
+	defer f.Close()
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_INTERP {
+			return true, nil
+		}
 	}
-	if why := identify(l.all).differs(got); why != "" {
-		return "", fmt.Errorf("the probes built from %s are not the ones this program was built with (%s); rebuild it (go run . or go build)", root, why)
-	}
-	return exe, nil
+	return false, nil
 }
 
 // identity is what decides whether two binaries run the same

@@ -3,7 +3,11 @@ package runner
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -70,4 +74,103 @@ func TestLightFallsBackWhenTheProbesDiffer(t *testing.T) {
 	if msg := log.String(); !strings.Contains(msg, "probe "+all[0].Name+"'s code") || strings.Count(msg, "\n") != 1 {
 		t.Errorf("said %q", msg)
 	}
+}
+
+// Where the go command has cgo and the C compiler a static C library, the
+// probes' binary is linked statically (no PT_INTERP: nothing runs before
+// the Go runtime), and its threads are pthreads all the same.
+func TestLightLinksTheProbesStatically(t *testing.T) {
+	if why := noStaticLink(t); why != "" {
+		t.Skip(why)
+	}
+	var log bytes.Buffer
+	r, err := Light(probes.All(), &log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	p, ok := probe.Lookup(probes.All(), "threads.idle_rss")
+	if !ok {
+		t.Fatal("no probe threads.idle_rss")
+	}
+	params, err := p.Resolve(map[string]string{"threads": "8"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := r.Run(context.Background(), p, params)
+	if err != nil {
+		t.Fatalf("%v (said %q)", err, &log)
+	}
+	if log.Len() > 0 {
+		t.Errorf("said %q", &log)
+	}
+	if dyn, err := interpreted(r.Exe); err != nil || dyn {
+		t.Errorf("%s is dynamically linked (%v), want a static link", r.Exe, err)
+	}
+	if v["pthreads"] != 1 {
+		t.Errorf("threads.idle_rss in the static binary: pthreads %v, want 1 (values %v)", v["pthreads"], v)
+	}
+}
+
+// A static link that fails (here: a library that does not exist, as a
+// missing libc.a fails) leaves a dynamically linked binary of the probes
+// that the runs still start, and one line that says why and what to install.
+func TestLightLinksDynamicallyWhenTheStaticLinkFails(t *testing.T) {
+	if why := noStaticLink(t); why != "" {
+		t.Skip(why)
+	}
+	var log bytes.Buffer
+	r, err := Light(probes.All(), &log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	r.light.static = []string{`-ldflags=-linkmode=external "-extldflags=-static -lmeasuredbook-none"`}
+	p, _ := probe.Lookup(probes.All(), "syscall.overhead")
+	params, err := p.Resolve(map[string]string{"calls": "1000"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Run(context.Background(), p, params); err != nil {
+		t.Fatal(err)
+	}
+	self, _ := os.Executable()
+	if r.Exe == self {
+		t.Fatalf("the run started this test binary; said %q", &log)
+	}
+	if dyn, err := interpreted(r.Exe); err != nil || !dyn {
+		t.Errorf("%s is not dynamically linked (%v)", r.Exe, err)
+	}
+	msg := log.String()
+	for _, want := range []string{"linked dynamically", "cannot find -lmeasuredbook-none", "libc6-dev"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("said %q, want it to say %q", msg, want)
+		}
+	}
+	if strings.Count(msg, "\n") != 1 {
+		t.Errorf("said %d lines, want 1: %q", strings.Count(msg, "\n"), msg)
+	}
+}
+
+// noStaticLink says why the probes' binary cannot be linked statically
+// here, or "": not on Linux, cgo off, or no static C library.
+func noStaticLink(t *testing.T) string {
+	if runtime.GOOS != "linux" {
+		return "the probes' binary is linked statically on Linux only"
+	}
+	out, err := exec.Command("go", "env", "CGO_ENABLED", "CC").Output()
+	if err != nil {
+		t.Fatalf("go env: %v", err)
+	}
+	env := strings.Split(string(out), "\n")
+	if env[0] != "1" {
+		return "cgo is off (CGO_ENABLED=" + env[0] + ")"
+	}
+	cc := strings.Fields(env[1])
+	out, err = exec.Command(cc[0], append(cc[1:], "-print-file-name=libc.a")...).Output()
+	libc := strings.TrimSpace(string(out))
+	if _, serr := os.Stat(libc); err != nil || !filepath.IsAbs(libc) || serr != nil {
+		return fmt.Sprintf("%s finds no static C library (libc.a): %v %s", env[1], err, libc)
+	}
+	return ""
 }
