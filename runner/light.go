@@ -3,10 +3,13 @@ package runner
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"debug/elf"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
@@ -29,7 +32,7 @@ import (
 // measures both). Light builds that binary (ChildPackage, with the go
 // command, from this module's source) when the first run starts, and runs
 // every child from it. Where it cannot be built, or it would not run the
-// very probes this binary hashes, the runs start this binary again, as
+// very probes this binary holds, the runs start this binary again, as
 // before, and one line says why.
 
 // ChildPackage is the probes' own binary: the registry and the child entry
@@ -214,7 +217,7 @@ func interpreted(exe string) (bool, error) {
 
 // identity is what decides whether two binaries run the same
 // measurements: the Go release, the versions of the modules each links,
-// and every probe's code hash.
+// and every probe's source (sourceDigest).
 type identity struct {
 	Go     string            `json:"go"`
 	Deps   map[string]string `json:"deps"`
@@ -232,9 +235,38 @@ func identify(all []probe.Probe) identity {
 		}
 	}
 	for _, p := range all {
-		id.Probes[p.Name] = p.Hash()
+		id.Probes[p.Name] = sourceDigest(p)
 	}
 	return id
+}
+
+// sourceDigest is a hex SHA-256 of the name and bytes of every file of
+// p's Sources: the source a binary holds the probe from. Equal bytes are
+// equal code (a stricter test than the probe's code hash, which a comment
+// leaves alone), and it needs no go/parser or go/build, which the probes'
+// binary does not link (see package codehash).
+func sourceDigest(p probe.Probe) string {
+	h := sha256.New()
+	h.Write([]byte(p.Name))
+	for _, src := range p.Sources {
+		h.Write([]byte{1})
+		fs.WalkDir(src, ".", func(path string, d fs.DirEntry, err error) error {
+			if err == nil && d.IsDir() {
+				return nil
+			}
+			var b []byte
+			if err == nil {
+				b, err = fs.ReadFile(src, path)
+			}
+			if err != nil {
+				b = []byte(err.Error())
+			}
+			fmt.Fprintf(h, "\x00%s\x00%d\x00", path, len(b))
+			h.Write(b)
+			return nil
+		})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
 // differs says how the light binary's identity (child) differs from this
@@ -256,7 +288,7 @@ func (id identity) differs(child identity) string {
 		case !ok:
 			why = append(why, "no probe "+name)
 		case h != id.Probes[name]:
-			why = append(why, fmt.Sprintf("probe %s's code %.8s, not %.8s", name, h, id.Probes[name]))
+			why = append(why, fmt.Sprintf("probe %s's source %.8s, not %.8s", name, h, id.Probes[name]))
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(child.Probes)) {

@@ -71,7 +71,7 @@ func TestLightFallsBackWhenTheProbesDiffer(t *testing.T) {
 	if v["n"] != 3 || r.Exe != self {
 		t.Errorf("ran %s with values %v, want this test binary", r.Exe, v)
 	}
-	if msg := log.String(); !strings.Contains(msg, "probe "+all[0].Name+"'s code") || strings.Count(msg, "\n") != 1 {
+	if msg := log.String(); !strings.Contains(msg, "probe "+all[0].Name+"'s source") || strings.Count(msg, "\n") != 1 {
 		t.Errorf("said %q", msg)
 	}
 }
@@ -173,4 +173,18 @@ func noStaticLink(t *testing.T) string {
 		return fmt.Sprintf("%s finds no static C library (libc.a): %v %s", env[1], err, libc)
 	}
 	return ""
+}
+
+// The probes' binary links none of the go/... packages the code hash needs
+// (package codehash): their package initialisation would precede every run.
+func TestTheProbesBinaryLinksNoSourceParser(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ChildPackage).Output()
+	if err != nil {
+		t.Fatalf("go list -deps %s: %v", ChildPackage, err)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		if strings.HasPrefix(pkg, "go/") || pkg == "measuredbook/probe/codehash" {
+			t.Errorf("%s links %s", ChildPackage, pkg)
+		}
+	}
 }
