@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"debug/elf"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -199,16 +199,47 @@ func linkError(out []byte, err error) string {
 	return err.Error()
 }
 
-// interpreted reports whether the ELF file exe names a program
-// interpreter (PT_INTERP, ld.so): whether it is dynamically linked.
+// interpreted reports whether the ELF file exe has a program interpreter
+// (a PT_INTERP program header, naming ld.so): whether it is linked
+// dynamically. It reads the program headers itself, since debug/elf would
+// link compress/flate, zstd and DWARF into the probes' binary (which holds
+// this package) and initialise them before every run.
 func interpreted(exe string) (bool, error) {
-	f, err := elf.Open(exe)
+	f, err := os.Open(exe)
 	if err != nil {
 		return false, err
 	}
 	defer f.Close()
-	for _, p := range f.Progs {
-		if p.Type == elf.PT_INTERP {
+	var h [64]byte // an ELF64 header; ELF32's is shorter
+	if _, err := io.ReadFull(f, h[:52]); err != nil || string(h[:4]) != "\x7fELF" {
+		return false, fmt.Errorf("%s is not an ELF file", exe)
+	}
+	var bo binary.ByteOrder = binary.LittleEndian
+	if h[5] == 2 { // ELFDATA2MSB
+		bo = binary.BigEndian
+	}
+	var off int64
+	var size, n int
+	switch h[4] {
+	case 1: // ELFCLASS32
+		off, size, n = int64(bo.Uint32(h[28:])), int(bo.Uint16(h[42:])), int(bo.Uint16(h[44:]))
+	case 2: // ELFCLASS64
+		if _, err := io.ReadFull(f, h[52:]); err != nil {
+			return false, fmt.Errorf("%s: a short ELF header", exe)
+		}
+		off, size, n = int64(bo.Uint64(h[32:])), int(bo.Uint16(h[54:])), int(bo.Uint16(h[56:]))
+	default:
+		return false, fmt.Errorf("%s: ELF class %d", exe, h[4])
+	}
+	if size < 4 {
+		return false, fmt.Errorf("%s: program headers of %d bytes", exe, size)
+	}
+	ph := make([]byte, size*n)
+	if _, err := f.ReadAt(ph, off); err != nil {
+		return false, fmt.Errorf("%s: program headers: %v", exe, err)
+	}
+	for i := 0; i < n; i++ {
+		if bo.Uint32(ph[i*size:]) == 3 { // PT_INTERP
 			return true, nil
 		}
 	}
