@@ -71,12 +71,19 @@ func runChildStart(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// The probes' binary as runs start it: linked as runner.Light links it.
 	light := filepath.Join(dir, "probes")
-	if b, err := exec.Command("go", "build", "-o", light, runner.ChildPackage).CombinedOutput(); err != nil {
-		return fmt.Errorf("go build %s: %v\n%s", runner.ChildPackage, err, b)
+	note, err := runner.BuildChild(ctx, root, light)
+	if err != nil {
+		return err
+	}
+	name := "probe child: the probes' binary"
+	if note != "" {
+		fmt.Fprintln(stdout, "note:", note)
+		name += " (dynamic)"
 	}
 	progs = append(progs,
-		program{"probe child: the probes' binary", []string{light, runner.ChildVerb}},
+		program{name, []string{light, runner.ChildVerb}},
 		program{"probe child: this whole program", []string{*tool, runner.ChildVerb}})
 
 	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)

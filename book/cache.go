@@ -16,6 +16,7 @@ import (
 	"measuredbook/dataset"
 	"measuredbook/expr"
 	"measuredbook/probe"
+	"measuredbook/probe/codehash"
 	"measuredbook/render"
 	"measuredbook/rendercache"
 )
@@ -71,10 +72,10 @@ func (rc *renderCache) hasher(kind string) *rendercache.Hasher {
 	return rendercache.NewHasher(kind).Bytes(rc.base[:])
 }
 
-// probeHash is p.HashFor(goos, goarch), kept in the cache when p's sources
-// are embedded in the program, so that its build ID stands for them:
-// hashing parses and prints every source file of the probe, and took a
-// third of a rebuild after one edit.
+// probeHash is codehash.For(p, goos, goarch), kept in the cache when p's
+// sources are embedded in the program, so that its build ID stands for
+// them: hashing parses and prints every source file of the probe, and took
+// a third of a rebuild after one edit.
 func (rc *renderCache) probeHash(p probe.Probe, goos, goarch string) string {
 	embedded := true
 	for _, src := range p.Sources {
@@ -83,13 +84,13 @@ func (rc *renderCache) probeHash(p probe.Probe, goos, goarch string) string {
 		}
 	}
 	if rc == nil || !embedded {
-		return p.HashFor(goos, goarch)
+		return codehash.For(p, goos, goarch)
 	}
 	k := rc.hasher("probe").String(p.Name).String(goos).String(goarch).Key()
 	if h, ok := rc.c.Get(k); ok {
 		return string(h)
 	}
-	h := p.HashFor(goos, goarch)
+	h := codehash.For(p, goos, goarch)
 	rc.c.Put(k, []byte(h))
 	return h
 }

@@ -8,6 +8,7 @@ import (
 
 	"measuredbook/dataset"
 	"measuredbook/probe"
+	"measuredbook/probe/codehash"
 	"measuredbook/render"
 	"measuredbook/runner"
 	"measuredbook/store"
@@ -84,7 +85,7 @@ func (m *Measurer) measure(ctx context.Context, b *Book, id, label string) (*dat
 	res := &dataset.Result{
 		Experiment: id,
 		Probe:      p.Name,
-		Hash:       p.Hash(),
+		Hash:       codehash.Of(p),
 		Order:      e.Order,
 		Sweep:      e.Sweep,
 		Runs:       runs,

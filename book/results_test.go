@@ -8,6 +8,7 @@ import (
 
 	"measuredbook/dataset"
 	"measuredbook/probe"
+	"measuredbook/probe/codehash"
 	"measuredbook/render"
 )
 
@@ -15,7 +16,7 @@ func TestCompareSaysWhyAResultIsStale(t *testing.T) {
 	p := probe.Probe{Spec: probe.Spec{Name: "readiness"}}
 	e := &render.Experiment{ID: "r", Probe: "readiness", Order: []string{"idle"}, Sweep: map[string][]string{"idle": {"100", "1000"}}, Runs: 3}
 	fresh := func() *dataset.Result {
-		return &dataset.Result{Probe: "readiness", Hash: p.Hash(), Order: []string{"idle"}, Sweep: map[string][]string{"idle": {"100", "1000"}}, Runs: 3}
+		return &dataset.Result{Probe: "readiness", Hash: codehash.Of(p), Order: []string{"idle"}, Sweep: map[string][]string{"idle": {"100", "1000"}}, Runs: 3}
 	}
 	for _, tc := range []struct {
 		name  string
@@ -34,7 +35,7 @@ func TestCompareSaysWhyAResultIsStale(t *testing.T) {
 	} {
 		r := fresh()
 		tc.edit(r)
-		state, why := compare(e, p.Hash, r)
+		state, why := compare(e, func() string { return codehash.Of(p) }, r)
 		if state != tc.state || !strings.Contains(why, tc.why) {
 			t.Errorf("%s: %s %q, want %s %q", tc.name, state, why, tc.state, tc.why)
 		}
@@ -68,7 +69,7 @@ func TestCompareHashesForTheResultsMachine(t *testing.T) {
 	}
 	p := probe.Probe{Spec: probe.Spec{Name: "readiness"}, Sources: []fs.FS{src}}
 	e := &render.Experiment{ID: "r", Probe: "readiness", Runs: 3}
-	mac := &dataset.Result{Probe: "readiness", Hash: p.HashFor("darwin", "arm64"), Runs: 3,
+	mac := &dataset.Result{Probe: "readiness", Hash: codehash.For(p, "darwin", "arm64"), Runs: 3,
 		Machine: dataset.Fingerprint{Kernel: "Darwin 23.4.0", Arch: "arm64"}}
 	// As Status hashes it: for the result's machine, once per Book.
 	hash := func() string {

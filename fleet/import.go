@@ -13,6 +13,7 @@ import (
 	"measuredbook/book"
 	"measuredbook/dataset"
 	"measuredbook/probe"
+	"measuredbook/probe/codehash"
 	"measuredbook/store"
 )
 
@@ -47,8 +48,8 @@ func Verify(b *Bundle, name string, all []probe.Probe) (stale []string, err erro
 			stale = append(stale, fmt.Sprintf("%s: probe %s is not in this checkout", id, res.Probe))
 		case !res.Measured():
 			// A transcribed result has no code hash to compare.
-		case res.Hash != p.HashFor(res.Machine.GOOS(), res.Machine.Arch):
-			stale = append(stale, fmt.Sprintf("%s: stale here, probe %s's code differs (measured with %.8s, this checkout has %.8s)", id, p.Name, res.Hash, p.HashFor(res.Machine.GOOS(), res.Machine.Arch)))
+		case res.Hash != codehash.For(p, res.Machine.GOOS(), res.Machine.Arch):
+			stale = append(stale, fmt.Sprintf("%s: stale here, probe %s's code differs (measured with %.8s, this checkout has %.8s)", id, p.Name, res.Hash, codehash.For(p, res.Machine.GOOS(), res.Machine.Arch)))
 		}
 	}
 	return stale, errors.Join(errs...)

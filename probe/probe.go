@@ -8,21 +8,11 @@
 package probe
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"go/ast"
-	"go/build"
-	"go/parser"
-	"go/printer"
-	"go/token"
-	"io"
 	"io/fs"
 	"os"
 	"os/exec"
-	"path"
 	"runtime"
 	"sort"
 	"strconv"
@@ -106,8 +96,8 @@ type Probe struct {
 	// (possibly wrapped): a result with a reason, not a failure.
 	Run func(ctx context.Context, p Params) (Values, error)
 	// Sources are the probe's own package source and that of the helpers it
-	// measures with (embed.FS of their *.go files); their hash decides
-	// whether a stored result is stale.
+	// measures with (embed.FS of their *.go files); their hash (package
+	// codehash) decides whether a stored result is stale.
 	Sources []fs.FS
 	// Helper, when set, is the body of a helper process the probe starts
 	// during a run (HelperCommand): a process of its own for what cannot
@@ -328,135 +318,4 @@ func (s *Spec) Resolve(given map[string]string) (Params, error) {
 		out[p.Name] = c
 	}
 	return out, nil
-}
-
-// Hash is HashFor this platform (runtime.GOOS, runtime.GOARCH): the hash a
-// result measured here carries.
-func (p *Probe) Hash() string { return p.HashFor(runtime.GOOS, runtime.GOARCH) }
-
-// HashFor is the hex SHA-256 of the probe's name and of what runs on goos
-// and goarch in the non-test Go source of its Sources: the files that build
-// there (their name suffixes and //go:build lines, read as go build reads
-// them). So a change to kqueue code does not make a Linux result stale, nor
-// a change to epoll code a macOS one; goos "" (a machine whose system is
-// not known) counts every file. A change to the measuring code marks
-// stored results stale and a change to its words does not: each file is
-// parsed and printed again without its comments, with the value of every
-// Doc and Optional field of a composite literal replaced by "", and so is
-// the value of every package-level constant or variable that such a field
-// refers to (a shared method text such as blocking's emptyMethod). Layout
-// does not count either (the file is printed as gofmt would). A file that
-// does not parse is hashed as it is.
-func (p *Probe) HashFor(goos, goarch string) string {
-	h := sha256.New()
-	h.Write([]byte(p.Name))
-	for _, src := range p.Sources {
-		var names []string
-		fs.WalkDir(src, ".", func(path string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") && builds(src, path, goos, goarch) {
-				names = append(names, path)
-			}
-			return nil
-		})
-		sort.Strings(names)
-		for _, n := range names {
-			b, _ := fs.ReadFile(src, n)
-			fmt.Fprintf(h, "\x00%s\x00", n)
-			h.Write(codeOf(n, b))
-		}
-	}
-	return hex.EncodeToString(h.Sum(nil))[:16]
-}
-
-// builds reports whether the file name of src is compiled for goos and
-// goarch, as go build decides; every file does when goos is "".
-func builds(src fs.FS, name, goos, goarch string) bool {
-	if goos == "" {
-		return true
-	}
-	ctxt := build.Context{GOOS: goos, GOARCH: goarch, CgoEnabled: true, Compiler: "gc",
-		ReleaseTags: build.Default.ReleaseTags, ToolTags: build.Default.ToolTags,
-		JoinPath: path.Join,
-		OpenFile: func(name string) (io.ReadCloser, error) { return src.Open(name) }}
-	ok, err := ctxt.MatchFile(".", name)
-	return ok || err != nil // a file go build cannot read is hashed as it is
-}
-
-// docKeys are the composite-literal fields whose values are words, not code.
-var docKeys = map[string]bool{"Doc": true, "Optional": true}
-
-// codeOf is a Go file as Hash sees it: printed without comments and with the
-// words of docKeys fields and of the declarations they name blanked. The
-// declarations a doc names are found in the same file; a package whose docs
-// use a constant of another file hashes that constant's words.
-func codeOf(name string, src []byte) []byte {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
-	if err != nil {
-		return src
-	}
-	blank := func() ast.Expr { return &ast.BasicLit{Kind: token.STRING, Value: `""`} }
-	named := map[string]bool{}
-	collect := func(x ast.Expr) {
-		ast.Inspect(x, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok {
-				named[id.Name] = true
-			}
-			return true
-		})
-	}
-	ast.Inspect(f, func(n ast.Node) bool {
-		if kv, ok := n.(*ast.KeyValueExpr); ok {
-			if k, ok := kv.Key.(*ast.Ident); ok && docKeys[k.Name] {
-				collect(kv.Value)
-				kv.Value = blank()
-			}
-		}
-		return true
-	})
-	// Blank the declarations the docs named, and those they name in turn.
-	for changed := true; changed; {
-		changed = false
-		for _, d := range f.Decls {
-			g, ok := d.(*ast.GenDecl)
-			if !ok || (g.Tok != token.CONST && g.Tok != token.VAR) {
-				continue
-			}
-			for _, spec := range g.Specs {
-				vs := spec.(*ast.ValueSpec)
-				for i, id := range vs.Names {
-					if !named[id.Name] || i >= len(vs.Values) || !isText(vs.Values[i]) {
-						continue
-					}
-					if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Value == `""` {
-						continue
-					}
-					collect(vs.Values[i])
-					vs.Values[i] = blank()
-					changed = true
-				}
-			}
-		}
-	}
-	var out bytes.Buffer
-	if err := printer.Fprint(&out, fset, f); err != nil {
-		return src
-	}
-	return out.Bytes()
-}
-
-// isText reports whether x is built only of string literals, names and +,
-// the shape of a text constant.
-func isText(x ast.Expr) bool {
-	switch x := x.(type) {
-	case *ast.BasicLit:
-		return x.Kind == token.STRING
-	case *ast.Ident:
-		return true
-	case *ast.ParenExpr:
-		return isText(x.X)
-	case *ast.BinaryExpr:
-		return x.Op == token.ADD && isText(x.X) && isText(x.Y)
-	}
-	return false
 }

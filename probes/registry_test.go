@@ -7,6 +7,7 @@ import (
 	"testing/fstest"
 
 	"measuredbook/probe"
+	"measuredbook/probe/codehash"
 )
 
 // Every probe must describe itself completely: the book's readers see
@@ -80,13 +81,13 @@ func TestHashIgnoresRealDocs(t *testing.T) {
 	words := strings.NewReplacer("Doc: `", "Doc: `Reworded. ", `Doc: "`, `Doc: "Reworded. `,
 		"Method = `", "Method = `Reworded. ")
 	for _, p := range All() {
-		h := p.Hash()
+		h := codehash.Of(p)
 		reworded := edit(p, func(src string) string { return words.Replace(src) + "\n// A comment.\n" })
-		if got := reworded.Hash(); got != h {
+		if got := codehash.Of(reworded); got != h {
 			t.Errorf("%s: rewording its docs and comments changed the code hash", p.Name)
 		}
 		changed := edit(p, func(src string) string { return src + "\nvar unusedForTheTest = 1\n" })
-		if got := changed.Hash(); got == h {
+		if got := codehash.Of(changed); got == h {
 			t.Errorf("%s: a new variable kept the code hash", p.Name)
 		}
 	}

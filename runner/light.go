@@ -3,9 +3,13 @@ package runner
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
@@ -23,11 +27,12 @@ import (
 // the init of every package linked into its binary. The book's own binary
 // links the whole generator (goldmark, chroma's lexers and styles, gonum's
 // plot, YAML), whose package-level work costs tens of milliseconds and
-// several MiB of heap in every child; a binary of the probes alone starts
-// within 2 ms of a C program (go run ./bench child measures both). Light builds that binary (ChildPackage, with
-// the go command, from this module's source) when the first run starts, and
-// runs every child from it. Where it cannot be built, or it would not run
-// the very probes this binary hashes, the runs start this binary again, as
+// several MiB of heap in every child; a binary of the probes alone, linked
+// statically, starts within 2 ms of a C program (go run ./bench child
+// measures both). Light builds that binary (ChildPackage, with the go
+// command, from this module's source) when the first run starts, and runs
+// every child from it. Where it cannot be built, or it would not run the
+// very probes this binary holds, the runs start this binary again, as
 // before, and one line says why.
 
 // ChildPackage is the probes' own binary: the registry and the child entry
@@ -48,16 +53,17 @@ func Light(all []probe.Probe, log io.Writer) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.light = &light{all: all, log: log}
+	r.light = &light{all: all, log: log, static: staticLink}
 	return r, nil
 }
 
 // light is a Runner's binary of the probes alone, built once.
 type light struct {
-	all  []probe.Probe
-	log  io.Writer
-	once sync.Once
-	dir  string // the temporary folder holding it
+	all    []probe.Probe
+	log    io.Writer
+	static []string // the go build flags of its static link (staticLink)
+	once   sync.Once
+	dir    string // the temporary folder holding it
 }
 
 // exe is the binary a run starts: the light one once it is built, else Exe.
@@ -66,10 +72,13 @@ func (r *Runner) exe(ctx context.Context) string {
 		return r.Exe
 	}
 	r.light.once.Do(func() {
-		exe, err := r.light.build(ctx)
+		exe, note, err := r.light.build(ctx)
 		switch {
 		case err == nil:
 			r.Exe = exe
+			if note != "" {
+				fmt.Fprintln(r.light.log, "note: "+note)
+			}
 		case ctx.Err() == nil: // (interrupted, the run itself says so)
 			fmt.Fprintf(r.light.log, "note: each probe run starts this whole program again, which initialises the generator's packages before every run: %v\n", err)
 		}
@@ -86,53 +95,160 @@ func (r *Runner) Close() error {
 }
 
 // build builds ChildPackage from the source this package was compiled
-// from and checks that it is the same program as far as a run can tell.
-func (l *light) build(ctx context.Context) (string, error) {
+// from and checks that it is the same program as far as a run can tell;
+// note is buildChild's.
+func (l *light) build(ctx context.Context) (exe, note string, err error) {
 	// The source folder, as the compiler saw it: absolute unless the
 	// binary was built with -trimpath.
 	_, file, _, _ := runtime.Caller(0)
 	root := filepath.Dir(filepath.Dir(file))
 	if !filepath.IsAbs(file) {
-		return "", fmt.Errorf("this program was built without its source paths (-trimpath), so %s cannot be built from its source", ChildPackage)
+		return "", "", fmt.Errorf("this program was built without its source paths (-trimpath), so %s cannot be built from its source", ChildPackage)
 	}
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
-		return "", fmt.Errorf("the source it was built from is not at %s any more", root)
+		return "", "", fmt.Errorf("the source it was built from is not at %s any more", root)
 	}
+	dir, err := os.MkdirTemp("", "measuredbook-probes-")
+	if err != nil {
+		return "", "", err
+	}
+	l.dir = dir
+	exe = filepath.Join(dir, "probes")
+	if note, err = buildChild(ctx, root, exe, l.static); err != nil {
+		return "", "", err
+	}
+	var stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, exe, ChildVerb, identifyArg)
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", "", fmt.Errorf("%s %s %s: %v: %s", exe, ChildVerb, identifyArg, err, bytes.TrimSpace(stderr.Bytes()))
+	}
+	var got identity
+	if err := json.Unmarshal(out, &got); err != nil {
+		return "", "", fmt.Errorf("%s %s %s printed no identity: %v", exe, ChildVerb, identifyArg, err)
+	}
+	if why := identify(l.all).differs(got); why != "" {
+		return "", "", fmt.Errorf("the probes built from %s are not the ones this program was built with (%s); rebuild it (go run . or go build)", root, why)
+	}
+	return exe, note, nil
+}
+
+// staticLink is what the go command is given to link the probes' binary
+// statically. A dynamically linked child waits for ld.so to load and
+// relocate libc before the Go runtime starts: about a fifth of what its
+// start cost over a C program's (go run ./bench child). Its threads stay
+// pthreads: runtime/cgo is linked all the same, with glibc's static
+// libpthread. The tags keep the net and os/user packages, should a probe
+// ever link them, from calling glibc's name services, which a static
+// binary can only reach by loading shared libraries after all.
+var staticLink = []string{"-tags=netgo,osusergo", "-ldflags=-linkmode=external -extldflags=-static"}
+
+// BuildChild builds ChildPackage from the module at root into exe as Light
+// builds it: on Linux, linked statically (staticLink) and, where that link
+// fails (no static C library), dynamically, and then note says so in one
+// sentence with what to install; elsewhere as go build links it.
+func BuildChild(ctx context.Context, root, exe string) (note string, err error) {
+	return buildChild(ctx, root, exe, staticLink)
+}
+
+// buildChild is BuildChild with the flags of the static link given.
+func buildChild(ctx context.Context, root, exe string, static []string) (note string, err error) {
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
 		return "", fmt.Errorf("no go command to build %s with: %v", ChildPackage, err)
 	}
-	dir, err := os.MkdirTemp("", "measuredbook-probes-")
-	if err != nil {
+	build := func(flags ...string) ([]byte, error) {
+		args := append(append([]string{"build", "-o", exe}, flags...), ChildPackage)
+		cmd := exec.CommandContext(ctx, goCmd, args...)
+		cmd.Dir = root
+		return cmd.CombinedOutput()
+	}
+	if runtime.GOOS != "linux" {
+		if out, err := build(); err != nil {
+			return "", fmt.Errorf("go build %s: %v\n%s", ChildPackage, err, bytes.TrimSpace(out))
+		}
+		return "", nil
+	}
+	out, err := build(static...)
+	if err == nil || ctx.Err() != nil {
 		return "", err
 	}
-	l.dir = dir
-	exe := filepath.Join(dir, "probes")
-	cmd := exec.CommandContext(ctx, goCmd, "build", "-o", exe, ChildPackage)
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
+	failed := linkError(out, err)
+	if out, err := build(); err != nil {
 		return "", fmt.Errorf("go build %s: %v\n%s", ChildPackage, err, bytes.TrimSpace(out))
 	}
-	var stderr bytes.Buffer
-	cmd = exec.CommandContext(ctx, exe, ChildVerb, identifyArg)
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	// With cgo off (CGO_ENABLED=0) the go command cannot link externally,
+	// and needs not: its own link is static.
+	if dyn, err := interpreted(exe); err == nil && !dyn {
+		return "", nil
+	}
+	return fmt.Sprintf("the probes' binary is linked dynamically, so every run's child waits for the dynamic loader before it starts (its static link failed: %s); install the static C library (libc6-dev on Debian and Ubuntu, glibc-static on Fedora) to link it statically", failed), nil
+}
+
+// linkError is the line of a failed go build's output that says why (the
+// linker's last words, not the command line the go command echoes).
+func linkError(out []byte, err error) string {
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := strings.TrimSpace(lines[i])
+		if l != "" && !strings.HasPrefix(l, "collect2:") && !strings.HasPrefix(l, "#") {
+			return l
+		}
+	}
+	return err.Error()
+}
+
+// interpreted reports whether the ELF file exe has a program interpreter
+// (a PT_INTERP program header, naming ld.so): whether it is linked
+// dynamically. It reads the program headers itself, since debug/elf would
+// link compress/flate, zstd and DWARF into the probes' binary (which holds
+// this package) and initialise them before every run.
+func interpreted(exe string) (bool, error) {
+	f, err := os.Open(exe)
 	if err != nil {
-		return "", fmt.Errorf("%s %s %s: %v: %s", exe, ChildVerb, identifyArg, err, bytes.TrimSpace(stderr.Bytes()))
+		return false, err
 	}
-	var got identity
-	if err := json.Unmarshal(out, &got); err != nil {
-		return "", fmt.Errorf("%s %s %s printed no identity: %v", exe, ChildVerb, identifyArg, err)
+	defer f.Close()
+	var h [64]byte // an ELF64 header; ELF32's is shorter
+	if _, err := io.ReadFull(f, h[:52]); err != nil || string(h[:4]) != "\x7fELF" {
+		return false, fmt.Errorf("%s is not an ELF file", exe)
 	}
-	if why := identify(l.all).differs(got); why != "" {
-		return "", fmt.Errorf("the probes built from %s are not the ones this program was built with (%s); rebuild it (go run . or go build)", root, why)
+	var bo binary.ByteOrder = binary.LittleEndian
+	if h[5] == 2 { // ELFDATA2MSB
+		bo = binary.BigEndian
 	}
-	return exe, nil
+	var off int64
+	var size, n int
+	switch h[4] {
+	case 1: // ELFCLASS32
+		off, size, n = int64(bo.Uint32(h[28:])), int(bo.Uint16(h[42:])), int(bo.Uint16(h[44:]))
+	case 2: // ELFCLASS64
+		if _, err := io.ReadFull(f, h[52:]); err != nil {
+			return false, fmt.Errorf("%s: a short ELF header", exe)
+		}
+		off, size, n = int64(bo.Uint64(h[32:])), int(bo.Uint16(h[54:])), int(bo.Uint16(h[56:]))
+	default:
+		return false, fmt.Errorf("%s: ELF class %d", exe, h[4])
+	}
+	if size < 4 {
+		return false, fmt.Errorf("%s: program headers of %d bytes", exe, size)
+	}
+	ph := make([]byte, size*n)
+	if _, err := f.ReadAt(ph, off); err != nil {
+		return false, fmt.Errorf("%s: program headers: %v", exe, err)
+	}
+	for i := 0; i < n; i++ {
+		if bo.Uint32(ph[i*size:]) == 3 { // PT_INTERP
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // identity is what decides whether two binaries run the same
 // measurements: the Go release, the versions of the modules each links,
-// and every probe's code hash.
+// and every probe's source (sourceDigest).
 type identity struct {
 	Go     string            `json:"go"`
 	Deps   map[string]string `json:"deps"`
@@ -150,9 +266,38 @@ func identify(all []probe.Probe) identity {
 		}
 	}
 	for _, p := range all {
-		id.Probes[p.Name] = p.Hash()
+		id.Probes[p.Name] = sourceDigest(p)
 	}
 	return id
+}
+
+// sourceDigest is a hex SHA-256 of the name and bytes of every file of
+// p's Sources: the source a binary holds the probe from. Equal bytes are
+// equal code (a stricter test than the probe's code hash, which a comment
+// leaves alone), and it needs no go/parser or go/build, which the probes'
+// binary does not link (see package codehash).
+func sourceDigest(p probe.Probe) string {
+	h := sha256.New()
+	h.Write([]byte(p.Name))
+	for _, src := range p.Sources {
+		h.Write([]byte{1})
+		fs.WalkDir(src, ".", func(path string, d fs.DirEntry, err error) error {
+			if err == nil && d.IsDir() {
+				return nil
+			}
+			var b []byte
+			if err == nil {
+				b, err = fs.ReadFile(src, path)
+			}
+			if err != nil {
+				b = []byte(err.Error())
+			}
+			fmt.Fprintf(h, "\x00%s\x00%d\x00", path, len(b))
+			h.Write(b)
+			return nil
+		})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
 // differs says how the light binary's identity (child) differs from this
@@ -174,7 +319,7 @@ func (id identity) differs(child identity) string {
 		case !ok:
 			why = append(why, "no probe "+name)
 		case h != id.Probes[name]:
-			why = append(why, fmt.Sprintf("probe %s's code %.8s, not %.8s", name, h, id.Probes[name]))
+			why = append(why, fmt.Sprintf("probe %s's source %.8s, not %.8s", name, h, id.Probes[name]))
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(child.Probes)) {
