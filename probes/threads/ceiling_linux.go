@@ -131,11 +131,12 @@ type outcome struct {
 
 // The two ways a Go program reports a failed thread creation: the runtime's
 // own clone(2), and pthread_create in a cgo binary (where threads are
-// pthreads and the message carries strerror's text).
-var (
-	haveRE = regexp.MustCompile(`failed to create new OS thread \(have (\d+) already; errno=(\d+)\)`)
-	cgoRE  = regexp.MustCompile(`runtime/cgo: pthread_create failed: ([^\n]*)`)
-)
+// pthreads and the message carries strerror's text). Compiled when first
+// needed: every probe child would otherwise pay for them at its start.
+var failureREs = sync.OnceValues(func() (have, cgo *regexp.Regexp) {
+	return regexp.MustCompile(`failed to create new OS thread \(have (\d+) already; errno=(\d+)\)`),
+		regexp.MustCompile(`runtime/cgo: pthread_create failed: ([^\n]*)`)
+})
 
 // errnoFromText maps strerror's text back to its errno.
 func errnoFromText(text string) int {
@@ -249,6 +250,7 @@ func runGrandchild(ctx context.Context, capN int, cgDir string) (outcome, error)
 	}
 	werr := cmd.Wait()
 	out.atFatal = int(atFatal.Load())
+	haveRE, cgoRE := failureREs()
 	if m := haveRE.FindSubmatch(stderr.Bytes()); m != nil {
 		out.have, _ = strconv.Atoi(string(m[1]))
 		out.errno, _ = strconv.Atoi(string(m[2]))
