@@ -256,9 +256,9 @@ func (e *cliEnv) load() (book.Options, *book.Book, string, error) {
 
 // printWarnings prints the warnings one line per kind, at the first place
 // with a count of the others, or every one of them when verbose. Warnings
-// for which skip holds are left out unless verbose: the build leaves out
-// gaps (book.IsGap), as its summary line counts them and names the command
-// that fills them where it is run.
+// for which skip holds are left out unless verbose: build and check leave
+// out what their summary line counts (book.Summed): the gaps, with the
+// command that fills them, and what the machine cannot measure at all.
 func printWarnings(w io.Writer, warnings []error, verbose bool, skip func(error) bool) {
 	var order []string
 	first := map[string]string{}
@@ -314,7 +314,7 @@ func runBuild(ctx context.Context, e *cliEnv, args []string) error {
 	}
 	if rep != nil {
 		printFailingClaims(e.stderr, rep.Claims)
-		printWarnings(e.stderr, rep.Warnings, e.verbose, book.IsGap)
+		printWarnings(e.stderr, rep.Warnings, e.verbose, book.Summed)
 	}
 	if err != nil {
 		return shown{err}
@@ -745,7 +745,7 @@ func runCheck(ctx context.Context, e *cliEnv, args []string) error {
 			fmt.Fprintf(e.stdout, "     cannot be decided: %s\n", why)
 		}
 	}
-	printWarnings(e.stderr, warnings, e.verbose, book.IsGap)
+	printWarnings(e.stderr, warnings, e.verbose, book.Summed)
 	holds, fails, unsure, na := countClaims(claims)
 	fmt.Fprintf(e.stdout, "set %s: %d claims: %d hold, %d fail, %d inconclusive (%d of them for lack of data)%s\n", set, len(claims), holds, fails, unsure, undecided, naText(na))
 	var errs []error

@@ -637,3 +637,24 @@ func (b *lockedBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+// What the machine cannot measure at all (the book's kqueue figures and
+// claims on Linux) is counted in the summary line, not printed as a
+// warning no command run here can change; -v lists it.
+func TestBuildCountsWhatTheMachineCannotMeasure(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the book's unavailable figures are kqueue's, on Linux")
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	code, stdout, stderr := cli(t, "", "build", "--out", out)
+	if code != 0 {
+		t.Fatalf("build: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "not applicable") || strings.Contains(stderr, "kqueue") {
+		t.Errorf("build printed\n%s%s\nwant the n/a claims counted in the summary only", stdout, stderr)
+	}
+	code, _, stderr = cli(t, "", "build", "--out", out, "-v")
+	if code != 0 || !strings.Contains(stderr, "kqueue is not available on linux") {
+		t.Errorf("build -v: exit %d, stderr\n%s\nwant the n/a claims listed", code, stderr)
+	}
+}

@@ -86,6 +86,14 @@ func IsGap(warn error) bool {
 	return k == render.KindMissing || k == render.KindFailed
 }
 
+// Summed reports whether a build's summary line accounts for warn, so
+// that it need not be printed on its own: a gap (IsGap), or a figure or
+// claim about what the set's machine cannot measure at all (kqueue on
+// Linux), which no command run there can change.
+func Summed(warn error) bool {
+	return IsGap(warn) || WarningKind(warn) == render.KindUnavailable
+}
+
 // SetFor decides which result set a build draws from: --machine, else
 // this machine's with --here, else the book's machine, else this machine.
 func SetFor(cfg Config, opts Options) string {
