@@ -364,3 +364,24 @@ func TestSourcesRemembers(t *testing.T) {
 		t.Errorf("a file modified within racy was trusted: title %q, want fiv", got)
 	}
 }
+
+// A name staged twice is a new file the second time: when the first was
+// a blob of the render cache, linked, the blob keeps its bytes.
+func TestStagingTwiceLeavesTheBlob(t *testing.T) {
+	s, err := stageSite(filepath.Join(t.TempDir(), "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.discard()
+	c := rendercache.Open(filepath.Join(t.TempDir(), "cache"))
+	blob, err := s.keep("data/x.csv", []byte("a,b\n"), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.put("data/x.csv", []byte("other\n")); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := c.ReadBlob(blob); !ok || string(got) != "a,b\n" {
+		t.Errorf("the blob after its name was written again: %q, %v", got, ok)
+	}
+}

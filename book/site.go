@@ -198,18 +198,23 @@ func (s *stagedSite) place(name string, c *rendercache.Cache, blob rendercache.B
 	if err != nil {
 		return false, err
 	}
-	os.Remove(path) // a name written twice
 	return c.Place(blob, path)
 }
 
-// path is where the file name of the site is staged, its folder made.
+// path is where the file name of the site is staged, its folder made. A
+// name staged before is removed first: it may be a blob of the render
+// cache, linked, which writing through it would change.
 func (s *stagedSite) path(name string) (string, error) {
 	if name == Manifest || !sitePath(name) {
 		return "", fmt.Errorf("page name %q cannot be written into the site", name)
 	}
 	sub, _, nested := strings.Cut(name, "/")
+	path := filepath.Join(s.tmp, name)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.names[name] {
+		os.Remove(path)
+	}
 	s.names[name] = true
 	if nested && !s.dirs[sub] {
 		// Under the lock: another file of the folder waits until it is made.
@@ -218,7 +223,7 @@ func (s *stagedSite) path(name string) (string, error) {
 		}
 		s.dirs[sub] = true
 	}
-	return filepath.Join(s.tmp, name), nil
+	return path, nil
 }
 
 // commit writes the manifest and renames the site into place.
