@@ -184,6 +184,9 @@ func (p Plot) draw(c vg.CanvasSizer) (err error) {
 	handler := newHandler()
 	pl.TextHandler = handler
 	pl.BackgroundColor = nil // the whole canvas is filled below
+	// The plot's own legend stays empty (drawLegend draws the legend), but
+	// it is measured all the same.
+	pl.Legend.TextStyle.Handler = handler
 	style := func(f font.Font, size vg.Length) text.Style {
 		return text.Style{Color: color.Black, Font: font.From(f, size), Handler: handler}
 	}
@@ -216,9 +219,9 @@ func (p Plot) draw(c vg.CanvasSizer) (err error) {
 		ax.a.Tick.Length = 5
 		if ax.log {
 			ax.a.Scale = plot.LogScale{}
-			ax.a.Tick.Marker = logTicks{}
+			ax.a.Tick.Marker = &lastTicks{Ticker: logTicks{}}
 		} else {
-			ax.a.Tick.Marker = linearTicks{}
+			ax.a.Tick.Marker = &lastTicks{Ticker: linearTicks{}}
 		}
 	}
 
@@ -471,7 +474,11 @@ func (p Plot) check() error {
 			bad("%s has no points", where)
 		}
 		for k, pt := range s.Points {
-			at := fmt.Sprintf("%s point[%d] {X:%g Y:%g Lo:%g Hi:%g}", where, k, pt.X, pt.Y, pt.Lo, pt.Hi)
+			// Named only when it is bad: checking a plot costs next to
+			// nothing then.
+			at := func() string {
+				return fmt.Sprintf("%s point[%d] {X:%g Y:%g Lo:%g Hi:%g}", where, k, pt.X, pt.Y, pt.Lo, pt.Hi)
+			}
 			finite := true
 			for _, v := range []float64{pt.X, pt.Y, pt.Lo, pt.Hi} {
 				if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -479,22 +486,22 @@ func (p Plot) check() error {
 				}
 			}
 			if !finite {
-				bad("%s: NaN or infinite value", at)
+				bad("%s: NaN or infinite value", at())
 				continue
 			}
 			if p.XLog && pt.X <= 0 {
-				bad("%s: X must be positive on a log X axis", at)
+				bad("%s: X must be positive on a log X axis", at())
 			}
 			if p.YLog && pt.Y <= 0 {
-				bad("%s: Y must be positive on a log Y axis", at)
+				bad("%s: Y must be positive on a log Y axis", at())
 			}
 			switch {
 			case pt.Lo > pt.Hi:
-				bad("%s: Lo > Hi", at)
+				bad("%s: Lo > Hi", at())
 			case pt.Lo < pt.Hi && (pt.Y < pt.Lo || pt.Y > pt.Hi):
-				bad("%s: Y outside [Lo, Hi]", at)
+				bad("%s: Y outside [Lo, Hi]", at())
 			case pt.Lo < pt.Hi && p.YLog && pt.Lo <= 0:
-				bad("%s: Lo must be positive on a log Y axis", at)
+				bad("%s: Lo must be positive on a log Y axis", at())
 			}
 		}
 	}
