@@ -3,9 +3,9 @@
 //
 // A Plot is plain data: a title, axis labels with units, log or linear
 // axes, and series of points, each point with the min–max over runs. Render
-// checks it, lays it out with gonum.org/v1/plot, draws it with vg/vgsvg,
-// and returns an <svg> element whose first child is <title>. The same input
-// gives the same bytes.
+// checks it, lays it out with gonum.org/v1/plot, draws it as vg/vgsvg
+// would (see canvas), and returns an <svg> element whose first child is
+// <title>. The same input gives the same bytes.
 //
 // Each series is one line through its points, with a glyph at each point
 // and a vertical bar from Lo to Hi where Lo < Hi. Series take colours
@@ -122,16 +122,60 @@ var (
 // point, if p has no series, a series has no points, a value is NaN or
 // infinite, a value on a log axis is not positive, or Lo, Y, Hi are out of
 // order; all such problems are reported together.
-func Render(p Plot) (svg []byte, err error) {
+func Render(p Plot) ([]byte, error) {
 	if err := p.check(); err != nil {
 		return nil, err
 	}
+	w, h := p.size()
+	c := newInlineCanvas(vg.Length(w), vg.Length(h), p.accessibleName())
+	if err := p.draw(c); err != nil {
+		return nil, err
+	}
+	if c.unsure != "" {
+		return Reference(p)
+	}
+	return c.document(), nil
+}
+
+// Reference renders p the slower way that Render's output equals byte for
+// byte: drawn with vgsvg's own canvas, whose document finish rewrites. Render
+// falls back on it for a plot its canvas cannot promise that for; tests
+// hold Render to it.
+func Reference(p Plot) ([]byte, error) {
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	doc, err := p.vgsvgDocument()
+	if err != nil {
+		return nil, err
+	}
+	w, h := p.size()
+	return finish(doc, p.accessibleName(), w, h)
+}
+
+// vgsvgDocument draws p, already checked, with vgsvg's canvas and returns
+// its document.
+func (p Plot) vgsvgDocument() ([]byte, error) {
+	w, h := p.size()
+	c := vgsvg.New(vg.Length(w), vg.Length(h))
+	if err := p.draw(c); err != nil {
+		return nil, err
+	}
+	var doc bytes.Buffer
+	if _, err := c.WriteTo(&doc); err != nil {
+		return nil, fmt.Errorf("plotsvg: %w", err)
+	}
+	return doc.Bytes(), nil
+}
+
+// draw lays p, already checked, out on c and draws it.
+func (p Plot) draw(c vg.CanvasSizer) (err error) {
 	// gonum/plot reports some bad input by panicking; check should have
 	// caught all of it, but one bad figure must not bring down a whole
 	// book build.
 	defer func() {
 		if r := recover(); r != nil {
-			svg, err = nil, fmt.Errorf("plotsvg: plot %q: gonum/plot panicked: %v", p.Title, r)
+			err = fmt.Errorf("plotsvg: plot %q: gonum/plot panicked: %v", p.Title, r)
 		}
 	}()
 	w, h := p.size()
@@ -140,6 +184,9 @@ func Render(p Plot) (svg []byte, err error) {
 	handler := newHandler()
 	pl.TextHandler = handler
 	pl.BackgroundColor = nil // the whole canvas is filled below
+	// The plot's own legend stays empty (drawLegend draws the legend), but
+	// it is measured all the same.
+	pl.Legend.TextStyle.Handler = handler
 	style := func(f font.Font, size vg.Length) text.Style {
 		return text.Style{Color: color.Black, Font: font.From(f, size), Handler: handler}
 	}
@@ -172,9 +219,9 @@ func Render(p Plot) (svg []byte, err error) {
 		ax.a.Tick.Length = 5
 		if ax.log {
 			ax.a.Scale = plot.LogScale{}
-			ax.a.Tick.Marker = logTicks{}
+			ax.a.Tick.Marker = &lastTicks{Ticker: logTicks{}}
 		} else {
-			ax.a.Tick.Marker = linearTicks{}
+			ax.a.Tick.Marker = &lastTicks{Ticker: linearTicks{}}
 		}
 	}
 
@@ -187,7 +234,7 @@ func Render(p Plot) (svg []byte, err error) {
 	for i, s := range p.Series {
 		thumbs, err := addSeries(pl, i, s)
 		if err != nil {
-			return nil, fmt.Errorf("plotsvg: series[%d] %q: %w", i, s.Name, err)
+			return fmt.Errorf("plotsvg: series[%d] %q: %w", i, s.Name, err)
 		}
 		if s.Name != "" {
 			legend = append(legend, entry{s.Name, thumbs})
@@ -196,9 +243,7 @@ func Render(p Plot) (svg []byte, err error) {
 	fixRange(&pl.X, p.XLog, false)
 	fixRange(&pl.Y, p.YLog, true)
 
-	canvas := vgsvg.New(vg.Length(w), vg.Length(h))
-	dc := draw.New(canvas)
-	area := draw.Crop(dc, margin, -margin, margin, -margin)
+	area := draw.Crop(draw.New(c), margin, -margin, margin, -margin)
 
 	lsty := style(sans, 10.5)
 	lh := legendHeight(lsty, legend, area)
@@ -206,16 +251,11 @@ func Render(p Plot) (svg []byte, err error) {
 		lh += legendGap
 	}
 	if area.Max.Y-area.Min.Y-lh < 80 {
-		return nil, fmt.Errorf("plotsvg: %d legend entries leave no room for the plot in %gx%g points", len(legend), w, h)
+		return fmt.Errorf("plotsvg: %d legend entries leave no room for the plot in %gx%g points", len(legend), w, h)
 	}
 	pl.Draw(draw.Crop(area, 0, 0, lh, 0))
 	drawLegend(lsty, legend, area)
-
-	var doc bytes.Buffer
-	if _, err := canvas.WriteTo(&doc); err != nil {
-		return nil, fmt.Errorf("plotsvg: %w", err)
-	}
-	return finish(doc.Bytes(), p.accessibleName(), w, h)
+	return nil
 }
 
 // addSeries adds series i to pl: error bars, then the line, then the glyphs
@@ -434,7 +474,11 @@ func (p Plot) check() error {
 			bad("%s has no points", where)
 		}
 		for k, pt := range s.Points {
-			at := fmt.Sprintf("%s point[%d] {X:%g Y:%g Lo:%g Hi:%g}", where, k, pt.X, pt.Y, pt.Lo, pt.Hi)
+			// Named only when it is bad: checking a plot costs next to
+			// nothing then.
+			at := func() string {
+				return fmt.Sprintf("%s point[%d] {X:%g Y:%g Lo:%g Hi:%g}", where, k, pt.X, pt.Y, pt.Lo, pt.Hi)
+			}
 			finite := true
 			for _, v := range []float64{pt.X, pt.Y, pt.Lo, pt.Hi} {
 				if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -442,22 +486,22 @@ func (p Plot) check() error {
 				}
 			}
 			if !finite {
-				bad("%s: NaN or infinite value", at)
+				bad("%s: NaN or infinite value", at())
 				continue
 			}
 			if p.XLog && pt.X <= 0 {
-				bad("%s: X must be positive on a log X axis", at)
+				bad("%s: X must be positive on a log X axis", at())
 			}
 			if p.YLog && pt.Y <= 0 {
-				bad("%s: Y must be positive on a log Y axis", at)
+				bad("%s: Y must be positive on a log Y axis", at())
 			}
 			switch {
 			case pt.Lo > pt.Hi:
-				bad("%s: Lo > Hi", at)
+				bad("%s: Lo > Hi", at())
 			case pt.Lo < pt.Hi && (pt.Y < pt.Lo || pt.Y > pt.Hi):
-				bad("%s: Y outside [Lo, Hi]", at)
+				bad("%s: Y outside [Lo, Hi]", at())
 			case pt.Lo < pt.Hi && p.YLog && pt.Lo <= 0:
-				bad("%s: Lo must be positive on a log Y axis", at)
+				bad("%s: Lo must be positive on a log Y axis", at())
 			}
 		}
 	}

@@ -32,6 +32,10 @@ var textFont = regexp.MustCompile(`font-family:[^;"]*;?`)
 // vgsvg writes no ids, random or otherwise, and formats every number with
 // a fixed precision, so its bytes are already a function of the input; this
 // step keeps it so.
+//
+// Render's inline canvas writes what finish makes of vgsvg's document
+// without writing that document first; a change here is a change there
+// (TestCanvasMatchesVgsvg and TestCanvasCalls hold the two together).
 func finish(doc []byte, title string, w, h float64) ([]byte, error) {
 	i := bytes.Index(doc, []byte("<svg"))
 	if i < 0 {
@@ -50,13 +54,16 @@ func finish(doc []byte, title string, w, h float64) ([]byte, error) {
 	body = bytes.ReplaceAll(body, []byte("fill:#000000"), []byte("fill:currentColor"))
 	body = bytes.ReplaceAll(body, []byte("stroke:#E0E0E0"), []byte("stroke:currentColor;stroke-opacity:0.15"))
 
-	var b bytes.Buffer
-	b.Grow(len(body) + 512)
+	return append(appendHead(make([]byte, 0, len(body)+512), title, w, h), body...), nil
+}
+
+// appendHead appends the start tag and the <title> that finish writes.
+func appendHead(b []byte, title string, w, h float64) []byte {
 	// Points in the viewBox; at its natural size a point is 4/3 CSS pixels.
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %.5g %.5g" `+
+	b = fmt.Appendf(b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %.5g %.5g" `+
 		`width="100%%" style="max-width:%.5gpx;height:auto" role="img" fill="currentColor" font-family="%s">`,
 		w, h, w*4/3, fontFamily)
-	fmt.Fprintf(&b, "<title>%s</title>", html.EscapeString(title))
-	b.Write(body)
-	return b.Bytes(), nil
+	b = append(b, "<title>"...)
+	b = append(b, html.EscapeString(title)...)
+	return append(b, "</title>"...)
 }

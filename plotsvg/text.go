@@ -1,10 +1,13 @@
 package plotsvg
 
 import (
+	"errors"
 	"math"
 	"strings"
 
+	xfont "golang.org/x/image/font"
 	"golang.org/x/image/font/sfnt"
+	"golang.org/x/image/math/fixed"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
@@ -24,8 +27,9 @@ import (
 //
 // Laying out one plot measures the same few strings many times over (tick
 // labels for every candidate padding, a title for every trial width while
-// it is wrapped), so a handler remembers its measures: one handler serves
-// one plot, on one goroutine.
+// it is wrapped), in a few fonts, so a handler remembers its measures and
+// its fonts' faces and extents: one handler serves one plot, on one
+// goroutine.
 type wideHandler struct {
 	text.Plain
 	m *measures
@@ -33,12 +37,20 @@ type wideHandler struct {
 
 type measures struct {
 	widths map[measured]vg.Length
+	faces  []face      // the fonts looked up so far: a handful per plot
 	buf    sfnt.Buffer // for looking glyphs up without allocating
 }
 
 type measured struct {
 	fnt font.Font
 	txt string
+}
+
+// face is a font of a given size, looked up in the handler's cache.
+type face struct {
+	fnt  font.Font
+	face font.Face
+	ext  font.Extents
 }
 
 var _ text.Handler = wideHandler{}
@@ -48,10 +60,26 @@ func newHandler() wideHandler {
 	return wideHandler{text.Plain{Fonts: font.DefaultCache}, &measures{widths: map[measured]vg.Length{}}}
 }
 
+// face looks fnt up, as text.Plain does at every measure.
+func (h wideHandler) face(fnt font.Font) face {
+	for _, f := range h.m.faces {
+		// The size first: it is what tells this plot's fonts apart.
+		if f.fnt.Size == fnt.Size && f.fnt == fnt {
+			return f
+		}
+	}
+	f := face{fnt: fnt, face: h.Fonts.Lookup(fnt, fnt.Size)}
+	f.ext = f.face.Extents()
+	h.m.faces = append(h.m.faces, f)
+	return f
+}
+
+// Extents implements text.Handler.
+func (h wideHandler) Extents(fnt font.Font) font.Extents { return h.face(fnt).ext }
+
 // Box implements text.Handler: text.Plain.Box with the width from width.
 func (h wideHandler) Box(txt string, fnt font.Font) (width, height, depth vg.Length) {
-	face := h.Fonts.Lookup(fnt, fnt.Size)
-	ext := face.Extents()
+	ext := h.face(fnt).ext
 	return h.width(txt, fnt), ext.Ascent, ext.Descent
 }
 
@@ -60,28 +88,65 @@ func (h wideHandler) width(txt string, fnt font.Font) vg.Length {
 	if w, ok := h.m.widths[measured{fnt, txt}]; ok {
 		return w
 	}
-	face := h.Fonts.Lookup(fnt, fnt.Size)
+	face := h.face(fnt).face
 	var (
 		total vg.Length
-		run   strings.Builder // consecutive runes the font has, measured together for kerning
+		run   = -1 // where the runes the font has begin, measured together for kerning
 	)
-	for _, r := range txt {
+	for i, r := range txt {
 		idx, err := face.Face.GlyphIndex(&h.m.buf, r)
 		if err == nil && idx != 0 {
-			run.WriteRune(r)
+			if run < 0 {
+				run = i
+			}
 			continue
 		}
-		if run.Len() > 0 {
-			total += face.Width(run.String())
-			run.Reset()
+		if run >= 0 {
+			total += h.advance(face, txt[run:i])
+			run = -1
 		}
 		total += fnt.Size
 	}
-	if run.Len() > 0 {
-		total += face.Width(run.String())
+	if run >= 0 {
+		total += h.advance(face, txt[run:])
 	}
 	h.m.widths[measured{fnt, txt}] = total
 	return total
+}
+
+// advance is face.Width(s), the advances and kerning of s's glyphs
+// summed in font units and scaled, computed as gonum computes it but with
+// the handler's buffer: face.Width allocates one of its own at every call,
+// the most of all that laying a plot out allocates. Where gonum fails (and
+// panics) it is left to do so.
+func (h wideHandler) advance(face font.Face, s string) vg.Length {
+	ppem := fixed.Int26_6(face.Face.UnitsPerEm())
+	var (
+		width     int
+		prev, idx sfnt.GlyphIndex
+		err       error
+	)
+	for i, r := range s {
+		if idx, err = face.Face.GlyphIndex(&h.m.buf, r); err != nil {
+			return face.Width(s)
+		}
+		if i > 0 {
+			kern, err := face.Face.Kern(&h.m.buf, prev, idx, ppem, xfont.HintingNone)
+			switch {
+			case err == nil:
+				width += int(kern)
+			case !errors.Is(err, sfnt.ErrNotFound):
+				return face.Width(s)
+			}
+		}
+		adv, err := face.Face.GlyphAdvance(&h.m.buf, idx, ppem, xfont.HintingNone)
+		if err != nil {
+			return face.Width(s)
+		}
+		width += int(adv)
+		prev = idx
+	}
+	return vg.Length(float64(width)) * (face.Font.Size / vg.Length(float64(ppem)))
 }
 
 // Draw implements text.Handler. It is text.Plain.Draw with the line width
@@ -92,7 +157,7 @@ func (h wideHandler) Draw(c vg.Canvas, txt string, sty text.Style, pt vg.Point) 
 		return
 	}
 
-	fnt := h.Fonts.Lookup(sty.Font, sty.Font.Size)
+	f := h.face(sty.Font)
 	c.SetColor(sty.Color)
 
 	if sty.Rotation != 0 {
@@ -107,11 +172,11 @@ func (h wideHandler) Draw(c vg.Canvas, txt string, sty text.Style, pt vg.Point) 
 
 	lines := h.Lines(txt)
 	ht := sty.Height(txt)
-	pt.Y += ht*vg.Length(sty.YAlign) - fnt.Extents().Ascent
+	pt.Y += ht*vg.Length(sty.YAlign) - f.ext.Ascent
 	for i, line := range lines {
 		xoffs := vg.Length(sty.XAlign) * h.width(line, sty.Font)
 		n := vg.Length(len(lines) - i)
-		c.FillString(fnt, pt.Add(vg.Point{X: xoffs, Y: n * sty.Font.Size}), line)
+		c.FillString(f.face, pt.Add(vg.Point{X: xoffs, Y: n * sty.Font.Size}), line)
 	}
 
 	if sty.Rotation != 0 {
@@ -128,36 +193,64 @@ func wrap(sty text.Style, txt string, max vg.Length) string {
 	if sty.Width(txt) <= max {
 		return txt
 	}
-	words := strings.Fields(txt)
-	n := len(greedy(sty, words, max))
+	b := breaker{sty: sty, words: strings.Fields(txt)}
+	n := len(b.greedy(max)) + 1
 	// The greedy break at a narrower limit keeps n lines down to the
 	// balanced width; bisect for it.
 	lo, hi := max/vg.Length(n), max
 	for range 20 {
 		mid := (lo + hi) / 2
-		if len(greedy(sty, words, mid)) <= n {
+		if len(b.greedy(mid))+1 <= n {
 			hi = mid
 		} else {
 			lo = mid
 		}
 	}
-	return strings.Join(greedy(sty, words, hi), "\n")
+	return b.join(b.greedy(hi))
 }
 
-// greedy fills each line with as many words as fit in max.
-func greedy(sty text.Style, words []string, max vg.Length) []string {
-	var lines []string
-	line := ""
-	for _, word := range words {
-		switch {
-		case line == "":
-			line = word
-		case sty.Width(line+" "+word) <= max:
-			line += " " + word
-		default:
-			lines = append(lines, line)
-			line = word
+// breaker breaks words into lines. The bisection in wrap tries the same
+// lines at each of its limits, so a breaker measures each run of words
+// once.
+type breaker struct {
+	sty    text.Style
+	words  []string
+	widths map[[2]int]vg.Length // of words[i..j] joined by spaces, at [i, j]
+}
+
+// greedy fills each line with as many words as fit in max, and returns
+// where each line but the first begins.
+func (b *breaker) greedy(max vg.Length) (breaks []int) {
+	start := 0
+	for k := 1; k < len(b.words); k++ {
+		if !(b.width(start, k) <= max) {
+			breaks = append(breaks, k)
+			start = k
 		}
 	}
-	return append(lines, line)
+	return breaks
+}
+
+// width is the width of words[i..j] joined by spaces.
+func (b *breaker) width(i, j int) vg.Length {
+	if w, ok := b.widths[[2]int{i, j}]; ok {
+		return w
+	}
+	if b.widths == nil {
+		b.widths = map[[2]int]vg.Length{}
+	}
+	w := b.sty.Width(strings.Join(b.words[i:j+1], " "))
+	b.widths[[2]int{i, j}] = w
+	return w
+}
+
+// join returns the lines that breaks make, joined by "\n".
+func (b *breaker) join(breaks []int) string {
+	lines := make([]string, 0, len(breaks)+1)
+	start := 0
+	for _, k := range append(breaks, len(b.words)) {
+		lines = append(lines, strings.Join(b.words[start:k], " "))
+		start = k
+	}
+	return strings.Join(lines, "\n")
 }

@@ -124,6 +124,25 @@ func (linearTicks) Ticks(min, max float64) []plot.Tick {
 	return ticks
 }
 
+// lastTicks remembers the last ticks its Ticker made: gonum asks an axis
+// for its ticks a dozen times while it lays one plot out, always for the
+// same range, and only reads them.
+type lastTicks struct {
+	plot.Ticker
+	min, max uint64 // the range's bits: -0 is not taken for 0
+	ticks    []plot.Tick
+	done     bool
+}
+
+// Ticks implements plot.Ticker.
+func (l *lastTicks) Ticks(min, max float64) []plot.Tick {
+	lo, hi := math.Float64bits(min), math.Float64bits(max)
+	if !l.done || lo != l.min || hi != l.max {
+		l.min, l.max, l.ticks, l.done = lo, hi, l.Ticker.Ticks(min, max), true
+	}
+	return l.ticks
+}
+
 // niceStep returns the label step for [min, max]: the smallest of 1, 2, 5
 // times 10^e that is at least a fifth of the range; and e.
 func niceStep(min, max float64) (step float64, e int) {

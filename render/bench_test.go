@@ -19,7 +19,7 @@ import (
 // whole build.
 
 // bookChapters reads ../chapters/*.md.
-func bookChapters(b *testing.B) (files []string, srcs [][]byte) {
+func bookChapters(b testing.TB) (files []string, srcs [][]byte) {
 	files, _ = filepath.Glob("../chapters/*.md")
 	if len(files) == 0 {
 		b.Fatal("no chapters in ../chapters")
@@ -36,7 +36,7 @@ func bookChapters(b *testing.B) (files []string, srcs [][]byte) {
 
 // bookResults reads every result set under ../results, the book's own set
 // (named by ../chapters/book.yaml) as the build's.
-func bookResults(b *testing.B, all []probe.Probe) sets {
+func bookResults(b testing.TB, all []probe.Probe) sets {
 	cfg, err := os.ReadFile("../chapters/book.yaml")
 	if err != nil {
 		b.Fatal(err)
@@ -65,7 +65,7 @@ func bookResults(b *testing.B, all []probe.Probe) sets {
 }
 
 // parseBook parses every chapter and indexes their experiments.
-func parseBook(b *testing.B, all []probe.Probe) ([]*Doc, map[string]*Experiment) {
+func parseBook(b testing.TB, all []probe.Probe) ([]*Doc, map[string]*Experiment) {
 	files, srcs := bookChapters(b)
 	var docs []*Doc
 	exps := map[string]*Experiment{}

@@ -191,7 +191,7 @@ func (ev *eval) plot(dir *directive) any {
 		ev.errs.at(dir.off, "plot: %v", err)
 		return fail
 	}
-	return &ast.Plot{SVG: svg, Caption: p.caption, Provenance: provenance}
+	return &ast.Plot{SVG: svg, Input: pl, Caption: p.caption, Provenance: provenance}
 }
 
 func point(row dataset.Row, xp probe.Param, xv, metric string) (rawPoint, bool) {
@@ -466,5 +466,5 @@ func (ev *eval) cdf(dir *directive) any {
 		ev.errs.at(dir.off, "plot: %v", err)
 		return fail
 	}
-	return &ast.Plot{SVG: svg, Caption: p.caption, Provenance: provenance}
+	return &ast.Plot{SVG: svg, Input: pl, Caption: p.caption, Provenance: provenance}
 }

@@ -14,6 +14,7 @@ import (
 	gast "github.com/yuin/goldmark/ast"
 
 	"measuredbook/expr"
+	"measuredbook/plotsvg"
 )
 
 // Directive names, the first word of a fenced block's info string.
@@ -135,7 +136,8 @@ type TableView struct {
 
 // Plot is the view of a plot directive.
 type Plot struct {
-	SVG        []byte // an inline <svg> element
+	SVG        []byte       // an inline <svg> element
+	Input      plotsvg.Plot // what SVG draws: its title, axes and points
 	Caption    string
 	Provenance string
 	Missing    string

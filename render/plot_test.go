@@ -1,0 +1,45 @@
+package render
+
+import (
+	"bytes"
+	"testing"
+
+	"measuredbook/plotsvg"
+	"measuredbook/probes"
+	"measuredbook/render/ast"
+)
+
+// TestBookPlots renders every plot of the book's chapters, against the
+// committed results, and holds each to plotsvg.Reference: Render draws
+// with a canvas of its own that must write, byte for byte, what gonum's
+// vgsvg canvas writes.
+func TestBookPlots(t *testing.T) {
+	all := probes.All()
+	docs, exps := parseBook(t, all)
+	res := bookResults(t, all)
+	n := 0
+	for _, d := range docs {
+		page, err := Evaluate(d, res, exps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range page.views {
+			pl, ok := v.(*ast.Plot)
+			if !ok || pl.SVG == nil {
+				continue
+			}
+			n++
+			want, err := plotsvg.Reference(pl.Input)
+			if err != nil {
+				t.Errorf("%s: plot %q: %v", d.File, pl.Input.Title, err)
+				continue
+			}
+			if !bytes.Equal(pl.SVG, want) {
+				t.Errorf("%s: plot %q: Render's %d bytes differ from Reference's %d", d.File, pl.Input.Title, len(pl.SVG), len(want))
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("the book drew no plot")
+	}
+}
