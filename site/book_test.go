@@ -1,7 +1,6 @@
 package site_test
 
 import (
-	"bytes"
 	"os"
 	"reflect"
 	"testing"
@@ -61,10 +60,13 @@ func bookChapters(tb testing.TB) (chs []chapter, has map[string]bool, pageOf map
 }
 
 // page is a chapter's per-page work, as book.renderChapter does it.
-func page(c chapter, has map[string]bool, pageOf map[string]string) ([]byte, []site.Heading, []site.Section) {
-	body, toc := site.Decorate(site.LinkData(c.body, has))
-	body = site.LinkExperiments(body, c.slug+".html", pageOf)
+func page(c chapter, has map[string]bool, pageOf map[string]string) (string, []site.Heading, []site.Section) {
+	body, toc := site.Decorate(c.body, links(c, has, pageOf))
 	return body, toc, site.Sections(c.title, c.slug, body, toc)
+}
+
+func links(c chapter, has map[string]bool, pageOf map[string]string) site.Links {
+	return site.Links{Page: c.slug + ".html", Has: has, PageOf: pageOf}
 }
 
 // On the book's chapters, the page, its contents and its search text
@@ -73,8 +75,8 @@ func TestBookPagesAsFirstWritten(t *testing.T) {
 	chs, has, pageOf := bookChapters(t)
 	for _, c := range chs {
 		body, toc, secs := page(c, has, pageOf)
-		wbody, wtoc, wsecs := site.RefPage(c.body, c.title, c.slug, has, pageOf)
-		if !bytes.Equal(body, wbody) {
+		wbody, wtoc, wsecs := site.RefPage(c.body, c.title, c.slug, links(c, has, pageOf))
+		if body != wbody {
 			t.Errorf("%s: the page differs", c.slug)
 		}
 		if !reflect.DeepEqual(toc, wtoc) {

@@ -21,6 +21,14 @@ var (
 	refExperimentRE = regexp.MustCompile(`<figure class="mb-experiment" id="experiment-([^"]+)">`)
 )
 
+// refPage is a chapter's per-page work as first written: the page, its
+// contents and its search sections.
+func refPage(body []byte, title, slug string, l Links) (string, []Heading, []Section) {
+	body, toc := refDecorate(refLinkData(body, l.Has))
+	body = refLinkExperiments(body, l.Page, l.PageOf)
+	return string(body), toc, refSections(title, slug, body, toc)
+}
+
 // refReplace replaces every match of re in b by f(its submatches).
 func refReplace(re *regexp.Regexp, b []byte, f func(g [][]byte) []byte) []byte {
 	var out []byte
