@@ -55,7 +55,9 @@ func soup(r *rand.Rand, n int) string {
 // search sections are byte for byte those the regexps first made.
 func TestPagesAsFirstWritten(t *testing.T) {
 	for _, s := range []string{"", `<h2 id="a">x</h2>`,
-		`<svg viewBox="0 0 480 300" style="max-width:640px;height:auto"><title>a px;height:auto b</title><text style="font-size:10px">x</text></svg>`,
+		// The min-width goes into the title when it holds the first px;height:auto.
+		`<svg viewBox="0 0 480 300"><title>a px;height:auto b</title><text style="font-size:10px">x</text></svg>`,
+		`<svg viewBox="0 0 480 300"><title>a px;height:auto</title><text style="font-size:10px">x</text></svg>`,
 		`<svg viewBox="0 0 480 300" style="max-width:640px;height:auto"><title>a px;height:auto</title><text style="font-size:10px">x</text></svg>`,
 		`<h2 id="a<script>x</script>b">t</h2>`, `<b <svg>x</svg> >y`, `<h2 id="a>b">c</h2>`} {
 		checkPage(t, s)
