@@ -560,14 +560,13 @@ func (b *Book) renderChapter(l *layout, i int) (o chapterOut) {
 		o.err = err
 		return o
 	}
-	body, toc := site.Decorate(site.LinkData(body, l.has))
-	body = site.LinkExperiments(body, name, l.pageOf)
-	if o.search, err = site.SearchEntries(site.Sections(d.Front.Title, d.Front.Slug, body, toc)); err != nil {
+	decorated, toc := site.Decorate(body, site.Links{Page: name, Has: l.has, PageOf: l.pageOf})
+	if o.search, err = site.SearchEntries(site.Sections(d.Front.Title, d.Front.Slug, decorated, toc)); err != nil {
 		o.err = err
 		return o
 	}
 	page := l.base
-	page.Page, page.Body = d.Front.Title, template.HTML(body)
+	page.Page, page.Body = d.Front.Title, template.HTML(decorated)
 	if page.pageExtras, err = extras(l, name, toc); err != nil {
 		o.err = err
 		return o

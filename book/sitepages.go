@@ -83,14 +83,14 @@ func (b *Book) extraPages(l *layout, outs []chapterOut) error {
 	}
 	for _, p := range []struct {
 		file, title string
-		body        template.HTML
+		body        []byte
 	}{
 		{"claims.html", "검사한 주장", site.ClaimsBody(res.Machine, claims)},
 		{"environment.html", "측정 환경", site.EnvironmentBody(sets)},
-		{"search.html", "검색", ""},
+		{"search.html", "검색", nil},
 	} {
 		page := l.base
-		body, toc := site.Decorate([]byte(p.body))
+		body, toc := site.Decorate(p.body, site.Links{})
 		page.Page, page.Body = p.title, template.HTML(body)
 		var err error
 		if page.pageExtras, err = extras(l, p.file, toc); err != nil {

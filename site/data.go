@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -113,52 +112,54 @@ func Export(set string, r *dataset.Result) (jsonFile, csvFile []byte, err error)
 	return append(jsonFile, '\n'), buf.Bytes(), w.Error()
 }
 
-var experimentRE = regexp.MustCompile(`<figure class="mb-experiment" id="experiment-([^"]+)">`)
-
-// LinkData adds to each experiment's provenance line (its figure's
+// linkData adds to each experiment's provenance line (its figure's
 // caption) the links to its raw data, for the experiments with data (has).
-func LinkData(body []byte, has map[string]bool) []byte {
-	var out bytes.Buffer
-	out.Grow(len(body) + 1024)
-	for {
-		loc := experimentRE.FindSubmatchIndex(body)
-		if loc == nil {
-			out.Write(body)
-			return out.Bytes()
+func linkData(dst, body []byte, has map[string]bool) ([]byte, bool) {
+	out, last, changed := dst, 0, false
+	for from := 0; ; {
+		start, id, open := experimentFigure(body, from)
+		if start < 0 {
+			break
 		}
-		end := bytes.Index(body[loc[1]:], []byte("</figure>"))
+		end := bytes.Index(body[open:], []byte("</figure>"))
 		if end < 0 {
-			out.Write(body)
-			return out.Bytes()
+			break
 		}
-		fig := body[:loc[1]+end]
-		caption := bytes.LastIndex(fig, []byte("</figcaption>"))
-		id := html.UnescapeString(string(body[loc[2]:loc[3]]))
-		if caption < loc[1] || !has[id] {
-			out.Write(fig)
-			body = body[len(fig):]
+		// The links go at the end of the figure's last caption, inside
+		// a span it may end with.
+		prev, fig := from, open+end
+		from = fig
+		cut := bytes.LastIndex(body[prev:fig], []byte("</figcaption>"))
+		if cut < 0 || prev+cut < open {
 			continue
 		}
-		cut := caption
-		if bytes.HasSuffix(fig[:cut], []byte("</span>")) {
+		exp := html.UnescapeString(string(id))
+		if !has[exp] {
+			continue
+		}
+		cut += prev
+		if bytes.HasSuffix(body[:cut], []byte("</span>")) {
 			cut -= len("</span>")
 		}
-		e := html.EscapeString(id)
-		out.Write(fig[:cut])
-		fmt.Fprintf(&out, ` <span class="mb-data">원자료 <a href="data/%s.csv" download>CSV</a> · <a href="data/%s.json" download>JSON</a></span>`, e, e)
-		out.Write(fig[cut:])
-		body = body[len(fig):]
+		e := html.EscapeString(exp)
+		out = fmt.Appendf(append(out, body[last:cut]...),
+			` <span class="mb-data">원자료 <a href="data/%s.csv" download>CSV</a> · <a href="data/%s.json" download>JSON</a></span>`, e, e)
+		last, changed = cut, true
 	}
+	if !changed {
+		return dst, false
+	}
+	return append(out, body[last:]...), true
 }
 
-// LinkExperiments tells each live value drawing on an experiment shown on
+// linkExperiments tells each live value drawing on an experiment shown on
 // another page where that page is (data-page), for its popover's link.
-func LinkExperiments(body []byte, page string, pageOf map[string]string) []byte {
-	return replaceAttrs(body, "data-exp", func(m, value []byte) []byte {
+func linkExperiments(dst, body []byte, l Links) ([]byte, bool) {
+	return afterAttrs(dst, body, "data-exp", func(value []byte) string {
 		id := html.UnescapeString(string(value))
-		if p, ok := pageOf[id]; ok && p != page {
-			return fmt.Appendf(nil, `%s data-page="%s"`, m, html.EscapeString(p))
+		if p, ok := l.PageOf[id]; ok && p != l.Page {
+			return ` data-page="` + html.EscapeString(p) + `"`
 		}
-		return m
+		return ""
 	})
 }

@@ -9,7 +9,6 @@ import (
 	"bytes"
 	"fmt"
 	"html"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -21,13 +20,6 @@ type Heading struct {
 	Text  string // its text, without markup
 }
 
-var (
-	tagRE     = regexp.MustCompile(`(?s)<[^>]*>`)
-	captionRE = regexp.MustCompile(`(?s)<caption>(.*?)</caption>`)
-	titleRE   = regexp.MustCompile(`<title>([^<]*)</title>`)
-	fontRE    = regexp.MustCompile(`font-size:([0-9.]+)px`)
-)
-
 // series numbers the plot palette's colours (plotsvg's Okabe–Ito order),
 // so the stylesheet can give each series a colour per theme.
 var series = map[string]int{"0072B2": 1, "D55E00": 2, "009E73": 3, "CC79A7": 4, "E69F00": 5, "56B4E9": 6}
@@ -36,52 +28,88 @@ var series = map[string]int{"0072B2": 1, "D55E00": 2, "009E73": 3, "CC79A7": 4, 
 // a plot narrower than that allows scrolls inside its figure instead.
 const MinPlotText = 11
 
-// Decorate returns a chapter's body with a link after every h2–h4 to
-// itself, every table in a labelled, focusable scroll region, plot series
-// coloured from the stylesheet and plots kept wide enough for their text,
-// and the h2 and h3 for the in-page contents.
-func Decorate(body []byte) ([]byte, []Heading) {
+// Links are what a chapter's page links to beyond itself.
+type Links struct {
+	Page   string            // the page's own file name
+	Has    map[string]bool   // the experiments whose raw data the site offers
+	PageOf map[string]string // the page each experiment is shown on
+}
+
+// Decorate returns a page's body with its experiments' provenance linked
+// to their raw data, a link after every h2–h4 to itself, every table in a
+// labelled, focusable scroll region, plot series coloured from the
+// stylesheet and plots kept wide enough for their text, code blocks
+// focusable and live values linked to the page of their experiment; and
+// the h2 and h3 for the in-page contents.
+func Decorate(body []byte, links Links) (string, []Heading) {
 	var toc []Heading
-	body = replaceHeadings(body, func(level int, idb, innerb []byte) []byte {
-		id, inner := string(idb), string(innerb)
-		text := strings.TrimSpace(html.UnescapeString(tagRE.ReplaceAllString(inner, "")))
-		if level <= 3 {
-			toc = append(toc, Heading{Level: level, ID: html.UnescapeString(id), Text: text})
-		}
-		return fmt.Appendf(nil, `<h%d id="%s">%s <a class="anchor" href="#%s" aria-label="이 절의 링크: %s">#</a></h%d>`,
-			level, id, inner, id, html.EscapeString(text), level)
+	p := newPasses(body)
+	p.run(func(dst, page []byte) ([]byte, bool) { return linkData(dst, page, links.Has) })
+	p.run(func(dst, page []byte) ([]byte, bool) {
+		return replaceHeadings(dst, page, func(dst []byte, level int, id, inner []byte) []byte {
+			text := strings.TrimSpace(html.UnescapeString(string(stripTags(nil, inner))))
+			if level <= 3 {
+				toc = append(toc, Heading{Level: level, ID: html.UnescapeString(string(id)), Text: text})
+			}
+			return fmt.Appendf(dst, `<h%d id="%s">%s <a class="anchor" href="#%s" aria-label="이 절의 링크: %s">#</a></h%d>`,
+				level, id, inner, id, html.EscapeString(text), level)
+		})
 	})
-	body = replaceElements(body, "table", func(t []byte) []byte {
-		label := "표"
-		if c := captionRE.FindSubmatch(t); c != nil {
-			label = "표: " + strings.TrimSpace(html.UnescapeString(tagRE.ReplaceAllString(string(c[1]), "")))
-		}
-		return fmt.Appendf(nil, `<div class="scroll" role="region" aria-label="%s" tabindex="0">%s</div>`, html.EscapeString(label), t)
+	p.run(func(dst, page []byte) ([]byte, bool) {
+		return replaceElements(dst, page, "table", func(dst, t []byte) []byte {
+			label := "표"
+			if c, ok := caption(t); ok {
+				label = "표: " + strings.TrimSpace(html.UnescapeString(string(stripTags(nil, c))))
+			}
+			return scrollRegion(dst, label, t)
+		})
 	})
-	body = recolour(body)
-	body = plotWidths(body)
-	body = bytes.ReplaceAll(body, []byte(`<pre class="chroma">`), []byte(`<pre class="chroma" tabindex="0">`))
-	return body, toc
+	p.run(recolour)
+	p.run(plotWidths)
+	p.run(func(dst, page []byte) ([]byte, bool) {
+		return replaceString(dst, page, `<pre class="chroma">`, `<pre class="chroma" tabindex="0">`)
+	})
+	p.run(func(dst, page []byte) ([]byte, bool) { return linkExperiments(dst, page, links) })
+	return p.done(), toc
+}
+
+// scrollRegion appends a labelled, focusable region that scrolls what
+// it holds, the parts of content.
+func scrollRegion(dst []byte, label string, content ...[]byte) []byte {
+	dst = fmt.Appendf(dst, `<div class="scroll" role="region" aria-label="%s" tabindex="0">`, html.EscapeString(label))
+	for _, c := range content {
+		dst = append(dst, c...)
+	}
+	return append(dst, "</div>"...)
 }
 
 // plotWidths gives each plot a minimum width at which its smallest text
 // is MinPlotText pixels, in a labelled region that scrolls below that.
-func plotWidths(body []byte) []byte {
-	return replaceSVGs(body, func(svg, width []byte) []byte {
+func plotWidths(dst, page []byte) ([]byte, bool) {
+	return replaceSVGs(dst, page, func(dst, svg, width []byte) []byte {
 		vb, _ := strconv.ParseFloat(string(width), 64)
 		small := 0.0
-		for _, f := range fontRE.FindAllSubmatch(svg, -1) {
-			if v, err := strconv.ParseFloat(string(f[1]), 64); err == nil && v > 0 && (small == 0 || v < small) {
+		fontSizes(svg, func(size []byte) {
+			if v, err := strconv.ParseFloat(string(size), 64); err == nil && v > 0 && (small == 0 || v < small) {
 				small = v
 			}
-		}
+		})
+		// The min-width goes after the style's first "px;height:auto".
+		var minWidth []byte
+		at := len(svg)
 		if small > 0 && vb > 0 {
-			svg = bytes.Replace(svg, []byte("px;height:auto"), fmt.Appendf(nil, "px;height:auto;min-width:%.0fpx", vb*MinPlotText/small), 1)
+			if k := bytes.Index(svg, []byte("px;height:auto")); k >= 0 {
+				at, minWidth = k+len("px;height:auto"), fmt.Appendf(nil, ";min-width:%.0fpx", vb*MinPlotText/small)
+			}
 		}
 		label := "그림"
-		if t := titleRE.FindSubmatch(svg); t != nil {
-			label = "그림: " + html.UnescapeString(string(t[1]))
+		if start, end := title(svg); start >= 0 {
+			t := string(svg[start:end])
+			if minWidth != nil && start < at && at <= end { // the title as written, min-width and all
+				t = string(svg[start:at]) + string(minWidth) + string(svg[at:end])
+			}
+			label = "그림: " + html.UnescapeString(t)
 		}
-		return fmt.Appendf(nil, `<div class="scroll" role="region" aria-label="%s" tabindex="0">%s</div>`, html.EscapeString(label), svg)
+		return scrollRegion(dst, label, svg[:at], minWidth, svg[at:])
 	})
 }

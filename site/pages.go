@@ -1,9 +1,9 @@
 package site
 
 import (
+	"bytes"
 	"fmt"
 	"html"
-	"html/template"
 	"slices"
 	"sort"
 	"strings"
@@ -34,8 +34,8 @@ func verdictOf(cl render.Claim) string {
 // verdict on the build's set (own) and the figures it was decided on; a
 // claim decided on other machines' figures names them, and a claim stated
 // per machine gives its verdict on each.
-func ClaimsBody(own string, chapters []ChapterClaims) template.HTML {
-	var b strings.Builder
+func ClaimsBody(own string, chapters []ChapterClaims) []byte {
+	var b bytes.Buffer
 	count := map[string]int{}
 	total := 0
 	for _, c := range chapters {
@@ -44,6 +44,7 @@ func ClaimsBody(own string, chapters []ChapterClaims) template.HTML {
 			total++
 		}
 	}
+	b.Grow(512 * (total + 1)) // a claim takes ~400 bytes
 	na := ""
 	if n := count["unavailable"]; n > 0 {
 		na = fmt.Sprintf(", 이 기계에서는 잴 수 없는 것에 관한 주장이라 해당 없음 %d", n)
@@ -85,7 +86,7 @@ func ClaimsBody(own string, chapters []ChapterClaims) template.HTML {
 		}
 		b.WriteString("</ul>\n")
 	}
-	return template.HTML(b.String())
+	return b.Bytes()
 }
 
 // SetMachine is one result set whose figures appear in the book.
@@ -101,8 +102,8 @@ type SetMachine struct {
 // appear, its fingerprint, kernel and limits, and for a transcribed set
 // where each experiment's figures were taken from. A machine the book
 // shows whose set is not here is listed as such: its places are gaps.
-func EnvironmentBody(sets []SetMachine) template.HTML {
-	var b strings.Builder
+func EnvironmentBody(sets []SetMachine) []byte {
+	var b bytes.Buffer
 	b.WriteString("<p>이 책의 수치를 잰 기계들입니다. 실험마다 붙은 출처 줄이 어느 기계의 값인지 말합니다.</p>\n")
 	for _, s := range sets {
 		what := "이 책의 측정 세트"
@@ -163,5 +164,5 @@ func EnvironmentBody(sets []SetMachine) template.HTML {
 			b.WriteString("</dl></details>\n")
 		}
 	}
-	return template.HTML(b.String())
+	return b.Bytes()
 }

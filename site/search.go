@@ -3,7 +3,6 @@ package site
 import (
 	"encoding/json"
 	"html"
-	"regexp"
 	"strings"
 )
 
@@ -16,34 +15,51 @@ type Section struct {
 	Text    string `json:"x"` // the plain text
 }
 
-var sectionRE = regexp.MustCompile(`<h[2-4] id="([^"]+)">`)
-
 // Sections splits a decorated chapter body (Decorate's output) into its
 // searchable sections.
-func Sections(title, slug string, body []byte, toc []Heading) []Section {
+func Sections(title, slug, body string, toc []Heading) []Section {
 	byID := map[string]string{}
 	for _, h := range toc {
 		byID[h.ID] = h.Text
 	}
-	s := dropHidden(string(body))
-	var out []Section
-	add := func(url, head, part string) {
-		text := strings.TrimSpace(collapseSpace(html.UnescapeString(stripTags(part))))
-		if text != "" {
-			out = append(out, Section{Chapter: title, URL: url, Title: head, Text: text})
-		}
+	hiddenBuf, textBuf := scratch.Get().(*[]byte), scratch.Get().(*[]byte)
+	defer scratch.Put(hiddenBuf)
+	defer scratch.Put(textBuf)
+	s := dropHidden((*hiddenBuf)[:0], body)
+	// Every section's text goes into one buffer, and that into one string.
+	type part struct {
+		url, head  string
+		start, end int // in text
 	}
-	locs := sectionRE.FindAllStringSubmatchIndex(s, -1)
+	var parts []part
+	text := plainText{out: (*textBuf)[:0]}
 	start, url, head := 0, slug+".html", title
-	for _, l := range locs {
-		add(url, head, s[start:l[0]])
-		id := html.UnescapeString(s[l[2]:l[3]])
-		start, url, head = l[0], slug+".html#"+id, byID[id]
+	add := func(end int) {
+		n := len(text.out)
+		text.add(s[start:end])
+		parts = append(parts, part{url, head, n, len(text.out)})
+	}
+	for i := 0; ; {
+		j, idb, end := nextHeading(s, i)
+		if j < 0 {
+			break
+		}
+		add(j)
+		id := html.UnescapeString(string(idb))
+		start, url, head, i = j, slug+".html#"+id, byID[id], end
 		if head == "" {
 			head = title
 		}
 	}
-	add(url, head, s[start:])
+	add(len(s))
+	*hiddenBuf, *textBuf = s, text.out
+	all := string(text.out)
+	var out []Section
+	for _, p := range parts {
+		if t := strings.TrimSpace(all[p.start:p.end]); t != "" {
+			out = append(out, Section{Chapter: title, URL: p.url, Title: p.head, Text: t})
+		}
+	}
 	return out
 }
 

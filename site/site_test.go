@@ -39,8 +39,7 @@ func TestDecorate(t *testing.T) {
 <table><tr><td>2</td></tr></table>
 <figure class="mb-plot"><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 480 300" width="100%" style="max-width:640px;height:auto" role="img"><title>그림 제목</title>
 <path style="stroke:#0072B2;fill:#D55E00"/><text style="font-size:12px">a</text><text style="font-size:10px">b</text></svg></figure>`
-	out, toc := Decorate([]byte(body))
-	s := string(out)
+	s, toc := Decorate([]byte(body), Links{})
 	for _, want := range []string{
 		`<h2 id="배경">배경 <code>x</code> <a class="anchor" href="#배경" aria-label="이 절의 링크: 배경 x">#</a></h2>`,
 		`<h3 id="a-b">A &amp; B <a class="anchor" href="#a-b" aria-label="이 절의 링크: A &amp; B">#</a></h3>`,
@@ -58,7 +57,7 @@ func TestDecorate(t *testing.T) {
 	if len(toc) != 2 || toc[0] != (Heading{2, "배경", "배경 x"}) || toc[1] != (Heading{3, "a-b", "A & B"}) {
 		t.Errorf("contents %+v", toc)
 	}
-	secs := Sections("장", "ch", out, toc)
+	secs := Sections("장", "ch", s, toc)
 	if len(secs) != 2 || secs[0].URL != "ch.html#배경" || secs[1].URL != "ch.html#a-b" || secs[1].Title != "A & B" ||
 		strings.Contains(secs[1].Text, "#") || !strings.Contains(secs[1].Text, "넓은 <표>") || strings.Contains(secs[1].Text, "그림 제목") {
 		t.Errorf("sections %+v", secs)
@@ -105,16 +104,17 @@ func TestExportAndLinks(t *testing.T) {
 	if len(d.Unavailable) != 1 || d.Unavailable[0]["api"] != "kqueue" || d.Unavailable[0]["reason"] != "kqueue is not available on linux" {
 		t.Errorf("json unavailable %+v", d.Unavailable)
 	}
-	body := `<figure class="mb-experiment" id="experiment-bare"><table></table></figure>
-<figure class="mb-experiment" id="experiment-e"><table></table>
+	body := `<figure class="mb-experiment" id="experiment-bare"><p>x</p></figure>
+<figure class="mb-experiment" id="experiment-e"><p>y</p>
 <figcaption class="mb-provenance">✅ box</figcaption></figure>
 <figure class="mb-experiment" id="experiment-none"><figcaption class="mb-provenance">측정 없음</figcaption></figure>
 <span class="mb-value" data-exp="e">1</span><span class="mb-value" data-exp="f">2</span>`
-	got := string(LinkExperiments(LinkData([]byte(body), map[string]bool{"e": true, "bare": true}), "this.html", map[string]string{"e": "this.html", "f": "other.html"}))
+	got, _ := Decorate([]byte(body), Links{Page: "this.html", Has: map[string]bool{"e": true, "bare": true},
+		PageOf: map[string]string{"e": "this.html", "f": "other.html"}})
 	for _, want := range []string{
 		`✅ box <span class="mb-data">원자료 <a href="data/e.csv" download>CSV</a> · <a href="data/e.json" download>JSON</a></span></figcaption>`,
 		`<figcaption class="mb-provenance">측정 없음</figcaption>`,
-		`<figure class="mb-experiment" id="experiment-bare"><table></table></figure>`,
+		`<figure class="mb-experiment" id="experiment-bare"><p>x</p></figure>`,
 		`data-exp="e">1`,
 		`data-exp="f" data-page="other.html">2`,
 	} {
