@@ -33,6 +33,7 @@ type Results struct {
 	mu      sync.Mutex             // guards what follows
 	files   map[string]*resultFile // set/id →
 	stale   map[string]string      // id → why, of the build's set (MarkStale)
+	sets    []string               // Sets, nil until read
 
 	// BookMachines are the machines the book shows beside its own
 	// (book.yaml's machines:), present or not: render.Sets.
@@ -156,11 +157,13 @@ func (r *Results) digest(set, id string) [sha256.Size]byte {
 	return r.file(set, id).digest
 }
 
-// Forget drops a result read after it was measured anew.
+// Forget drops a result read after it was measured anew, and the list of
+// sets (the measurement may have made its set).
 func (r *Results) Forget(set, id string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	delete(r.files, r.setName(set)+"/"+id)
+	r.sets = nil
 }
 
 // Err is why the result of id in set could not be read (nil when it was,
@@ -216,15 +219,22 @@ func (r *Results) Errors() []error {
 
 // Sets lists the result sets present (directory names), sorted; it
 // implements render.Sets.
+//
+// The folder is read once (every chapter asks), and again after Forget:
+// a measurement may have made the set's folder.
 func (r *Results) Sets() []string {
-	entries, _ := os.ReadDir(r.Dir)
-	var sets []string
-	for _, e := range entries {
-		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
-			sets = append(sets, e.Name())
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.sets == nil {
+		r.sets = []string{}
+		entries, _ := os.ReadDir(r.Dir)
+		for _, e := range entries {
+			if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+				r.sets = append(r.sets, e.Name())
+			}
 		}
 	}
-	return sets
+	return slices.Clone(r.sets)
 }
 
 // State is what the build's set holds for one experiment.

@@ -3,6 +3,7 @@ package render
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -61,7 +62,6 @@ func staleKo(why string) string { return "⚠ 오래된 결과 (stale: " + why +
 type env struct {
 	res  Results
 	exps map[string]*Experiment
-	ids  []string // sorted, for suggestions
 
 	// base is the set that "" stands for: the build's own (""), or
 	// another machine's while a claim is decided on it.
@@ -81,10 +81,6 @@ type env struct {
 
 func newEnv(res Results, exps map[string]*Experiment) *env {
 	v := &env{res: res, exps: exps, drawn: map[string]bool{}}
-	for id := range exps {
-		v.ids = append(v.ids, id)
-	}
-	slices.Sort(v.ids)
 	if s, ok := res.(Sets); ok {
 		v.own, v.shown = s.Own(), s.Shown()
 		v.sets = append(slices.Clone(s.Sets()), v.shown...)
@@ -145,7 +141,11 @@ func (v *env) machineName(set string, r *dataset.Result) string {
 func (v *env) experiment(id string) (*Experiment, error) {
 	x, ok := v.exps[id]
 	if !ok {
-		return nil, fmt.Errorf("unknown experiment %q%s", id, expr.DidYouMean(id, v.ids))
+		// The book's ids, sorted, only for the suggestion: a chapter
+		// evaluated against a book of a thousand experiments must not
+		// sort them all.
+		ids := slices.Sorted(maps.Keys(v.exps))
+		return nil, fmt.Errorf("unknown experiment %q%s", id, expr.DidYouMean(id, ids))
 	}
 	return x, nil
 }
