@@ -19,6 +19,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"measuredbook/dataset"
 	"measuredbook/expr"
 	"measuredbook/probe"
 	"measuredbook/render"
@@ -61,22 +62,24 @@ func LoadCached(dir string, probes []probe.Probe, cacheDir string) (*Book, error
 }
 
 // Sources remembers, for a process that loads the book again and again
-// (serve), each chapter file's size, modification time and SHA-256: a
-// load after one save then reads and hashes that file alone, and takes
-// the others' parse from the render cache by their remembered hash. A
-// file modified within racy of when it was hashed is hashed again each
-// time (as git treats a racily clean index entry): a coarse clock could
-// give an edit of the same size the same time. The zero value is ready;
-// a nil *Sources remembers nothing.
+// (serve), each chapter and result file's size, modification time and
+// SHA-256, and a result's parse: a rebuild after one save then reads and
+// hashes that file alone, takes the other chapters' parse from the render
+// cache by their remembered hash, and parses no result again. A file
+// modified within racy of when it was read is read again each time (as
+// git treats a racily clean index entry): a coarse clock could give an
+// edit of the same size the same time. The zero value is ready; a nil
+// *Sources remembers nothing.
 type Sources struct {
 	mu    sync.Mutex
 	files map[string]sourceFile
 }
 
 type sourceFile struct {
-	size  int64
-	mtime time.Time
-	sum   [sha256.Size]byte
+	size   int64
+	mtime  time.Time
+	sum    [sha256.Size]byte
+	result *dataset.Result // a result file's parse; nil for a chapter
 }
 
 const racy = 2 * time.Second
@@ -93,34 +96,52 @@ func (s *Sources) LoadCached(dir string, probes []probe.Probe, cacheDir string) 
 	return load(dir, probes, rc, s)
 }
 
-// sum returns the remembered SHA-256 of the file at path, if its size
-// and modification time are those it had when it was hashed.
-func (s *Sources) sum(path string) ([sha256.Size]byte, bool) {
+// NewResults is the package's NewResults, remembering the files' parses.
+func (s *Sources) NewResults(dir, machineName string, probes []probe.Probe) *Results {
+	r := NewResults(dir, machineName, probes)
+	r.sources = s
+	return r
+}
+
+// lookup returns what is remembered of the file at path, if its size and
+// modification time are those it had when it was read.
+func (s *Sources) lookup(path string) (sourceFile, bool) {
 	if s == nil {
-		return [sha256.Size]byte{}, false
+		return sourceFile{}, false
 	}
 	fi, err := os.Stat(path)
 	if err != nil {
-		return [sha256.Size]byte{}, false
+		return sourceFile{}, false
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	f, ok := s.files[path]
-	return f.sum, ok && f.size == fi.Size() && f.mtime.Equal(fi.ModTime())
+	return f, ok && f.size == fi.Size() && f.mtime.Equal(fi.ModTime())
 }
 
-// remember keeps the SHA-256 of the file at path as fi described it
-// before it was read.
-func (s *Sources) remember(path string, fi os.FileInfo, sum [sha256.Size]byte) {
+// stat is the file at path as remember wants it, taken before reading
+// it: a change made meanwhile is seen next time. nil without a memory.
+func (s *Sources) stat(path string) os.FileInfo {
+	if s == nil {
+		return nil
+	}
+	fi, _ := os.Stat(path)
+	return fi
+}
+
+// remember keeps f for the file at path as fi described it before it was
+// read.
+func (s *Sources) remember(path string, fi os.FileInfo, f sourceFile) {
 	if s == nil || fi == nil || time.Since(fi.ModTime()) < racy {
 		return
 	}
+	f.size, f.mtime = fi.Size(), fi.ModTime()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.files == nil {
 		s.files = map[string]sourceFile{}
 	}
-	s.files[path] = sourceFile{fi.Size(), fi.ModTime(), sum}
+	s.files[path] = f
 }
 
 // keepParsed bounds the chapters whose syntax tree Load keeps for the
@@ -157,23 +178,20 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 	var kept atomic.Int64 // source bytes of the chapters whose syntax tree is kept
 	parallel(len(files), func(i int) {
 		c := &chapters[i]
-		if sum, ok := sources.sum(files[i]); ok {
-			if c.doc, c.shallow = rc.parsed(files[i], sum, probes); c.shallow {
-				c.sum = sum
+		if f, ok := sources.lookup(files[i]); ok {
+			if c.doc, c.shallow = rc.parsed(files[i], f.sum, probes); c.shallow {
+				c.sum = f.sum
 				return
 			}
 		}
-		var fi os.FileInfo
-		if sources != nil {
-			fi, _ = os.Stat(files[i]) // before reading: a later change is seen next time
-		}
+		fi := sources.stat(files[i])
 		src, err := store.ReadFile(files[i], 16<<20) // a FIFO named *.md must not hang the build
 		if err != nil {
 			c.read = err
 			return
 		}
 		c.sum = sha256.Sum256(src)
-		sources.remember(files[i], fi, c.sum)
+		sources.remember(files[i], fi, sourceFile{sum: c.sum})
 		if c.doc, c.shallow = rc.parsed(files[i], c.sum, probes); c.shallow {
 			return
 		}

@@ -385,3 +385,33 @@ func TestStagingTwiceLeavesTheBlob(t *testing.T) {
 		t.Errorf("the blob after its name was written again: %q, %v", got, ok)
 	}
 }
+
+// Sources keeps a result file's parse while its size and time stay, and
+// reads it again once they change.
+func TestSourcesRemembersResults(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile(store.Path("../results", "m1", "ceiling"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := store.Path(dir, "m1", "ceiling")
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	past := time.Now().Add(-time.Hour)
+	write := func(b []byte, when time.Time) {
+		os.WriteFile(path, b, 0o644)
+		os.Chtimes(path, when, when)
+	}
+	write(data, past)
+	var s Sources
+	first, ok := s.NewResults(dir, "m1", probes.All()).Lookup("", "ceiling")
+	if !ok {
+		t.Fatal("no result")
+	}
+	if again, _ := s.NewResults(dir, "m1", probes.All()).Lookup("", "ceiling"); again != first {
+		t.Error("an unchanged result was parsed again")
+	}
+	write(append(data, '\n'), past.Add(time.Second))
+	if again, ok := s.NewResults(dir, "m1", probes.All()).Lookup("", "ceiling"); !ok || again == first {
+		t.Errorf("a changed result was not read again (found: %v)", ok)
+	}
+}

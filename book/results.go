@@ -34,6 +34,7 @@ type Results struct {
 	files   map[string]*resultFile // set/id →
 	stale   map[string]string      // id → why, of the build's set (MarkStale)
 	sets    []string               // Sets, nil until read
+	sources *Sources               // what a serving process remembers of the files; nil: nothing
 
 	// BookMachines are the machines the book shows beside its own
 	// (book.yaml's machines:), present or not: render.Sets.
@@ -72,10 +73,16 @@ func (r *Results) file(set, id string) *resultFile {
 			// Its units are checked against its probe's: a unit edited by
 			// hand would be read as another quantity.
 			path := store.Path(r.Dir, set, id)
+			if m, ok := r.sources.lookup(path); ok && m.result != nil {
+				f.res, f.digest = m.result, m.sum
+				return
+			}
+			fi := r.sources.stat(path)
 			var data []byte
 			if data, err = store.ReadFile(path, store.MaxFile); err == nil {
 				if f.res, err = store.Read(bytes.NewReader(data), path, r.probes); err == nil {
 					f.digest = sha256.Sum256(data)
+					r.sources.remember(path, fi, sourceFile{sum: f.digest, result: f.res})
 				}
 			}
 		}

@@ -18,7 +18,7 @@ type Book struct {
 	Opts      book.Options // Chapters, Results, Machine, Probes, This; Runner for Measure
 	Templates string       // a folder with the layouts and style.css; "": the embedded ones
 
-	sources book.Sources // the chapters' hashes, so a rebuild reads only what changed
+	sources book.Sources // the chapters' hashes and results' parses, so a rebuild reads only what changed
 }
 
 // Build is the Builder: book.LoadCached, book.SetFor, book.NewResults,
@@ -44,7 +44,7 @@ func (p *Book) Build() (*Site, error) {
 		b.Templates = os.DirFS(p.Templates)
 	}
 	set := book.SetFor(b.Config, p.Opts)
-	res := book.NewResults(p.Opts.Results, set, p.Opts.Probes)
+	res := p.sources.NewResults(p.Opts.Results, set, p.Opts.Probes)
 	here := set == p.Opts.This.Name
 	var pending []Pending
 	for _, st := range b.Status(res, p.Opts.Probes, b.Order) {
