@@ -95,6 +95,14 @@ func TestCacheIsInvisible(t *testing.T) {
 	os.WriteFile(edited, bytes.Replace(src, []byte("\n---\n"), []byte("\n---\n\n맨 앞에 더한 문단.\n"), 1), 0o644)
 	step("an experiment moved", n-1)
 
+	// A claim's words change only the claims page beside its chapter's.
+	edited = filepath.Join(chapters, "copy-0006.md")
+	if src, err = os.ReadFile(edited); err != nil || !bytes.Contains(src, []byte("\ntext: ")) {
+		t.Fatalf("%s has no claim to edit (%v)", edited, err)
+	}
+	os.WriteFile(edited, bytes.Replace(src, []byte("\ntext: "), []byte("\ntext: 고쳐 쓴 주장 — "), 1), 0o644)
+	step("a claim edited", n-1)
+
 	// Every chapter reads machine facts, which come from the newest of all
 	// the set's results: a change to any result changes every page.
 	cfg, err := LoadConfig("../chapters")

@@ -1,6 +1,7 @@
 package book
 
 import (
+	"encoding/json"
 	"errors"
 	"html/template"
 	"slices"
@@ -83,22 +84,40 @@ func (b *Book) extraPages(l *layout, outs []chapterOut) error {
 	}
 	for _, p := range []struct {
 		file, title string
-		body        []byte
+		body        func() []byte
+		inputs      any // what the body is made of beside the site's key, for the cache; nil: not kept
 	}{
-		{"claims.html", "검사한 주장", site.ClaimsBody(res.Machine, claims)},
-		{"environment.html", "측정 환경", site.EnvironmentBody(sets)},
-		{"search.html", "검색", nil},
+		// The claims page lists every claim of the book, which a save
+		// rarely changes and a book of many chapters takes a while to lay
+		// out again.
+		{"claims.html", "검사한 주장", func() []byte { return site.ClaimsBody(res.Machine, claims) }, claims},
+		{"environment.html", "측정 환경", func() []byte { return site.EnvironmentBody(sets) }, nil},
+		{"search.html", "검색", func() []byte { return nil }, nil},
 	} {
+		key, placed, err := l.cachedPage(p.file, p.inputs)
+		if placed || err != nil {
+			if err != nil {
+				return err
+			}
+			continue
+		}
 		page := l.base
-		body, toc := site.Decorate(p.body, site.Links{})
+		body, toc := site.Decorate(p.body(), site.Links{})
 		page.Page, page.Body = p.title, template.HTML(body)
-		var err error
 		if page.pageExtras, err = extras(l, p.file, toc); err != nil {
 			return err
 		}
 		html, err := execute(l.tmpl, "page.html", page)
-		if err == nil {
+		if err != nil {
+			return err
+		}
+		if key == nil {
 			err = l.out.put(p.file, html)
+		} else {
+			var blob rendercache.Blob
+			if blob, err = l.write(p.file, html); err == nil {
+				l.cache.rc.c.Put(*key, blob.AppendTo(nil))
+			}
 		}
 		if err != nil {
 			return err
@@ -112,6 +131,29 @@ func (b *Book) extraPages(l *layout, outs []chapterOut) error {
 		return err
 	}
 	return l.out.put("site.js", script)
+}
+
+// cachedPage places the page file from the render cache when it holds
+// the page made of inputs (and the site's key); otherwise key is where to
+// keep the page once made, nil without a cache or inputs.
+func (l *layout) cachedPage(file string, inputs any) (key *rendercache.Key, placed bool, err error) {
+	if l.cache == nil || inputs == nil {
+		return nil, false, nil
+	}
+	data, err := json.Marshal(inputs)
+	if err != nil {
+		return nil, false, err
+	}
+	c := l.cache.rc.c
+	k := l.cache.rc.hasher("page").Bytes(l.cache.site[:]).String(file).Bytes(data).Key()
+	if entry, ok := c.Get(k); ok {
+		if blob, ok := rendercache.BlobFrom(entry); ok {
+			if placed, err := l.out.place(file, c, blob); placed || err != nil {
+				return nil, placed, err
+			}
+		}
+	}
+	return &k, false, nil
 }
 
 // export writes the raw data of experiment id in the build's set: taken
