@@ -287,47 +287,25 @@ func (e *encoder) pos(p render.Pos) {
 	e.int(p.Col)
 }
 
-type decoder struct {
-	b   []byte
-	bad bool
-}
+// decoder reads what encoder wrote.
+type decoder struct{ *rendercache.Decoder }
 
-func (d *decoder) int() int {
-	n, k := binary.Varint(d.b)
-	if k <= 0 {
-		d.bad, d.b = true, nil
-		return 0
-	}
-	d.b = d.b[k:]
-	return int(n)
-}
+func (d decoder) int() int    { return int(d.Varint()) }
+func (d decoder) str() string { return string(d.Bytes()) }
 
-func (d *decoder) bytes() []byte {
-	n, k := binary.Uvarint(d.b)
-	if k <= 0 || n > uint64(len(d.b)-k) {
-		d.bad, d.b = true, nil
-		return nil
-	}
-	b := d.b[k : k+int(n)]
-	d.b = d.b[k+int(n):]
-	return b
-}
-
-func (d *decoder) str() string { return string(d.bytes()) }
-
-func (d *decoder) strs() []string {
+func (d decoder) strs() []string {
 	n := d.int()
 	if n < 0 {
 		return nil
 	}
 	ss := []string{}
-	for ; n > 0 && !d.bad; n-- {
+	for ; n > 0 && !d.Bad(); n-- {
 		ss = append(ss, d.str())
 	}
 	return ss
 }
 
-func (d *decoder) pos() render.Pos { return render.Pos{File: d.str(), Line: d.int(), Col: d.int()} }
+func (d decoder) pos() render.Pos { return render.Pos{File: d.str(), Line: d.int(), Col: d.int()} }
 
 // encodeEntry encodes the results a chapter read as cc sees them, its
 // output and the blob of its page; ok is false when the output holds a
@@ -379,31 +357,31 @@ func (cc *chapterCache) encodeEntry(deps []dep, o chapterOut, page rendercache.B
 // decodeEntry is encodeEntry undone; ok is false for data it did not
 // make, and when a result the chapter read is no longer as it was.
 func (cc *chapterCache) decodeEntry(data []byte) (o chapterOut, page rendercache.Blob, ok bool) {
-	d := &decoder{b: data}
-	for n := d.int(); n > 0 && !d.bad; n-- {
+	d := decoder{rendercache.NewDecoder(data)}
+	for n := d.int(); n > 0 && !d.Bad(); n-- {
 		dp := dep{d.str(), d.str()}
-		sum, stale := d.bytes(), d.str()
-		if now, why := cc.state(dp); d.bad || !bytes.Equal(sum, now[:]) || stale != why {
+		sum, stale := d.Bytes(), d.str()
+		if now, why := cc.state(dp); d.Bad() || !bytes.Equal(sum, now[:]) || stale != why {
 			return o, page, false
 		}
 	}
-	for n := d.int(); n > 0 && !d.bad; n-- {
+	for n := d.int(); n > 0 && !d.Bad(); n-- {
 		pos, msg, kind := d.pos(), d.str(), d.str()
 		o.warnings = append(o.warnings, cachedWarning{&render.PosError{Pos: pos, Msg: msg}, kind})
 	}
-	for n := d.int(); n > 0 && !d.bad; n-- {
+	for n := d.int(); n > 0 && !d.Bad(); n-- {
 		c := render.Claim{Pos: d.pos(), Text: d.str(), Expect: d.str(), Verdict: expr.Truth(d.int())}
 		c.Explain, c.Basis, c.Unavailable = d.str(), d.str(), d.str()
 		c.Machines = d.strs()
-		for n := d.int(); n > 0 && !d.bad; n-- {
+		for n := d.int(); n > 0 && !d.Bad(); n-- {
 			c.On = append(c.On, render.MachineVerdict{Machine: d.str(), Verdict: expr.Truth(d.int()), Explain: d.str(), Unavailable: d.str()})
 		}
 		o.claims = append(o.claims, c)
 	}
-	o.search = d.bytes()
+	o.search = d.Bytes()
 	o.sets = d.strs()
-	page, ok = rendercache.BlobFrom(d.b)
-	return o, page, ok && !d.bad
+	page, ok = rendercache.BlobFrom(d.Rest())
+	return o, page, ok && !d.Bad()
 }
 
 // get returns the blob of chapter i's page and the chapter's output if

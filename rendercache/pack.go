@@ -144,60 +144,24 @@ func readPackIndex(path string) (map[Key]loc, error) {
 	if crc32.Checksum(raw, castagnoli) != binary.LittleEndian.Uint32(trailer[8:]) {
 		return nil, errDamaged
 	}
-	d := &reader{b: raw}
-	n := d.uvarint()
+	d := NewDecoder(raw)
+	n := d.Uvarint()
 	locs := make(map[Key]loc, min(n, uint64(len(raw))))
-	for ; n > 0 && !d.bad; n-- {
+	for ; n > 0 && !d.Bad(); n-- {
 		var k Key
-		copy(k[:], d.next(len(k)))
-		l := loc{pack: path, off: int64(d.uvarint()), n: int64(d.uvarint())}
-		l.crc = binary.LittleEndian.Uint32(d.next(4))
-		l.stamp = d.varint()
+		copy(k[:], d.Next(len(k)))
+		l := loc{pack: path, off: int64(d.Uvarint()), n: int64(d.Uvarint())}
+		l.crc = binary.LittleEndian.Uint32(d.Next(4))
+		l.stamp = d.Varint()
 		if l.off < int64(len(magic)) || l.n < 0 || l.off+l.n > start {
-			d.bad = true
+			return nil, errDamaged
 		}
 		locs[k] = l
 	}
-	if d.bad || len(d.b) != 0 {
+	if d.Bad() || len(d.Rest()) != 0 {
 		return nil, errDamaged
 	}
 	return locs, nil
-}
-
-// reader reads an index, noting (bad) when it runs out.
-type reader struct {
-	b   []byte
-	bad bool
-}
-
-func (r *reader) next(n int) []byte {
-	if n > len(r.b) {
-		r.bad, r.b = true, nil
-		return make([]byte, n)
-	}
-	b := r.b[:n]
-	r.b = r.b[n:]
-	return b
-}
-
-func (r *reader) uvarint() uint64 {
-	v, k := binary.Uvarint(r.b)
-	if k <= 0 {
-		r.bad, r.b = true, nil
-		return 0
-	}
-	r.b = r.b[k:]
-	return v
-}
-
-func (r *reader) varint() int64 {
-	v, k := binary.Varint(r.b)
-	if k <= 0 {
-		r.bad, r.b = true, nil
-		return 0
-	}
-	r.b = r.b[k:]
-	return v
 }
 
 // writePack writes records as a new pack in dir. Of two records of one
