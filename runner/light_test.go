@@ -26,18 +26,7 @@ func TestLightRunsProbesInTheirOwnBinary(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	p, ok := probe.Lookup(probes.All(), "syscall.overhead")
-	if !ok {
-		t.Fatal("no probe syscall.overhead")
-	}
-	params, err := p.Resolve(map[string]string{"calls": "1000"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := r.Run(context.Background(), p, params)
-	if err != nil {
-		t.Fatalf("%v (said %q)", err, &log)
-	}
+	v := runProbe(t, r, &log, "syscall.overhead", map[string]string{"calls": "1000"})
 	if v["rawsyscall"] <= 0 {
 		t.Errorf("values %v", v)
 	}
@@ -50,6 +39,25 @@ func TestLightRunsProbesInTheirOwnBinary(t *testing.T) {
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("Close left %s (%v)", dir, err)
 	}
+}
+
+// runProbe runs the real probe name with params through r, failing the
+// test (with what r said in log) if it cannot.
+func runProbe(t *testing.T, r *Runner, log *bytes.Buffer, name string, params map[string]string) probe.Values {
+	t.Helper()
+	p, ok := probe.Lookup(probes.All(), name)
+	if !ok {
+		t.Fatalf("no probe %s", name)
+	}
+	resolved, err := p.Resolve(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := r.Run(context.Background(), p, resolved)
+	if err != nil {
+		t.Fatalf("%v (said %q)", err, log)
+	}
+	return v
 }
 
 // A binary whose probes are not the registry's (here: a registry whose
@@ -91,18 +99,7 @@ func TestLightLinksTheProbesStatically(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	p, ok := probe.Lookup(probes.All(), "threads.idle_rss")
-	if !ok {
-		t.Fatal("no probe threads.idle_rss")
-	}
-	params, err := p.Resolve(map[string]string{"threads": "8"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := r.Run(context.Background(), p, params)
-	if err != nil {
-		t.Fatalf("%v (said %q)", err, &log)
-	}
+	v := runProbe(t, r, &log, "threads.idle_rss", map[string]string{"threads": "8"})
 	if log.Len() > 0 {
 		t.Errorf("said %q", &log)
 	}
@@ -128,14 +125,7 @@ func TestLightLinksDynamicallyWhenTheStaticLinkFails(t *testing.T) {
 	}
 	defer r.Close()
 	r.light.static = []string{`-ldflags=-linkmode=external "-extldflags=-static -lmeasuredbook-none"`}
-	p, _ := probe.Lookup(probes.All(), "syscall.overhead")
-	params, err := p.Resolve(map[string]string{"calls": "1000"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := r.Run(context.Background(), p, params); err != nil {
-		t.Fatal(err)
-	}
+	runProbe(t, r, &log, "syscall.overhead", map[string]string{"calls": "1000"})
 	self, _ := os.Executable()
 	if r.Exe == self {
 		t.Fatalf("the run started this test binary; said %q", &log)
