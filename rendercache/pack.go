@@ -85,11 +85,13 @@ func listPacks(dir string) []string {
 	return names
 }
 
-// readIndex reads the index of every pack in dir. A damaged pack is left
-// out (and removed); of two entries of one key, the one used last wins.
-func readIndex(dir string) (map[Key]loc, []string) {
+// readIndex reads the index of every pack in dir: indexOf its packs.
+func readIndex(dir string) map[Key]loc { return indexOf(listPacks(dir)) }
+
+// indexOf reads the indexes of packs. A damaged pack is left out (and
+// removed); of two entries of one key, the one used last wins.
+func indexOf(packs []string) map[Key]loc {
 	index := map[Key]loc{}
-	packs := listPacks(dir)
 	for _, p := range packs {
 		locs, err := readPackIndex(p)
 		if errors.Is(err, errDamaged) {
@@ -102,7 +104,7 @@ func readIndex(dir string) (map[Key]loc, []string) {
 			}
 		}
 	}
-	return index, packs
+	return index
 }
 
 var errDamaged = errors.New("not a pack this program wrote, or damaged")
@@ -202,20 +204,8 @@ func writePack(dir string, records []record) error {
 // pack of its own meanwhile are not touched: only the packs listed are
 // removed, once the merged one is in place.
 func (c *Cache) compact(packs []string, now time.Time) error {
-	index := map[Key]loc{}
-	for _, p := range packs {
-		locs, err := readPackIndex(p)
-		if err != nil {
-			continue
-		}
-		for k, l := range locs {
-			if old, ok := index[k]; !ok || l.stamp > old.stamp {
-				index[k] = l
-			}
-		}
-	}
 	var records []record
-	for k, l := range index {
+	for k, l := range indexOf(packs) {
 		if now.Sub(time.Unix(l.stamp, 0)) > maxAge {
 			continue
 		}

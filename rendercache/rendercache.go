@@ -75,7 +75,6 @@ type Cache struct {
 
 	mu      sync.Mutex
 	index   map[Key]loc // the packs' entries, read on the first Get
-	packs   []string    // the packs index was read from
 	pending []record    // entries Put since the last Flush
 }
 
@@ -168,7 +167,7 @@ func (c *Cache) Get(k Key) ([]byte, bool) {
 	}
 	c.mu.Lock()
 	if c.index == nil {
-		c.index, c.packs = readIndex(c.dir)
+		c.index = readIndex(c.dir)
 	}
 	l, ok := c.index[k]
 	c.mu.Unlock()
@@ -180,8 +179,12 @@ func (c *Cache) Get(k Key) ([]byte, bool) {
 		return nil, false
 	}
 	if now := c.now(); now.Sub(time.Unix(l.stamp, 0)) > refresh {
+		// Written again, with today's time, by the next Flush: Trim then
+		// keeps it.
 		c.mu.Lock()
 		c.pending = append(c.pending, record{key: k, payload: payload, stamp: now.Unix()})
+		l.stamp = now.Unix()
+		c.index[k] = l
 		c.mu.Unlock()
 	}
 	c.mem.put(memoKey{false, k}, payload)
@@ -197,7 +200,7 @@ func (c *Cache) Put(k Key, data []byte) error {
 	c.mu.Lock()
 	c.pending = append(c.pending, record{key: k, payload: data, stamp: c.now().Unix()})
 	if c.index == nil {
-		c.index, c.packs = readIndex(c.dir)
+		c.index = readIndex(c.dir)
 	}
 	c.index[k] = loc{data: data, crc: crc32.Checksum(data, castagnoli), stamp: c.now().Unix()}
 	c.mu.Unlock()
