@@ -20,25 +20,33 @@ import (
 // The probes' own binary is built and runs a real probe; the program that
 // asked for it is not the one that ran.
 func TestLightRunsProbesInTheirOwnBinary(t *testing.T) {
-	var log bytes.Buffer
-	r, err := Light(probes.All(), &log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	v := runProbe(t, r, &log, "syscall.overhead", map[string]string{"calls": "1000"})
+	r, log := lightRunner(t)
+	v := runProbe(t, r, log, "syscall.overhead", map[string]string{"calls": "1000"})
 	if v["rawsyscall"] <= 0 {
 		t.Errorf("values %v", v)
 	}
 	self, _ := os.Executable()
 	if r.Exe == self || log.Len() > 0 {
-		t.Errorf("the run started %s (this test is %s); said %q", r.Exe, self, &log)
+		t.Errorf("the run started %s (this test is %s); said %q", r.Exe, self, log)
 	}
 	dir := r.light.dir
 	r.Close()
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("Close left %s (%v)", dir, err)
 	}
+}
+
+// lightRunner is Light with the real probes, closed when the test ends, and
+// what it says.
+func lightRunner(t *testing.T) (*Runner, *bytes.Buffer) {
+	t.Helper()
+	log := &bytes.Buffer{}
+	r, err := Light(probes.All(), log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r, log
 }
 
 // runProbe runs the real probe name with params through r, failing the
@@ -93,15 +101,10 @@ func TestLightLinksTheProbesStatically(t *testing.T) {
 	if why := noStaticLink(t); why != "" {
 		t.Skip(why)
 	}
-	var log bytes.Buffer
-	r, err := Light(probes.All(), &log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	v := runProbe(t, r, &log, "threads.idle_rss", map[string]string{"threads": "8"})
+	r, log := lightRunner(t)
+	v := runProbe(t, r, log, "threads.idle_rss", map[string]string{"threads": "8"})
 	if log.Len() > 0 {
-		t.Errorf("said %q", &log)
+		t.Errorf("said %q", log)
 	}
 	if linkedDynamically(t, r.Exe) {
 		t.Errorf("%s is dynamically linked, want a static link", r.Exe)
@@ -118,17 +121,12 @@ func TestLightLinksDynamicallyWhenTheStaticLinkFails(t *testing.T) {
 	if why := noStaticLink(t); why != "" {
 		t.Skip(why)
 	}
-	var log bytes.Buffer
-	r, err := Light(probes.All(), &log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r, log := lightRunner(t)
 	r.light.static = []string{`-ldflags=-linkmode=external "-extldflags=-static -lmeasuredbook-none"`}
-	runProbe(t, r, &log, "syscall.overhead", map[string]string{"calls": "1000"})
+	runProbe(t, r, log, "syscall.overhead", map[string]string{"calls": "1000"})
 	self, _ := os.Executable()
 	if r.Exe == self {
-		t.Fatalf("the run started this test binary; said %q", &log)
+		t.Fatalf("the run started this test binary; said %q", log)
 	}
 	if !linkedDynamically(t, r.Exe) {
 		t.Errorf("%s is not dynamically linked", r.Exe)
