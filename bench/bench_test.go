@@ -71,6 +71,31 @@ func TestGenerateIsDeterministic(t *testing.T) {
 	}
 }
 
+// TestWriteAgain generates a book into a folder that holds one already,
+// as go run ./bench --work DIR does when run twice: the incremental copy
+// is made again, with the second book's chapters.
+func TestWriteAgain(t *testing.T) {
+	set, err := bookSet("../chapters/book.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, seed := range []uint64{1, 2} {
+		if err := (synthBook{seed: seed, chapters: 2}).write(dir, "../results", set); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+	}
+	a, b := files(t, filepath.Join(dir, dirDirectives)), files(t, filepath.Join(dir, dirIncr))
+	if len(a) != len(b) {
+		t.Fatalf("%d files in the book, %d in its incremental copy", len(a), len(b))
+	}
+	for path, data := range a {
+		if !bytes.Equal(data, b[path]) {
+			t.Errorf("%s: the incremental copy is not the second book's", path)
+		}
+	}
+}
+
 // TestTinyBookBuilds builds a book of 3 chapters with this tool, both
 // variants, and with Hugo where it is installed; then runs the whole
 // benchmark once on it.

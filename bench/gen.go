@@ -252,7 +252,13 @@ func (b synthBook) write(dir, resultsDir, set string) error {
 			return err
 		}
 	}
-	return os.CopyFS(filepath.Join(dir, dirIncr), os.DirFS(filepath.Join(dir, dirDirectives)))
+	// The incremental copy starts again from the generated book, also in a
+	// --work folder kept from an earlier run (CopyFS writes no file twice).
+	incr := filepath.Join(dir, dirIncr)
+	if err := os.RemoveAll(incr); err != nil {
+		return err
+	}
+	return os.CopyFS(incr, os.DirFS(filepath.Join(dir, dirDirectives)))
 }
 
 func writeFile(path, text string) error {
