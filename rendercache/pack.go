@@ -204,9 +204,16 @@ func writePack(dir string, records []record) error {
 // pack of its own meanwhile are not touched: only the packs listed are
 // removed, once the merged one is in place.
 func (c *Cache) compact(packs []string, now time.Time) error {
+	index := indexOf(packs)
+	stale := func(l loc) bool { return now.Sub(time.Unix(l.stamp, 0)) > maxAge }
+	// One pack with nothing to drop (a first build's) would be copied
+	// into the same entries.
+	if len(packs) == 1 && !anyOf(index, stale) {
+		return nil
+	}
 	var records []record
-	for k, l := range indexOf(packs) {
-		if now.Sub(time.Unix(l.stamp, 0)) > maxAge {
+	for k, l := range index {
+		if stale(l) {
 			continue
 		}
 		if payload, ok := l.read(); ok {
@@ -227,6 +234,15 @@ func (c *Cache) compact(packs []string, now time.Time) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+func anyOf(index map[Key]loc, f func(loc) bool) bool {
+	for _, l := range index {
+		if f(l) {
+			return true
+		}
+	}
+	return false
 }
 
 // readFile reads a regular file whole, in as few system calls as it can

@@ -263,6 +263,45 @@ func TestTrim(t *testing.T) {
 	}
 }
 
+// A first build's one pack holds nothing to drop: Trim leaves it as it
+// is, but not a lone pack with an entry unused for long.
+func TestTrimOnePack(t *testing.T) {
+	dir := t.TempDir()
+	c := Open(dir)
+	k := NewHasher("t").String("fresh").Key()
+	c.Put(k, []byte("z"))
+	if err := c.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	packs := listPacks(dir)
+	before, err := os.Stat(packs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Trim(); err != nil {
+		t.Fatal(err)
+	}
+	after, err := os.Stat(packs[0])
+	if err != nil || !os.SameFile(before, after) {
+		t.Fatalf("Trim rewrote the only pack, with nothing to drop (%v)", err)
+	}
+
+	dir = t.TempDir()
+	c = Open(dir)
+	c.now = func() time.Time { return time.Now().Add(-maxAge - time.Hour) }
+	c.Put(k, []byte("z"))
+	if err := c.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	c = Open(dir)
+	if err := c.Trim(); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := Open(dir).Get(k); ok {
+		t.Error("the only pack's entry unused for long was kept")
+	}
+}
+
 func TestProgramID(t *testing.T) {
 	a, err := ProgramID()
 	if err != nil || len(a) < 10 {
