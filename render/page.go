@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"html"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	gast "github.com/yuin/goldmark/ast"
@@ -53,12 +54,20 @@ func (p *Page) View(n *ast.Directive) any {
 // directive from its view on p. A nil p (or a node p has no view of) shows
 // the source: nothing silently disappears.
 func HTML(d *Doc, p *Page) ([]byte, error) {
-	var b bytes.Buffer
-	b.Grow(2 * len(d.body)) // a chapter's HTML is about twice its Markdown: grown once or twice, not doubled up from nothing
-	if err := newPageHTML(p).md.Renderer().Render(&b, d.body, d.root); err != nil {
+	h := pageHTMLs.Get().(*pageHTML)
+	h.page = p
+	defer func() {
+		h.page, h.buf = nil, h.buf[:0]
+		pageHTMLs.Put(h)
+	}()
+	// Rendered into the instance's buffer, kept from page to page, and
+	// copied out at its size: no doubling up from nothing for each page.
+	b := bytes.NewBuffer(h.buf)
+	if err := h.md.Renderer().Render(b, d.body, d.root); err != nil {
 		return nil, err
 	}
-	return b.Bytes(), nil
+	h.buf = b.Bytes()
+	return bytes.Clone(h.buf), nil
 }
 
 // pageHTML is the goldmark instance that renders one page: Markdown's,
@@ -66,7 +75,12 @@ func HTML(d *Doc, p *Page) ([]byte, error) {
 type pageHTML struct {
 	page *Page
 	md   goldmark.Markdown
+	buf  []byte
 }
+
+// pageHTMLs are instances for HTML, each given one page at a time: making
+// one (goldmark.New) costs as much as rendering a short page.
+var pageHTMLs = sync.Pool{New: func() any { return newPageHTML(nil) }}
 
 // newPageHTML configures goldmark for p, the one place that is done (see
 // Markdown for what and why). A page needs an instance of its own because
