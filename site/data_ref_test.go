@@ -1,0 +1,91 @@
+package site
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"slices"
+	"sort"
+	"strconv"
+	"time"
+
+	"measuredbook/dataset"
+)
+
+// refExport is Export as first written, with encoding/json and
+// encoding/csv: what Export must match byte for byte.
+func refExport(set string, r *dataset.Result) (jsonFile, csvFile []byte, err error) {
+	d := Data{Experiment: r.Experiment, Probe: r.Probe, Set: set, Machine: r.Machine.Name, Source: r.Source,
+		Units: map[string]string{}, Params: r.Order}
+	if d.Source == "" {
+		d.Source = "measured"
+	}
+	if !r.Start.IsZero() {
+		d.Start = r.Start.UTC().Format(time.RFC3339)
+	}
+	var metrics []string
+	for m, u := range r.Units {
+		d.Units[m] = string(u)
+		metrics = append(metrics, m)
+	}
+	for _, row := range r.Rows {
+		for _, run := range row.Runs {
+			for m := range run {
+				if !slices.Contains(metrics, m) {
+					metrics = append(metrics, m)
+				}
+			}
+		}
+	}
+	sort.Strings(metrics)
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	head := append(append(slices.Clone(r.Order), "run"), metrics...)
+	for i, m := range metrics {
+		if u := d.Units[m]; u != "" {
+			head[len(r.Order)+1+i] = m + " (" + u + ")"
+		}
+	}
+	w.Write(head)
+	for _, row := range r.Rows {
+		for i, run := range row.Runs {
+			line := make([]string, 0, len(head))
+			rec := map[string]any{"run": i + 1}
+			for _, p := range r.Order {
+				line = append(line, row.Params[p])
+				rec[p] = row.Params[p]
+			}
+			line = append(line, strconv.Itoa(i+1))
+			for _, m := range metrics {
+				v, ok := run[m]
+				if !ok {
+					line = append(line, "")
+					continue
+				}
+				line = append(line, strconv.FormatFloat(v, 'g', -1, 64))
+				rec[m] = v
+			}
+			w.Write(line)
+			d.Runs = append(d.Runs, rec)
+		}
+	}
+	w.Flush()
+	for _, f := range r.Failures {
+		rec := map[string]string{"error": f.Err}
+		for _, p := range r.Order {
+			rec[p] = f.Params[p]
+		}
+		d.Failures = append(d.Failures, rec)
+	}
+	for _, u := range r.Unavailable {
+		rec := map[string]string{"reason": u.Reason}
+		for _, p := range r.Order {
+			rec[p] = u.Params[p]
+		}
+		d.Unavailable = append(d.Unavailable, rec)
+	}
+	if jsonFile, err = json.MarshalIndent(d, "", "  "); err != nil {
+		return nil, nil, err
+	}
+	return append(jsonFile, '\n'), buf.Bytes(), w.Error()
+}
