@@ -2,60 +2,49 @@ package render
 
 import (
 	"bytes"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/alecthomas/chroma/v2/lexers"
-	"github.com/alecthomas/chroma/v2/styles"
 	"github.com/yuin/goldmark"
-	highlighting "github.com/yuin/goldmark-highlighting/v2"
 	gast "github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
+	ghtml "github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
 
-// codeBlocks colours fenced code as goldmark-highlighting does with
-// classes and its default style, byte for byte, but with one formatter
-// and one style for every block of every page: a new formatter per block
-// (what the extension does) works out the style's classes again each
-// time. A block whose info string carries attributes ({hl_lines=…},
-// {linenos}…), or whose language chroma does not know, is left to the
-// extension. Go is read by goTokens, which gives chroma's tokens without
-// chroma's lexer (see tokenise). The formatter and style are safe for
-// concurrent use, so the pages rendered in parallel share them.
+// codeBlocks colours fenced code as goldmark-highlighting
+// (github.com/yuin/goldmark-highlighting/v2, MIT) does with classes and
+// its default style, byte for byte, attributes in the info string
+// ({hl_lines=[2,3]}, {linenos=table}, …) included: TestHighlightLikeExtension
+// and FuzzHighlightLikeExtension hold the two side by side. The extension
+// itself is not linked: it imports chroma's styles, whose init parses
+// some 70 XML styles at every start of the binary, for one style
+// (githubStyle). It also makes a formatter per block, which works out the
+// style's classes again each time; a block without attributes here shares
+// one formatter with every block of every page. Go is read by goTokens,
+// which gives chroma's tokens without chroma's lexer (see tokenise). The
+// formatter and style are safe for concurrent use, so the pages rendered
+// in parallel share them.
 type codeBlocks struct {
 	formatter *chromahtml.Formatter
 	style     *chroma.Style
-	fallback  renderer.NodeRendererFunc
 }
 
 var highlightOptions = []chromahtml.Option{chromahtml.WithClasses(true)}
 
-var sharedCodeBlocks = newCodeBlocks()
-
-func newCodeBlocks() *codeBlocks {
-	ext := highlighting.NewHTMLRenderer(highlighting.WithFormatOptions(highlightOptions...))
-	var reg funcs
-	ext.RegisterFuncs(&reg)
-	return &codeBlocks{
-		formatter: chromahtml.New(highlightOptions...),
-		style:     styles.Get(highlighting.NewConfig().Style),
-		fallback:  reg[gast.KindFencedCodeBlock],
-	}
+var sharedCodeBlocks = &codeBlocks{
+	formatter: chromahtml.New(highlightOptions...),
+	style:     githubStyle,
 }
 
 func extendCodeBlocks(m goldmark.Markdown) {
 	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(sharedCodeBlocks, 200)))
-}
-
-// funcs keeps what a node renderer registers.
-type funcs map[gast.NodeKind]renderer.NodeRendererFunc
-
-func (f *funcs) Register(k gast.NodeKind, fn renderer.NodeRendererFunc) {
-	if *f == nil {
-		*f = funcs{}
-	}
-	(*f)[k] = fn
 }
 
 func (cb *codeBlocks) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
@@ -68,12 +57,15 @@ func (cb *codeBlocks) render(w util.BufWriter, source []byte, node gast.Node, en
 		return gast.WalkContinue, nil
 	}
 	language := n.Language(source)
-	if language == nil || n.Attributes() != nil || (n.Info != nil && bytes.IndexByte(n.Info.Segment.Value(source), '{') > 0) {
-		return cb.fallback(w, source, node, entering)
+	attrs := blockAttributes(n, source)
+	var options []chromahtml.Option
+	nohl := false
+	if attrs != nil {
+		options, nohl = attributeOptions(attrs)
 	}
-	lexer := lexers.Get(string(language))
-	if lexer == nil {
-		return cb.fallback(w, source, node, entering)
+	var lexer chroma.Lexer
+	if language != nil {
+		lexer = lexers.Get(string(language))
 	}
 	var code bytes.Buffer
 	lines := n.Lines()
@@ -81,12 +73,126 @@ func (cb *codeBlocks) render(w util.BufWriter, source []byte, node gast.Node, en
 		line := lines.At(i)
 		code.Write(line.Value(source))
 	}
-	iterator, err := tokenise(lexer, code.String())
-	if err != nil {
-		return cb.fallback(w, source, node, entering)
+	if !nohl && lexer != nil {
+		if iterator, err := tokenise(lexer, code.String()); err == nil {
+			formatter := cb.formatter
+			if attrs != nil {
+				formatter = chromahtml.New(append(slices.Clip(highlightOptions), options...)...)
+			}
+			_ = formatter.Format(w, cb.style, iterator)
+			return gast.WalkContinue, nil
+		}
 	}
-	_ = cb.formatter.Format(w, cb.style, iterator)
+	// Not coloured: the extension writes the code as goldmark's own
+	// renderer would, with its default writer.
+	_, _ = w.WriteString("<pre><code")
+	if language != nil {
+		_, _ = w.WriteString(` class="language-`)
+		ghtml.DefaultWriter.Write(w, language)
+		_ = w.WriteByte('"')
+	}
+	_ = w.WriteByte('>')
+	ghtml.DefaultWriter.RawWrite(w, code.Bytes())
+	_, _ = w.WriteString("</code></pre>\n")
 	return gast.WalkContinue, nil
+}
+
+// blockAttributes returns what holds a block's attributes, as the
+// extension finds them: the node's own, or those written in braces after
+// the info string's first character ("go {linenos=true}"); nil if there
+// are none or the braces do not parse. The holder is a node because the
+// extension asks one (ast.Node.Attribute): of a name given twice in
+// braces, the last value counts.
+func blockAttributes(n *gast.FencedCodeBlock, source []byte) gast.Node {
+	if n.Attributes() != nil {
+		return n
+	}
+	if n.Info == nil {
+		return nil
+	}
+	info := n.Info.Segment.Value(source)
+	i := bytes.IndexByte(info, '{')
+	if i <= 0 {
+		return nil
+	}
+	attrs, ok := parser.ParseAttributes(text.NewReader(info[i:]))
+	if !ok {
+		return nil
+	}
+	holder := gast.NewTextBlock()
+	for _, a := range attrs {
+		holder.SetAttribute(a.Name, a.Value)
+	}
+	return holder
+}
+
+// attributeOptions turns a block's attributes into the formatter options
+// the extension adds for them, in its order, and reports nohl (any
+// value: the block is not coloured). The extension also reads hl_style,
+// a style by name; with classes the style never reaches the HTML (the
+// formatter writes class names, and CSS only through WriteCSS), so it
+// is left out here, and with it chroma's registry of styles.
+func attributeOptions(attrs gast.Node) (options []chromahtml.Option, nohl bool) {
+	base := 1
+	if v, ok := attrs.AttributeString("linenostart"); ok {
+		if start, ok := v.(float64); ok {
+			base = int(start)
+			options = append(options, chromahtml.BaseLineNumber(base))
+		}
+	}
+	if v, ok := attrs.AttributeString("hl_lines"); ok {
+		if lines, ok := v.([]any); ok {
+			options = append(options, chromahtml.HighlightLines(highlightRanges(lines, base)))
+		}
+	}
+	if _, ok := attrs.AttributeString("nohl"); ok {
+		nohl = true
+	}
+	if v, ok := attrs.AttributeString("linenos"); ok {
+		switch v := v.(type) {
+		case bool:
+			options = append(options, chromahtml.WithLineNumbers(v))
+		case []byte:
+			// An empty string ("") parses to nil: no line numbers then.
+			if v != nil {
+				options = append(options, chromahtml.WithLineNumbers(true))
+			}
+			switch string(v) {
+			case "table":
+				options = append(options, chromahtml.LineNumbersInTable(true))
+			case "inline":
+				options = append(options, chromahtml.LineNumbersInTable(false))
+			}
+		}
+	}
+	return options, nohl
+}
+
+// highlightRanges reads hl_lines: numbers and "FROM-TO" strings, counted
+// from 1 however the lines are numbered (linenostart=base); an entry
+// that does not parse is skipped.
+func highlightRanges(lines []any, base int) [][2]int {
+	var ranges [][2]int
+	for _, l := range lines {
+		if line, ok := l.(float64); ok {
+			ranges = append(ranges, [2]int{int(line) + base - 1, int(line) + base - 1})
+		}
+		if r, ok := l.([]byte); ok {
+			ends := strings.Split(string(r), "-") // "1-2-3" reads as 1-2
+			lhs, err := strconv.Atoi(ends[0])
+			if err != nil {
+				continue
+			}
+			rhs := lhs
+			if len(ends) > 1 {
+				if rhs, err = strconv.Atoi(ends[1]); err != nil {
+					continue
+				}
+			}
+			ranges = append(ranges, [2]int{lhs + base - 1, rhs + base - 1})
+		}
+	}
+	return ranges
 }
 
 // tokenise is chroma.Coalesce(lexer).Tokenise, but Go is read by goTokens

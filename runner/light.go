@@ -25,7 +25,7 @@ import (
 
 // A run's child pays, before its probe starts, the Go runtime's start and
 // the init of every package linked into its binary. The book's own binary
-// links the whole generator (goldmark, chroma's lexers and styles, gonum's
+// links the whole generator (goldmark, chroma's lexers, gonum's
 // plot, YAML), whose package-level work costs tens of milliseconds and
 // several MiB of heap in every child; a binary of the probes alone, linked
 // statically, starts within 2 ms of a C program (go run ./bench child
