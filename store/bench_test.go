@@ -12,10 +12,10 @@ import (
 	"measuredbook/probes"
 )
 
-// BenchmarkRead reads every committed result file as a build does (with
-// the registry, so units are checked), with Read and with the reference
-// it replaced: one op reads them all. Compare the two with
-// benchstat -col /impl.
+// BenchmarkRead reads every committed result file (with the registry, so
+// units are checked) with the reference Read replaced, with Read, and
+// with Parse, which a build calls on the files it has read: one op reads
+// them all. Compare them with benchstat -col /impl.
 func BenchmarkRead(b *testing.B) {
 	paths, _ := filepath.Glob("../results/*/*.txt")
 	if len(paths) == 0 {
@@ -31,16 +31,22 @@ func BenchmarkRead(b *testing.B) {
 		size += len(data[i])
 	}
 	all := probes.All()
+	type parse func([]byte, string, []probe.Probe) (*dataset.Result, error)
+	reader := func(read func(io.Reader, string, []probe.Probe) (*dataset.Result, error)) parse {
+		return func(data []byte, name string, all []probe.Probe) (*dataset.Result, error) {
+			return read(bytes.NewReader(data), name, all)
+		}
+	}
 	for _, impl := range []struct {
-		name string
-		read func(io.Reader, string, []probe.Probe) (*dataset.Result, error)
-	}{{"reference", refRead}, {"Read", Read}} {
+		name  string
+		parse parse
+	}{{"reference", reader(refRead)}, {"Read", reader(Read)}, {"Parse", Parse}} {
 		b.Run("impl="+impl.name, func(b *testing.B) {
 			b.SetBytes(int64(size))
 			b.ReportAllocs()
 			for b.Loop() {
 				for i, d := range data {
-					if _, err := impl.read(bytes.NewReader(d), paths[i], all); err != nil {
+					if _, err := impl.parse(d, paths[i], all); err != nil {
 						b.Fatal(err)
 					}
 				}
