@@ -80,7 +80,7 @@ func (r *Results) file(set, id string) *resultFile {
 			fi := r.sources.stat(path)
 			var data []byte
 			if data, err = store.ReadFile(path, store.MaxFile); err == nil {
-				if f.res, err = store.Read(bytes.NewReader(data), path, r.probes); err == nil {
+				if f.res, err = store.Parse(data, path, r.probes); err == nil {
 					f.digest = sha256.Sum256(data)
 					r.sources.remember(path, fi, sourceFile{sum: f.digest, result: f.res})
 				}

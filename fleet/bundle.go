@@ -78,7 +78,7 @@ func ReadSet(results, set string) (*Bundle, error) {
 		return nil, err
 	}
 	for _, f := range files {
-		if _, err := store.Read(bytes.NewReader(f.Data), filepath.Join(dir, f.Name), nil); err != nil {
+		if _, err := store.Parse(f.Data, filepath.Join(dir, f.Name), nil); err != nil {
 			return nil, err
 		}
 	}

@@ -30,7 +30,7 @@ func Verify(b *Bundle, name string, all []probe.Probe) (stale []string, err erro
 	var errs []error
 	for _, f := range b.Files {
 		at := name + ":" + b.Set + "/" + f.Name
-		res, err := store.Read(bytes.NewReader(f.Data), at, all)
+		res, err := store.Parse(f.Data, at, all)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -194,7 +194,7 @@ func differences(dir string, b *Bundle) (diff []string, exists bool, err error) 
 // startOf names a results file's measurement by its start time, the
 // quickest way to tell two measurements apart.
 func startOf(data []byte) string {
-	res, err := store.Read(bytes.NewReader(data), "", nil)
+	res, err := store.Parse(data, "", nil)
 	switch {
 	case err != nil:
 		return "not readable as a result"

@@ -55,8 +55,7 @@ import (
 	"syscall"
 	"time"
 	"unicode"
-
-	"golang.org/x/perf/benchfmt"
+	"unicode/utf8"
 
 	"measuredbook/dataset"
 	"measuredbook/machine"
@@ -65,26 +64,28 @@ import (
 
 // checkUnits reports a metric whose unit in the file is not the unit spec
 // declares for it, or a metric spec does not declare, at the file and line
-// where it first appears.
-func checkUnits(r *dataset.Result, file string, unitLines map[string]int, spec probe.Spec) error {
-	names := make([]string, 0, len(r.Units))
-	for m := range r.Units {
-		names = append(names, m)
-	}
-	sort.Slice(names, func(i, j int) bool { return unitLines[names[i]] < unitLines[names[j]] })
+// where it first appears; first is each metric's first appearance, in the
+// order of the file.
+func checkUnits(r *dataset.Result, file string, first []unitAt, spec probe.Spec) error {
 	var errs []error
-	for _, name := range names {
-		at := fmt.Sprintf("%s:%d", file, unitLines[name])
+	for _, at := range first {
+		name := at.metric
 		m, ok := spec.Metric(name)
 		if !ok {
-			errs = append(errs, fmt.Errorf("%s: metric %q is not one of probe %s's", at, name, spec.Name))
+			errs = append(errs, fmt.Errorf("%s:%d: metric %q is not one of probe %s's", file, at.line, name, spec.Name))
 			continue
 		}
 		if got := r.Units[name]; got != m.Unit {
-			errs = append(errs, fmt.Errorf("%s: metric %q is written as %q, but probe %s measures it in %q", at, name, unitText(got, name), spec.Name, unitText(m.Unit, name)))
+			errs = append(errs, fmt.Errorf("%s:%d: metric %q is written as %q, but probe %s measures it in %q", file, at.line, name, unitText(got, name), spec.Name, unitText(m.Unit, name)))
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// unitAt is where a metric's unit is first given.
+type unitAt struct {
+	metric string
+	line   int
 }
 
 // BenchName is the benchmark name of a row: "Benchmark" + the experiment id
@@ -215,6 +216,11 @@ func Read(rd io.Reader, fileName string, all []probe.Probe) (*dataset.Result, er
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", fileName, err)
 	}
+	return Parse(data, fileName, all)
+}
+
+// Parse is Read of a file already in memory.
+func Parse(data []byte, fileName string, all []probe.Probe) (*dataset.Result, error) {
 	if len(data) > MaxFile {
 		return nil, fmt.Errorf("%s: larger than %s, not a results file", fileName, sizeText(MaxFile))
 	}
@@ -223,69 +229,19 @@ func Read(rd io.Reader, fileName string, all []probe.Probe) (*dataset.Result, er
 		// its last line could still parse with some metrics missing.
 		return nil, fmt.Errorf("%s:%d: the last line is cut short (no line break at the end of the file)", fileName, bytes.Count(data, []byte("\n"))+1)
 	}
+	// One copy of the file: every string of the result is a piece of it.
+	text := string(data)
 	r := &dataset.Result{Sweep: map[string][]string{}, Units: map[string]probe.Unit{}}
-	unitLines := map[string]int{} // the first line giving each metric's unit
-	cfg, err := readConfig(data, fileName)
+	cfg, keys, err := readConfig(text, fileName)
 	if err != nil {
 		return nil, err
 	}
-	if err := setConfig(r, cfg, fileName); err != nil {
+	if err := setConfig(r, cfg, keys, fileName); err != nil {
 		return nil, err
 	}
-	br := benchfmt.NewReader(bytes.NewReader(data), fileName)
-	rows := map[string]int{}
-	for br.Scan() {
-		switch rec := br.Result().(type) {
-		case *benchfmt.SyntaxError:
-			return nil, rec
-		case *benchfmt.Result:
-			file, line := rec.Pos()
-			at := func(err error) error { return fmt.Errorf("%s:%d: %w", file, line, err) }
-			params, err := paramsOf(r, rec.Name)
-			if err != nil {
-				return nil, at(err)
-			}
-			run := probe.Values{}
-			for _, v := range rec.Values {
-				// benchfmt tidies "ns/round" into "sec/round" and keeps
-				// the original beside it; other units stay as written.
-				text, x := v.Unit, v.Value
-				if v.OrigUnit != "" {
-					text, x = v.OrigUnit, v.OrigValue
-				}
-				unit, metric := parseUnit(text)
-				if metric == "" || strings.ContainsRune(metric, '/') {
-					return nil, at(fmt.Errorf("unit %q is not ns/METRIC, B/METRIC or METRIC", text))
-				}
-				if math.IsNaN(x) || math.IsInf(x, 0) {
-					return nil, at(fmt.Errorf("metric %q is %v, not a measurement", metric, x))
-				}
-				if _, dup := run[metric]; dup {
-					return nil, at(fmt.Errorf("metric %q twice on one line", metric))
-				}
-				if unit == probe.Seconds {
-					x /= 1e9
-				}
-				run[metric] = x
-				if u, seen := r.Units[metric]; !seen {
-					r.Units[metric] = unit
-					unitLines[metric] = line
-				} else if u != unit {
-					return nil, at(fmt.Errorf("metric %q is written as %q here but as %q on line %d", metric, text, unitText(u, metric), unitLines[metric]))
-				}
-			}
-			key := params.Key()
-			i, ok := rows[key]
-			if !ok {
-				i = len(r.Rows)
-				rows[key] = i
-				r.Rows = append(r.Rows, dataset.Row{Params: params})
-			}
-			r.Rows[i].Runs = append(r.Rows[i].Runs, run)
-		}
-	}
-	if err := br.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", fileName, err)
+	first, err := readRuns(r, text, fileName)
+	if err != nil {
+		return nil, err
 	}
 	if r.Measured() {
 		// Every combination of the sweep is stored, as runs or as a
@@ -308,11 +264,85 @@ func Read(rd io.Reader, fileName string, all []probe.Probe) (*dataset.Result, er
 		}
 	}
 	if p, ok := probe.Lookup(all, r.Probe); ok {
-		if err := checkUnits(r, fileName, unitLines, p.Spec); err != nil {
+		if err := checkUnits(r, fileName, first, p.Spec); err != nil {
 			return nil, err
 		}
 	}
 	return r, nil
+}
+
+// readRuns reads the benchmark lines of text into r's rows and units, and
+// returns where each metric's unit is first given, in the order of text.
+func readRuns(r *dataset.Result, text, file string) (first []unitAt, err error) {
+	at := file
+	if at == "" {
+		at = "<unknown>" // as benchfmt names a file without a name
+	}
+	base := strings.TrimPrefix(benchBase(r), "Benchmark")
+	// A row by its benchmark name: its params decide the name, so a name
+	// read before needs neither checking nor a key built again.
+	rows := map[string]int{}
+	var b benchLine
+	var units unitMetadata
+	for n := 1; text != ""; n++ {
+		var line string
+		line, text, _ = strings.Cut(text, "\n")
+		if len(line) >= bufio.MaxScanTokenSize {
+			// The longest line benchfmt's Scanner holds.
+			return nil, fmt.Errorf("%s: %s:%d: %w", file, at, n-1, bufio.ErrTooLong)
+		}
+		line = strings.TrimSuffix(line, "\r")
+		if !strings.HasPrefix(line, "Benchmark") {
+			if msg := units.check(line); msg != "" {
+				return nil, fmt.Errorf("%s:%d: %s", at, n, msg)
+			}
+			continue
+		}
+		if skip, msg := b.parse(line); skip {
+			continue
+		} else if msg != "" {
+			return nil, fmt.Errorf("%s:%d: %s", at, n, msg)
+		}
+		i, seen := rows[b.name]
+		var params probe.Params
+		if !seen {
+			if params, err = paramsOf(r, base, b.name); err != nil {
+				return nil, fmt.Errorf("%s:%d: %w", at, n, err)
+			}
+		}
+		run := make(probe.Values, len(b.values))
+		for _, v := range b.values {
+			unit, metric := parseUnit(v.unit)
+			if metric == "" || strings.ContainsRune(metric, '/') {
+				return nil, fmt.Errorf("%s:%d: unit %q is not ns/METRIC, B/METRIC or METRIC", at, n, v.unit)
+			}
+			x := v.x
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return nil, fmt.Errorf("%s:%d: metric %q is %v, not a measurement", at, n, metric, x)
+			}
+			if _, dup := run[metric]; dup {
+				return nil, fmt.Errorf("%s:%d: metric %q twice on one line", at, n, metric)
+			}
+			if unit == probe.Seconds {
+				x /= 1e9
+			}
+			run[metric] = x
+			if u, seen := r.Units[metric]; !seen {
+				r.Units[metric] = unit
+				first = append(first, unitAt{metric, n})
+			} else if u != unit {
+				j := slices.IndexFunc(first, func(u unitAt) bool { return u.metric == metric })
+				return nil, fmt.Errorf("%s:%d: metric %q is written as %q here but as %q on line %d", at, n, metric, v.unit, unitText(u, metric), first[j].line)
+			}
+		}
+		if !seen {
+			i = len(r.Rows)
+			rows[b.name] = i
+			r.Rows = append(r.Rows, dataset.Row{Params: params})
+		}
+		r.Rows[i].Runs = append(r.Rows[i].Runs, run)
+	}
+	return first, nil
 }
 
 // configLine is one "key: value" line of a file's header, and where it is.
@@ -323,24 +353,29 @@ type configLine struct {
 
 // readConfig collects the configuration lines (benchfmt's syntax: a key
 // of lower-case letters and no spaces, a colon, a blank, the value). A key
-// given twice is an error at its second line.
-func readConfig(data []byte, file string) (map[string]configLine, error) {
-	cfg := map[string]configLine{}
-	for i, line := range strings.Split(string(data), "\n") {
+// given twice is an error at its second line. keys are in the order of
+// the file.
+func readConfig(text, file string) (cfg map[string]configLine, keys []string, err error) {
+	// Write's header has 20 to 30 lines.
+	cfg, keys = make(map[string]configLine, 32), make([]string, 0, 32)
+	for n := 1; text != ""; n++ {
+		var line string
+		line, text, _ = strings.Cut(text, "\n")
 		key, value, ok := strings.Cut(strings.TrimSuffix(line, "\r"), ":")
 		if !ok || !isConfigKey(key) || (value != "" && value[0] != ' ' && value[0] != '\t') {
 			continue
 		}
 		if prev, dup := cfg[key]; dup {
-			return nil, fmt.Errorf("%s:%d: %q is given twice (first on line %d)", file, i+1, key, prev.line)
+			return nil, nil, fmt.Errorf("%s:%d: %q is given twice (first on line %d)", file, n, key, prev.line)
 		}
-		cfg[key] = configLine{strings.TrimSpace(value), i + 1}
+		cfg[key] = configLine{strings.TrimSpace(value), n}
+		keys = append(keys, key)
 	}
-	return cfg, nil
+	return cfg, keys, nil
 }
 
 func isConfigKey(k string) bool {
-	if k == "" || !unicode.IsLower([]rune(k)[0]) {
+	if c, _ := utf8.DecodeRuneInString(k); k == "" || !unicode.IsLower(c) {
 		return false
 	}
 	return !strings.ContainsFunc(k, func(c rune) bool { return unicode.IsSpace(c) || unicode.IsUpper(c) })
@@ -350,7 +385,7 @@ func isConfigKey(k string) bool {
 // what its source states, so only experiment, probe, machine and source
 // are required of it; a measured one also carries its probe hash, runs and
 // start.
-func setConfig(r *dataset.Result, cfg map[string]configLine, file string) error {
+func setConfig(r *dataset.Result, cfg map[string]configLine, keys []string, file string) error {
 	at := func(key, format string, a ...any) error {
 		return fmt.Errorf("%s:%d: %s: %s", file, cfg[key].line, key, fmt.Sprintf(format, a...))
 	}
@@ -407,11 +442,6 @@ func setConfig(r *dataset.Result, cfg map[string]configLine, file string) error 
 		}
 		r.Duration = d
 	}
-	keys := make([]string, 0, len(cfg))
-	for k := range cfg {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	m, err := machine.FromConfig(get, keys)
 	if err != nil {
 		var ke *machine.KeyError
@@ -423,7 +453,7 @@ func setConfig(r *dataset.Result, cfg map[string]configLine, file string) error 
 	r.Machine = m
 	for _, kind := range []string{"failed", "unavailable"} {
 		for i := 1; ; i++ {
-			key := fmt.Sprintf("%s-%d", kind, i)
+			key := kind + "-" + strconv.Itoa(i)
 			v, ok := cfg[key]
 			if !ok {
 				break
@@ -448,23 +478,24 @@ func setConfig(r *dataset.Result, cfg map[string]configLine, file string) error 
 	return nil
 }
 
-// paramsOf reads a benchmark line's params: every param of the header's
-// params line, in its order, with one of its listed values.
-func paramsOf(r *dataset.Result, name benchfmt.Name) (probe.Params, error) {
-	// benchfmt drops the "Benchmark" prefix from names.
-	parts := strings.Split(string(name), "/")
-	if want := strings.TrimPrefix(benchBase(r), "Benchmark"); parts[0] != want {
-		return nil, fmt.Errorf("benchmark %q is not experiment %s's (Benchmark%s/…)", "Benchmark"+parts[0], r.Experiment, want)
+// paramsOf reads a benchmark line's params from its name (without
+// "Benchmark"): every param of the header's params line, in its order,
+// with one of its listed values. base is the experiment's part of names.
+func paramsOf(r *dataset.Result, base, name string) (probe.Params, error) {
+	first, rest, _ := strings.Cut(name, "/")
+	if first != base {
+		return nil, fmt.Errorf("benchmark %q is not experiment %s's (Benchmark%s/…)", "Benchmark"+first, r.Experiment, base)
 	}
-	parts = parts[1:]
-	if len(parts) != len(r.Order) {
-		return nil, fmt.Errorf("benchmark %q names %d params, the params line %d", name, len(parts), len(r.Order))
+	if n := strings.Count(name, "/"); n != len(r.Order) {
+		return nil, fmt.Errorf("benchmark %q names %d params, the params line %d", name, n, len(r.Order))
 	}
-	p := probe.Params{}
-	for i, part := range parts {
+	p := make(probe.Params, len(r.Order))
+	for _, want := range r.Order {
+		var part string
+		part, rest, _ = strings.Cut(rest, "/")
 		k, v, ok := strings.Cut(part, "=")
-		if !ok || k != r.Order[i] {
-			return nil, fmt.Errorf("benchmark name part %q: expected %s=VALUE, the params in the order of the params line", part, r.Order[i])
+		if !ok || k != want {
+			return nil, fmt.Errorf("benchmark name part %q: expected %s=VALUE, the params in the order of the params line", part, want)
 		}
 		if !slices.Contains(r.Sweep[k], v) {
 			return nil, fmt.Errorf("benchmark name part %q: %s is not one of param-%s's values (%s)", part, v, k, strings.Join(r.Sweep[k], " "))
@@ -486,7 +517,7 @@ func Load(path string, all []probe.Probe) (*dataset.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Read(bytes.NewReader(data), path, all)
+	return Parse(data, path, all)
 }
 
 // ReadFile reads a regular file (a symlink to one is followed) of at most

@@ -8,6 +8,7 @@ package codehash
 import (
 	"bytes"
 	"crypto/sha256"
+	"embed"
 	"encoding/hex"
 	"fmt"
 	"go/ast"
@@ -21,6 +22,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"measuredbook/probe"
 )
@@ -55,12 +57,39 @@ func For(p probe.Probe, goos, goarch string) string {
 		})
 		sort.Strings(names)
 		for _, n := range names {
-			b, _ := fs.ReadFile(src, n)
 			fmt.Fprintf(h, "\x00%s\x00", n)
-			h.Write(codeOf(n, b))
+			h.Write(code(src, n))
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// code is codeOf the file name of src. That of an embedded file is kept
+// for the life of the process, since it cannot change: the probes of a
+// package share their sources, and every probe hashes kern's, so a build
+// hashing each of its probes would otherwise parse and print the same
+// files again and again (kern's 16 times for the book's 16 probes).
+func code(src fs.FS, name string) []byte {
+	e, ok := src.(embed.FS)
+	if !ok {
+		b, _ := fs.ReadFile(src, name)
+		return codeOf(name, b)
+	}
+	key := embeddedFile{e, name}
+	if c, ok := printed.Load(key); ok {
+		return c.([]byte)
+	}
+	b, _ := fs.ReadFile(src, name)
+	c, _ := printed.LoadOrStore(key, codeOf(name, b))
+	return c.([]byte)
+}
+
+// printed holds code's results for embedded files, by embeddedFile.
+var printed sync.Map
+
+type embeddedFile struct {
+	src  embed.FS
+	name string
 }
 
 // builds reports whether the file name of src is compiled for goos and
