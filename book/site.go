@@ -149,6 +149,7 @@ type stagedSite struct {
 	mu       sync.Mutex
 	names    map[string]bool // written so far, for the manifest
 	dirs     map[string]bool // folders made so far
+	creating sync.Mutex      // held while a file is created (see create)
 }
 
 // stageSite starts a site that will replace dir. dir must pass CheckOut;
@@ -175,7 +176,26 @@ func (s *stagedSite) put(name string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, data, 0o644)
+	return s.create(path, data)
+}
+
+// create writes the new file path. Files are created one at a time: two
+// threads creating files in one folder contend for its lock in the
+// kernel, which spins for it, and where creating a file is slow (ext4
+// without a journal soon after files were deleted) the spinning was a
+// tenth of a build's CPU. The bytes are written outside the lock.
+func (s *stagedSite) create(path string, data []byte) error {
+	s.creating.Lock()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	s.creating.Unlock()
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // keep writes one file of the site and keeps it in the render cache as a
@@ -183,7 +203,7 @@ func (s *stagedSite) put(name string, data []byte) error {
 func (s *stagedSite) keep(name string, data []byte, c *rendercache.Cache) (rendercache.Blob, error) {
 	path, err := s.path(name)
 	if err == nil {
-		err = os.WriteFile(path, data, 0o644)
+		err = s.create(path, data)
 	}
 	if err != nil {
 		return rendercache.Blob{}, err
