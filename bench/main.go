@@ -117,22 +117,28 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	hv, _ := exec.Command(hugoPath, "version").Output()
 	fmt.Fprintf(stdout, "%s, %d CPUs; load average %s\n%s; this tool: %s\n", runtime.GOOS+"/"+runtime.GOARCH, runtime.NumCPU(), loadavg(), strings.TrimSpace(string(hv)), *tool)
 	var per []result
+	// Every build's output stays until all sizes are measured: on ext4
+	// without a journal, creating a file within 30 s of deleting others
+	// scans past every inode freed meanwhile, so removing each output as
+	// soon as it was measured charged the next builds (either tool's) for
+	// the benchmark's own deletions, by the number of files they create.
+	var builds []string
+	defer func() {
+		for _, dir := range builds {
+			os.RemoveAll(dir)
+		}
+	}()
 	for _, n := range *sizes {
 		dir := filepath.Join(*work, fmt.Sprint(n))
 		if err := (synthBook{seed: *seed, chapters: n}).write(dir, filepath.Join(root, "results"), set); err != nil {
 			return err
 		}
-		res, err := b.size(ctx, dir, n)
+		res, err := b.size(ctx, dir, n, &builds)
 		if err != nil {
 			return err
 		}
 		res.print(stdout)
 		per = append(per, res)
-		if !keep {
-			if err := os.RemoveAll(dir); err != nil {
-				return err
-			}
-		}
 	}
 	printMarginal(stdout, per)
 	fmt.Fprintf(stdout, "\n(peak RSS: no figure reads below this benchmark's own peak, %s, which Linux counts into its children's)\n", mib(selfRSS()))
@@ -219,7 +225,9 @@ type result struct {
 	samples  [nConfigs][]sample
 }
 
-func (b bench) size(ctx context.Context, dir string, n int) (result, error) {
+// size measures the book in dir in every configuration. The folders of
+// the full builds are added to builds, for the caller to remove.
+func (b bench) size(ctx context.Context, dir string, n int, builds *[]string) (result, error) {
 	res := result{chapters: n, runs: b.runs}
 	add := func(i int, s sample, err error) error {
 		if err != nil {
@@ -229,9 +237,9 @@ func (b bench) size(ctx context.Context, dir string, n int) (result, error) {
 		return nil
 	}
 	// A full build gets a fresh output folder, working directory and user
-	// cache folder, removed after it, and whatever it adds to the book's
-	// folder is removed too: nothing one build leaves (a cache, wherever a
-	// version of either tool keeps it) can help the next.
+	// cache folder, and whatever it adds to the book's folder is removed:
+	// nothing one build leaves (a cache, wherever a version of either tool
+	// keeps it) can help the next.
 	fresh := func(i int, variant string, build func(out, cwd string) *exec.Cmd) error {
 		src := filepath.Join(dir, variant)
 		before, err := tree(src)
@@ -242,7 +250,7 @@ func (b bench) size(ctx context.Context, dir string, n int) (result, error) {
 		if err != nil {
 			return err
 		}
-		defer os.RemoveAll(tmp)
+		*builds = append(*builds, tmp)
 		cwd := filepath.Join(tmp, "cwd")
 		if err := os.Mkdir(cwd, 0o755); err != nil {
 			return err
