@@ -149,10 +149,11 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
-	"github.com/yuin/goldmark"
 	gast "github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 
 	"measuredbook/expr"
@@ -175,7 +176,6 @@ type Doc struct {
 	Experiments []*Experiment // in document order
 
 	f          *file
-	md         goldmark.Markdown
 	body       []byte // the Markdown after the front matter
 	root       gast.Node
 	values     []*value // inline values of the body, in document order
@@ -223,16 +223,21 @@ type Claim struct {
 // MachineVerdict is a claim's verdict on one machine.
 type MachineVerdict = ast.MachineVerdict
 
+// docParser is Markdown's parser, shared by every Doc: goldmark's parsers
+// keep their state in the parse's context, so one serves every chapter,
+// in parallel, and is made once instead of once per chapter.
+var docParser = sync.OnceValue(func() parser.Parser { return Markdown().Parser() })
+
 // Parse parses one chapter: optional YAML front matter (title, order,
 // slug, lang; any other key is an error) between "---" lines, then
 // Markdown with directives. probes is the registry, used to validate
 // experiments. The error joins one *PosError per problem found.
 func Parse(file string, src []byte, probes []probe.Probe) (*Doc, error) {
-	d := &Doc{File: file, f: newFile(file, src), md: Markdown()}
+	d := &Doc{File: file, f: newFile(file, src)}
 	e := &errs{f: d.f}
 	bodyOff := d.parseFront(src, e)
 	d.body = src[bodyOff:]
-	d.root = d.md.Parser().Parse(text.NewReader(d.body))
+	d.root = docParser().Parse(text.NewReader(d.body))
 	base := shift(bodyOff)
 
 	var ids = map[string]*Experiment{}
@@ -455,7 +460,7 @@ type subdoc struct {
 
 func (d *Doc) parseSub(src string, m offmap, what string, e *errs) *subdoc {
 	s := &subdoc{src: []byte(src)}
-	s.root = d.md.Parser().Parse(text.NewReader(s.src))
+	s.root = docParser().Parse(text.NewReader(s.src))
 	_ = gast.Walk(s.root, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
 		if !entering {
 			return gast.WalkContinue, nil

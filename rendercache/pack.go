@@ -179,9 +179,17 @@ func writePack(dir string, records []record) error {
 		seen[r.key] = len(kept)
 		kept = append(kept, r)
 	}
+	// Sized once: the payloads, and per entry its key and at most 34
+	// bytes of varints and checksum.
+	size := len(magic) + binary.MaxVarintLen64 + trailerSize
+	for _, r := range kept {
+		size += len(r.payload)
+	}
 	var body bytes.Buffer
+	body.Grow(size + len(kept)*(len(Key{})+34))
 	body.WriteString(magic)
-	index := binary.AppendUvarint(nil, uint64(len(kept)))
+	index := make([]byte, 0, binary.MaxVarintLen64+len(kept)*(len(Key{})+34))
+	index = binary.AppendUvarint(index, uint64(len(kept)))
 	for _, r := range kept {
 		index = append(index, r.key[:]...)
 		index = binary.AppendUvarint(index, uint64(body.Len()))
