@@ -34,13 +34,17 @@ import (
 type codeBlocks struct {
 	formatter *chromahtml.Formatter
 	style     *chroma.Style
+	classes   *classFormatter // formatter's output, faster; nil if it cannot promise it
 }
 
 var highlightOptions = []chromahtml.Option{chromahtml.WithClasses(true)}
 
-var sharedCodeBlocks = &codeBlocks{
-	formatter: chromahtml.New(highlightOptions...),
-	style:     githubStyle,
+var sharedCodeBlocks = newCodeBlocks()
+
+func newCodeBlocks() *codeBlocks {
+	cb := &codeBlocks{formatter: chromahtml.New(highlightOptions...), style: githubStyle}
+	cb.classes = newClassFormatter(cb.formatter, cb.style)
+	return cb
 }
 
 func extendCodeBlocks(m goldmark.Markdown) {
@@ -75,11 +79,14 @@ func (cb *codeBlocks) render(w util.BufWriter, source []byte, node gast.Node, en
 	}
 	if !nohl && lexer != nil {
 		if iterator, err := tokenise(lexer, code.String()); err == nil {
-			formatter := cb.formatter
-			if attrs != nil {
-				formatter = chromahtml.New(append(slices.Clip(highlightOptions), options...)...)
+			switch {
+			case attrs != nil:
+				_ = chromahtml.New(append(slices.Clip(highlightOptions), options...)...).Format(w, cb.style, iterator)
+			case cb.classes != nil:
+				cb.classes.format(w, iterator.Tokens())
+			default:
+				_ = cb.formatter.Format(w, cb.style, iterator)
 			}
-			_ = formatter.Format(w, cb.style, iterator)
 			return gast.WalkContinue, nil
 		}
 	}
