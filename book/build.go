@@ -561,10 +561,7 @@ func (b *Book) renderChapter(l *layout, i int) (o chapterOut) {
 		return o
 	}
 	decorated, toc := site.Decorate(body, site.Links{Page: name, Has: l.has, PageOf: l.pageOf})
-	if o.search, err = site.SearchEntries(site.Sections(d.Front.Title, d.Front.Slug, decorated, toc)); err != nil {
-		o.err = err
-		return o
-	}
+	o.search = site.SearchEntries(site.Sections(d.Front.Title, d.Front.Slug, decorated, toc))
 	page := l.base
 	page.Page, page.Body = d.Front.Title, template.HTML(decorated)
 	if page.pageExtras, err = extras(l, name, toc); err != nil {
