@@ -62,27 +62,22 @@ func at(ts []chroma.Token, i int) string {
 	return fmt.Sprintf("%s %q", ts[i].Type, ts[i].Value)
 }
 
-// bookGoBlocks returns the text of every fenced code block of
-// ../chapters/*.md that chroma reads as Go, as codeBlocks.render gives it.
-func bookGoBlocks(tb testing.TB) []string {
+// bookBlocks calls f with every fenced code block of ../chapters/*.md
+// that is not a directive, its source and its code. Directives are left
+// out: the book renders them before code is coloured, and a name chroma
+// does not know costs lexers.Get a glob match against every lexer's file
+// names.
+func bookBlocks(tb testing.TB, f func(fb *gast.FencedCodeBlock, src []byte, code string)) {
 	files, _ := filepath.Glob("../chapters/*.md")
-	var blocks []string
-	for _, f := range files {
-		src, err := os.ReadFile(f)
+	for _, file := range files {
+		src, err := os.ReadFile(file)
 		if err != nil {
 			tb.Fatal(err)
 		}
 		doc := goldmark.New().Parser().Parse(text.NewReader(src))
 		_ = gast.Walk(doc, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
 			fb, ok := n.(*gast.FencedCodeBlock)
-			if !entering || !ok || fb.Info == nil {
-				return gast.WalkContinue, nil
-			}
-			// A name chroma does not know costs lexers.Get a glob match
-			// against every lexer's file names: directives are left out
-			// first, as the book renders them before code is coloured.
-			lang := string(fb.Language(src))
-			if ast.IsDirective(lang) || lexers.Get(lang) != lexers.Go {
+			if !entering || !ok || ast.IsDirective(string(fb.Language(src))) {
 				return gast.WalkContinue, nil
 			}
 			var b strings.Builder
@@ -90,10 +85,21 @@ func bookGoBlocks(tb testing.TB) []string {
 				line := fb.Lines().At(i)
 				b.Write(line.Value(src))
 			}
-			blocks = append(blocks, b.String())
+			f(fb, src, b.String())
 			return gast.WalkContinue, nil
 		})
 	}
+}
+
+// bookGoBlocks returns the text of every fenced code block of
+// ../chapters/*.md that chroma reads as Go, as codeBlocks.render gives it.
+func bookGoBlocks(tb testing.TB) []string {
+	var blocks []string
+	bookBlocks(tb, func(fb *gast.FencedCodeBlock, src []byte, code string) {
+		if fb.Info != nil && lexers.Get(string(fb.Language(src))) == lexers.Go {
+			blocks = append(blocks, code)
+		}
+	})
 	if len(blocks) == 0 {
 		tb.Fatal("no Go code blocks in ../chapters")
 	}

@@ -2,8 +2,6 @@ package render
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -13,9 +11,6 @@ import (
 	"github.com/yuin/goldmark"
 	highlighting "github.com/yuin/goldmark-highlighting/v2"
 	gast "github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/text"
-
-	"measuredbook/render/ast"
 )
 
 // TestGithubStyle: githubStyle is the extension's default style as
@@ -172,36 +167,18 @@ func TestHighlightLikeExtension(t *testing.T) {
 }
 
 // bookCodeBlocks returns every fenced block of ../chapters/*.md that is
-// not a directive, as Markdown. Directives are left out: the book renders
-// them before code is coloured, and a name chroma does not know costs
-// lexers.Get a glob match against every lexer's file names.
+// not a directive (see bookBlocks), as Markdown.
 func bookCodeBlocks(tb testing.TB) []byte {
-	files, _ := filepath.Glob("../chapters/*.md")
 	var md bytes.Buffer
-	for _, f := range files {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			tb.Fatal(err)
+	bookBlocks(tb, func(fb *gast.FencedCodeBlock, src []byte, code string) {
+		md.WriteString("````")
+		if fb.Info != nil {
+			md.Write(fb.Info.Segment.Value(src))
 		}
-		doc := goldmark.New().Parser().Parse(text.NewReader(src))
-		_ = gast.Walk(doc, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
-			fb, ok := n.(*gast.FencedCodeBlock)
-			if !entering || !ok || ast.IsDirective(string(fb.Language(src))) {
-				return gast.WalkContinue, nil
-			}
-			md.WriteString("````")
-			if fb.Info != nil {
-				md.Write(fb.Info.Segment.Value(src))
-			}
-			md.WriteByte('\n')
-			for i := range fb.Lines().Len() {
-				line := fb.Lines().At(i)
-				md.Write(line.Value(src))
-			}
-			md.WriteString("````\n\n")
-			return gast.WalkContinue, nil
-		})
-	}
+		md.WriteByte('\n')
+		md.WriteString(code)
+		md.WriteString("````\n\n")
+	})
 	return md.Bytes()
 }
 
