@@ -197,7 +197,7 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	}
 	// The set's results are read here, in parallel; Status asks for them
 	// one by one.
-	res.preload(b.Order, rc)
+	res.preload(b.Order)
 	var need []string
 	for _, st := range b.Status(res, opts.Probes, b.Order) {
 		switch {

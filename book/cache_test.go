@@ -231,32 +231,6 @@ func TestStoredExperimentIsParsed(t *testing.T) {
 	}
 }
 
-// The results a build decodes from the cache are those it would parse.
-func TestCachedResultsAreParsed(t *testing.T) {
-	all := probes.All()
-	rc := mustOpen(t, Options{Cache: t.TempDir(), Probes: all})
-	sets := NewResults("../results", "", all).Sets()
-	if len(sets) < 2 {
-		t.Fatalf("sets %v", sets)
-	}
-	for _, set := range sets {
-		files, _ := filepath.Glob(filepath.Join("../results", set, "*.txt"))
-		ids := []string{"no_such_experiment"}
-		for _, f := range files {
-			ids = append(ids, strings.TrimSuffix(filepath.Base(f), ".txt"))
-		}
-		NewResults("../results", set, all).preload(ids, rc) // parsed, and kept
-		cached, parsed := NewResults("../results", set, all), NewResults("../results", set, all)
-		cached.preload(ids, rc)
-		for _, id := range ids {
-			a, b := cached.file("", id), parsed.file("", id)
-			if !reflect.DeepEqual(a.res, b.res) || a.digest != b.digest || a.err != nil || b.err != nil {
-				t.Errorf("%s/%s from the cache:\n%+v\nparsed:\n%+v", set, id, a.res, b.res)
-			}
-		}
-	}
-}
-
 func mustOpen(t *testing.T, opts Options) *renderCache {
 	rc, err := openRenderCache(opts.Cache, opts.Probes)
 	if err != nil {

@@ -1,16 +1,13 @@
 package book
 
 import (
-	"bytes"
 	"crypto/sha256"
-	"encoding/gob"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -93,61 +90,11 @@ func (r *Results) file(set, id string) *resultFile {
 	return f
 }
 
-// preload reads the results of ids in the build's set, in parallel. With
-// a cache, a set whose files are each as a build read them before is
-// decoded from one entry rather than parsed file by file: parsing the
-// benchmark format was a third of a rebuild after one edit.
-func (r *Results) preload(ids []string, rc *renderCache) {
-	set := r.setName("")
-	if rc == nil || store.CheckName("result set", set) != nil {
-		parallel(len(ids), func(i int) { r.Lookup("", ids[i]) })
-		return
-	}
-	type file struct {
-		data []byte
-		err  error
-	}
-	files := make([]file, len(ids))
-	parallel(len(ids), func(i int) {
-		files[i].data, files[i].err = store.ReadFile(store.Path(r.Dir, set, ids[i]), store.MaxFile)
-	})
-	h := rc.hasher("results").String(set)
-	for i, f := range files {
-		if f.err != nil && !errors.Is(f.err, fs.ErrNotExist) {
-			parallel(len(ids), func(i int) { r.Lookup("", ids[i]) }) // it reports the error
-			return
-		}
-		sum := sha256.Sum256(f.data)
-		h.String(ids[i]).Bytes(sum[:]).String(strconv.FormatBool(f.err == nil))
-	}
-	key := h.Key()
-	var decoded []*dataset.Result
-	if data, ok := rc.c.Get(key); ok && gob.NewDecoder(bytes.NewReader(data)).Decode(&decoded) == nil && len(decoded) == len(ids) {
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		for i, id := range ids {
-			f := &resultFile{res: decoded[i]}
-			if f.res != nil {
-				f.digest = sha256.Sum256(files[i].data)
-			}
-			f.once.Do(func() {})
-			r.files[set+"/"+id] = f
-		}
-		return
-	}
+// preload reads the results of ids in the build's set, in parallel.
+// (They were once kept decoded in the render cache; reading the files
+// again costs less since store.Parse got faster.)
+func (r *Results) preload(ids []string) {
 	parallel(len(ids), func(i int) { r.Lookup("", ids[i]) })
-	all := make([]*dataset.Result, len(ids))
-	for i, id := range ids {
-		f := r.file("", id)
-		if f.err != nil {
-			return
-		}
-		all[i] = f.res
-	}
-	var b bytes.Buffer
-	if gob.NewEncoder(&b).Encode(all) == nil {
-		rc.c.Put(key, b.Bytes())
-	}
 }
 
 // Lookup implements render.Results.
