@@ -255,21 +255,21 @@ func anyOf(index map[Key]loc, f func(loc) bool) bool {
 
 // readFile reads a regular file whole, in as few system calls as it can
 // (a build reads thousands of them).
-func readFile(path string) ([]byte, os.FileInfo, bool) {
+func readFile(path string) ([]byte, bool) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, false
+		return nil, false
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil || !fi.Mode().IsRegular() {
-		return nil, nil, false
+		return nil, false
 	}
 	data := make([]byte, fi.Size())
 	if _, err := io.ReadFull(f, data); err != nil {
-		return nil, nil, false
+		return nil, false
 	}
-	return data, fi, true
+	return data, true
 }
 
 // writeFile writes data to path (its folder made if need be) through a

@@ -179,6 +179,49 @@ func TestBlobs(t *testing.T) {
 	}
 }
 
+// A blob this package made or checked carries its seal, and Place links
+// a sealed blob without reading it; a blob whose seal is broken (its time
+// set by someone else) is read, checked, and sealed again.
+func TestSeal(t *testing.T) {
+	c := Open(t.TempDir())
+	out := t.TempDir()
+	b, err := c.PutBlob([]byte("<p>page</p>"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := c.blobPath(b)
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sealed(b, fi) {
+		if fi.ModTime().Nanosecond() == 0 {
+			t.Skip("this file system keeps whole seconds: no blob stays sealed")
+		}
+		t.Fatalf("PutBlob left the blob unsealed: %v", fi.ModTime())
+	}
+	// Broken seal, intact bytes: checked, placed, sealed again.
+	os.Chtimes(path, time.Now(), time.Now().Add(-time.Minute).Truncate(time.Second).Add(7))
+	if ok, err := c.Place(b, filepath.Join(out, "a.html")); !ok || err != nil {
+		t.Fatalf("Place of an intact blob with a broken seal = %v, %v", ok, err)
+	}
+	if fi, _ := os.Stat(path); !sealed(b, fi) {
+		t.Error("a checked blob was not sealed again")
+	}
+	// Other bytes behind the seal (as no write through a page can leave
+	// them): linked unread, which is the point of the seal.
+	os.Remove(filepath.Join(out, "a.html"))
+	fi, _ = os.Stat(path)
+	os.WriteFile(path, []byte("<p>PAGE</p>"), 0o644)
+	os.Chtimes(path, fi.ModTime(), fi.ModTime())
+	if ok, _ := c.Place(b, filepath.Join(out, "b.html")); !ok {
+		t.Fatal("a sealed blob was not placed")
+	}
+	if got, _ := os.ReadFile(filepath.Join(out, "b.html")); string(got) != "<p>PAGE</p>" {
+		t.Errorf("a sealed blob was read and checked (placed %q)", got)
+	}
+}
+
 // LinkBlob keeps a file the site wrote as a blob without writing it
 // again: the same file, until the site's is written to.
 func TestLinkBlob(t *testing.T) {
