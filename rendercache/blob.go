@@ -25,25 +25,29 @@ import (
 // so a blob carries a seal instead: this package sets its modification
 // time to a whole second plus a number of nanoseconds made from its CRC.
 // Writing to the file, through a page linked to it, sets the time anew
-// and breaks the seal; Place trusts a sealed blob without reading it and
-// reads and checks any other (then seals it again). Where a file system
-// keeps times coarser than a nanosecond, no blob stays sealed and every
-// one is read, as before.
+// and breaks the seal. Place trusts a sealed blob of the right size
+// without reading it (a crash that loses a new file's bytes mostly
+// leaves it empty), and reads and checks any other, then seals it again.
+// Where a file system keeps times coarser than a nanosecond, no blob
+// stays sealed and every one is read, as before.
 
-// Blob names a blob: the SHA-256 of its contents and their CRC-32C, which
+// Blob names a blob: the SHA-256 of its contents, their CRC-32C, which
 // Place checks (reading a page back costs little, hashing it again far
-// more, and a CRC catches what a crash, an editor or a disk does to it).
+// more, and a CRC catches what a crash, an editor or a disk does to it),
+// and their length.
 type Blob struct {
-	Sum Key
-	CRC uint32
+	Sum  Key
+	CRC  uint32
+	Size int64
 }
 
 // BlobSize is the length of a Blob's bytes (AppendTo, BlobFrom).
-const BlobSize = sha256.Size + 4
+const BlobSize = sha256.Size + 4 + 8
 
 // AppendTo appends b's bytes to dst.
 func (b Blob) AppendTo(dst []byte) []byte {
-	return binary.LittleEndian.AppendUint32(append(dst, b.Sum[:]...), b.CRC)
+	dst = binary.LittleEndian.AppendUint32(append(dst, b.Sum[:]...), b.CRC)
+	return binary.LittleEndian.AppendUint64(dst, uint64(b.Size))
 }
 
 // BlobFrom reads a Blob from its bytes.
@@ -51,7 +55,8 @@ func BlobFrom(data []byte) (Blob, bool) {
 	if len(data) != BlobSize {
 		return Blob{}, false
 	}
-	return Blob{Sum: Key(data[:sha256.Size]), CRC: binary.LittleEndian.Uint32(data[sha256.Size:])}, true
+	return Blob{Sum: Key(data[:sha256.Size]), CRC: binary.LittleEndian.Uint32(data[sha256.Size:]),
+		Size: int64(binary.LittleEndian.Uint64(data[sha256.Size+4:]))}, true
 }
 
 // blobsDir holds the blobs, in one folder: a folder per two hex digits
@@ -66,7 +71,7 @@ func (c *Cache) blobPath(b Blob) string {
 
 // blobOf names data as a blob.
 func blobOf(data []byte) Blob {
-	return Blob{Sum: sha256.Sum256(data), CRC: crc32.Checksum(data, castagnoli)}
+	return Blob{Sum: sha256.Sum256(data), CRC: crc32.Checksum(data, castagnoli), Size: int64(len(data))}
 }
 
 // PutBlob stores data as a blob and returns its name.
@@ -93,8 +98,10 @@ func (c *Cache) seal(b Blob) {
 	os.Chtimes(c.blobPath(b), now, now.Truncate(time.Second).Add(time.Duration(sealNanos(b))))
 }
 
-// sealed reports whether fi, the blob b's, still has its seal.
-func sealed(b Blob, fi os.FileInfo) bool { return fi.ModTime().Nanosecond() == sealNanos(b) }
+// sealed reports whether fi, the blob b's, still has its seal and size.
+func sealed(b Blob, fi os.FileInfo) bool {
+	return fi.ModTime().Nanosecond() == sealNanos(b) && fi.Size() == b.Size
+}
 
 // LinkBlob stores data, which the file at path holds, as a blob: a hard
 // link to that file, which costs no new file (or a copy where the cache

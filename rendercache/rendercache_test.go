@@ -220,6 +220,17 @@ func TestSeal(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(out, "b.html")); string(got) != "<p>PAGE</p>" {
 		t.Errorf("a sealed blob was read and checked (placed %q)", got)
 	}
+	// Emptied behind its seal, as a crash can leave a new file: read,
+	// refused and removed.
+	os.Remove(filepath.Join(out, "b.html"))
+	os.Truncate(path, 0)
+	os.Chtimes(path, fi.ModTime(), fi.ModTime())
+	if ok, _ := c.Place(b, filepath.Join(out, "c.html")); ok {
+		t.Error("placed a sealed blob of the wrong size")
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Error("a blob of the wrong size was kept")
+	}
 }
 
 // LinkBlob keeps a file the site wrote as a blob without writing it
