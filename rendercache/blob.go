@@ -22,14 +22,15 @@ import (
 //
 // Checking that sum on every use would mean reading every blob a build
 // links (a third of a rebuild's CPU after one edit of 1,000 chapters),
-// so a blob carries a seal instead: this package sets its modification
-// time to a whole second plus a number of nanoseconds made from its CRC.
-// Writing to the file, through a page linked to it, sets the time anew
-// and breaks the seal. Place trusts a sealed blob of the right size
-// without reading it (a crash that loses a new file's bytes mostly
-// leaves it empty), and reads and checks any other, then seals it again.
-// Where a file system keeps times coarser than a nanosecond, no blob
-// stays sealed and every one is read, as before.
+// so a blob carries a seal instead: the first time Place reads and checks
+// a blob, it sets the blob's modification time to a whole second plus a
+// number of nanoseconds made from its CRC (a first build, which only
+// makes blobs, spends nothing on seals). Writing to the file, through a
+// page linked to it, sets the time anew and breaks the seal. Place trusts
+// a sealed blob of the right size without reading it (a crash that loses
+// a new file's bytes mostly leaves it empty), and reads and checks any
+// other, then seals it again. Where a file system keeps times coarser
+// than a nanosecond, no blob stays sealed and every one is read.
 
 // Blob names a blob: the SHA-256 of its contents, their CRC-32C, which
 // Place checks (reading a page back costs little, hashing it again far
@@ -83,7 +84,6 @@ func (c *Cache) PutBlob(data []byte) (Blob, error) {
 	if err := writeFile(c.blobPath(b), data, 0o644); err != nil {
 		return b, err
 	}
-	c.seal(b)
 	c.mem.put(memoKey{true, b.Sum}, data)
 	return b, nil
 }
@@ -131,7 +131,6 @@ func (c *Cache) LinkBlob(path string, data []byte) (Blob, error) {
 		err = writeFile(dst, data, 0o644)
 	}
 	if err == nil {
-		c.seal(b)
 		c.mem.put(memoKey{true, b.Sum}, data)
 	}
 	return b, err

@@ -179,15 +179,18 @@ func TestBlobs(t *testing.T) {
 	}
 }
 
-// A blob this package made or checked carries its seal, and Place links
-// a sealed blob without reading it; a blob whose seal is broken (its time
-// set by someone else) is read, checked, and sealed again.
+// A blob is sealed once placed, and Place links a sealed blob without
+// reading it; a blob whose seal is broken (its time set by someone else)
+// is read, checked, and sealed again.
 func TestSeal(t *testing.T) {
 	c := Open(t.TempDir())
 	out := t.TempDir()
 	b, err := c.PutBlob([]byte("<p>page</p>"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if ok, err := c.Place(b, filepath.Join(out, "first.html")); !ok || err != nil {
+		t.Fatalf("Place = %v, %v", ok, err)
 	}
 	path := c.blobPath(b)
 	fi, err := os.Stat(path)
@@ -198,7 +201,7 @@ func TestSeal(t *testing.T) {
 		if fi.ModTime().Nanosecond() == 0 {
 			t.Skip("this file system keeps whole seconds: no blob stays sealed")
 		}
-		t.Fatalf("PutBlob left the blob unsealed: %v", fi.ModTime())
+		t.Fatalf("Place left the blob unsealed: %v", fi.ModTime())
 	}
 	// Broken seal, intact bytes: checked, placed, sealed again.
 	os.Chtimes(path, time.Now(), time.Now().Add(-time.Minute).Truncate(time.Second).Add(7))
