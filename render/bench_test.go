@@ -82,17 +82,58 @@ func parseBook(b testing.TB, all []probe.Probe) ([]*Doc, map[string]*Experiment)
 	return docs, exps
 }
 
+// BenchmarkParse parses the book's chapters; yaml=unmarshal decodes every
+// YAML text with yaml.Unmarshal alone, as before fastYAML.
 func BenchmarkParse(b *testing.B) {
 	all := probes.All()
 	files, srcs := bookChapters(b)
-	for b.Loop() {
-		for i := range files {
-			if _, err := Parse(files[i], srcs[i], all); err != nil {
-				b.Fatal(err)
+	for _, slow := range []bool{false, true} {
+		name := "yaml=fast"
+		if slow {
+			name = "yaml=unmarshal"
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				for i := range files {
+					d := &Doc{File: files[i], f: newFile(files[i], srcs[i]), slowYAML: slow}
+					if _, err := parse(d, srcs[i], all); err != nil {
+						b.Fatal(err)
+					}
+				}
 			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(files))/1e6, "ms/chapter")
+		})
+	}
+}
+
+// BenchmarkParseYAML decodes the book's YAML texts (front matter and
+// directive bodies) alone, as ybody.decode does and with yaml.Unmarshal.
+func BenchmarkParseYAML(b *testing.B) {
+	_, srcs := bookChapters(b)
+	var bodies []*ybody
+	for _, src := range srcs {
+		_, texts := yamlBodies(string(src))
+		for _, t := range texts {
+			bodies = append(bodies, newYBody([]byte(t), nil))
 		}
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(files))/1e6, "ms/chapter")
+	for _, slow := range []bool{false, true} {
+		name := "yaml=fast"
+		if slow {
+			name = "yaml=unmarshal"
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				for _, y := range bodies {
+					y.slow = slow
+					if _, err := y.decode(); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(bodies))/1e3, "µs/text")
+		})
+	}
 }
 
 func BenchmarkEvaluate(b *testing.B) {
