@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"go.yaml.in/yaml/v3"
+
 	"measuredbook/dataset"
 	"measuredbook/probe"
 	"measuredbook/probes"
@@ -82,56 +84,47 @@ func parseBook(b testing.TB, all []probe.Probe) ([]*Doc, map[string]*Experiment)
 	return docs, exps
 }
 
-// BenchmarkParse parses the book's chapters; yaml=unmarshal decodes every
-// YAML text with yaml.Unmarshal alone, as before fastYAML.
 func BenchmarkParse(b *testing.B) {
 	all := probes.All()
 	files, srcs := bookChapters(b)
-	for _, slow := range []bool{false, true} {
-		name := "yaml=fast"
-		if slow {
-			name = "yaml=unmarshal"
-		}
-		b.Run(name, func(b *testing.B) {
-			for b.Loop() {
-				for i := range files {
-					d := &Doc{File: files[i], f: newFile(files[i], srcs[i]), slowYAML: slow}
-					if _, err := parse(d, srcs[i], all); err != nil {
-						b.Fatal(err)
-					}
-				}
+	for b.Loop() {
+		for i := range files {
+			if _, err := Parse(files[i], srcs[i], all); err != nil {
+				b.Fatal(err)
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(files))/1e6, "ms/chapter")
-		})
+		}
 	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(files))/1e6, "ms/chapter")
 }
 
 // BenchmarkParseYAML decodes the book's YAML texts (front matter and
-// directive bodies) alone, as ybody.decode does and with yaml.Unmarshal.
+// directive bodies) as ybody.decode does (yaml=fast) and with
+// yaml.Unmarshal alone, as before fastYAML (yaml=unmarshal).
 func BenchmarkParseYAML(b *testing.B) {
 	_, srcs := bookChapters(b)
-	var bodies []*ybody
+	var texts [][]byte
 	for _, src := range srcs {
-		_, texts := yamlBodies(string(src))
-		for _, t := range texts {
-			bodies = append(bodies, newYBody([]byte(t), nil))
+		_, ts := yamlBodies(string(src))
+		for _, t := range ts {
+			texts = append(texts, []byte(t))
 		}
 	}
-	for _, slow := range []bool{false, true} {
-		name := "yaml=fast"
-		if slow {
-			name = "yaml=unmarshal"
-		}
-		b.Run(name, func(b *testing.B) {
+	for _, c := range []struct {
+		name   string
+		decode func([]byte) (*yaml.Node, error)
+	}{
+		{"yaml=fast", func(t []byte) (*yaml.Node, error) { return newYBody(t, nil).decode() }},
+		{"yaml=unmarshal", unmarshalYAML},
+	} {
+		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
-				for _, y := range bodies {
-					y.slow = slow
-					if _, err := y.decode(); err != nil {
+				for _, t := range texts {
+					if _, err := c.decode(t); err != nil {
 						b.Fatal(err)
 					}
 				}
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(bodies))/1e3, "µs/text")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(texts))/1e3, "µs/text")
 		})
 	}
 }

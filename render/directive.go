@@ -105,7 +105,6 @@ func (d *Doc) parseDirective(n *ast.Directive, source []byte, base offmap, probe
 		y:      newYBody(body, func(k int) int { return base(inner(k)) }),
 		at:     map[string]int{},
 	}
-	dir.y.slow = d.slowYAML
 	if n.Info >= 0 {
 		dir.argOff = base(n.Info + len(n.Name))
 		for dir.argOff < len(d.f.src) && d.f.src[dir.argOff] == ' ' {

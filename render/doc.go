@@ -180,7 +180,6 @@ type Doc struct {
 	root       gast.Node
 	values     []*value // inline values of the body, in document order
 	directives []*directive
-	slowYAML   bool // see ybody.slow
 }
 
 // Experiment is one experiment directive, validated against its probe.
@@ -234,10 +233,7 @@ var docParser = sync.OnceValue(func() parser.Parser { return Markdown().Parser()
 // Markdown with directives. probes is the registry, used to validate
 // experiments. The error joins one *PosError per problem found.
 func Parse(file string, src []byte, probes []probe.Probe) (*Doc, error) {
-	return parse(&Doc{File: file, f: newFile(file, src)}, src, probes)
-}
-
-func parse(d *Doc, src []byte, probes []probe.Probe) (*Doc, error) {
+	d := &Doc{File: file, f: newFile(file, src)}
 	e := &errs{f: d.f}
 	bodyOff := d.parseFront(src, e)
 	d.body = src[bodyOff:]
@@ -362,7 +358,6 @@ func (d *Doc) parseFront(src []byte, e *errs) int {
 		return len(src)
 	}
 	y := newYBody(src[start:end], shift(start))
-	y.slow = d.slowYAML
 	root, ok := y.parse("front matter", e)
 	if !ok {
 		return next

@@ -20,7 +20,6 @@ type ybody struct {
 	text  []byte
 	lines []int // byte offset of each line's start in text
 	m     offmap
-	slow  bool // decode with yaml.Unmarshal alone, as BenchmarkParse's baseline
 }
 
 func newYBody(text []byte, m offmap) *ybody {
@@ -210,13 +209,16 @@ func (b *ybody) parse(what string, e *errs) (*yaml.Node, bool) {
 // the text, which is most directives' and front matters' (and is a few
 // times faster), else by yaml.Unmarshal, with the same result.
 func (b *ybody) decode() (*yaml.Node, error) {
-	if !b.slow {
-		if doc := fastYAML(b.text); doc != nil {
-			return doc, nil
-		}
+	if doc := fastYAML(b.text); doc != nil {
+		return doc, nil
 	}
+	return unmarshalYAML(b.text)
+}
+
+// unmarshalYAML is yaml.v3's document node of text.
+func unmarshalYAML(text []byte) (*yaml.Node, error) {
 	doc := new(yaml.Node)
-	return doc, yaml.Unmarshal(b.text, doc)
+	return doc, yaml.Unmarshal(text, doc)
 }
 
 // tabAfter returns the offset of the first tab in the indentation of a
