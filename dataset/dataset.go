@@ -199,20 +199,29 @@ func (r *Result) Spread() float64 {
 // values each param of order takes, the first param outermost (so a table
 // of combinations reads like nested loops).
 func Combos(order []string, sweep map[string][]string) []probe.Params {
-	out := []probe.Params{{}}
+	n := 1
 	for _, name := range order {
-		var next []probe.Params
-		for _, c := range out {
-			for _, v := range sweep[name] {
-				p := probe.Params{}
-				for k, x := range c {
-					p[k] = x
-				}
-				p[name] = v
-				next = append(next, p)
-			}
+		n *= len(sweep[name])
+	}
+	if n == 0 {
+		return nil
+	}
+	// One map per combination, counted like an odometer (the last param
+	// turns fastest), rather than a map per combination per param.
+	out := make([]probe.Params, 0, n)
+	at := make([]int, len(order))
+	for range n {
+		p := make(probe.Params, len(order))
+		for i, name := range order {
+			p[name] = sweep[name][at[i]]
 		}
-		out = next
+		out = append(out, p)
+		for i := len(order) - 1; i >= 0; i-- {
+			if at[i]++; at[i] < len(sweep[order[i]]) {
+				break
+			}
+			at[i] = 0
+		}
 	}
 	return out
 }

@@ -1,7 +1,9 @@
 package dataset
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -74,6 +76,51 @@ func TestGOOS(t *testing.T) {
 	} {
 		if got := (Fingerprint{Kernel: kernel}).GOOS(); got != want {
 			t.Errorf("kernel %q: GOOS %q, want %q", kernel, got, want)
+		}
+	}
+}
+
+// combosAsFirstWritten is Combos as it was first written: the product
+// built param by param. TestCombosAsFirstWritten holds Combos to it.
+func combosAsFirstWritten(order []string, sweep map[string][]string) []probe.Params {
+	out := []probe.Params{{}}
+	for _, name := range order {
+		var next []probe.Params
+		for _, c := range out {
+			for _, v := range sweep[name] {
+				p := probe.Params{}
+				for k, x := range c {
+					p[k] = x
+				}
+				p[name] = v
+				next = append(next, p)
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+// Random sweeps, with params of no value, repeated params and params
+// the sweep lacks: the same combinations in the same order.
+func TestCombosAsFirstWritten(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	names := []string{"a", "b", "c", "d"}
+	for range 3000 {
+		sweep := map[string][]string{}
+		for _, name := range names[:r.IntN(len(names)+1)] {
+			vals := make([]string, r.IntN(4))
+			for i := range vals {
+				vals[i] = fmt.Sprint(r.IntN(3))
+			}
+			sweep[name] = vals
+		}
+		order := make([]string, r.IntN(5))
+		for i := range order {
+			order[i] = names[r.IntN(len(names))]
+		}
+		if got, want := Combos(order, sweep), combosAsFirstWritten(order, sweep); !reflect.DeepEqual(got, want) {
+			t.Fatalf("Combos(%q, %v) = %v, want %v", order, sweep, got, want)
 		}
 	}
 }
