@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -143,8 +144,8 @@ func (rc *renderCache) parsed(file string, sum [sha256.Size]byte, probes []probe
 	if !ok {
 		return nil, false
 	}
-	var p parsed
-	if json.Unmarshal(data, &p) != nil {
+	p, ok := decodeParsed(data)
+	if !ok {
 		return nil, false
 	}
 	d := &render.Doc{File: file, Front: p.Front}
@@ -167,9 +168,63 @@ func (rc *renderCache) keepParsed(d *render.Doc, sum [sha256.Size]byte) {
 	for _, x := range d.Experiments {
 		p.Experiments = append(p.Experiments, storeExperiment(x))
 	}
-	if data, err := json.Marshal(p); err == nil {
-		rc.c.Put(rc.parseKey(d.File, sum), data)
+	rc.c.Put(rc.parseKey(d.File, sum), p.encode())
+}
+
+// encode writes p with the entries' encoder (JSON by reflection was most
+// of what a rebuild spent on a thousand unchanged chapters' parses).
+func (p parsed) encode() []byte {
+	var e encoder
+	e.str(p.Front.Title)
+	e.int(p.Front.Order)
+	e.str(p.Front.Slug)
+	e.str(p.Front.Lang)
+	e.int(len(p.Experiments))
+	for _, x := range p.Experiments {
+		e.str(x.ID)
+		e.str(x.Probe)
+		e.pos(x.Pos)
+		e.strs(x.Order)
+		e.mapLen(x.Sweep == nil, len(x.Sweep))
+		for _, k := range slices.Sorted(maps.Keys(x.Sweep)) {
+			e.str(k)
+			e.strs(x.Sweep[k])
+		}
+		e.int(x.Runs)
+		e.str(x.Show)
+		e.str(x.Caption)
+		e.int(int(x.Timeout))
+		e.mapLen(x.Labels == nil, len(x.Labels))
+		for _, k := range slices.Sorted(maps.Keys(x.Labels)) {
+			e.str(k)
+			e.str(x.Labels[k])
+		}
 	}
+	return e.b
+}
+
+// decodeParsed is encode undone; false for data encode did not make.
+func decodeParsed(data []byte) (p parsed, ok bool) {
+	d := decoder{rendercache.NewDecoder(data)}
+	p.Front = render.Front{Title: d.str(), Order: d.int(), Slug: d.str(), Lang: d.str()}
+	for n := d.int(); n > 0 && !d.Bad(); n-- {
+		x := storedExperiment{ID: d.str(), Probe: d.str(), Pos: d.pos(), Order: d.strs()}
+		if k := d.int(); k >= 0 {
+			x.Sweep = make(map[string][]string, k)
+			for ; k > 0 && !d.Bad(); k-- {
+				x.Sweep[d.str()] = d.strs()
+			}
+		}
+		x.Runs, x.Show, x.Caption, x.Timeout = d.int(), d.str(), d.str(), time.Duration(d.int())
+		if k := d.int(); k >= 0 {
+			x.Labels = make(map[string]string, k)
+			for ; k > 0 && !d.Bad(); k-- {
+				x.Labels[d.str()] = d.str()
+			}
+		}
+		p.Experiments = append(p.Experiments, x)
+	}
+	return p, !d.Bad() && len(d.Rest()) == 0
 }
 
 // chapterCache finds and keeps the chapters' pages of one build. A page
@@ -281,6 +336,15 @@ func (e *encoder) strs(ss []string) {
 		e.str(s)
 	}
 }
+
+// mapLen writes a map's length, -1 for a nil map (as strs does).
+func (e *encoder) mapLen(isNil bool, n int) {
+	if isNil {
+		n = -1
+	}
+	e.int(n)
+}
+
 func (e *encoder) pos(p render.Pos) {
 	e.str(p.File)
 	e.int(p.Line)
