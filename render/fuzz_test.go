@@ -27,15 +27,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		done := make(chan bool)
-		defer close(done)
-		go func() {
-			select {
-			case <-done:
-			case <-time.After(3 * time.Second):
-				panic(fmt.Sprintf("slow input %q", src))
-			}
-		}()
+		defer watchdog(src)()
 		d, err := Parse("f.md", []byte(src), fakeProbes)
 		if err != nil {
 			for _, e := range unwrapAll(err) {
@@ -57,4 +49,19 @@ func FuzzParse(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// watchdog panics, naming input, if the call it returns is not made
+// within 3 s: a fuzz input that makes the parser crawl fails as a crash
+// would, instead of stalling the run.
+func watchdog(input string) (stop func()) {
+	done := make(chan bool)
+	go func() {
+		select {
+		case <-done:
+		case <-time.After(3 * time.Second):
+			panic(fmt.Sprintf("slow input %q", input))
+		}
+	}()
+	return func() { close(done) }
 }

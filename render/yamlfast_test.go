@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"go.yaml.in/yaml/v3"
 	"golang.org/x/tools/txtar"
@@ -301,15 +300,7 @@ func FuzzYAMLFastPath(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		done := make(chan bool)
-		defer close(done)
-		go func() {
-			select {
-			case <-done:
-			case <-time.After(3 * time.Second):
-				panic(fmt.Sprintf("slow input %q", s))
-			}
-		}()
+		defer watchdog(s)()
 		sameAsYAML(t, s)
 		sameAsYAML(t, fuzzText(s))
 	})
