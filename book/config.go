@@ -1,10 +1,13 @@
 package book
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 
 	"measuredbook/render"
@@ -76,4 +79,57 @@ func checkSetName(s string) error {
 		return fmt.Errorf("machine %q: a result set's name may not start with a dot", s)
 	}
 	return nil
+}
+
+var machineLine = regexp.MustCompile(`(?m)^machine:.*$`)
+
+// SetMachine makes set the book's machine in dir/book.yaml: its machine:
+// line is replaced, or one is added, and every other byte is kept. The new
+// file is written beside the old one and renamed over it, so a failure
+// leaves book.yaml as it was. It returns the file's path.
+func SetMachine(dir, set string) (string, error) {
+	if err := checkSetName(set); err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, ConfigFile)
+	src, err := store.ReadFile(path, 1<<20)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", err
+	}
+	line := "machine: " + set
+	var out []byte
+	if machineLine.Match(src) {
+		out = machineLine.ReplaceAll(src, []byte(line))
+	} else {
+		if len(src) > 0 && !bytes.HasSuffix(src, []byte("\n")) {
+			src = append(src, '\n')
+		}
+		out = append(src, line+"\n"...)
+	}
+	return path, replaceFile(path, out)
+}
+
+// replaceFile writes data to a temporary file beside path and renames it
+// over path, keeping path's permissions (0644 for a new file).
+func replaceFile(path string, data []byte) error {
+	mode := fs.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Chmod(mode)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }

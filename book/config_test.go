@@ -92,3 +92,42 @@ func TestConfigMustBeAFile(t *testing.T) {
 		t.Fatal("LoadConfig hangs on a FIFO")
 	}
 }
+
+// SetMachine changes the machine: line alone, adds one where there is
+// none, keeps the file's mode and leaves no temporary file behind.
+func TestSetMachine(t *testing.T) {
+	for _, tc := range []struct{ before, after string }{
+		{"title: 책 # 시험용\nmachine: a\nmachines: [m1]\n", "title: 책 # 시험용\nmachine: b\nmachines: [m1]\n"},
+		{"title: 책", "title: 책\nmachine: b\n"},
+		{"", "machine: b\n"},
+	} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, ConfigFile)
+		if tc.before != "" {
+			if err := os.WriteFile(path, []byte(tc.before), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := SetMachine(dir, "b")
+		if err != nil || got != path {
+			t.Fatalf("%q: %q, %v", tc.before, got, err)
+		}
+		data, _ := os.ReadFile(path)
+		if string(data) != tc.after {
+			t.Errorf("%q: wrote %q, want %q", tc.before, data, tc.after)
+		}
+		want := os.FileMode(0o600)
+		if tc.before == "" {
+			want = 0o644
+		}
+		if fi, _ := os.Stat(path); fi.Mode().Perm() != want {
+			t.Errorf("%q: mode %v, want %v", tc.before, fi.Mode(), want)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+			t.Errorf("%q: the folder holds %d files", tc.before, len(entries))
+		}
+	}
+	if _, err := SetMachine(t.TempDir(), "../x"); err == nil {
+		t.Error("SetMachine took a path as a set's name")
+	}
+}
