@@ -62,12 +62,9 @@ type signalError struct{ sig syscall.Signal }
 
 func (e signalError) Error() string { return "signal: " + e.sig.String() }
 
-// usageError is a mistake in the command line: exit code 2.
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
-
-func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
+// usagef is a mistake in the command line: a *book.UsageError, the one
+// error every verb and the build refuse a request with (exit code 2).
+func usagef(format string, a ...any) error { return &book.UsageError{Msg: fmt.Sprintf(format, a...)} }
 
 // errHelp ends a run that printed help: exit 0.
 var errHelp = errors.New("help shown")
@@ -87,11 +84,10 @@ func exitCode(err error, stderr io.Writer) int {
 	if !errors.As(err, new(shown)) {
 		fmt.Fprintln(stderr, err)
 	}
-	var u *usageError
-	var bu *book.UsageError
+	var u *book.UsageError
 	var sig signalError
 	switch {
-	case errors.As(err, &u), errors.As(err, &bu):
+	case errors.As(err, &u):
 		return 2
 	case errors.As(err, &sig):
 		return 128 + int(sig.sig)

@@ -658,3 +658,27 @@ func TestBuildCountsWhatTheMachineCannotMeasure(t *testing.T) {
 		t.Errorf("build -v: exit %d, stderr\n%s\nwant the n/a claims listed", code, stderr)
 	}
 }
+
+// probe --param sweeps as a chapter's params: does, with its checks: a
+// param given twice, a value repeated, a sweep past the bound are usage
+// errors, before anything runs.
+func TestProbeSweepIsCheckedAsAChapter(t *testing.T) {
+	many := make([]string, 101)
+	for i := range many {
+		many[i] = fmt.Sprint(i + 1)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--param", "api=poll", "--param", "api=epoll"}, `duplicate param "api"`},
+		{[]string{"--param", "idle=10,1_0"}, "param idle: value 10 repeats in the sweep"},
+		{[]string{"--param", "idle=" + strings.Join(many, ","), "--param", "rounds=" + strings.Join(many, ",")}, "probe readiness: its params sweep more than 10000 combinations"},
+		{[]string{"--runs", "1001"}, "--runs 1001: want at most 1000"},
+	} {
+		code, stdout, stderr := cli(t, "", append([]string{"probe", "readiness"}, tc.args...)...)
+		if code != 2 || !strings.Contains(stderr, tc.want) || stdout != "" {
+			t.Errorf("%v: exit %d, %q%q; want 2 and %q", tc.args, code, stdout, stderr, tc.want)
+		}
+	}
+}

@@ -8,35 +8,44 @@ import (
 	"measuredbook/preview"
 )
 
-// serveVerb is `go run . serve`: the book in the browser, rebuilt and
-// reloaded on every save.
-func serveVerb() verb {
-	return verb{name: "serve", summary: "preview the book in a browser, rebuilt from chapters/, templates/ and results/ and reloaded on every save; never measures unless --measure",
-		example: "go run . serve            # then open http://127.0.0.1:8000/\n  go run . serve --addr 127.0.0.1:8080 --measure",
-		flags: func(fs *pflag.FlagSet, e *cliEnv) {
-			bookFlags(fs, e)
-			fs.StringVar(&e.addr, "addr", "127.0.0.1:8000", "host:port to listen on (loopback unless you name another host)")
-			fs.BoolVar(&e.measure, "measure", false, "measure what is not measured yet in the background, one experiment at a time")
-			fs.BoolVar(&e.noCache, "no-cache", false, "rebuild every page on every save, without reading or filling the render cache")
-		}, run: runServe}
+type serveFlags struct {
+	dirs
+	addr             string
+	measure, noCache bool
 }
 
-func runServe(ctx context.Context, e *cliEnv, args []string) error {
+// serveVerb is `go run . serve`: the book in the browser, rebuilt and
+// reloaded on every save.
+var serveVerb = verb{name: "serve", summary: "preview the book in a browser, rebuilt from chapters/, templates/ and results/ and reloaded on every save; never measures unless --measure",
+	example: "go run . serve            # then open http://127.0.0.1:8000/\n  go run . serve --addr 127.0.0.1:8080 --measure",
+	setup: func(fs *pflag.FlagSet) action {
+		f := &serveFlags{}
+		f.dirs.flags(fs)
+		fs.StringVar(&f.addr, "addr", "127.0.0.1:8000", "host:port to listen on (loopback unless you name another host)")
+		fs.BoolVar(&f.measure, "measure", false, "measure what is not measured yet in the background, one experiment at a time")
+		fs.BoolVar(&f.noCache, "no-cache", false, "rebuild every page on every save, without reading or filling the render cache")
+		return f.run
+	}}
+
+func (f *serveFlags) run(ctx context.Context, c *cmd, args []string) error {
 	if len(args) > 0 {
 		return usagef("serve takes no arguments, got %q", args)
 	}
-	opts, err := e.options()
+	opts, err := options(f.dirs, setChoice{}, c.stderr)
 	if err != nil {
 		return err
 	}
-	opts.Cache = e.cache()
+	if opts.Runner, err = c.probeRunner(); err != nil {
+		return err
+	}
+	opts.Cache = f.cache(f.noCache)
 	src := &preview.Book{Opts: opts, Templates: preview.TemplatesIn("templates")}
 	dirs, err := src.Folders()
 	if err != nil {
 		return err
 	}
-	po := preview.Options{Addr: e.addr, Watch: dirs, Build: src.Build, Log: e.stderr}
-	if e.measure {
+	po := preview.Options{Addr: f.addr, Watch: dirs, Build: src.Build, Log: c.stderr}
+	if f.measure {
 		po.Measure = src.Measure
 	}
 	return preview.Serve(ctx, po)

@@ -23,9 +23,9 @@ const Manifest = ".measuredbook-site"
 
 const manifestHead = "measuredbook site: written by `go run . build`; the next build replaces this folder\n"
 
-// UsageError is a request the build refuses before touching anything: a
-// result set that does not exist, an output folder that is not ours.
-// The command line reports it with exit code 2.
+// UsageError is a request refused before anything is touched: a mistake
+// in the command line, a result set that does not exist, an output folder
+// that is not ours. The command line reports it with exit code 2.
 type UsageError struct{ Msg string }
 
 func (e *UsageError) Error() string { return e.Msg }

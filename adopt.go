@@ -1,0 +1,62 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"measuredbook/book"
+)
+
+type adoptFlags struct{ dirs }
+
+var adoptVerb = verb{name: "adopt", summary: "make this machine the book's machine (sets machine: in book.yaml) once its set is complete",
+	example: "go run . build --here && go run . adopt",
+	setup: func(fs *pflag.FlagSet) action {
+		f := &adoptFlags{}
+		f.dirs.flags(fs)
+		return f.run
+	}}
+
+// run makes this machine the book's: once its set holds a usable result
+// for every experiment, book.yaml's machine: names it, so a plain build
+// on any clone publishes this machine's numbers.
+func (f *adoptFlags) run(ctx context.Context, c *cmd, args []string) error {
+	if len(args) > 0 {
+		return usagef("adopt takes no arguments, got %q", args)
+	}
+	opts, err := options(f.dirs, setChoice{here: true}, c.stderr)
+	if err != nil {
+		return err
+	}
+	b, set, err := loadBook(opts)
+	if err != nil {
+		return err
+	}
+	var lacking []string
+	for _, st := range b.Status(book.NewResults(f.results, set, opts.Probes), opts.Probes, b.Order) {
+		if st.State != book.Fresh {
+			lacking = append(lacking, st.ID+" ("+string(st.State)+")")
+		}
+	}
+	if len(lacking) > 0 {
+		return fmt.Errorf("this machine's set %s is not complete: %s; measure it first with: go run . build --here", set, strings.Join(lacking, ", "))
+	}
+	if b.Config.Machine == set {
+		fmt.Fprintf(c.stdout, "%s is already the book's machine\n", set)
+		return nil
+	}
+	path, err := book.SetMachine(f.chapters, set)
+	if err != nil {
+		return err
+	}
+	old := b.Config.Machine
+	if old == "" {
+		old = "(none)"
+	}
+	fmt.Fprintf(c.stdout, "%s: machine %s → %s; commit it with %s\n", path, old, set, filepath.Join(f.results, set))
+	return nil
+}

@@ -1,0 +1,301 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/pflag"
+
+	"measuredbook/book"
+	"measuredbook/expr"
+	"measuredbook/render"
+)
+
+// build, status and check: the book from a result set, and what that set
+// holds.
+
+type buildFlags struct {
+	dirs
+	set                             setChoice
+	out                             string
+	fresh, strict, verbose, noCache bool
+	only                            []string
+}
+
+var buildVerb = verb{name: "build", args: "", summary: "write the site to out/ from the book's set, or this machine's (--here), measuring what that set lacks when it is this machine's",
+	example: "go run . build\n  go run . build --here\n  go run . build --here --fresh --only readiness\n  go run . build --machine m1",
+	setup: func(fs *pflag.FlagSet) action {
+		f := &buildFlags{}
+		f.dirs.flags(fs)
+		f.set.flags(fs)
+		fs.StringVar(&f.out, "out", "out", "where the site is written: an empty folder or a site a build wrote (replaced atomically)")
+		fs.BoolVar(&f.fresh, "fresh", false, "measure every experiment (or those of --only) anew into this machine's set")
+		fs.StringSliceVar(&f.only, "only", nil, "measure only these experiment ids (comma-separated); every page is still built")
+		fs.BoolVar(&f.strict, "strict", false, "fail on a failing or undecidable claim, a missing figure, or any result that would have to be measured")
+		fs.BoolVarP(&f.verbose, "verbose", "v", false, "list every warning, not one line per kind")
+		fs.BoolVar(&f.noCache, "no-cache", false, "evaluate and lay out every page anew, without reading or filling the render cache ("+book.CacheDir+"/ beside the chapters folder)")
+		return f.run
+	}}
+
+func (f *buildFlags) run(ctx context.Context, c *cmd, args []string) error {
+	if len(args) > 0 {
+		return usagef("build takes no arguments, got %q (see go run . build --help)", args)
+	}
+	renderGC()
+	opts, err := options(f.dirs, f.set, c.stderr)
+	if err != nil {
+		return err
+	}
+	if opts.Runner, err = c.probeRunner(); err != nil {
+		return err
+	}
+	opts.Out, opts.Fresh, opts.Only, opts.Strict, opts.Cache = f.out, f.fresh, f.only, f.strict, f.cache(f.noCache)
+	rep, err := book.Build(ctx, opts)
+	// Errors first, then the claims that fail, then the warnings.
+	if err != nil {
+		fmt.Fprintln(c.stderr, err)
+	}
+	if rep != nil {
+		printFailingClaims(c.stderr, rep.Claims)
+		printWarnings(c.stderr, rep.Warnings, f.verbose, book.Summed)
+	}
+	if err != nil {
+		return shown{err}
+	}
+	holds, fails, unsure, na := render.Tally(rep.Claims)
+	fmt.Fprintf(c.stdout, "built %s from set %s (%d measured now); claims: %d hold, %d fail, %d inconclusive%s",
+		opts.Out, rep.Set, len(rep.Measured), holds, fails, unsure, naText(na))
+	if rep.GapFigures > 0 || len(rep.Gaps) > 0 {
+		fmt.Fprintf(c.stdout, "; %d place(s) shown as gaps (-v lists them)", rep.GapFigures)
+		if n := len(rep.Gaps); n > 0 {
+			ids := make([]string, n)
+			for i, g := range rep.Gaps {
+				ids[i] = g.ID
+			}
+			fmt.Fprintf(c.stdout, ", %d experiment(s) missing, stale or failed in %s: %s", n, rep.Set, strings.Join(ids, ", "))
+		}
+		switch {
+		case rep.Fill != "":
+			fmt.Fprintf(c.stdout, "; fill them with: %s", rep.Fill)
+		case len(rep.Gaps) > 0:
+			fmt.Fprint(c.stdout, " (a transcribed set: nothing to measure)")
+		}
+	}
+	fmt.Fprintln(c.stdout)
+	return nil
+}
+
+// renderGC makes a build collect less often than Go would: laying out
+// pages makes much short-lived garbage around a small live heap. Nothing
+// is collected until the heap reaches startHeap, as the Go compiler lets
+// its heap reach 128 MiB first: a book of a hundred chapters allocates
+// about 100 MiB in all and never collects. Past it the heap grows to three
+// times what is live before each collection, not Go's two, so that a
+// 1,000-chapter book still peaks near 300 MiB (Hugo: ~480). A GOGC or
+// GOMEMLIMIT set by the user wins. The probes run in child processes,
+// which this does not touch.
+func renderGC() {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(startHeap)
+	// The first collection frees the sentinel, and its cleanup hands the
+	// heap to GOGC.
+	runtime.AddCleanup(new([64]byte), func(struct{}) {
+		debug.SetGCPercent(200)
+		debug.SetMemoryLimit(math.MaxInt64)
+	}, struct{}{})
+}
+
+const startHeap = 128 << 20
+
+// printFailingClaims names every claim that does not hold, where it is and
+// what was measured.
+func printFailingClaims(w io.Writer, claims []render.Claim) {
+	for _, c := range claims {
+		if c.Verdict == expr.False {
+			fmt.Fprintf(w, "%s: claim does not hold: %s\n    %s\n", c.Pos, c.Text, c.Explain)
+		}
+	}
+}
+
+// naText is the count of claims that do not apply to the machine, for a
+// summary line; "" when there are none.
+func naText(na int) string {
+	if na == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d not applicable (about what the set's machine cannot measure)", na)
+}
+
+type statusFlags struct {
+	dirs
+	set setChoice
+}
+
+var statusVerb = verb{name: "status", summary: "say for every experiment whether its stored result is fresh, stale (why), missing or failed",
+	example: "go run . status\n  go run . status --here\n  go run . status --machine m1",
+	setup: func(fs *pflag.FlagSet) action {
+		f := &statusFlags{}
+		f.dirs.flags(fs)
+		f.set.flags(fs)
+		return f.run
+	}}
+
+func (f *statusFlags) run(ctx context.Context, c *cmd, args []string) error {
+	if len(args) > 0 {
+		return usagef("status takes no arguments, got %q (see go run . status --help)", args)
+	}
+	opts, err := options(f.dirs, f.set, c.stderr)
+	if err != nil {
+		return err
+	}
+	b, set, err := loadBook(opts)
+	if err != nil {
+		return err
+	}
+	res := book.NewResults(f.results, set, opts.Probes)
+	where := "this machine's set"
+	if set != opts.This.Name {
+		where = "measured elsewhere; this machine is " + opts.This.Name + ", whose own set go run . status --here shows"
+	}
+	fmt.Fprintf(c.stdout, "result set %s (%s)\n", set, where)
+	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
+	var unreadable []error
+	for _, st := range b.Status(res, opts.Probes, b.Order) {
+		ex := b.Experiments[st.ID]
+		detail := st.Why
+		if st.Result != nil && detail == "" {
+			detail = fmt.Sprintf("%s, %d runs", st.Result.Start.Format("2006-01-02"), st.Result.Runs)
+			if u := st.Result.Unavailable; len(u) > 0 {
+				detail += fmt.Sprintf("; %d combination(s) its machine cannot measure (%s)", len(u), u[0].Reason)
+			}
+		}
+		switch st.State {
+		case book.Unreadable:
+			unreadable = append(unreadable, res.Err("", st.ID))
+			detail = "see the error below"
+		case book.Missing, book.Stale, book.Failed:
+			hint := "measure with: go run . run " + st.ID
+			if set != opts.This.Name {
+				// Only that machine can measure into its set; from here
+				// the way on is this machine's own set.
+				hint = "only " + set + " can measure it; here: go run . build --here"
+			}
+			detail = strings.TrimPrefix(detail+"; ", "; ") + hint
+		}
+		state := string(st.State)
+		if st.State == book.Fresh && set != opts.This.Name {
+			// Good numbers, but not this machine's: say so on every row.
+			state = "other machine"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", st.ID, ex.Probe, state, detail)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	var other []string
+	for _, s := range res.Sets() {
+		if s != set {
+			other = append(other, s)
+		}
+	}
+	sort.Strings(other)
+	if len(other) > 0 {
+		fmt.Fprintf(c.stdout, "other sets: %s\n", strings.Join(other, ", "))
+	}
+	return errors.Join(unreadable...)
+}
+
+type checkFlags struct {
+	dirs
+	set     setChoice
+	verbose bool
+}
+
+var checkVerb = verb{name: "check", summary: "evaluate every claim and print a report; exit 1 if one fails or cannot be decided",
+	example: "go run . check\n  go run . check --here",
+	setup: func(fs *pflag.FlagSet) action {
+		f := &checkFlags{}
+		f.dirs.flags(fs)
+		f.set.flags(fs)
+		fs.BoolVarP(&f.verbose, "verbose", "v", false, "list every warning, not one line per kind")
+		return f.run
+	}}
+
+func (f *checkFlags) run(ctx context.Context, c *cmd, args []string) error {
+	if len(args) > 0 {
+		return usagef("check takes no arguments, got %q (see go run . check --help)", args)
+	}
+	opts, err := options(f.dirs, f.set, c.stderr)
+	if err != nil {
+		return err
+	}
+	b, set, err := loadBook(opts)
+	if err != nil {
+		return err
+	}
+	res := book.NewResults(f.results, set, opts.Probes)
+	_, warnings, claims, err := b.Render(res)
+	if err != nil {
+		return err
+	}
+	undecided := 0
+	marks := map[expr.Truth]string{expr.True: "ok  ", expr.False: "FAIL", expr.Unknown: "??  "}
+	for _, cl := range claims {
+		mark := marks[cl.Verdict]
+		if cl.Unavailable != "" {
+			mark = "n/a "
+		}
+		fmt.Fprintf(c.stdout, "%s %s: %s\n     %s\n", mark, cl.Pos, cl.Text, cl.Explain)
+		// A claim stated per machine: its verdict elsewhere is reported,
+		// and only this set's decides the exit code.
+		for _, o := range cl.On[min(1, len(cl.On)):] {
+			om := strings.TrimSpace(marks[o.Verdict])
+			if o.Unavailable != "" {
+				om = "n/a"
+			}
+			fmt.Fprintf(c.stdout, "     on %s: %s %s\n", o.Machine, om, o.Explain)
+		}
+		if cl.Verdict != expr.Unknown || cl.Unavailable != "" {
+			continue
+		}
+		if ref, missing := cl.MissingRef(res); missing {
+			undecided++
+			fmt.Fprintf(c.stdout, "     cannot be decided: %s\n", howToMeasure(ref, set, opts.This.Name))
+		}
+	}
+	printWarnings(c.stderr, warnings, f.verbose, book.Summed)
+	holds, fails, unsure, na := render.Tally(claims)
+	fmt.Fprintf(c.stdout, "set %s: %d claims: %d hold, %d fail, %d inconclusive (%d of them for lack of data)%s\n", set, len(claims), holds, fails, unsure, undecided, naText(na))
+	var errs []error
+	if fails > 0 {
+		errs = append(errs, fmt.Errorf("%d claim(s) do not hold", fails))
+	}
+	if undecided > 0 {
+		errs = append(errs, fmt.Errorf("%d claim(s) cannot be decided: their data is missing", undecided))
+	}
+	return errors.Join(errs...)
+}
+
+// howToMeasure says that a claim checked against set lacks the result r
+// names, and how to get it from this machine.
+func howToMeasure(r expr.Ref, set, this string) string {
+	switch {
+	case r.Set != "" && r.Set != set:
+		return fmt.Sprintf("reference set %s has no result of %s (a reference set is transcribed or imported, not measured here)", r.Set, r.Experiment)
+	case set == this:
+		return fmt.Sprintf("no result of %s in this machine's set %s; measure it with: go run . run %s", r.Experiment, set, r.Experiment)
+	}
+	return fmt.Sprintf("no result of %s in set %s, which only %s can measure; from this machine: go run . build --here && go run . check --here", r.Experiment, set, set)
+}

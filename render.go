@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+
+	"github.com/spf13/pflag"
+
+	"measuredbook/book"
+	"measuredbook/render"
+)
+
+type renderFlags struct {
+	dirs
+	set     setChoice
+	verbose bool
+}
+
+var renderVerb = verb{name: "render", args: "FILE|-", summary: "render one Markdown document to an HTML fragment on stdout (never measures)",
+	example: "go run . render chapters/02-select-to-epoll.md\n  echo '# hi' | go run . render -",
+	setup: func(fs *pflag.FlagSet) action {
+		f := &renderFlags{}
+		f.dirs.flags(fs)
+		f.set.flags(fs)
+		fs.BoolVarP(&f.verbose, "verbose", "v", false, "list every warning, not one line per kind")
+		return f.run
+	}}
+
+func (f *renderFlags) run(ctx context.Context, c *cmd, args []string) error {
+	if len(args) != 1 {
+		return usagef("render needs one FILE, or - for stdin")
+	}
+	name := args[0]
+	var src []byte
+	var err error
+	if name == "-" {
+		src, err = io.ReadAll(c.stdin)
+		name = "<stdin>"
+	} else {
+		src, err = os.ReadFile(name)
+	}
+	if err != nil {
+		return err
+	}
+	opts, err := options(f.dirs, f.set, c.stderr)
+	if err != nil {
+		return err
+	}
+	// References may name experiments of other chapters: take the book's
+	// experiments when there is a book, the document's own win.
+	experiments := map[string]*render.Experiment{}
+	var cfg book.Config
+	if b, err := book.Load(f.chapters, opts.Probes); err == nil {
+		experiments, cfg = b.Experiments, b.Config
+	}
+	set, err := book.ChooseSet(cfg, opts)
+	if err != nil {
+		return err
+	}
+	res := book.NewResults(f.results, set, opts.Probes)
+	res.BookMachines = cfg.Machines // machines: book
+	html, warnings, err := render.RenderFragment(name, src, opts.Probes, res, experiments)
+	printWarnings(c.stderr, warnings, f.verbose, nil)
+	if err != nil {
+		return err
+	}
+	_, err = c.stdout.Write(html)
+	return err
+}
