@@ -4,7 +4,8 @@
 //	go run . build            # measure what is missing, write out/
 //	go run . probe readiness --param api=epoll --param idle=1000
 //
-// See README.md for the verbs and the chapter directives.
+// See docs/cli.md for the verbs and docs/authoring.md for the chapter
+// directives.
 package main
 
 import (
