@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/spf13/pflag"
-
 	"measuredbook/book"
 )
 
@@ -15,11 +13,7 @@ type adoptFlags struct{ dirs }
 
 var adoptVerb = verb{name: "adopt", summary: "make this machine the book's machine (sets machine: in book.yaml) once its set is complete",
 	example: "go run . build --here && go run . adopt",
-	setup: func(fs *pflag.FlagSet) action {
-		f := &adoptFlags{}
-		f.dirs.flags(fs)
-		return f.run
-	}}
+	setup:   withFlags[adoptFlags]}
 
 // run makes this machine the book's: once its set holds a usable result
 // for every experiment, book.yaml's machine: names it, so a plain build
@@ -28,16 +22,13 @@ func (f *adoptFlags) run(ctx context.Context, c *cmd, args []string) error {
 	if len(args) > 0 {
 		return usagef("adopt takes no arguments, got %q", args)
 	}
-	opts, err := options(f.dirs, setChoice{here: true}, c.stderr)
+	opts, b, res, err := (&bookSet{dirs: f.dirs, set: setChoice{here: true}}).load(c.stderr)
 	if err != nil {
 		return err
 	}
-	b, set, err := loadBook(opts)
-	if err != nil {
-		return err
-	}
+	set := res.Machine
 	var lacking []string
-	for _, st := range b.Status(book.NewResults(f.results, set, opts.Probes), opts.Probes, b.Order) {
+	for _, st := range b.Status(res, opts.Probes, b.Order) {
 		if st.State != book.Fresh {
 			lacking = append(lacking, st.ID+" ("+string(st.State)+")")
 		}

@@ -24,27 +24,25 @@ import (
 // holds.
 
 type buildFlags struct {
-	dirs
-	set                             setChoice
+	bookSet
 	out                             string
 	fresh, strict, verbose, noCache bool
 	only                            []string
 }
 
-var buildVerb = verb{name: "build", args: "", summary: "write the site to out/ from the book's set, or this machine's (--here), measuring what that set lacks when it is this machine's",
+var buildVerb = verb{name: "build", summary: "write the site to out/ from the book's set, or this machine's (--here), measuring what that set lacks when it is this machine's",
 	example: "go run . build\n  go run . build --here\n  go run . build --here --fresh --only readiness\n  go run . build --machine m1",
-	setup: func(fs *pflag.FlagSet) action {
-		f := &buildFlags{}
-		f.dirs.flags(fs)
-		f.set.flags(fs)
-		fs.StringVar(&f.out, "out", "out", "where the site is written: an empty folder or a site a build wrote (replaced atomically)")
-		fs.BoolVar(&f.fresh, "fresh", false, "measure every experiment (or those of --only) anew into this machine's set")
-		fs.StringSliceVar(&f.only, "only", nil, "measure only these experiment ids (comma-separated); every page is still built")
-		fs.BoolVar(&f.strict, "strict", false, "fail on a failing or undecidable claim, a missing figure, or any result that would have to be measured")
-		fs.BoolVarP(&f.verbose, "verbose", "v", false, "list every warning, not one line per kind")
-		fs.BoolVar(&f.noCache, "no-cache", false, "evaluate and lay out every page anew, without reading or filling the render cache ("+book.CacheDir+"/ beside the chapters folder)")
-		return f.run
-	}}
+	setup:   withFlags[buildFlags]}
+
+func (f *buildFlags) flags(fs *pflag.FlagSet) {
+	f.bookSet.flags(fs)
+	fs.StringVar(&f.out, "out", "out", "where the site is written: an empty folder or a site a build wrote (replaced atomically)")
+	fs.BoolVar(&f.fresh, "fresh", false, "measure every experiment (or those of --only) anew into this machine's set")
+	fs.StringSliceVar(&f.only, "only", nil, "measure only these experiment ids (comma-separated); every page is still built")
+	fs.BoolVar(&f.strict, "strict", false, "fail on a failing or undecidable claim, a missing figure, or any result that would have to be measured")
+	verboseFlag(fs, &f.verbose)
+	fs.BoolVar(&f.noCache, "no-cache", false, "evaluate and lay out every page anew, without reading or filling the render cache ("+book.CacheDir+"/ beside the chapters folder)")
+}
 
 func (f *buildFlags) run(ctx context.Context, c *cmd, args []string) error {
 	if len(args) > 0 {
@@ -138,33 +136,21 @@ func naText(na int) string {
 	return fmt.Sprintf(", %d not applicable (about what the set's machine cannot measure)", na)
 }
 
-type statusFlags struct {
-	dirs
-	set setChoice
-}
+type statusFlags struct{ bookSet }
 
 var statusVerb = verb{name: "status", summary: "say for every experiment whether its stored result is fresh, stale (why), missing or failed",
 	example: "go run . status\n  go run . status --here\n  go run . status --machine m1",
-	setup: func(fs *pflag.FlagSet) action {
-		f := &statusFlags{}
-		f.dirs.flags(fs)
-		f.set.flags(fs)
-		return f.run
-	}}
+	setup:   withFlags[statusFlags]}
 
 func (f *statusFlags) run(ctx context.Context, c *cmd, args []string) error {
 	if len(args) > 0 {
 		return usagef("status takes no arguments, got %q (see go run . status --help)", args)
 	}
-	opts, err := options(f.dirs, f.set, c.stderr)
+	opts, b, res, err := f.load(c.stderr)
 	if err != nil {
 		return err
 	}
-	b, set, err := loadBook(opts)
-	if err != nil {
-		return err
-	}
-	res := book.NewResults(f.results, set, opts.Probes)
+	set := res.Machine
 	where := "this machine's set"
 	if set != opts.This.Name {
 		where = "measured elsewhere; this machine is " + opts.This.Name + ", whose own set go run . status --here shows"
@@ -218,34 +204,28 @@ func (f *statusFlags) run(ctx context.Context, c *cmd, args []string) error {
 }
 
 type checkFlags struct {
-	dirs
-	set     setChoice
+	bookSet
 	verbose bool
 }
 
 var checkVerb = verb{name: "check", summary: "evaluate every claim and print a report; exit 1 if one fails or cannot be decided",
 	example: "go run . check\n  go run . check --here",
-	setup: func(fs *pflag.FlagSet) action {
-		f := &checkFlags{}
-		f.dirs.flags(fs)
-		f.set.flags(fs)
-		fs.BoolVarP(&f.verbose, "verbose", "v", false, "list every warning, not one line per kind")
-		return f.run
-	}}
+	setup:   withFlags[checkFlags]}
+
+func (f *checkFlags) flags(fs *pflag.FlagSet) {
+	f.bookSet.flags(fs)
+	verboseFlag(fs, &f.verbose)
+}
 
 func (f *checkFlags) run(ctx context.Context, c *cmd, args []string) error {
 	if len(args) > 0 {
 		return usagef("check takes no arguments, got %q (see go run . check --help)", args)
 	}
-	opts, err := options(f.dirs, f.set, c.stderr)
+	opts, b, res, err := f.load(c.stderr)
 	if err != nil {
 		return err
 	}
-	b, set, err := loadBook(opts)
-	if err != nil {
-		return err
-	}
-	res := book.NewResults(f.results, set, opts.Probes)
+	set := res.Machine
 	_, warnings, claims, err := b.Render(res)
 	if err != nil {
 		return err

@@ -28,6 +28,24 @@ type verb struct {
 
 type action func(ctx context.Context, c *cmd, args []string) error
 
+// verbFlags is a verb's own flags: declared on the verb's flag set, then
+// run with.
+type verbFlags interface {
+	flags(fs *pflag.FlagSet)
+	run(ctx context.Context, c *cmd, args []string) error
+}
+
+// withFlags declares the flags of a fresh F and returns its run: the setup
+// of a verb whose flags are an F.
+func withFlags[F any, P interface {
+	*F
+	verbFlags
+}](fs *pflag.FlagSet) action {
+	f := P(new(F))
+	f.flags(fs)
+	return f.run
+}
+
 // cmd is one invocation's input and outputs, and the probe runner its verb
 // may start; nothing is global.
 type cmd struct {
@@ -114,15 +132,38 @@ func options(d dirs, s setChoice, log io.Writer) (book.Options, error) {
 		Probes: probes.All(), This: this, Log: log, Progress: progressTo(log)}, nil
 }
 
-// loadBook reads the chapters with opts and picks the result set
-// (--machine must exist).
-func loadBook(opts book.Options) (*book.Book, string, error) {
+// bookSet is the flags of the verbs that read the book from one result
+// set.
+type bookSet struct {
+	dirs
+	set setChoice
+}
+
+func (f *bookSet) flags(fs *pflag.FlagSet) {
+	f.dirs.flags(fs)
+	f.set.flags(fs)
+}
+
+// load reads the chapters and picks the result set (--machine must
+// exist), whose results it opens.
+func (f *bookSet) load(log io.Writer) (book.Options, *book.Book, *book.Results, error) {
+	opts, err := options(f.dirs, f.set, log)
+	if err != nil {
+		return opts, nil, nil, err
+	}
 	b, err := book.Load(opts.Chapters, opts.Probes)
 	if err != nil {
-		return nil, "", err
+		return opts, nil, nil, err
 	}
 	set, err := book.ChooseSet(b.Config, opts)
-	return b, set, err
+	if err != nil {
+		return opts, nil, nil, err
+	}
+	return opts, b, book.NewResults(opts.Results, set, opts.Probes), nil
+}
+
+func verboseFlag(fs *pflag.FlagSet, v *bool) {
+	fs.BoolVarP(v, "verbose", "v", false, "list every warning, not one line per kind")
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {

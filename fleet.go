@@ -26,12 +26,12 @@ type bundleFlags struct{ results, machine string }
 
 var bundleVerb = verb{name: "bundle", summary: "write one machine's result set (this machine's unless --machine) to stdout as a single verified file",
 	example: "go run . bundle > this-machine.bundle\n  go run . bundle --machine m1 > m1.bundle",
-	setup: func(fs *pflag.FlagSet) action {
-		f := &bundleFlags{}
-		resultsFlag(fs, &f.results)
-		fs.StringVar(&f.machine, "machine", "", "the set to bundle (default: this machine's)")
-		return f.run
-	}}
+	setup:   withFlags[bundleFlags]}
+
+func (f *bundleFlags) flags(fs *pflag.FlagSet) {
+	resultsFlag(fs, &f.results)
+	fs.StringVar(&f.machine, "machine", "", "the set to bundle (default: this machine's)")
+}
 
 type importFlags struct {
 	results string
@@ -40,12 +40,12 @@ type importFlags struct {
 
 var importVerb = verb{name: "import", args: "FILE", summary: "add a bundled result set under results/NAME/, verified; --force replaces an existing set",
 	example: "go run . import linux-arm64.bundle\n  go run . import linux-arm64.bundle --force",
-	setup: func(fs *pflag.FlagSet) action {
-		f := &importFlags{}
-		resultsFlag(fs, &f.results)
-		fs.BoolVar(&f.force, "force", false, "replace the set if it exists and differs")
-		return f.run
-	}}
+	setup:   withFlags[importFlags]}
+
+func (f *importFlags) flags(fs *pflag.FlagSet) {
+	resultsFlag(fs, &f.results)
+	fs.BoolVar(&f.force, "force", false, "replace the set if it exists and differs")
+}
 
 type compareFlags struct {
 	results    string
@@ -55,13 +55,13 @@ type compareFlags struct {
 
 var compareVerb = verb{name: "compare", args: "A B", summary: "compare two result sets per experiment and metric: medians, ratio, significance (benchstat's statistics)",
 	example: "go run . compare m1 linux-amd64-amd-epyc-2c\n  go run . compare A B --only readiness,handoff --json",
-	setup: func(fs *pflag.FlagSet) action {
-		f := &compareFlags{}
-		resultsFlag(fs, &f.results)
-		fs.StringSliceVar(&f.only, "only", nil, "compare only these experiment ids (comma-separated)")
-		fs.BoolVar(&f.jsonOutput, "json", false, "print the comparison as JSON")
-		return f.run
-	}}
+	setup:   withFlags[compareFlags]}
+
+func (f *compareFlags) flags(fs *pflag.FlagSet) {
+	resultsFlag(fs, &f.results)
+	fs.StringSliceVar(&f.only, "only", nil, "compare only these experiment ids (comma-separated)")
+	fs.BoolVar(&f.jsonOutput, "json", false, "print the comparison as JSON")
+}
 
 func (f *bundleFlags) run(ctx context.Context, c *cmd, args []string) error {
 	if len(args) > 0 {

@@ -30,13 +30,13 @@ type runFlags struct {
 
 var runVerb = verb{name: "run", args: "ID [ID...]", summary: "(re)measure experiments into this machine's set, print a table",
 	example: "go run . run readiness\n  go run . run handoff --runs 5 --json",
-	setup: func(fs *pflag.FlagSet) action {
-		f := &runFlags{}
-		f.dirs.flags(fs)
-		fs.IntVar(&f.runs, "runs", 0, "runs per combination (default: the experiment's own)")
-		fs.BoolVar(&f.jsonOutput, "json", false, "print one JSON object per experiment instead of a table")
-		return f.run
-	}}
+	setup:   withFlags[runFlags]}
+
+func (f *runFlags) flags(fs *pflag.FlagSet) {
+	f.dirs.flags(fs)
+	fs.IntVar(&f.runs, "runs", 0, "runs per combination (default: the experiment's own)")
+	fs.BoolVar(&f.jsonOutput, "json", false, "print one JSON object per experiment instead of a table")
+}
 
 func (f *runFlags) run(ctx context.Context, c *cmd, args []string) error {
 	if len(args) == 0 {
@@ -138,13 +138,13 @@ type probeFlags struct {
 
 var probeVerb = verb{name: "probe", args: "NAME", summary: "measure one probe ad hoc (nothing is stored) and print a table",
 	example: "go run . probe readiness --param api=epoll --param idle=1000\n  go run . probe readiness --param api=poll,epoll --param idle=100,1000 --runs 3 --json",
-	setup: func(fs *pflag.FlagSet) action {
-		f := &probeFlags{}
-		fs.StringArrayVar(&f.params, "param", nil, "k=v (a comma-separated list of values sweeps that param); repeatable")
-		fs.IntVar(&f.runs, "runs", 1, "runs per combination, each in its own child process")
-		fs.BoolVar(&f.jsonOutput, "json", false, "print one JSON object instead of a table")
-		return f.run
-	}}
+	setup:   withFlags[probeFlags]}
+
+func (f *probeFlags) flags(fs *pflag.FlagSet) {
+	fs.StringArrayVar(&f.params, "param", nil, "k=v (a comma-separated list of values sweeps that param); repeatable")
+	fs.IntVar(&f.runs, "runs", 1, "runs per combination, each in its own child process")
+	fs.BoolVar(&f.jsonOutput, "json", false, "print one JSON object instead of a table")
+}
 
 func (f *probeFlags) run(ctx context.Context, c *cmd, args []string) error {
 	if len(args) != 1 {

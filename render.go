@@ -12,20 +12,18 @@ import (
 )
 
 type renderFlags struct {
-	dirs
-	set     setChoice
+	bookSet
 	verbose bool
 }
 
 var renderVerb = verb{name: "render", args: "FILE|-", summary: "render one Markdown document to an HTML fragment on stdout (never measures)",
 	example: "go run . render chapters/02-select-to-epoll.md\n  echo '# hi' | go run . render -",
-	setup: func(fs *pflag.FlagSet) action {
-		f := &renderFlags{}
-		f.dirs.flags(fs)
-		f.set.flags(fs)
-		fs.BoolVarP(&f.verbose, "verbose", "v", false, "list every warning, not one line per kind")
-		return f.run
-	}}
+	setup:   withFlags[renderFlags]}
+
+func (f *renderFlags) flags(fs *pflag.FlagSet) {
+	f.bookSet.flags(fs)
+	verboseFlag(fs, &f.verbose)
+}
 
 func (f *renderFlags) run(ctx context.Context, c *cmd, args []string) error {
 	if len(args) != 1 {

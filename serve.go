@@ -18,14 +18,14 @@ type serveFlags struct {
 // reloaded on every save.
 var serveVerb = verb{name: "serve", summary: "preview the book in a browser, rebuilt from chapters/, templates/ and results/ and reloaded on every save; never measures unless --measure",
 	example: "go run . serve            # then open http://127.0.0.1:8000/\n  go run . serve --addr 127.0.0.1:8080 --measure",
-	setup: func(fs *pflag.FlagSet) action {
-		f := &serveFlags{}
-		f.dirs.flags(fs)
-		fs.StringVar(&f.addr, "addr", "127.0.0.1:8000", "host:port to listen on (loopback unless you name another host)")
-		fs.BoolVar(&f.measure, "measure", false, "measure what is not measured yet in the background, one experiment at a time")
-		fs.BoolVar(&f.noCache, "no-cache", false, "rebuild every page on every save, without reading or filling the render cache")
-		return f.run
-	}}
+	setup:   withFlags[serveFlags]}
+
+func (f *serveFlags) flags(fs *pflag.FlagSet) {
+	f.dirs.flags(fs)
+	fs.StringVar(&f.addr, "addr", "127.0.0.1:8000", "host:port to listen on (loopback unless you name another host)")
+	fs.BoolVar(&f.measure, "measure", false, "measure what is not measured yet in the background, one experiment at a time")
+	fs.BoolVar(&f.noCache, "no-cache", false, "rebuild every page on every save, without reading or filling the render cache")
+}
 
 func (f *serveFlags) run(ctx context.Context, c *cmd, args []string) error {
 	if len(args) > 0 {
