@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -680,5 +681,37 @@ func TestProbeSweepIsCheckedAsAChapter(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr, tc.want) || stdout != "" {
 			t.Errorf("%v: exit %d, %q%q; want 2 and %q", tc.args, code, stdout, stderr, tc.want)
 		}
+	}
+}
+
+// TestReadmeExample renders the README's example against the book's
+// results: it must build, and the sentence the README quotes must be what
+// it renders to (a new measurement of the book changes it: copy the new
+// sentence into README.md).
+func TestReadmeExample(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, example, _ := strings.Cut(string(readme), "````markdown\n")
+	example, _, ok := strings.Cut(example, "\n````\n")
+	quoted := ""
+	for _, line := range strings.Split(string(readme), "\n") {
+		if strings.HasPrefix(line, "> With ") {
+			quoted = strings.TrimPrefix(line, "> ")
+		}
+	}
+	if !ok || quoted == "" {
+		t.Fatal("README.md has no ````markdown example and quoted sentence")
+	}
+	t.Setenv("MBOOK_MACHINE", "not-the-books-machine")
+	t.Setenv(hereEnv, "")
+	code, stdout, stderr := cli(t, example+"\n", "render", "-")
+	if code != 0 {
+		t.Fatalf("the README's example: exit %d: %s", code, stderr)
+	}
+	text := strings.Join(strings.Fields(regexp.MustCompile(`<[^>]*>`).ReplaceAllString(stdout, " ")), " ")
+	if !strings.Contains(text, quoted) {
+		t.Errorf("the README quotes %q; the example renders\n%s", quoted, text)
 	}
 }
