@@ -675,6 +675,22 @@ func printJSON(w io.Writer, p probe.Probe, res *dataset.Result) error {
 	return enc.Encode(out)
 }
 
+// stopNote is what status says of runs: auto's stopping rule: the widest
+// interval it reached and why it stopped (", ±9 %, budget reached (10s)").
+func stopNote(s dataset.Stop) string {
+	if !s.Auto {
+		return ""
+	}
+	note := fmt.Sprintf(", ±%.2g %%", 100*s.Interval)
+	if math.IsInf(s.Interval, 0) {
+		note = ", no interval yet"
+	}
+	if !s.Reached() {
+		note += fmt.Sprintf(" (precision ±%g %% not reached)", 100*s.Precision)
+	}
+	return note + ", " + s.Why
+}
+
 func runStatus(ctx context.Context, e *cliEnv, args []string) error {
 	if len(args) > 0 {
 		return usagef("status takes no arguments, got %q (see go run . status --help)", args)
@@ -684,6 +700,7 @@ func runStatus(ctx context.Context, e *cliEnv, args []string) error {
 		return err
 	}
 	res := book.NewResults(e.results, set, opts.Probes)
+	res.This = opts.This
 	where := "this machine's set"
 	if set != opts.This.Name {
 		where = "measured elsewhere; this machine is " + opts.This.Name + ", whose own set go run . status --here shows"
@@ -695,7 +712,7 @@ func runStatus(ctx context.Context, e *cliEnv, args []string) error {
 		ex := b.Experiments[st.ID]
 		detail := st.Why
 		if st.Result != nil && detail == "" {
-			detail = fmt.Sprintf("%s, %d runs", st.Result.Start.Format("2006-01-02"), st.Result.Runs)
+			detail = fmt.Sprintf("%s, %d runs%s", st.Result.Start.Format("2006-01-02"), st.Result.Runs, stopNote(st.Result.Stop))
 			if u := st.Result.Unavailable; len(u) > 0 {
 				detail += fmt.Sprintf("; %d combination(s) its machine cannot measure (%s)", len(u), u[0].Reason)
 			}

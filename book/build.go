@@ -188,6 +188,7 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	}
 
 	res := NewResults(opts.Results, set, opts.Probes)
+	res.This = opts.This
 	switch {
 	case rep.Measures || opts.Log == nil:
 	case opts.Machine != "":
