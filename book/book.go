@@ -36,8 +36,8 @@ type Book struct {
 	Order       []string // experiment ids in book order
 	// Headline names, per experiment id, the metrics some chapter uses
 	// (render.Doc.Uses over the book): what runs: auto measures until known.
-	Headline map[string][]string
-	Templates   fs.FS    // the layouts and style.css; nil: the embedded ones
+	Headline  map[string][]string
+	Templates fs.FS // the layouts and style.css; nil: the embedded ones
 
 	probes []probe.Probe
 	cache  *renderCache        // nil: none
