@@ -87,7 +87,7 @@ func (m *Measurer) measure(ctx context.Context, b *Book, id, label string) (*dat
 		Hash:       codehash.Of(p),
 		Order:      e.Order,
 		Sweep:      e.Sweep,
-		Runs:       rule.rounds,
+		Runs:       cmp.Or(rule.fixed, rule.rounds),
 		Stop:       rule.stop,
 		Machine:    m.Machine,
 		Start:      start.UTC().Truncate(time.Second),
@@ -203,9 +203,17 @@ func (r *runRule) expect(perRun time.Duration, combos int) int {
 	return n
 }
 
-// more is runner.MeasureUntil's more.
+// more is runner.MeasureUntil's more; it counts the rounds started.
 func (r *runRule) more(round int, rows []dataset.Row) (bool, int) {
+	again, n := r.decide(round, rows)
 	r.rounds = round
+	if again {
+		r.rounds++
+	}
+	return again, n
+}
+
+func (r *runRule) decide(round int, rows []dataset.Row) (bool, int) {
 	if r.fixed > 0 {
 		return round < r.fixed, r.fixed
 	}
