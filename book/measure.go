@@ -67,13 +67,8 @@ func (m *Measurer) measure(ctx context.Context, b *Book, id, label string) (*dat
 		r = &copy
 	}
 	path := store.Path(m.Dir, m.Machine.Name, id)
-	prev, _ := store.Load(path, m.Probes)
-	perRun := runLength(prev)
-	if perRun == 0 && m.Estimates != "" && store.CheckName("set", m.Estimates) == nil {
-		other, _ := store.Load(store.Path(m.Dir, m.Estimates, id), m.Probes)
-		perRun = runLength(other)
-	}
-	m.Progress.begin(label, rule.expect(perRun, len(e.Combos))*len(e.Combos), perRun)
+	prev, perRun := m.previous(id)
+	m.Progress.begin(label, rule.expect()*len(e.Combos), perRun)
 	start := time.Now()
 	rows, unavailable, failed := r.MeasureUntil(ctx, p, e.Combos, rule.more, m.Progress.run)
 	if err := context.Cause(ctx); err != nil {
@@ -117,6 +112,37 @@ func (m *Measurer) measure(ctx context.Context, b *Book, id, label string) (*dat
 		return nil, &SaveError{id, err}
 	}
 	return res, nil
+}
+
+// previous is the result stored for id in this machine's set (nil if
+// none), and how long one of its runs took (else one of the estimates
+// set's; 0 if neither is known).
+func (m *Measurer) previous(id string) (*dataset.Result, time.Duration) {
+	prev, _ := store.Load(store.Path(m.Dir, m.Machine.Name, id), m.Probes)
+	perRun := runLength(prev)
+	if perRun == 0 && m.Estimates != "" && store.CheckName("set", m.Estimates) == nil {
+		other, _ := store.Load(store.Path(m.Dir, m.Estimates, id), m.Probes)
+		perRun = runLength(other)
+	}
+	return prev, perRun
+}
+
+// estimate is how long measuring experiment id should take: its rule's
+// expected rounds of runs as long as the last ones, within its budget
+// under runs: auto (the budget itself when no run was ever timed).
+func (m *Measurer) estimate(b *Book, id string) time.Duration {
+	e := b.Experiments[id]
+	p, ok := probe.Lookup(m.Probes, e.Probe)
+	if !ok {
+		return 0
+	}
+	_, perRun := m.previous(id)
+	rule := m.rule(b, e, p)
+	d := perRun * time.Duration(rule.expect()*len(e.Combos))
+	if rule.fixed == 0 && (perRun == 0 || d > rule.budget) {
+		d = rule.budget
+	}
+	return d
 }
 
 // isSaveError reports whether err stops the build rather than being one
@@ -190,17 +216,12 @@ func (m *Measurer) rule(b *Book, e *render.Experiment, p probe.Probe) *runRule {
 }
 
 // expect is how many rounds the rule expects, for progress: a fixed count,
-// or what the budget allows with runs of perRun each (at least the
-// fewest).
-func (r *runRule) expect(perRun time.Duration, combos int) int {
+// or under runs: auto the fewest, more as the runs ask for them.
+func (r *runRule) expect() int {
 	if r.fixed > 0 {
 		return r.fixed
 	}
-	n := MinAutoRuns
-	if perRun > 0 && combos > 0 {
-		n = max(n, min(int(r.budget/(perRun*time.Duration(combos))), 3*MinAutoRuns))
-	}
-	return n
+	return MinAutoRuns
 }
 
 // more is runner.MeasureUntil's more; it counts the rounds started.

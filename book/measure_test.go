@@ -63,3 +63,19 @@ func TestAutoRunsStopWhenKnown(t *testing.T) {
 		t.Errorf("runs: 4 after 4: %v %+v", again, r.stop)
 	}
 }
+
+// TestProgressOfTheWholeMeasurement: with several experiments planned,
+// every progress line also says how long the whole has run and how long
+// the rest should take, the experiments still to come included.
+func TestProgressOfTheWholeMeasurement(t *testing.T) {
+	var out strings.Builder
+	p := &Progress{W: &out}
+	p.plan([]time.Duration{time.Minute, 2 * time.Minute})
+	p.next(time.Minute)
+	p.begin("a (1/2)", 2, 0)
+	p.run(1, 2, probe.Params{"k": "v"})
+	p.end(nil)
+	if !strings.Contains(out.String(), "; all: 0s elapsed, about 2m00s left") {
+		t.Errorf("progress:\n%s", out.String())
+	}
+}
