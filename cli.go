@@ -50,6 +50,7 @@ type cliEnv struct {
 	addr                      string
 	measure                   bool
 	force                     bool
+	all                       bool
 	noCache                   bool
 	runner                    *runner.Runner // made on first use, closed when the verb ends
 }

@@ -46,6 +46,8 @@ func compareVerb() verb {
 			fs.StringVar(&e.results, "results", "results", "the results folder (one set per machine)")
 			fs.StringSliceVar(&e.only, "only", nil, "compare only these experiment ids (comma-separated)")
 			fs.BoolVar(&e.jsonOutput, "json", false, "print the comparison as JSON")
+			fs.StringVar(&e.chapters, "chapters", "chapters", "the chapters, which say which metrics are headline metrics")
+			fs.BoolVar(&e.all, "all", false, "compare every metric, not only the headline metrics (those the chapters use)")
 		}, run: runCompare}
 }
 
@@ -130,6 +132,13 @@ func runCompare(ctx context.Context, e *cliEnv, args []string) error {
 	c, err := fleet.Compare(args[0], loaded[0], args[1], loaded[1], e.only)
 	if err != nil {
 		return usagef("%v", err)
+	}
+	if !e.all {
+		b, err := book.Load(e.chapters, probes.All())
+		if err != nil {
+			return fmt.Errorf("%w (the chapters say which metrics are headline metrics; --all compares every metric without them)", err)
+		}
+		c.Headline(b.Headline)
 	}
 	if !e.jsonOutput {
 		return c.WriteText(e.stdout)
