@@ -460,35 +460,8 @@ func (d *Doc) parseExperiment(dir *directive, fs map[string]field, probes []prob
 		}
 		x.Sweep[prm.Name] = []string{c}
 	}
-	if f, has := fs["runs"]; has {
-		if v, good := dir.y.scalar("experiment", "runs", f, e); good && strings.TrimSpace(v) != "auto" {
-			n, err := strconv.Atoi(strings.TrimSpace(v))
-			if err != nil || n < 1 {
-				e.at(dir.at["runs"], "runs wants auto or a whole number of at least 1, got %q", v)
-				ok = false
-			}
-			x.Runs = n
-		}
-	}
-	if f, has := fs["precision"]; has {
-		if v, good := dir.y.scalar("experiment", "precision", f, e); good {
-			p, err := ParsePrecision(v)
-			if err != nil {
-				e.at(dir.at["precision"], "%v", err)
-				ok = false
-			}
-			x.Precision = p
-		}
-	}
-	if f, has := fs["budget"]; has {
-		if v, good := dir.y.scalar("experiment", "budget", f, e); good {
-			t, err := time.ParseDuration(strings.TrimSpace(v))
-			if err != nil || t <= 0 {
-				e.at(dir.at["budget"], "budget wants a positive duration such as 20s, got %q", v)
-				ok = false
-			}
-			x.Budget = t
-		}
+	if !dir.parseRuns(x, fs, e) {
+		ok = false
 	}
 	if f, has := fs["show"]; has {
 		if v, good := dir.y.scalar("experiment", "show", f, e); good {
@@ -540,6 +513,43 @@ func (d *Doc) parseExperiment(dir *directive, fs map[string]field, probes []prob
 	x.Combos = dataset.Combos(x.Order, x.Sweep)
 	dir.checkLabels(x.Labels, x, e)
 	return x
+}
+
+// parseRuns reads an experiment's run rule: runs (auto, the default, or
+// a count), and runs: auto's precision and budget.
+func (dir *directive) parseRuns(x *Experiment, fs map[string]field, e *errs) bool {
+	ok := true
+	if f, has := fs["runs"]; has {
+		if v, good := dir.y.scalar("experiment", "runs", f, e); good && strings.TrimSpace(v) != "auto" {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil || n < 1 {
+				e.at(dir.at["runs"], "runs wants auto or a whole number of at least 1, got %q", v)
+				ok = false
+			}
+			x.Runs = n
+		}
+	}
+	if f, has := fs["precision"]; has {
+		if v, good := dir.y.scalar("experiment", "precision", f, e); good {
+			p, err := ParsePrecision(v)
+			if err != nil {
+				e.at(dir.at["precision"], "%v", err)
+				ok = false
+			}
+			x.Precision = p
+		}
+	}
+	if f, has := fs["budget"]; has {
+		if v, good := dir.y.scalar("experiment", "budget", f, e); good {
+			t, err := time.ParseDuration(strings.TrimSpace(v))
+			if err != nil || t <= 0 {
+				e.at(dir.at["budget"], "budget wants a positive duration such as 20s, got %q", v)
+				ok = false
+			}
+			x.Budget = t
+		}
+	}
+	return ok
 }
 
 // uses collects Doc.Uses: every metric a reference, a table or a plot of
