@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"measuredbook/book"
+	"measuredbook/dataset"
 	"measuredbook/expr"
 	"measuredbook/render"
 )
@@ -162,7 +163,7 @@ func (f *statusFlags) run(ctx context.Context, c *cmd, args []string) error {
 		ex := b.Experiments[st.ID]
 		detail := st.Why
 		if st.Result != nil && detail == "" {
-			detail = fmt.Sprintf("%s, %d runs", st.Result.Start.Format("2006-01-02"), st.Result.Runs)
+			detail = fmt.Sprintf("%s, %d runs%s", st.Result.Start.Format("2006-01-02"), st.Result.Runs, stopNote(st.Result.Stop))
 			if u := st.Result.Unavailable; len(u) > 0 {
 				detail += fmt.Sprintf("; %d combination(s) its machine cannot measure (%s)", len(u), u[0].Reason)
 			}
@@ -278,4 +279,20 @@ func howToMeasure(r expr.Ref, set, this string) string {
 		return fmt.Sprintf("no result of %s in this machine's set %s; measure it with: go run . run %s", r.Experiment, set, r.Experiment)
 	}
 	return fmt.Sprintf("no result of %s in set %s, which only %s can measure; from this machine: go run . build --here && go run . check --here", r.Experiment, set, set)
+}
+
+// stopNote is what status says of runs: auto's stopping rule: the widest
+// interval it reached and why it stopped (", ±9 %, budget reached (10s)").
+func stopNote(s dataset.Stop) string {
+	if !s.Auto {
+		return ""
+	}
+	note := fmt.Sprintf(", ±%.2g %%", 100*s.Interval)
+	if math.IsInf(s.Interval, 0) {
+		note = ", no interval yet"
+	}
+	if !s.Reached() {
+		note += fmt.Sprintf(" (precision ±%g %% not reached)", 100*s.Precision)
+	}
+	return note + ", " + s.Why
 }

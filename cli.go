@@ -159,7 +159,9 @@ func (f *bookSet) load(log io.Writer) (book.Options, *book.Book, *book.Results, 
 	if err != nil {
 		return opts, nil, nil, err
 	}
-	return opts, b, book.NewResults(opts.Results, set, opts.Probes), nil
+	res := book.NewResults(opts.Results, set, opts.Probes)
+	res.This = opts.This
+	return opts, b, res, nil
 }
 
 func verboseFlag(fs *pflag.FlagSet, v *bool) {

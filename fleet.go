@@ -48,9 +48,9 @@ func (f *importFlags) flags(fs *pflag.FlagSet) {
 }
 
 type compareFlags struct {
-	results    string
-	only       []string
-	jsonOutput bool
+	results, chapters string
+	only              []string
+	jsonOutput, all   bool
 }
 
 var compareVerb = verb{name: "compare", args: "A B", summary: "compare two result sets per experiment and metric: medians, ratio, significance (benchstat's statistics)",
@@ -60,6 +60,8 @@ var compareVerb = verb{name: "compare", args: "A B", summary: "compare two resul
 func (f *compareFlags) flags(fs *pflag.FlagSet) {
 	resultsFlag(fs, &f.results)
 	fs.StringSliceVar(&f.only, "only", nil, "compare only these experiment ids (comma-separated)")
+	fs.StringVar(&f.chapters, "chapters", "chapters", "the chapters, which say which metrics are headline metrics")
+	fs.BoolVar(&f.all, "all", false, "compare every metric, not only the headline metrics (those the chapters use)")
 	fs.BoolVar(&f.jsonOutput, "json", false, "print the comparison as JSON")
 }
 
@@ -144,6 +146,13 @@ func (f *compareFlags) run(ctx context.Context, c *cmd, args []string) error {
 	cmp, err := fleet.Compare(args[0], loaded[0], args[1], loaded[1], f.only)
 	if err != nil {
 		return usagef("%v", err)
+	}
+	if !f.all {
+		b, err := book.Load(f.chapters, probes.All())
+		if err != nil {
+			return fmt.Errorf("%w (the chapters say which metrics are headline metrics; --all compares every metric without them)", err)
+		}
+		cmp.Headline(b.Headline)
 	}
 	if !f.jsonOutput {
 		return cmp.WriteText(c.stdout)

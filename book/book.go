@@ -34,7 +34,10 @@ type Book struct {
 	Docs        []*render.Doc
 	Experiments map[string]*render.Experiment
 	Order       []string // experiment ids in book order
-	Templates   fs.FS    // the layouts and style.css; nil: the embedded ones
+	// Headline names, per experiment id, the metrics some chapter uses
+	// (render.Doc.Uses over the book): what runs: auto measures until known.
+	Headline  map[string][]string
+	Templates fs.FS // the layouts and style.css; nil: the embedded ones
 
 	probes []probe.Probe
 	cache  *renderCache        // nil: none
@@ -112,7 +115,7 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 		if c.doc, c.err = render.Parse(files[i], src, probes); c.err == nil {
 			rc.keepParsed(c.doc, c.sum)
 			if kept.Add(int64(len(src))) > keepParsed {
-				c.doc, c.shallow = &render.Doc{File: c.doc.File, Front: c.doc.Front, Experiments: c.doc.Experiments}, true
+				c.doc, c.shallow = &render.Doc{File: c.doc.File, Front: c.doc.Front, Experiments: c.doc.Experiments, Uses: c.doc.Uses}, true
 			}
 		}
 	})
@@ -137,7 +140,7 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 		if !c.shallow {
 			full = c.doc
 		}
-		b.Docs = append(b.Docs, &render.Doc{File: c.doc.File, Front: c.doc.Front, Experiments: c.doc.Experiments})
+		b.Docs = append(b.Docs, &render.Doc{File: c.doc.File, Front: c.doc.Front, Experiments: c.doc.Experiments, Uses: c.doc.Uses})
 		b.src = append(b.src, c.sum)
 		b.full = append(b.full, full)
 	}
@@ -159,6 +162,16 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 			}
 			b.Experiments[e.ID] = e
 			b.Order = append(b.Order, e.ID)
+		}
+	}
+	b.Headline = map[string][]string{}
+	for _, d := range b.Docs {
+		for id, ms := range d.Uses {
+			for _, m := range ms {
+				if !slices.Contains(b.Headline[id], m) {
+					b.Headline[id] = append(b.Headline[id], m)
+				}
+			}
 		}
 	}
 	if err := errors.Join(errs...); err != nil {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"measuredbook/dataset"
 	"measuredbook/expr"
@@ -188,6 +189,7 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	}
 
 	res := NewResults(opts.Results, set, opts.Probes)
+	res.This = opts.This
 	switch {
 	case rep.Measures || opts.Log == nil:
 	case opts.Machine != "":
@@ -214,7 +216,15 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 		return nil, fmt.Errorf("--strict: %d experiment(s) would have to be measured: %s (measure them with: go run . run %s)", len(need), strings.Join(need, ", "), strings.Join(need, " "))
 	}
 	m := &Measurer{Runner: opts.Runner, Probes: opts.Probes, Machine: opts.This, Dir: opts.Results, Progress: opts.Progress, Estimates: b.Config.Machine}
+	est := make([]time.Duration, len(need))
 	for i, id := range need {
+		est[i] = m.estimate(b, id)
+	}
+	if len(need) > 1 {
+		m.Progress.plan(est)
+	}
+	for i, id := range need {
+		m.Progress.next(est[i])
 		_, err := m.measure(ctx, b, id, fmt.Sprintf("%s (%d/%d)", id, i+1, len(need)))
 		if cause := context.Cause(ctx); cause != nil {
 			return rep, &Interrupted{Cause: cause, Kept: rep.Measured, Left: need[i:], Out: opts.Out}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"io/fs"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"time"
@@ -102,6 +103,7 @@ func (rc *renderCache) probeHash(p probe.Probe, goos, goarch string) string {
 type parsed struct {
 	Front       render.Front
 	Experiments []storedExperiment
+	Uses        map[string][]string
 }
 
 // storedExperiment is an experiment as the cache keeps it: what its
@@ -113,6 +115,8 @@ type storedExperiment struct {
 	Order         []string
 	Sweep         map[string][]string
 	Runs          int
+	Precision     float64
+	Budget        time.Duration
 	Show, Caption string
 	Timeout       time.Duration
 	Labels        map[string]string
@@ -120,7 +124,7 @@ type storedExperiment struct {
 
 func storeExperiment(x *render.Experiment) storedExperiment {
 	return storedExperiment{ID: x.ID, Probe: x.Probe, Pos: x.Pos, Order: x.Order, Sweep: x.Sweep, Runs: x.Runs,
-		Show: x.Show, Caption: x.Caption, Timeout: x.Timeout, Labels: x.Labels}
+		Precision: x.Precision, Budget: x.Budget, Show: x.Show, Caption: x.Caption, Timeout: x.Timeout, Labels: x.Labels}
 }
 
 // experiment is s as Parse makes it; false when the registry has no such
@@ -128,7 +132,7 @@ func storeExperiment(x *render.Experiment) storedExperiment {
 func (s storedExperiment) experiment(probes []probe.Probe) (*render.Experiment, bool) {
 	p, ok := probe.Lookup(probes, s.Probe)
 	return &render.Experiment{ID: s.ID, Probe: s.Probe, Pos: s.Pos, Spec: p.Spec, Order: s.Order, Sweep: s.Sweep,
-		Combos: dataset.Combos(s.Order, s.Sweep), Runs: s.Runs, Show: s.Show, Caption: s.Caption, Timeout: s.Timeout, Labels: s.Labels}, ok
+		Combos: dataset.Combos(s.Order, s.Sweep), Runs: s.Runs, Precision: s.Precision, Budget: s.Budget, Show: s.Show, Caption: s.Caption, Timeout: s.Timeout, Labels: s.Labels}, ok
 }
 
 func (rc *renderCache) parseKey(file string, sum [sha256.Size]byte) rendercache.Key {
@@ -148,7 +152,7 @@ func (rc *renderCache) parsed(file string, sum [sha256.Size]byte, probes []probe
 	if !ok {
 		return nil, false
 	}
-	d := &render.Doc{File: file, Front: p.Front}
+	d := &render.Doc{File: file, Front: p.Front, Uses: p.Uses}
 	for _, s := range p.Experiments {
 		x, ok := s.experiment(probes)
 		if !ok {
@@ -164,7 +168,7 @@ func (rc *renderCache) keepParsed(d *render.Doc, sum [sha256.Size]byte) {
 	if rc == nil {
 		return
 	}
-	p := parsed{Front: d.Front}
+	p := parsed{Front: d.Front, Uses: d.Uses}
 	for _, x := range d.Experiments {
 		p.Experiments = append(p.Experiments, storeExperiment(x))
 	}
@@ -191,6 +195,8 @@ func (p parsed) encode() []byte {
 			e.strs(x.Sweep[k])
 		}
 		e.int(x.Runs)
+		e.int(int(math.Float64bits(x.Precision)))
+		e.int(int(x.Budget))
 		e.str(x.Show)
 		e.str(x.Caption)
 		e.int(int(x.Timeout))
@@ -199,6 +205,11 @@ func (p parsed) encode() []byte {
 			e.str(k)
 			e.str(x.Labels[k])
 		}
+	}
+	e.mapLen(p.Uses == nil, len(p.Uses))
+	for _, k := range slices.Sorted(maps.Keys(p.Uses)) {
+		e.str(k)
+		e.strs(p.Uses[k])
 	}
 	return e.b
 }
@@ -215,7 +226,8 @@ func decodeParsed(data []byte) (p parsed, ok bool) {
 				x.Sweep[d.str()] = d.strs()
 			}
 		}
-		x.Runs, x.Show, x.Caption, x.Timeout = d.int(), d.str(), d.str(), time.Duration(d.int())
+		x.Runs, x.Precision, x.Budget = d.int(), math.Float64frombits(uint64(d.int())), time.Duration(d.int())
+		x.Show, x.Caption, x.Timeout = d.str(), d.str(), time.Duration(d.int())
 		if k := d.int(); k >= 0 {
 			x.Labels = make(map[string]string, k)
 			for ; k > 0 && !d.Bad(); k-- {
@@ -223,6 +235,12 @@ func decodeParsed(data []byte) (p parsed, ok bool) {
 			}
 		}
 		p.Experiments = append(p.Experiments, x)
+	}
+	if k := d.int(); k >= 0 {
+		p.Uses = make(map[string][]string, k)
+		for ; k > 0 && !d.Bad(); k-- {
+			p.Uses[d.str()] = d.strs()
+		}
 	}
 	return p, !d.Bad() && len(d.Rest()) == 0
 }

@@ -25,6 +25,9 @@ func TestConfigErrorsArePositioned(t *testing.T) {
 		{"title: 책\nmachines: [m1, ../x]\n", "book.yaml:2:16: machines: machine \"../x\": '/' is not allowed"},
 		{"title: 책\nmachines: [m1, m1]\n", "book.yaml:2:16: machines: m1 is listed twice"},
 		{"title: 책\nmachines:\n  - m1\n  - [a]\n", "book.yaml:4:5: book.yaml wants plain values in the list machines, got a list"},
+		{"title: 책\nprecision: 0%\n", "book.yaml:2:12: precision wants a percentage"},
+		{"title: 책\nbudget: soon\n", "book.yaml:2:9: budget wants a positive duration"},
+		{"title: 책\nstale-on: [go, cpu]\n", "book.yaml:2:16: stale-on: \"cpu\" is not go or kernel"},
 	} {
 		dir := t.TempDir()
 		if err := os.WriteFile(filepath.Join(dir, ConfigFile), []byte(tc.yaml), 0o644); err != nil {
@@ -47,7 +50,12 @@ func TestConfigErrorsArePositioned(t *testing.T) {
 	if c, err := LoadConfig(dir); err != nil || !reflect.DeepEqual(c.Machines, []string{"m1", "linux-arm64-x"}) {
 		t.Errorf("machines: %+v, %v", c, err)
 	}
-	if c, err := LoadConfig(t.TempDir()); err != nil || !reflect.DeepEqual(c, Config{}) {
+	os.WriteFile(filepath.Join(dir, ConfigFile), []byte("precision: 2.5%\nbudget: 1m\nstale-on: [go]\n"), 0o644)
+	if c, err := LoadConfig(dir); err != nil || c.Precision != 0.025 || c.Budget != time.Minute || !reflect.DeepEqual(c.StaleOn, []string{"go"}) {
+		t.Errorf("precision, budget, stale-on: %+v, %v", c, err)
+	}
+	want := Config{Precision: DefaultPrecision, Budget: DefaultBudget, StaleOn: []string{"go", "kernel"}}
+	if c, err := LoadConfig(t.TempDir()); err != nil || !reflect.DeepEqual(c, want) {
 		t.Errorf("no book.yaml: %+v, %v", c, err)
 	}
 }

@@ -1,9 +1,12 @@
 package book
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 	"time"
 
 	"measuredbook/dataset"
@@ -56,10 +59,7 @@ func (m *Measurer) measure(ctx context.Context, b *Book, id, label string) (*dat
 	if !ok {
 		return nil, &render.PosError{Pos: e.Pos, Msg: fmt.Sprintf("unknown probe %q", e.Probe)}
 	}
-	runs := e.Runs
-	if m.Runs > 0 {
-		runs = m.Runs
-	}
+	rule := m.rule(b, e, p)
 	r := m.Runner
 	if e.Timeout > 0 {
 		copy := *m.Runner
@@ -67,16 +67,10 @@ func (m *Measurer) measure(ctx context.Context, b *Book, id, label string) (*dat
 		r = &copy
 	}
 	path := store.Path(m.Dir, m.Machine.Name, id)
-	prev, _ := store.Load(path, m.Probes)
-	perRun := runLength(prev)
-	if perRun == 0 && m.Estimates != "" && store.CheckName("set", m.Estimates) == nil {
-		other, _ := store.Load(store.Path(m.Dir, m.Estimates, id), m.Probes)
-		perRun = runLength(other)
-	}
-	total := runs * len(e.Combos)
-	m.Progress.begin(label, total, perRun)
+	prev, perRun := m.previous(id)
+	m.Progress.begin(label, rule.expect()*len(e.Combos), perRun)
 	start := time.Now()
-	rows, unavailable, failed := r.Measure(ctx, p, e.Combos, runs, m.Progress.run)
+	rows, unavailable, failed := r.MeasureUntil(ctx, p, e.Combos, rule.more, m.Progress.run)
 	if err := context.Cause(ctx); err != nil {
 		m.Progress.end(err)
 		return nil, err
@@ -88,7 +82,8 @@ func (m *Measurer) measure(ctx context.Context, b *Book, id, label string) (*dat
 		Hash:       codehash.Of(p),
 		Order:      e.Order,
 		Sweep:      e.Sweep,
-		Runs:       runs,
+		Runs:       cmp.Or(rule.fixed, rule.rounds),
+		Stop:       rule.stop,
 		Machine:    m.Machine,
 		Start:      start.UTC().Truncate(time.Second),
 		Duration:   time.Since(start),
@@ -119,6 +114,37 @@ func (m *Measurer) measure(ctx context.Context, b *Book, id, label string) (*dat
 	return res, nil
 }
 
+// previous is the result stored for id in this machine's set (nil if
+// none), and how long one of its runs took (else one of the estimates
+// set's; 0 if neither is known).
+func (m *Measurer) previous(id string) (*dataset.Result, time.Duration) {
+	prev, _ := store.Load(store.Path(m.Dir, m.Machine.Name, id), m.Probes)
+	perRun := runLength(prev)
+	if perRun == 0 && m.Estimates != "" && store.CheckName("set", m.Estimates) == nil {
+		other, _ := store.Load(store.Path(m.Dir, m.Estimates, id), m.Probes)
+		perRun = runLength(other)
+	}
+	return prev, perRun
+}
+
+// estimate is how long measuring experiment id should take: its rule's
+// expected rounds of runs as long as the last ones, within its budget
+// under runs: auto (the budget itself when no run was ever timed).
+func (m *Measurer) estimate(b *Book, id string) time.Duration {
+	e := b.Experiments[id]
+	p, ok := probe.Lookup(m.Probes, e.Probe)
+	if !ok {
+		return 0
+	}
+	_, perRun := m.previous(id)
+	rule := m.rule(b, e, p)
+	d := perRun * time.Duration(rule.expect()*len(e.Combos))
+	if rule.fixed == 0 && (perRun == 0 || d > rule.budget) {
+		d = rule.budget
+	}
+	return d
+}
+
 // isSaveError reports whether err stops the build rather than being one
 // probe's failure.
 func isSaveError(err error) bool {
@@ -133,4 +159,105 @@ func runLength(r *dataset.Result) time.Duration {
 		return 0
 	}
 	return r.Duration / time.Duration(r.Runs*(len(r.Rows)+len(r.Failures)))
+}
+
+// runRule decides, before each round of an experiment's runs, whether to
+// do another: a fixed count (runs: N, or run --runs N), or runs: auto,
+// which stops when the 95 % confidence interval of every headline
+// metric's median is within ±precision of the median in every
+// combination, or when another round would overrun the budget, and never
+// before the interval exists.
+type runRule struct {
+	fixed     int
+	precision float64
+	budget    time.Duration
+	headline  []string
+	start     time.Time
+	rounds    int
+	stop      dataset.Stop
+}
+
+// MinAutoRuns is the fewest runs for which benchmath has a 95 % interval
+// of the median (6), found by asking it.
+var MinAutoRuns = func() int {
+	row := dataset.Row{}
+	for n := 1; ; n++ {
+		row.Runs = append(row.Runs, probe.Values{"x": float64(n)})
+		if !math.IsInf(dataset.Interval(row, "x"), 0) {
+			return n
+		}
+	}
+}()
+
+func (m *Measurer) rule(b *Book, e *render.Experiment, p probe.Probe) *runRule {
+	r := &runRule{fixed: e.Runs, start: time.Now()}
+	if m.Runs > 0 {
+		r.fixed = m.Runs
+	}
+	if r.fixed > 0 {
+		return r
+	}
+	r.precision = cmp.Or(e.Precision, b.Config.Precision, DefaultPrecision)
+	r.budget = cmp.Or(e.Budget, b.Config.Budget, DefaultBudget)
+	for _, metric := range p.Metrics {
+		if slices.Contains(b.Headline[e.ID], metric.Name) {
+			r.headline = append(r.headline, metric.Name)
+		}
+	}
+	if len(r.headline) == 0 {
+		// No chapter names a metric: the experiment's own table shows
+		// them all.
+		for _, metric := range p.Metrics {
+			r.headline = append(r.headline, metric.Name)
+		}
+	}
+	r.stop = dataset.Stop{Auto: true, Precision: r.precision, Interval: math.Inf(1)}
+	return r
+}
+
+// expect is how many rounds the rule expects, for progress: a fixed count,
+// or under runs: auto the fewest, more as the runs ask for them.
+func (r *runRule) expect() int {
+	if r.fixed > 0 {
+		return r.fixed
+	}
+	return MinAutoRuns
+}
+
+// more is runner.MeasureUntil's more; it counts the rounds started.
+func (r *runRule) more(round int, rows []dataset.Row) (bool, int) {
+	again, n := r.decide(round, rows)
+	r.rounds = round
+	if again {
+		r.rounds++
+	}
+	return again, n
+}
+
+func (r *runRule) decide(round int, rows []dataset.Row) (bool, int) {
+	if r.fixed > 0 {
+		return round < r.fixed, r.fixed
+	}
+	if round > 0 {
+		r.stop.Interval = 0
+		for _, row := range rows {
+			for _, metric := range r.headline {
+				r.stop.Interval = math.Max(r.stop.Interval, dataset.Interval(row, metric))
+			}
+		}
+	}
+	elapsed := time.Since(r.start)
+	switch {
+	case round < MinAutoRuns:
+		return true, MinAutoRuns
+	case r.stop.Interval <= r.precision:
+		r.stop.Why = "precision reached"
+	case round >= render.MaxRuns:
+		r.stop.Why = fmt.Sprintf("at most %d runs", render.MaxRuns)
+	case elapsed+elapsed/time.Duration(round) > r.budget:
+		r.stop.Why = fmt.Sprintf("budget reached (%v)", r.budget)
+	default:
+		return true, round + 1
+	}
+	return false, round
 }

@@ -30,8 +30,13 @@ type Progress struct {
 	start    time.Time     // of the experiment
 	runStart time.Time
 	warned   bool
-	stop     chan struct{}
-	ticker   sync.WaitGroup
+	// The whole measurement, when it is of several experiments (plan):
+	// when it began, and the expected duration of the experiments after
+	// the current one.
+	bookStart time.Time
+	after     time.Duration
+	stop      chan struct{}
+	ticker    sync.WaitGroup
 }
 
 // begin starts reporting one experiment of total runs; perRun is how long
@@ -59,6 +64,31 @@ func (p *Progress) begin(label string, total int, perRun time.Duration) {
 			}
 		}
 	}()
+}
+
+// plan starts reporting a measurement of several experiments, expected
+// to take est each (0 where unknown).
+func (p *Progress) plan(est []time.Duration) {
+	if p == nil || p.W == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.bookStart = time.Now()
+	p.after = 0
+	for _, d := range est {
+		p.after += d
+	}
+}
+
+// next says that the experiment taking about est begins.
+func (p *Progress) next(est time.Duration) {
+	if p == nil || p.W == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.after = max(p.after-est, 0)
 }
 
 // run is called as run done of total starts.
@@ -115,9 +145,13 @@ func (p *Progress) line() string {
 	if per == 0 && p.done > 1 {
 		per = elapsed / time.Duration(p.done-1)
 	}
+	left := time.Duration(0)
 	if per > 0 {
-		left := time.Duration(p.total-p.done+1)*per - time.Since(p.runStart)
-		s += ", about " + clock(max(left, 0)) + " left"
+		left = max(time.Duration(p.total-p.done+1)*per-time.Since(p.runStart), 0)
+		s += ", about " + clock(left) + " left"
+	}
+	if !p.bookStart.IsZero() {
+		s += fmt.Sprintf("; all: %s elapsed, about %s left", clock(time.Since(p.bookStart)), clock(left+p.after))
 	}
 	return s
 }

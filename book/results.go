@@ -1,6 +1,7 @@
 package book
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -36,6 +37,9 @@ type Results struct {
 	// BookMachines are the machines the book shows beside its own
 	// (book.yaml's machines:), present or not: render.Sets.
 	BookMachines []string
+	// This is this machine: a result of its own set measured under
+	// another Go release or kernel is stale (book.yaml's stale-on:).
+	This dataset.Fingerprint
 }
 
 // resultFile is one results file, read once.
@@ -207,6 +211,23 @@ const (
 	Transcribed State = "transcribed"
 )
 
+// measuredRule is the run rule r was measured under: "runs: auto ±5%" or
+// "runs: 3".
+func measuredRule(r *dataset.Result) string {
+	if r.Stop.Auto {
+		return fmt.Sprintf("runs: auto ±%g%%", 100*r.Stop.Precision)
+	}
+	return fmt.Sprintf("runs: %d", r.Runs)
+}
+
+// wantRule is the run rule e asks for, in measuredRule's words.
+func wantRule(e *render.Experiment, precision float64) string {
+	if e.Runs > 0 {
+		return fmt.Sprintf("runs: %d", e.Runs)
+	}
+	return fmt.Sprintf("runs: auto ±%g%%", 100*cmp.Or(e.Precision, precision))
+}
+
 // MarkStale records which results of the build's set are stale, so that
 // the pages mark them where they are shown (render.Staleness).
 func (r *Results) MarkStale(sts []Status) {
@@ -255,7 +276,12 @@ func (b *Book) Status(res *Results, all []probe.Probe, ids []string) []Status {
 		case !r.Measured():
 			st.State, st.Why = Transcribed, r.Source
 		default:
-			st.State, st.Why = compare(e, func() string { return b.probeHash(all, e.Probe, r.Machine.GOOS(), r.Machine.Arch) }, r)
+			st.State, st.Why = compare(e, func() string { return b.probeHash(all, e.Probe, r.Machine.GOOS(), r.Machine.Arch) }, r, b.Config.Precision)
+			if why := b.machineChanged(res, r); why != "" && st.State != Stale {
+				st.State, st.Why = Stale, why
+			} else if why != "" {
+				st.Why += "; " + why
+			}
 		}
 		out = append(out, st)
 	}
@@ -282,7 +308,26 @@ func (b *Book) probeHash(all []probe.Probe, name, goos, goarch string) string {
 	return h
 }
 
-func compare(e *render.Experiment, hash func() string, r *dataset.Result) (State, string) {
+// machineChanged says what of this machine (book.yaml's stale-on:) is not
+// what r of its own set was measured under, "" when nothing is or when
+// the set is another machine's.
+func (b *Book) machineChanged(res *Results, r *dataset.Result) string {
+	if res.This.Name == "" || res.Machine != res.This.Name || r.Machine.Name != res.This.Name {
+		return ""
+	}
+	var why []string
+	if slices.Contains(b.Config.StaleOn, "go") && r.Machine.Go != res.This.Go {
+		why = append(why, fmt.Sprintf("%s → %s", r.Machine.Go, res.This.Go))
+	}
+	if slices.Contains(b.Config.StaleOn, "kernel") && r.Machine.Kernel != res.This.Kernel {
+		why = append(why, fmt.Sprintf("kernel %s → %s", r.Machine.Kernel, res.This.Kernel))
+	}
+	return strings.Join(why, "; ")
+}
+
+// compare says whether r is what e asks for now; precision is the book's
+// for runs: auto.
+func compare(e *render.Experiment, hash func() string, r *dataset.Result, precision float64) (State, string) {
 	var why []string
 	if r.Probe != e.Probe {
 		why = append(why, fmt.Sprintf("measured with probe %s, chapter asks for %s", r.Probe, e.Probe))
@@ -300,8 +345,8 @@ func compare(e *render.Experiment, hash func() string, r *dataset.Result) (State
 			}
 		}
 	}
-	if r.Runs != e.Runs {
-		why = append(why, fmt.Sprintf("runs changed (%d → %d)", r.Runs, e.Runs))
+	if was, now := measuredRule(r), wantRule(e, precision); was != now {
+		why = append(why, fmt.Sprintf("runs changed (%s → %s)", was, now))
 	}
 	if len(why) > 0 {
 		return Stale, strings.Join(why, "; ")

@@ -28,16 +28,57 @@ func TestCompareSaysWhyAResultIsStale(t *testing.T) {
 		{"code", func(r *dataset.Result) { r.Hash = "0000000000000000" }, Stale, "probe code changed"},
 		{"sweep", func(r *dataset.Result) { r.Sweep["idle"] = []string{"100"} }, Stale, "idle changed (100 → 100,1000)"},
 		{"params", func(r *dataset.Result) { r.Order = []string{"idle", "api"} }, Stale, "params changed"},
-		{"runs", func(r *dataset.Result) { r.Runs = 5 }, Stale, "runs changed (5 → 3)"},
+		{"runs", func(r *dataset.Result) { r.Runs = 5 }, Stale, "runs changed (runs: 5 → runs: 3)"},
+		{"auto", func(r *dataset.Result) { r.Stop = dataset.Stop{Auto: true, Precision: 0.05} }, Stale, "runs changed (runs: auto ±5% → runs: 3)"},
 		{"failed", func(r *dataset.Result) {
 			r.Failures = []dataset.Failure{{Params: probe.Params{"idle": "1000"}, Err: "timed out"}}
 		}, Failed, "[idle=1000]: timed out"},
 	} {
 		r := fresh()
 		tc.edit(r)
-		state, why := compare(e, func() string { return codehash.Of(p) }, r)
+		state, why := compare(e, func() string { return codehash.Of(p) }, r, DefaultPrecision)
 		if state != tc.state || !strings.Contains(why, tc.why) {
 			t.Errorf("%s: %s %q, want %s %q", tc.name, state, why, tc.state, tc.why)
+		}
+	}
+	// runs: auto matches a result measured under the same precision, the
+	// chapter's own or the book's.
+	auto := *e
+	auto.Runs = 0
+	r := fresh()
+	r.Runs, r.Stop = 9, dataset.Stop{Auto: true, Precision: 0.05, Interval: 0.09, Why: "budget reached (10s)"}
+	if state, why := compare(&auto, func() string { return codehash.Of(p) }, r, 0.05); state != Fresh {
+		t.Errorf("auto ±5%%: %s %q", state, why)
+	}
+	if state, why := compare(&auto, func() string { return codehash.Of(p) }, r, 0.02); state != Stale || !strings.Contains(why, "runs: auto ±5% → runs: auto ±2%") {
+		t.Errorf("auto ±5%% asked ±2%%: %s %q", state, why)
+	}
+}
+
+// TestStaleOnMachineChange: a result of this machine's own set measured
+// under another Go release or kernel is stale, as far as stale-on: says.
+func TestStaleOnMachineChange(t *testing.T) {
+	p := probe.Probe{Spec: probe.Spec{Name: "readiness"}}
+	e := &render.Experiment{ID: "r", Probe: "readiness", Runs: 3}
+	then := dataset.Fingerprint{Name: "here", Go: "go1.26.8", Kernel: "Linux 6.1"}
+	r := &dataset.Result{Probe: "readiness", Hash: codehash.Of(p), Runs: 3, Machine: then, Source: "measured"}
+	for _, tc := range []struct {
+		staleOn []string
+		now     dataset.Fingerprint
+		set     string
+		want    string
+	}{
+		{[]string{"go", "kernel"}, then, "here", ""},
+		{[]string{"go", "kernel"}, dataset.Fingerprint{Name: "here", Go: "go1.27.0", Kernel: "Linux 6.1"}, "here", "go1.26.8 → go1.27.0"},
+		{[]string{"go", "kernel"}, dataset.Fingerprint{Name: "here", Go: "go1.26.8", Kernel: "Linux 6.2"}, "here", "kernel Linux 6.1 → Linux 6.2"},
+		{[]string{"kernel"}, dataset.Fingerprint{Name: "here", Go: "go1.27.0", Kernel: "Linux 6.1"}, "here", ""},
+		{[]string{"go", "kernel"}, dataset.Fingerprint{Name: "there", Go: "go1.27.0"}, "here", ""},
+	} {
+		b := &Book{Config: Config{StaleOn: tc.staleOn}, Experiments: map[string]*render.Experiment{"r": e}}
+		res := NewResults(t.TempDir(), tc.set, nil)
+		res.This = tc.now
+		if got := b.machineChanged(res, r); got != tc.want {
+			t.Errorf("%v on %+v: %q, want %q", tc.staleOn, tc.now, got, tc.want)
 		}
 	}
 }
@@ -76,11 +117,11 @@ func TestCompareHashesForTheResultsMachine(t *testing.T) {
 		return (&Book{}).probeHash([]probe.Probe{p}, "readiness", mac.Machine.GOOS(), mac.Machine.Arch)
 	}
 	src["a_linux.go"] = &fstest.MapFile{Data: []byte("package a; var epoll = 2")}
-	if state, why := compare(e, hash, mac); state != Fresh {
+	if state, why := compare(e, hash, mac, DefaultPrecision); state != Fresh {
 		t.Errorf("an epoll change: the macOS result is %s (%s), want fresh", state, why)
 	}
 	src["a_bsd.go"] = &fstest.MapFile{Data: []byte("//go:build darwin || freebsd\n\npackage a; var kq = 2")}
-	if state, _ := compare(e, hash, mac); state != Stale {
+	if state, _ := compare(e, hash, mac, DefaultPrecision); state != Stale {
 		t.Errorf("a kqueue change: the macOS result is %s, want stale", state)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/aclements/go-moremath/stats"
+	"golang.org/x/perf/benchmath"
 
 	"measuredbook/probe"
 )
@@ -120,6 +121,54 @@ type Result struct {
 	// Unavailable are the combinations the machine has no means to
 	// measure; they have no rows and no failures.
 	Unavailable []Unavailable
+	// Stop is what the stopping rule saw; its zero value is a fixed
+	// count of runs (runs: N).
+	Stop Stop
+}
+
+// Stop records an automatic run count (runs: auto): the precision asked,
+// the widest confidence interval of a headline metric's median when the
+// runs stopped (as a fraction of the median, +Inf when it does not exist
+// yet), and why they stopped.
+type Stop struct {
+	Auto      bool
+	Precision float64 // asked, as a fraction (0.05 is ±5 %)
+	Interval  float64 // reached, as a fraction
+	Why       string  // "precision reached", "budget reached (30s)", …
+}
+
+// Reached reports whether an automatic run count reached its precision.
+func (s Stop) Reached() bool { return s.Auto && s.Interval <= s.Precision }
+
+// Confidence is the level of the intervals the stopping rule computes:
+// benchstat's.
+const Confidence = 0.95
+
+// Interval is the half-width of the 95 % confidence interval of a
+// metric's median over a row's runs, as benchstat computes it
+// (benchmath.AssumeNothing), relative to the median: +Inf while there are
+// too few runs for the interval to exist.
+func Interval(row Row, metric string) float64 {
+	var vals []float64
+	for _, run := range row.Runs {
+		if v, ok := run[metric]; ok {
+			vals = append(vals, v)
+		}
+	}
+	if len(vals) == 0 {
+		return 0 // an optional metric absent from every run: nothing to know
+	}
+	s := benchmath.AssumeNothing.Summary(benchmath.NewSample(vals, &benchmath.DefaultThresholds), Confidence)
+	if math.IsInf(s.Lo, 0) || math.IsInf(s.Hi, 0) {
+		return math.Inf(1)
+	}
+	if s.Center == 0 {
+		if s.Lo == 0 && s.Hi == 0 {
+			return 0
+		}
+		return math.Inf(1)
+	}
+	return math.Max(s.Hi-s.Center, s.Center-s.Lo) / math.Abs(s.Center)
 }
 
 // UnavailableFor returns why combination p of r cannot be measured on its

@@ -259,6 +259,24 @@ func unitOf(u probe.Unit, metric string) string {
 	return metric
 }
 
+// Headline keeps only the lines of the metrics headline names for their
+// experiment (the metrics the chapters use, book.Book.Headline), and says
+// how many it left out; an experiment no chapter names a metric of keeps
+// all of its lines.
+func (c *Comparison) Headline(headline map[string][]string) {
+	left := 0
+	c.Lines = slices.DeleteFunc(c.Lines, func(l Line) bool {
+		out := len(headline[l.Experiment]) > 0 && !slices.Contains(headline[l.Experiment], l.Metric)
+		if out {
+			left++
+		}
+		return out
+	})
+	if left > 0 {
+		c.Notes = append(c.Notes, fmt.Sprintf("%d line(s) of metrics no chapter uses are left out (--all shows them)", left))
+	}
+}
+
 // WriteText prints c as benchstat does: one table per experiment and
 // metric, each row the two medians with their confidence intervals, the
 // change ("~" when not significant) with its p-value and sample sizes,
@@ -280,13 +298,7 @@ func (c *Comparison) WriteText(w io.Writer) error {
 		}
 		return s
 	}
-	for i := 0; i < len(c.Lines); {
-		j := i
-		for j < len(c.Lines) && c.Lines[j].Experiment == c.Lines[i].Experiment && c.Lines[j].Metric == c.Lines[i].Metric {
-			j++
-		}
-		group := c.Lines[i:j]
-		i = j
+	for _, group := range c.groups() {
 		cls := benchunit.ClassOf(group[0].Unit)
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		fmt.Fprintf(tw, "%s\t│ %s\t│ %s\t\t\t\n", group[0].Experiment, c.A, c.B)
@@ -305,6 +317,9 @@ func (c *Comparison) WriteText(w io.Writer) error {
 			}
 			fmt.Fprintf(tw, "%s\t  %s\t  %s\t%s\t%s\t\n", strings.TrimPrefix(l.Name, group[0].nameBase()), a, b, verdict, ratio)
 		}
+		if ga, gb, ok := geomeans(group); ok && len(group) > 1 {
+			fmt.Fprintf(tw, "geomean\t  %s\t  %s\t\t×%.3g\t\n", benchunit.Scale(ga, cls), benchunit.Scale(gb, cls), gb/ga)
+		}
 		if err := tw.Flush(); err != nil {
 			return err
 		}
@@ -321,8 +336,83 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	}
 	if len(c.Lines) == 0 {
 		fmt.Fprintf(w, "nothing to compare between %s and %s\n", c.A, c.B)
+		return nil
 	}
+	fmt.Fprintln(w, c.summary())
 	return nil
+}
+
+// groups cuts c's lines into benchstat's tables, one per experiment and
+// metric; the tables with a significant change come first, and in each
+// table its significant lines, each in c's order otherwise.
+func (c *Comparison) groups() [][]Line {
+	var gs [][]Line
+	for i := 0; i < len(c.Lines); {
+		j := i
+		for j < len(c.Lines) && c.Lines[j].Experiment == c.Lines[i].Experiment && c.Lines[j].Metric == c.Lines[i].Metric {
+			j++
+		}
+		g := slices.Clone(c.Lines[i:j])
+		slices.SortStableFunc(g, func(a, b Line) int { return rank(a) - rank(b) })
+		gs = append(gs, g)
+		i = j
+	}
+	slices.SortStableFunc(gs, func(a, b []Line) int { return rank(a[0]) - rank(b[0]) })
+	return gs
+}
+
+// rank orders a significant change before the others.
+func rank(l Line) int {
+	if l.Test != nil && l.Test.Significant {
+		return 0
+	}
+	return 1
+}
+
+// geomeans are the geometric means of a table's medians, as benchstat's
+// geomean row; false when a median is not positive.
+func geomeans(g []Line) (a, b float64, ok bool) {
+	for _, l := range g {
+		if l.A.Median <= 0 || l.B.Median <= 0 {
+			return 0, 0, false
+		}
+		a += math.Log(l.A.Median)
+		b += math.Log(l.B.Median)
+	}
+	n := float64(len(g))
+	return math.Exp(a / n), math.Exp(b / n), true
+}
+
+// summary is the one line under every table: how many lines were
+// compared, how many changed significantly and which way, and the
+// geometric mean of B's medians over A's.
+func (c *Comparison) summary() string {
+	var up, down, same, untested int
+	logs, n := 0.0, 0
+	for _, l := range c.Lines {
+		switch {
+		case l.Test == nil:
+			untested++
+		case !l.Test.Significant:
+			same++
+		case l.B.Median > l.A.Median:
+			up++
+		default:
+			down++
+		}
+		if l.A.Median > 0 && l.B.Median > 0 {
+			logs += math.Log(l.Ratio)
+			n++
+		}
+	}
+	s := fmt.Sprintf("%s vs %s: %d compared, %d significantly higher in %s, %d lower, %d ~", c.A, c.B, len(c.Lines), up, c.B, down, same)
+	if untested > 0 {
+		s += fmt.Sprintf(", %d without runs to test", untested)
+	}
+	if n > 0 {
+		s += fmt.Sprintf("; geomean ratio ×%.3g", math.Exp(logs/float64(n)))
+	}
+	return s
 }
 
 // nameBase is the experiment's part of a benchmark name ("Readiness/"),

@@ -226,3 +226,36 @@ func TestCompareSaysWhatAMachineCannotMeasure(t *testing.T) {
 		t.Errorf("notes %q, want %q", notes, want)
 	}
 }
+
+// TestCompareHeadlineGeomeanSummary: by default only the metrics the
+// chapters use are compared, each table ends with benchstat's geomean
+// row, significant lines come first, and one line sums it all up.
+func TestCompareHeadlineGeomeanSummary(t *testing.T) {
+	c, _ := fixtureSets(t)
+	all := len(c.Lines)
+	c.Headline(map[string][]string{"sweep": {"round"}})
+	for _, l := range c.Lines {
+		if l.Experiment == "sweep" && l.Metric != "round" {
+			t.Errorf("%s %s kept: no chapter uses it", l.Experiment, l.Metric)
+		}
+	}
+	if len(c.Lines) >= all || !strings.Contains(strings.Join(c.Notes, "\n"), "--all shows them") {
+		t.Errorf("%d of %d lines kept, notes %q", len(c.Lines), all, c.Notes)
+	}
+	for _, g := range c.groups() {
+		for i := 1; i < len(g); i++ {
+			if rank(g[i]) < rank(g[i-1]) {
+				t.Errorf("%s: a significant line after a ~ one", g[i].Name)
+			}
+		}
+	}
+	var out bytes.Buffer
+	if err := c.WriteText(&out); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	last := strings.TrimSpace(text[strings.LastIndex(strings.TrimSpace(text), "\n")+1:])
+	if !strings.Contains(text, "geomean") || !strings.HasPrefix(last, "a vs b: ") || !strings.Contains(last, "geomean ratio ×") {
+		t.Errorf("no geomean row or summary line:\n%s", text)
+	}
+}

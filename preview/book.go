@@ -45,6 +45,7 @@ func (p *Book) Build() (*Site, error) {
 	}
 	set := book.SetFor(b.Config, p.Opts)
 	res := p.sources.NewResults(p.Opts.Results, set, p.Opts.Probes)
+	res.This = p.Opts.This
 	here := set == p.Opts.This.Name
 	var pending []Pending
 	for _, st := range b.Status(res, p.Opts.Probes, b.Order) {

@@ -75,7 +75,7 @@ type whenDir struct {
 }
 
 var directiveFields = map[string][]string{
-	"experiment": {"probe", "params", "runs", "show", "caption", "timeout", "labels"},
+	"experiment": {"probe", "params", "runs", "precision", "budget", "show", "caption", "timeout", "labels"},
 	"table":      {"from", "rows", "cols", "value", "format", "caption", "where", "labels", "machines"},
 	"plot":       {"from", "kind", "x", "y", "quantiles", "series", "xscale", "yscale", "title", "ref", "machines", "where", "caption", "labels"},
 	"claim":      {"expect", "text", "basis", "machines"},
@@ -408,7 +408,7 @@ func checkFormat(format string, off int, e *errs) {
 // parseExperiment validates an experiment against its probe: the probe
 // exists, every param exists and every value has the param's type.
 func (d *Doc) parseExperiment(dir *directive, fs map[string]field, probes []probe.Probe, e *errs) *Experiment {
-	x := &Experiment{ID: dir.node.Arg, Pos: d.f.pos(dir.off), Runs: 3, Show: "table", Sweep: map[string][]string{}}
+	x := &Experiment{ID: dir.node.Arg, Pos: d.f.pos(dir.off), Show: "table", Sweep: map[string][]string{}}
 	ok := true
 	if x.ID == "" {
 		e.at(dir.off, "experiment needs an id after the fence: ```experiment ID")
@@ -460,15 +460,8 @@ func (d *Doc) parseExperiment(dir *directive, fs map[string]field, probes []prob
 		}
 		x.Sweep[prm.Name] = []string{c}
 	}
-	if f, has := fs["runs"]; has {
-		if v, good := dir.y.scalar("experiment", "runs", f, e); good {
-			n, err := strconv.Atoi(strings.TrimSpace(v))
-			if err != nil || n < 1 {
-				e.at(dir.at["runs"], "runs wants a whole number of at least 1, got %q", v)
-				ok = false
-			}
-			x.Runs = n
-		}
+	if !dir.parseRuns(x, fs, e) {
+		ok = false
 	}
 	if f, has := fs["show"]; has {
 		if v, good := dir.y.scalar("experiment", "show", f, e); good {
@@ -520,6 +513,106 @@ func (d *Doc) parseExperiment(dir *directive, fs map[string]field, probes []prob
 	x.Combos = dataset.Combos(x.Order, x.Sweep)
 	dir.checkLabels(x.Labels, x, e)
 	return x
+}
+
+// parseRuns reads an experiment's run rule: runs (auto, the default, or
+// a count), and runs: auto's precision and budget.
+func (dir *directive) parseRuns(x *Experiment, fs map[string]field, e *errs) bool {
+	ok := true
+	if f, has := fs["runs"]; has {
+		if v, good := dir.y.scalar("experiment", "runs", f, e); good && strings.TrimSpace(v) != "auto" {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil || n < 1 {
+				e.at(dir.at["runs"], "runs wants auto or a whole number of at least 1, got %q", v)
+				ok = false
+			}
+			x.Runs = n
+		}
+	}
+	if f, has := fs["precision"]; has {
+		if v, good := dir.y.scalar("experiment", "precision", f, e); good {
+			p, err := ParsePrecision(v)
+			if err != nil {
+				e.at(dir.at["precision"], "%v", err)
+				ok = false
+			}
+			x.Precision = p
+		}
+	}
+	if f, has := fs["budget"]; has {
+		if v, good := dir.y.scalar("experiment", "budget", f, e); good {
+			t, err := time.ParseDuration(strings.TrimSpace(v))
+			if err != nil || t <= 0 {
+				e.at(dir.at["budget"], "budget wants a positive duration such as 20s, got %q", v)
+				ok = false
+			}
+			x.Budget = t
+		}
+	}
+	return ok
+}
+
+// uses collects Doc.Uses: every metric a reference, a table or a plot of
+// d names, per experiment, in first-use order.
+func (d *Doc) uses() map[string][]string {
+	u := map[string][]string{}
+	add := func(id, metric string) {
+		if id != "" && metric != "" && !slices.Contains(u[id], metric) {
+			u[id] = append(u[id], metric)
+		}
+	}
+	refs := func(x *expr.Expr) {
+		if x != nil {
+			for _, r := range x.Refs() {
+				add(r.Experiment, r.Metric)
+			}
+		}
+	}
+	values := func(s *subdoc) {
+		if s != nil {
+			for _, v := range s.values {
+				refs(v.e)
+			}
+		}
+	}
+	for _, v := range d.values {
+		refs(v.e)
+	}
+	for _, dir := range d.directives {
+		switch {
+		case dir.table != nil:
+			add(dir.table.from, dir.table.value)
+		case dir.plot != nil:
+			add(dir.plot.from, dir.plot.y)
+			for _, q := range dir.plot.quantiles {
+				add(dir.plot.from, q.metric)
+			}
+		case dir.claim != nil:
+			refs(dir.claim.expect)
+			values(dir.claim.text)
+		case dir.when != nil:
+			refs(dir.when.cond)
+			values(dir.when.then)
+			values(dir.when.els)
+			values(dir.when.unsure)
+		}
+	}
+	return u
+}
+
+// ParsePrecision reads runs: auto's precision, a percentage ("5%") or a
+// fraction ("0.05") of the median, above 0 and below 100 %.
+func ParsePrecision(v string) (float64, error) {
+	v = strings.TrimSpace(v)
+	pct := strings.HasSuffix(v, "%")
+	f, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(v, "%")), 64)
+	if pct {
+		f /= 100
+	}
+	if err != nil || !(f > 0 && f < 1) {
+		return 0, fmt.Errorf("precision wants a percentage of the median such as 5%% (above 0, below 100%%), got %q", v)
+	}
+	return f, nil
 }
 
 // MaxCombos bounds an experiment's sweep, and MaxRuns its runs per

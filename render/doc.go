@@ -174,6 +174,9 @@ type Doc struct {
 	File        string
 	Front       Front
 	Experiments []*Experiment // in document order
+	// Uses names, per experiment id, the metrics this chapter's values,
+	// tables, plots, claims and conditions refer to: its headline metrics.
+	Uses map[string][]string
 
 	f          *file
 	body       []byte // the Markdown after the front matter
@@ -190,7 +193,9 @@ type Experiment struct {
 	Order     []string            // param names in the probe's order
 	Sweep     map[string][]string // canonical values per param (defaults filled; a list is a sweep)
 	Combos    []probe.Params      // the cartesian product, first param outermost
-	Runs      int                 // runs per combination, default 3
+	Runs      int                 // a fixed count of runs per combination (runs: N); 0 is runs: auto, the default
+	Precision float64             // runs: auto's ± of the median's interval, as a fraction; 0 = the book's
+	Budget    time.Duration       // runs: auto's time budget; 0 = the book's
 	Show      string              // "table" (default) or "none"
 	Caption   string
 	Timeout   time.Duration // per run; 0 = the default
@@ -274,6 +279,7 @@ func Parse(file string, src []byte, probes []probe.Probe) (*Doc, error) {
 	if err := e.err(); err != nil {
 		return nil, err
 	}
+	d.Uses = d.uses()
 	return d, nil
 }
 

@@ -147,3 +147,26 @@ func TestCountKinds(t *testing.T) {
 		t.Errorf("CountKinds = %v, want %v", got, want)
 	}
 }
+
+// TestUses: a chapter's headline metrics are those its values, tables,
+// plots, claims and conditions name, per experiment; runs: auto is the
+// default and precision and budget are read.
+func TestUses(t *testing.T) {
+	src := "```experiment readiness\nparams:\n  idle: [100, 1000]\nprecision: 2.5%\nbudget: 20s\n```\n\n" +
+		"Poll costs {{readiness.round[api=poll, idle=100]}}.\n\n" +
+		"```table\nfrom: readiness\nrows: idle\ncols: api\nvalue: usable\n```\n\n" +
+		"```experiment blocking\nruns: 4\n```\n\n" +
+		"```claim\nexpect: blocking.ready_read < 1s\n```\nA read is fast.\n"
+	d, err := Parse("ch.md", []byte(src), fakeProbes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{"readiness": {"round", "usable"}, "blocking": {"ready_read"}}
+	if !reflect.DeepEqual(d.Uses, want) {
+		t.Errorf("uses = %v, want %v", d.Uses, want)
+	}
+	r, b := d.Experiments[0], d.Experiments[1]
+	if r.Runs != 0 || r.Precision != 0.025 || r.Budget != 20*time.Second || b.Runs != 4 || b.Precision != 0 {
+		t.Errorf("readiness %d %v %v, blocking %d %v", r.Runs, r.Precision, r.Budget, b.Runs, b.Precision)
+	}
+}

@@ -276,15 +276,28 @@ func shortProvenance(r *dataset.Result, stale string) string {
 
 // runsText counts the runs stored, not the header's: a transcribed set
 // holds one figure per combination, so its runs are what its source says.
+// Under runs: auto it adds the widest 95 % interval of a headline
+// median, and says so when that missed the precision asked.
 func runsText(r *dataset.Result) string {
 	lo, hi := r.StoredRuns()
+	s := fmt.Sprintf("%d–%d회 실행", lo, hi)
 	switch {
 	case !r.Measured() || hi == 0:
 		return ""
 	case lo == hi:
-		return fmt.Sprintf("%d회 실행", hi)
+		s = fmt.Sprintf("%d회 실행", hi)
 	}
-	return fmt.Sprintf("%d–%d회 실행", lo, hi)
+	if st := r.Stop; st.Auto {
+		if math.IsInf(st.Interval, 0) {
+			s += ", 신뢰구간 없음"
+		} else {
+			s += ", ±" + strings.TrimSuffix(percent(st.Interval), "%") + " %"
+		}
+		if !st.Reached() {
+			s += fmt.Sprintf(" (목표 ±%g %% 미달: %s)", 100*st.Precision, st.Why)
+		}
+	}
+	return s
 }
 
 func machineLine(r *dataset.Result) string {

@@ -430,14 +430,39 @@ func finite(v probe.Values) error {
 // (probe.NotAvailable) is run once, not runs times, and returned in
 // unavailable with the probe's reason.
 func (r *Runner) Measure(ctx context.Context, p probe.Probe, combos []probe.Params, runs int, progress func(done, total int, params probe.Params)) (rows []dataset.Row, unavailable []dataset.Unavailable, failed []*RunError) {
+	more := func(round int, _ []dataset.Row) (bool, int) { return round < runs, runs }
+	return r.MeasureUntil(ctx, p, combos, more, progress)
+}
+
+// MeasureUntil is Measure with the number of rounds left to more: before
+// each round (a run of every combination) it is handed the rounds done
+// and the rows measured so far (the combinations still being measured) and
+// says whether to do another, and how many rounds it now expects in all
+// (for progress).
+func (r *Runner) MeasureUntil(ctx context.Context, p probe.Probe, combos []probe.Params, more func(round int, rows []dataset.Row) (bool, int), progress func(done, total int, params probe.Params)) (rows []dataset.Row, unavailable []dataset.Unavailable, failed []*RunError) {
 	rows = make([]dataset.Row, len(combos))
 	for i, c := range combos {
 		rows[i].Params = c
 	}
 	bad := make([]*RunError, len(combos))
 	gone := make([]string, len(combos)) // why a combination cannot be measured here
-	total, done := runs*len(combos), 0
-	for run := 0; run < runs; run++ {
+	done := 0
+	live := func() []dataset.Row {
+		var out []dataset.Row
+		for i := range rows {
+			if bad[i] == nil && gone[i] == "" {
+				out = append(out, rows[i])
+			}
+		}
+		return out
+	}
+	for round := 0; ctx.Err() == nil; round++ {
+		again, rounds := more(round, live())
+		if !again {
+			break
+		}
+		total := max(rounds, round+1) * len(combos)
+		done = round * len(combos)
 		for i, c := range combos {
 			done++
 			if bad[i] != nil || gone[i] != "" || ctx.Err() != nil {
@@ -460,6 +485,9 @@ func (r *Runner) Measure(ctx context.Context, p probe.Probe, combos []probe.Para
 				continue
 			}
 			rows[i].Runs = append(rows[i].Runs, v)
+		}
+		if len(live()) == 0 {
+			break
 		}
 	}
 	var ok []dataset.Row

@@ -135,6 +135,9 @@ func Write(w io.Writer, r *dataset.Result) error {
 	if r.Runs > 0 {
 		cfg("runs", strconv.Itoa(r.Runs))
 	}
+	for _, kv := range stopConfig(r.Stop) {
+		cfg(kv[0], kv[1])
+	}
 	for _, kv := range machine.Config(r.Machine) {
 		cfg(kv[0], kv[1])
 	}
@@ -428,6 +431,11 @@ func setConfig(r *dataset.Result, cfg map[string]configLine, keys []string, file
 		}
 		r.Runs = n
 	}
+	stop, err := readStop(get)
+	if err != nil {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	r.Stop = stop
 	if v, ok := cfg["start"]; ok {
 		t, err := time.Parse(time.RFC3339, v.value)
 		if err != nil {

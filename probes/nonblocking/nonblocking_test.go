@@ -164,6 +164,10 @@ func TestBreakevenShortDelay(t *testing.T) {
 		for _, p := range hardWait(v, 5e-6) {
 			t.Errorf("%s: %s", mode, p)
 		}
+		// A write is a system call: it takes the writer some CPU.
+		if !(v["write_cpu"] > 0) {
+			t.Errorf("%s: write_cpu %v, want the write's CPU time above 0", mode, v["write_cpu"])
+		}
 	}
 }
 

@@ -61,6 +61,7 @@ var waitMetrics = []probe.Metric{
 	{Name: "eagain", Unit: probe.Count, Doc: "reads that failed with EAGAIN per wait (0 when blocking)"},
 	{Name: "delay_actual", Unit: probe.Seconds, Doc: "median time from the reader's start to the writer's write (asked: delay)"},
 	{Name: "latency", Unit: probe.Seconds, Better: probe.Lower, Doc: "median time from the writer's stamp just before its write to the reader's return with the byte"},
+	{Name: "write_cpu", Unit: probe.Seconds, Better: probe.Lower, Doc: "CPU time the writer thread used per write(2), mean over calls (CLOCK_THREAD_CPUTIME_ID just before its stamp and just after the write): in block mode the write wakes the sleeping reader, work on the writer's CPU that the reader's cpu does not count, so a break-even of spinning weighs cpu + write_cpu"},
 	{Name: "pinned", Unit: probe.Count, Doc: "1 when the reader and the writer were pinned to two different CPUs, 0 when they ran unpinned (one CPU, or no sched_setaffinity)"},
 }
 
@@ -85,7 +86,9 @@ thread CPU clock's growth, whose window encloses wall's (the CPU clock reads lie
 so a busy reader's cpu may exceed its wall by part of those two system calls, well under a µs each);
 vcsw = growth of the reader's ru_nvcsw (ivcsw: ru_nivcsw, preemptions, which explain a busy reader's cpu
 falling short of wall); eagain = failed reads; delay_actual = s − t0, the wait that really happened;
-latency = tr − s. wall, cpu, delay_actual and latency are medians over calls; vcsw, ivcsw and eagain are
+latency = tr − s; write_cpu = the writer thread's CPU clock growth over its write (read just before the
+stamp s and just after the write), the CPU the wake-up of a blocked reader costs the waker. wall, cpu,
+delay_actual and latency are medians over calls, write_cpu a mean; vcsw, ivcsw and eagain are
 means per call. 10 untimed calls come first. In busy mode both threads spin at once, each on its own CPU;
 in block mode the writer spins while the reader sleeps.
 What Go adds: a blocking read passes through entersyscall/exitsyscall; the GC is off during the calls; and
@@ -131,6 +134,9 @@ type handoff struct {
 	stamp  atomic.Int64 // the writer's clock just before its write
 	failed atomic.Bool  // the writer has given up: err says why
 	err    error        // written before failed is set
+	// writeCPU sums the writer thread's CPU time over its timed calls'
+	// write(2)s; read once the writer is done.
+	writeCPU time.Duration
 }
 
 func runWait(ctx context.Context, p probe.Params) (probe.Values, error) {
@@ -264,8 +270,10 @@ func runWait(ctx context.Context, p probe.Params) (probe.Values, error) {
 		slept = append(slept, float64(s-t0)/1e9)
 		lat = append(lat, float64(tr-s)/1e9)
 	}
+	<-done // the writer has counted its last write's CPU
 	n := float64(calls)
 	v := probe.Values{
+		"write_cpu":    h.writeCPU.Seconds() / n,
 		"wall":         median(wall),
 		"cpu":          median(cpu),
 		"eagain":       float64(eagains) / n,
@@ -316,9 +324,13 @@ func (h *handoff) writeLoop(w int, delay, calls int64) error {
 			}
 		}
 		sleepUntil(h.start.Load() + delay)
+		c0 := kern.ThreadCPU()
 		h.stamp.Store(kern.Now())
 		if _, err := unix.Write(w, one[:]); err != nil {
 			return fmt.Errorf("write: %w", err)
+		}
+		if i > waitWarmup {
+			h.writeCPU += kern.ThreadCPU() - c0
 		}
 		if kern.Now()-lastYield > int64(yieldEvery) {
 			runtime.Gosched()

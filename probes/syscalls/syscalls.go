@@ -39,8 +39,9 @@ also a real trap; it stopped caching the pid in 2.25.) vdso: clock_gettime(CLOCK
 (Go's time.Since on a monotonic time, via runtime.nanotime): a function in a page the kernel maps into every
 process that reads the clock without entering the kernel, as C's clock_gettime does when the clocksource
 allows it (tsc or kvm-clock do; it falls back to a real syscall otherwise). clock_syscall: the same clock
-read through x/sys's unix.ClockGettime, which is a real clock_gettime system call (the probes' own stamps
-use the vDSO). read_eagain: read(r, buf, 1) on an empty AF_UNIX socket with O_NONBLOCK, which fails with
+read by a real clock_gettime system call through the bare trap (unix.RawSyscall(SYS_CLOCK_GETTIME)), so
+that, like the vDSO call, it carries none of Go's syscall bookkeeping and clock_syscall − vdso is the
+kernel entry alone (the probes' own stamps use the vDSO). read_eagain: read(r, buf, 1) on an empty AF_UNIX socket with O_NONBLOCK, which fails with
 EAGAIN, through unix.RawSyscall(SYS_READ): the bare trap, as C calls it (a read that cannot block needs
 none of the runtime's bookkeeping); read_eagain_go: the same read through Go's unix.Read, so
 read_eagain_go − read_eagain is what Go adds to it. The work of nonblocking.eagain, here beside getpid.
@@ -59,7 +60,7 @@ libc, so there is no bare trap to time).`,
 		{Name: "syscall", Unit: probe.Seconds, Better: probe.Lower, Doc: "getpid through unix.Syscall (with entersyscall/exitsyscall)"},
 		{Name: "rawsyscall", Unit: probe.Seconds, Better: probe.Lower, Doc: "getpid through unix.RawSyscall (the bare trap): the price of a system call here"},
 		{Name: "vdso", Unit: probe.Seconds, Better: probe.Lower, Doc: "clock_gettime(CLOCK_MONOTONIC) through the vDSO, no kernel entry"},
-		{Name: "clock_syscall", Unit: probe.Seconds, Better: probe.Lower, Doc: "clock_gettime(CLOCK_MONOTONIC) as a real system call (unix.ClockGettime)"},
+		{Name: "clock_syscall", Unit: probe.Seconds, Better: probe.Lower, Doc: "clock_gettime(CLOCK_MONOTONIC) as a real system call through the bare trap (unix.RawSyscall), like with like beside vdso"},
 		{Name: "read_eagain", Unit: probe.Seconds, Better: probe.Lower, Doc: "non-blocking read on an empty socketpair, failing with EAGAIN, through the bare trap (RawSyscall)"},
 		{Name: "read_eagain_go", Unit: probe.Seconds, Better: probe.Lower, Doc: "the same read through Go's unix.Read (with entersyscall/exitsyscall)"},
 	},

@@ -210,6 +210,7 @@ func runHandoff(ctx context.Context, p probe.Params) (probe.Values, error) {
 		"vcsw":        float64(pp.vcsw[0]+pp.vcsw[1]) / total,
 		"ivcsw":       float64(pp.ivcsw[0]+pp.ivcsw[1]) / total,
 		"futex_slots": float64(inEffect),
+		"cpus":        float64(runtime.NumCPU()),
 		"futex_wait":  float64(pp.waits[0]+pp.waits[1]) / total,
 		"futex_wake":  float64(pp.wakes[0]+pp.wakes[1]) / total,
 	}, nil

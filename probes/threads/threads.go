@@ -198,6 +198,7 @@ hash) tests that.`,
 		{Name: "futex_wait", Unit: probe.Count, Doc: "futex wait calls of the two threads per hand-off: how often a thread found the turn not yet back and parked"},
 		{Name: "futex_wake", Unit: probe.Count, Doc: "futex wake calls of the two threads per hand-off (one per unpark: 1)"},
 		{Name: "futex_slots", Unit: probe.Count, Doc: "slots of the process's private futex hash during the run (prctl PR_FUTEX_HASH_GET_SLOTS); 0 = the global hash, -1 = not available"},
+		{Name: "cpus", Unit: probe.Count, Doc: "CPUs the process may run on (runtime.NumCPU): with threads, what the kernel's default private futex hash is sized from (Linux 6.16's kernel/futex/core.c: 4 × min(threads, online CPUs) slots, rounded up to a power of two, at least 16)"},
 	},
 	Timeout: 60 * time.Second,
 }

@@ -111,6 +111,10 @@ func TestFutexSlots(t *testing.T) {
 	if v["futex_slots"] != 256 {
 		t.Errorf("futex_slots %v, want 256", v["futex_slots"])
 	}
+	// What sizes the kernel's default hash is recorded beside it.
+	if v["cpus"] < 1 || v["threads"] < 22 {
+		t.Errorf("cpus %v, threads %v: want at least 1 CPU and the 20 sleepers and 2 players", v["cpus"], v["threads"])
+	}
 }
 
 // A parked thread touches at least a page of stack; in a cgo binary its
