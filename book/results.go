@@ -319,10 +319,23 @@ func (b *Book) machineChanged(res *Results, r *dataset.Result) string {
 	if slices.Contains(b.Config.StaleOn, "go") && r.Machine.Go != res.This.Go {
 		why = append(why, fmt.Sprintf("%s → %s", r.Machine.Go, res.This.Go))
 	}
-	if slices.Contains(b.Config.StaleOn, "kernel") && r.Machine.Kernel != res.This.Kernel {
+	if slices.Contains(b.Config.StaleOn, "kernel") && kernelVersion(r.Machine.Kernel) != kernelVersion(res.This.Kernel) {
 		why = append(why, fmt.Sprintf("kernel %s → %s", r.Machine.Kernel, res.This.Kernel))
 	}
 	return strings.Join(why, "; ")
+}
+
+// kernelVersion is a kernel's name and version without the release's
+// local suffix ("Linux 6.18.44-fc-v669" → "Linux 6.18.44"): one virtual
+// machine image comes up under a new suffix on every boot, a new kernel
+// changes the version.
+func kernelVersion(k string) string {
+	name, release, _ := strings.Cut(k, " ")
+	n := strings.IndexFunc(release, func(r rune) bool { return r != '.' && (r < '0' || r > '9') })
+	if n < 0 {
+		return k
+	}
+	return name + " " + release[:n]
 }
 
 // compare says whether r is what e asks for now; precision is the book's

@@ -125,3 +125,20 @@ func TestCompareHashesForTheResultsMachine(t *testing.T) {
 		t.Errorf("a kqueue change: the macOS result is %s, want stale", state)
 	}
 }
+
+func TestKernelVersion(t *testing.T) {
+	for in, want := range map[string]string{
+		"Linux 6.18.44-fc-v669":  "Linux 6.18.44",
+		"Linux 6.18.44-fc-v1098": "Linux 6.18.44",
+		"Linux 6.1.0-28-amd64":   "Linux 6.1.0",
+		"Darwin 24.1.0":          "Darwin 24.1.0",
+		"FreeBSD 14.1-RELEASE":   "FreeBSD 14.1",
+	} {
+		if got := kernelVersion(in); got != want {
+			t.Errorf("kernelVersion(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if kernelVersion("Linux 6.18.44-fc-v669") == kernelVersion("Linux 6.19.1-fc-v669") {
+		t.Error("a new kernel version must not compare equal")
+	}
+}
