@@ -417,7 +417,7 @@ func runRun(ctx context.Context, e *cliEnv, args []string) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	unlock, err := book.Lock(ctx, e.results, e.stderr)
+	unlock, err := store.Lock(ctx, e.results, e.stderr)
 	if err != nil {
 		return err
 	}
