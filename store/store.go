@@ -60,7 +60,6 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"measuredbook/dataset"
-	"measuredbook/machine"
 	"measuredbook/probe"
 )
 
@@ -137,7 +136,7 @@ func Write(w io.Writer, r *dataset.Result) error {
 	if r.Runs > 0 {
 		cfg("runs", strconv.Itoa(r.Runs))
 	}
-	for _, kv := range machine.Config(r.Machine) {
+	for _, kv := range fingerprintConfig(r.Machine) {
 		cfg(kv[0], kv[1])
 	}
 	if !r.Start.IsZero() {
@@ -442,9 +441,9 @@ func setConfig(r *dataset.Result, cfg map[string]configLine, keys []string, file
 		}
 		r.Duration = d
 	}
-	m, err := machine.FromConfig(get, keys)
+	m, err := fingerprintFromConfig(get, keys)
 	if err != nil {
-		var ke *machine.KeyError
+		var ke *keyError
 		if errors.As(err, &ke) {
 			return at(ke.Key, "%v", ke.Err)
 		}
