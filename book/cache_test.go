@@ -397,33 +397,3 @@ func TestSourcesRemembersResults(t *testing.T) {
 		t.Errorf("a changed result was not read again (found: %v)", ok)
 	}
 }
-
-// A chapter's parse comes back from its encoding as it went in: nil and
-// empty maps and lists kept apart, and no other bytes taken for one.
-func TestParsedEncoding(t *testing.T) {
-	ps := []parsed{
-		{},
-		{Front: render.Front{Title: "제목", Order: 3, Slug: "s", Lang: "en"}},
-		{Experiments: []storedExperiment{
-			{ID: "a", Probe: "p", Pos: render.Pos{File: "f.md", Line: 2, Col: 1}, Order: []string{"x", "y"},
-				Sweep: map[string][]string{"x": {"1", "2"}, "y": {}}, Runs: 3, Show: "table", Caption: "c",
-				Timeout: 1500 * time.Millisecond, Labels: map[string]string{"x=1": "one"}},
-			{ID: "b", Sweep: map[string][]string{}, Labels: map[string]string{}, Order: []string{}},
-			{ID: "c"},
-		}},
-	}
-	for _, p := range ps {
-		got, ok := decodeParsed(p.encode())
-		if !ok || !reflect.DeepEqual(got, p) {
-			t.Errorf("decodeParsed(encode(%+v)) = %+v, %v", p, got, ok)
-		}
-		if _, ok := decodeParsed(append(p.encode(), 0)); ok {
-			t.Errorf("a parse with a byte too many was read")
-		}
-		if b := p.encode(); len(b) > 1 {
-			if _, ok := decodeParsed(b[:len(b)-1]); ok {
-				t.Errorf("a parse cut short was read")
-			}
-		}
-	}
-}
