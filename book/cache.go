@@ -258,12 +258,14 @@ func (w cachedWarning) Kind() string  { return w.kind }
 func (w cachedWarning) Unwrap() error { return w.PosError }
 
 // entry is a chapter's entry in the cache: the results it read as the
-// chapter saw them, its output and the blob of its page.
+// chapter saw them, its output and the blob of its page. Its search text,
+// the largest part, is an entry of its own, found by its hash: kept as
+// it is, it need not be encoded into JSON and validated back.
 type entry struct {
 	Deps     []entryDep
 	Warnings []entryWarning
 	Claims   []render.Claim
-	Search   []byte
+	Search   rendercache.Key
 	Sets     []string
 	Page     rendercache.Blob
 }
@@ -285,7 +287,7 @@ type entryWarning struct {
 // output and the blob of its page; ok is false when the output holds a
 // warning the cache could not give back as it was.
 func (cc *chapterCache) encodeEntry(deps []dep, o chapterOut, page rendercache.Blob) (data []byte, ok bool) {
-	e := entry{Claims: o.claims, Search: o.search, Sets: o.sets, Page: page}
+	e := entry{Claims: o.claims, Search: rendercache.NewHasher("search").Bytes(o.search).Key(), Sets: o.sets, Page: page}
 	for _, d := range deps {
 		sum, stale := cc.state(d)
 		e.Deps = append(e.Deps, entryDep{d.Set, d.ID, sum[:], stale})
@@ -299,7 +301,11 @@ func (cc *chapterCache) encodeEntry(deps []dep, o chapterOut, page rendercache.B
 		e.Warnings = append(e.Warnings, entryWarning{pe.Pos, pe.Msg, k.Kind()})
 	}
 	data, err := json.Marshal(e)
-	return data, err == nil
+	if err != nil {
+		return nil, false
+	}
+	cc.rc.c.Put(e.Search, o.search)
+	return data, true
 }
 
 // decodeEntry is encodeEntry undone; ok is false for data it did not
@@ -317,8 +323,9 @@ func (cc *chapterCache) decodeEntry(data []byte) (o chapterOut, page rendercache
 	for _, w := range e.Warnings {
 		o.warnings = append(o.warnings, cachedWarning{&render.PosError{Pos: w.Pos, Msg: w.Msg}, w.Kind})
 	}
-	o.claims, o.search, o.sets = e.Claims, e.Search, e.Sets
-	return o, e.Page, true
+	o.search, ok = cc.rc.c.Get(e.Search)
+	o.claims, o.sets = e.Claims, e.Sets
+	return o, e.Page, ok
 }
 
 // get returns the blob of chapter i's page and the chapter's output if

@@ -176,7 +176,7 @@ func TestEntryKeepsEveryField(t *testing.T) {
 	w := cachedWarning{&render.PosError{Pos: render.Pos{File: "a.md", Line: 3, Col: 4}, Msg: "no result"}, render.KindMissing}
 	in := chapterOut{warnings: []error{w}, claims: []render.Claim{c, {}}, search: []byte(`{"c":"장"}`), sets: []string{"m1", "other"}}
 	blob := rendercache.Blob{Sum: rendercache.NewHasher("test").String("<html>").Key(), CRC: 7}
-	cc := &chapterCache{res: NewResults(t.TempDir(), "here", nil)}
+	cc := &chapterCache{rc: &renderCache{c: rendercache.Open(t.TempDir())}, res: NewResults(t.TempDir(), "here", nil)}
 	deps := []dep{{"here", "a"}, {"m1", "a"}}
 	data, ok := cc.encodeEntry(deps, in, blob)
 	if !ok {
