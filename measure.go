@@ -61,7 +61,7 @@ func (f *runFlags) run(ctx context.Context, c *cmd, args []string) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	unlock, err := book.Lock(ctx, f.results, c.stderr)
+	unlock, err := store.Lock(ctx, f.results, c.stderr)
 	if err != nil {
 		return err
 	}

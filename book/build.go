@@ -177,13 +177,13 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	// that cannot (another machine's set, --strict) only cleans up when no
 	// other build is at work.
 	if rep.Measures && !opts.Strict {
-		unlock, err := Lock(ctx, opts.Results, opts.Log)
+		unlock, err := store.Lock(ctx, opts.Results, opts.Log)
 		if err != nil {
 			return nil, err
 		}
 		defer unlock()
 		removeLeftovers(opts.Out, opts.Results)
-	} else if unlock, ok := TryLock(opts.Results); ok {
+	} else if unlock, ok := store.TryLock(opts.Results); ok {
 		defer unlock()
 		removeLeftovers(opts.Out, opts.Results)
 	}

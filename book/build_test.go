@@ -375,7 +375,7 @@ func TestSecondBuildWaitsForTheLock(t *testing.T) {
 	if _, err := Build(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
-	unlock, err := Lock(context.Background(), opts.Results, nil)
+	unlock, err := store.Lock(context.Background(), opts.Results, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,18 +5,14 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"embed"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"io/fs"
-	"maps"
-	"math"
 	"slices"
 	"strconv"
 	"time"
 
 	"measuredbook/dataset"
-	"measuredbook/expr"
 	"measuredbook/probe"
 	"measuredbook/probe/codehash"
 	"measuredbook/render"
@@ -148,8 +144,8 @@ func (rc *renderCache) parsed(file string, sum [sha256.Size]byte, probes []probe
 	if !ok {
 		return nil, false
 	}
-	p, ok := decodeParsed(data)
-	if !ok {
+	var p parsed
+	if json.Unmarshal(data, &p) != nil {
 		return nil, false
 	}
 	d := &render.Doc{File: file, Front: p.Front, Uses: p.Uses}
@@ -172,77 +168,9 @@ func (rc *renderCache) keepParsed(d *render.Doc, sum [sha256.Size]byte) {
 	for _, x := range d.Experiments {
 		p.Experiments = append(p.Experiments, storeExperiment(x))
 	}
-	rc.c.Put(rc.parseKey(d.File, sum), p.encode())
-}
-
-// encode writes p with the entries' encoder (JSON by reflection was most
-// of what a rebuild spent on a thousand unchanged chapters' parses).
-func (p parsed) encode() []byte {
-	var e encoder
-	e.str(p.Front.Title)
-	e.int(p.Front.Order)
-	e.str(p.Front.Slug)
-	e.str(p.Front.Lang)
-	e.int(len(p.Experiments))
-	for _, x := range p.Experiments {
-		e.str(x.ID)
-		e.str(x.Probe)
-		e.pos(x.Pos)
-		e.strs(x.Order)
-		e.mapLen(x.Sweep == nil, len(x.Sweep))
-		for _, k := range slices.Sorted(maps.Keys(x.Sweep)) {
-			e.str(k)
-			e.strs(x.Sweep[k])
-		}
-		e.int(x.Runs)
-		e.int(int(math.Float64bits(x.Precision)))
-		e.int(int(x.Budget))
-		e.str(x.Show)
-		e.str(x.Caption)
-		e.int(int(x.Timeout))
-		e.mapLen(x.Labels == nil, len(x.Labels))
-		for _, k := range slices.Sorted(maps.Keys(x.Labels)) {
-			e.str(k)
-			e.str(x.Labels[k])
-		}
+	if data, err := json.Marshal(p); err == nil {
+		rc.c.Put(rc.parseKey(d.File, sum), data)
 	}
-	e.mapLen(p.Uses == nil, len(p.Uses))
-	for _, k := range slices.Sorted(maps.Keys(p.Uses)) {
-		e.str(k)
-		e.strs(p.Uses[k])
-	}
-	return e.b
-}
-
-// decodeParsed is encode undone; false for data encode did not make.
-func decodeParsed(data []byte) (p parsed, ok bool) {
-	d := decoder{rendercache.NewDecoder(data)}
-	p.Front = render.Front{Title: d.str(), Order: d.int(), Slug: d.str(), Lang: d.str()}
-	for n := d.int(); n > 0 && !d.Bad(); n-- {
-		x := storedExperiment{ID: d.str(), Probe: d.str(), Pos: d.pos(), Order: d.strs()}
-		if k := d.int(); k >= 0 {
-			x.Sweep = make(map[string][]string, k)
-			for ; k > 0 && !d.Bad(); k-- {
-				x.Sweep[d.str()] = d.strs()
-			}
-		}
-		x.Runs, x.Precision, x.Budget = d.int(), math.Float64frombits(uint64(d.int())), time.Duration(d.int())
-		x.Show, x.Caption, x.Timeout = d.str(), d.str(), time.Duration(d.int())
-		if k := d.int(); k >= 0 {
-			x.Labels = make(map[string]string, k)
-			for ; k > 0 && !d.Bad(); k-- {
-				x.Labels[d.str()] = d.str()
-			}
-		}
-		p.Experiments = append(p.Experiments, x)
-	}
-	if k := d.int(); k >= 0 {
-		p.Uses = make(map[string][]string, k)
-		for ; k > 0 && !d.Bad(); k-- {
-			p.Uses[d.str()] = d.strs()
-		}
-	}
-	return p, !d.Bad() && len(d.Rest()) == 0
 }
 
 // chapterCache finds and keeps the chapters' pages of one build. A page
@@ -321,10 +249,6 @@ func (cc *chapterCache) state(d dep) (sum [sha256.Size]byte, stale string) {
 	return sum, stale
 }
 
-// A chapter's entry holds its output in a compact form of its own (JSON
-// would spend more time on the search text than the page saves):
-// uvarint-prefixed strings and varints, in the order of encodeEntry.
-
 // cachedWarning is a warning read back from the cache: the position and
 // message of the *render.PosError it was, and its kind (which render
 // keeps to itself).
@@ -336,134 +260,75 @@ type cachedWarning struct {
 func (w cachedWarning) Kind() string  { return w.kind }
 func (w cachedWarning) Unwrap() error { return w.PosError }
 
-type encoder struct{ b []byte }
-
-func (e *encoder) int(n int)      { e.b = binary.AppendVarint(e.b, int64(n)) }
-func (e *encoder) str(s string)   { e.b = append(binary.AppendUvarint(e.b, uint64(len(s))), s...) }
-func (e *encoder) bytes(b []byte) { e.b = append(binary.AppendUvarint(e.b, uint64(len(b))), b...) }
-
-// strs keeps nil and empty apart: a claim's Machines is nil when no
-// other machine decided it.
-func (e *encoder) strs(ss []string) {
-	if ss == nil {
-		e.int(-1)
-		return
-	}
-	e.int(len(ss))
-	for _, s := range ss {
-		e.str(s)
-	}
+// entry is a chapter's entry in the cache: the results it read as the
+// chapter saw them, its output and the blob of its page. Its search text,
+// the largest part, is an entry of its own, found by its hash: kept as
+// it is, it need not be encoded into JSON and validated back.
+type entry struct {
+	Deps     []entryDep
+	Warnings []entryWarning
+	Claims   []render.Claim
+	Search   rendercache.Key
+	Sets     []string
+	Page     rendercache.Blob
 }
 
-// mapLen writes a map's length, -1 for a nil map (as strs does).
-func (e *encoder) mapLen(isNil bool, n int) {
-	if isNil {
-		n = -1
-	}
-	e.int(n)
+// entryDep is a result a chapter read: its file's digest and why it was
+// stale ("" when it was not).
+type entryDep struct {
+	Set, ID string
+	Sum     []byte
+	Stale   string
 }
 
-func (e *encoder) pos(p render.Pos) {
-	e.str(p.File)
-	e.int(p.Line)
-	e.int(p.Col)
+type entryWarning struct {
+	Pos       render.Pos
+	Msg, Kind string
 }
-
-// decoder reads what encoder wrote.
-type decoder struct{ *rendercache.Decoder }
-
-func (d decoder) int() int    { return int(d.Varint()) }
-func (d decoder) str() string { return string(d.Bytes()) }
-
-func (d decoder) strs() []string {
-	n := d.int()
-	if n < 0 {
-		return nil
-	}
-	ss := []string{}
-	for ; n > 0 && !d.Bad(); n-- {
-		ss = append(ss, d.str())
-	}
-	return ss
-}
-
-func (d decoder) pos() render.Pos { return render.Pos{File: d.str(), Line: d.int(), Col: d.int()} }
 
 // encodeEntry encodes the results a chapter read as cc sees them, its
 // output and the blob of its page; ok is false when the output holds a
 // warning the cache could not give back as it was.
 func (cc *chapterCache) encodeEntry(deps []dep, o chapterOut, page rendercache.Blob) (data []byte, ok bool) {
-	var e encoder
-	e.int(len(deps))
+	e := entry{Claims: o.claims, Search: rendercache.NewHasher("search").Bytes(o.search).Key(), Sets: o.sets, Page: page}
 	for _, d := range deps {
 		sum, stale := cc.state(d)
-		e.str(d.Set)
-		e.str(d.ID)
-		e.bytes(sum[:])
-		e.str(stale)
+		e.Deps = append(e.Deps, entryDep{d.Set, d.ID, sum[:], stale})
 	}
-	e.int(len(o.warnings))
 	for _, w := range o.warnings {
 		var pe *render.PosError
 		var k interface{ Kind() string }
 		if !errors.As(w, &pe) || !errors.As(w, &k) || w.Error() != pe.Error() {
 			return nil, false
 		}
-		e.pos(pe.Pos)
-		e.str(pe.Msg)
-		e.str(k.Kind())
+		e.Warnings = append(e.Warnings, entryWarning{pe.Pos, pe.Msg, k.Kind()})
 	}
-	e.int(len(o.claims))
-	for _, c := range o.claims {
-		e.pos(c.Pos)
-		e.str(c.Text)
-		e.str(c.Expect)
-		e.int(int(c.Verdict))
-		e.str(c.Explain)
-		e.str(c.Basis)
-		e.str(c.Unavailable)
-		e.strs(c.Machines)
-		e.int(len(c.On))
-		for _, v := range c.On {
-			e.str(v.Machine)
-			e.int(int(v.Verdict))
-			e.str(v.Explain)
-			e.str(v.Unavailable)
-		}
+	data, err := json.Marshal(e)
+	if err != nil {
+		return nil, false
 	}
-	e.bytes(o.search)
-	e.strs(o.sets)
-	return page.AppendTo(e.b), true
+	cc.rc.c.Put(e.Search, o.search)
+	return data, true
 }
 
 // decodeEntry is encodeEntry undone; ok is false for data it did not
 // make, and when a result the chapter read is no longer as it was.
 func (cc *chapterCache) decodeEntry(data []byte) (o chapterOut, page rendercache.Blob, ok bool) {
-	d := decoder{rendercache.NewDecoder(data)}
-	for n := d.int(); n > 0 && !d.Bad(); n-- {
-		dp := dep{d.str(), d.str()}
-		sum, stale := d.Bytes(), d.str()
-		if now, why := cc.state(dp); d.Bad() || !bytes.Equal(sum, now[:]) || stale != why {
+	var e entry
+	if json.Unmarshal(data, &e) != nil {
+		return o, page, false
+	}
+	for _, d := range e.Deps {
+		if sum, why := cc.state(dep{d.Set, d.ID}); !bytes.Equal(d.Sum, sum[:]) || d.Stale != why {
 			return o, page, false
 		}
 	}
-	for n := d.int(); n > 0 && !d.Bad(); n-- {
-		pos, msg, kind := d.pos(), d.str(), d.str()
-		o.warnings = append(o.warnings, cachedWarning{&render.PosError{Pos: pos, Msg: msg}, kind})
+	for _, w := range e.Warnings {
+		o.warnings = append(o.warnings, cachedWarning{&render.PosError{Pos: w.Pos, Msg: w.Msg}, w.Kind})
 	}
-	for n := d.int(); n > 0 && !d.Bad(); n-- {
-		c := render.Claim{Pos: d.pos(), Text: d.str(), Expect: d.str(), Verdict: expr.Truth(d.int())}
-		c.Explain, c.Basis, c.Unavailable = d.str(), d.str(), d.str()
-		c.Machines = d.strs()
-		for n := d.int(); n > 0 && !d.Bad(); n-- {
-			c.On = append(c.On, render.MachineVerdict{Machine: d.str(), Verdict: expr.Truth(d.int()), Explain: d.str(), Unavailable: d.str()})
-		}
-		o.claims = append(o.claims, c)
-	}
-	o.search = d.Bytes()
-	o.sets = d.strs()
-	page, ok = rendercache.BlobFrom(d.Rest())
-	return o, page, ok && !d.Bad()
+	o.search, ok = cc.rc.c.Get(e.Search)
+	o.claims, o.sets = e.Claims, e.Sets
+	return o, e.Page, ok
 }
 
 // get returns the blob of chapter i's page and the chapter's output if

@@ -176,7 +176,7 @@ func TestEntryKeepsEveryField(t *testing.T) {
 	w := cachedWarning{&render.PosError{Pos: render.Pos{File: "a.md", Line: 3, Col: 4}, Msg: "no result"}, render.KindMissing}
 	in := chapterOut{warnings: []error{w}, claims: []render.Claim{c, {}}, search: []byte(`{"c":"장"}`), sets: []string{"m1", "other"}}
 	blob := rendercache.Blob{Sum: rendercache.NewHasher("test").String("<html>").Key(), CRC: 7}
-	cc := &chapterCache{res: NewResults(t.TempDir(), "here", nil)}
+	cc := &chapterCache{rc: &renderCache{c: rendercache.Open(t.TempDir())}, res: NewResults(t.TempDir(), "here", nil)}
 	deps := []dep{{"here", "a"}, {"m1", "a"}}
 	data, ok := cc.encodeEntry(deps, in, blob)
 	if !ok {
@@ -395,35 +395,5 @@ func TestSourcesRemembersResults(t *testing.T) {
 	write(append(data, '\n'), past.Add(time.Second))
 	if again, ok := s.NewResults(dir, "m1", probes.All()).Lookup("", "ceiling"); !ok || again == first {
 		t.Errorf("a changed result was not read again (found: %v)", ok)
-	}
-}
-
-// A chapter's parse comes back from its encoding as it went in: nil and
-// empty maps and lists kept apart, and no other bytes taken for one.
-func TestParsedEncoding(t *testing.T) {
-	ps := []parsed{
-		{},
-		{Front: render.Front{Title: "제목", Order: 3, Slug: "s", Lang: "en"}},
-		{Experiments: []storedExperiment{
-			{ID: "a", Probe: "p", Pos: render.Pos{File: "f.md", Line: 2, Col: 1}, Order: []string{"x", "y"},
-				Sweep: map[string][]string{"x": {"1", "2"}, "y": {}}, Runs: 3, Show: "table", Caption: "c",
-				Timeout: 1500 * time.Millisecond, Labels: map[string]string{"x=1": "one"}},
-			{ID: "b", Sweep: map[string][]string{}, Labels: map[string]string{}, Order: []string{}},
-			{ID: "c"},
-		}},
-	}
-	for _, p := range ps {
-		got, ok := decodeParsed(p.encode())
-		if !ok || !reflect.DeepEqual(got, p) {
-			t.Errorf("decodeParsed(encode(%+v)) = %+v, %v", p, got, ok)
-		}
-		if _, ok := decodeParsed(append(p.encode(), 0)); ok {
-			t.Errorf("a parse with a byte too many was read")
-		}
-		if b := p.encode(); len(b) > 1 {
-			if _, ok := decodeParsed(b[:len(b)-1]); ok {
-				t.Errorf("a parse cut short was read")
-			}
-		}
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"measuredbook/dataset"
 	"measuredbook/probe"
 )
 
@@ -31,9 +30,22 @@ type Settings interface {
 	// declares it (set is as for Metric: the values are the block's, the
 	// set only decides which machine answers machine.FIELD).
 	Param(set, experiment, name string) (*Param, error)
-	// Machine returns the fingerprint of the machine a data set was
-	// measured on.
-	Machine(set string) (dataset.Fingerprint, error)
+	// Machine returns the facts of the machine a data set was measured
+	// on.
+	Machine(set string) (Machine, error)
+}
+
+// Machine is what an expression may read of the machine that measured a
+// data set (machine.FIELD): the facts of its fingerprint. A zero or empty
+// field was not recorded.
+type Machine struct {
+	Name    string            // the set's machine, for messages
+	Cores   int               // logical CPUs
+	Memory  uint64            // bytes
+	Virtual string            // "yes" or "no"
+	OS      string            // its kernel's GOOS: "linux", "darwin" or "freebsd"
+	Kernel  string            // as recorded, for messages
+	Limits  map[string]string // "nofile": "1024/20000", "threads-max": "62459", ...
 }
 
 // Param is an experiment's setting: its kind and its canonical values (one
@@ -302,7 +314,7 @@ func (ev *evaluator) param(n *paramNode) (Value, error) {
 var factNames = []string{"cores", "memory", "virtual", "linux", "darwin", "freebsd", "threads_max", "pid_max", "pids_max", "nofile_soft", "nofile_hard", "nproc_soft", "nproc_hard"}
 
 // osFacts are the facts that name an operating system: conditions that
-// hold on a machine running its kernel (dataset.Fingerprint.GOOS).
+// hold on a machine running its kernel (Machine.OS).
 var osFacts = []string{"linux", "darwin", "freebsd"}
 
 // fact is one fact of the fingerprint of the machine that measured the
@@ -332,7 +344,7 @@ func (ev *evaluator) fact(n *factNode) (Value, error) {
 		}
 		return Value{}, errAt(n, "machine %s did not record whether it is a virtual machine (its results predate the record; measure again)", f.Name)
 	case "linux", "darwin", "freebsd":
-		goos := f.GOOS()
+		goos := f.OS
 		if goos == "" {
 			return Value{}, errAt(n, "machine %s did not record its kernel (machine-kernel %q names none of %s)", f.Name, f.Kernel, strings.Join(osFacts, ", "))
 		}
@@ -372,7 +384,7 @@ func limitKey(field string) (key, half string) {
 // Recorded reports whether the fingerprint f holds the fact field. Results
 // measured before a fact was recorded, and transcribed sets, lack some: a
 // page shows a gap there rather than failing the build.
-func Recorded(f dataset.Fingerprint, field string) bool {
+func Recorded(f Machine, field string) bool {
 	switch field {
 	case "cores":
 		return f.Cores > 0
@@ -381,7 +393,7 @@ func Recorded(f dataset.Fingerprint, field string) bool {
 	case "virtual":
 		return f.Virtual == "yes" || f.Virtual == "no"
 	case "linux", "darwin", "freebsd":
-		return f.GOOS() != ""
+		return f.OS != ""
 	}
 	key, _ := limitKey(field)
 	_, ok := f.Limits[key]

@@ -3,7 +3,6 @@ package expr_test
 import (
 	"fmt"
 
-	"measuredbook/dataset"
 	"measuredbook/expr"
 	"measuredbook/probe"
 )
@@ -82,8 +81,8 @@ func (book) Param(set, experiment, name string) (*expr.Param, error) {
 	return nil, fmt.Errorf("no param %s.%s", experiment, name)
 }
 
-func (book) Machine(set string) (dataset.Fingerprint, error) {
-	return dataset.Fingerprint{Name: "here", Cores: 2, Limits: map[string]string{"nofile": "1024/20000"}}, nil
+func (book) Machine(set string) (expr.Machine, error) {
+	return expr.Machine{Name: "here", Cores: 2, Limits: map[string]string{"nofile": "1024/20000"}}, nil
 }
 
 // Example_settings shows three-valued prose, settings and machine facts.

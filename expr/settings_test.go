@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"measuredbook/dataset"
 	"measuredbook/probe"
 )
 
@@ -13,7 +12,7 @@ import (
 type settingsEnv struct {
 	fakeEnv
 	params   map[string]*Param // "experiment.param"
-	machines map[string]dataset.Fingerprint
+	machines map[string]Machine
 }
 
 func (s settingsEnv) Param(set, experiment, name string) (*Param, error) {
@@ -23,11 +22,11 @@ func (s settingsEnv) Param(set, experiment, name string) (*Param, error) {
 	return nil, fmt.Errorf("experiment %s has no param %q", experiment, name)
 }
 
-func (s settingsEnv) Machine(set string) (dataset.Fingerprint, error) {
+func (s settingsEnv) Machine(set string) (Machine, error) {
 	if f, ok := s.machines[set]; ok {
 		return f, nil
 	}
-	return dataset.Fingerprint{}, fmt.Errorf("no data set %q", set)
+	return Machine{}, fmt.Errorf("no data set %q", set)
 }
 
 func testSettings() settingsEnv {
@@ -40,9 +39,9 @@ func testSettings() settingsEnv {
 			"readiness.api":     {Kind: probe.String, Values: []string{"poll", "epoll"}},
 			"threads.mode.mode": {Kind: probe.String, Values: []string{"block"}},
 		},
-		machines: map[string]dataset.Fingerprint{
-			"":   {Name: "here", Cores: 2, Memory: 8 << 30, Virtual: "yes", Kernel: "Linux 6.18.44", Limits: map[string]string{"nofile": "1024/20000", "threads-max": "62459", "pids-max": "max"}},
-			"m1": {Name: "m1", Cores: 8, Kernel: "XNU"},
+		machines: map[string]Machine{
+			"":   {Name: "here", Cores: 2, Memory: 8 << 30, Virtual: "yes", Kernel: "Linux 6.18.44", OS: "linux", Limits: map[string]string{"nofile": "1024/20000", "threads-max": "62459", "pids-max": "max"}},
+			"m1": {Name: "m1", Cores: 8, Kernel: "XNU", OS: "darwin"},
 			"x":  {Name: "x"},
 		},
 	}

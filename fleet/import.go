@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"measuredbook/book"
 	"measuredbook/dataset"
 	"measuredbook/probe"
 	"measuredbook/probe/codehash"
@@ -104,7 +103,7 @@ func Import(ctx context.Context, results string, b *Bundle, name string, force b
 		return nil, err
 	}
 	rep := &ImportReport{Dir: filepath.Join(results, b.Set), Stale: stale}
-	unlock, err := book.Lock(ctx, results, log)
+	unlock, err := store.Lock(ctx, results, log)
 	if err != nil {
 		return nil, err
 	}

@@ -12,7 +12,6 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -54,77 +53,6 @@ func DefaultName(f dataset.Fingerprint) string {
 	}
 	return fmt.Sprintf("%s-%s-%s-%dc", runtime.GOOS, f.Arch, cpu, f.Cores)
 }
-
-// Config returns the fingerprint as benchfmt configuration lines, in a
-// stable order: "machine", "machine-cpu", ..., "limit-threads-max".
-func Config(f dataset.Fingerprint) [][2]string {
-	c := [][2]string{
-		{"machine", f.Name},
-		{"machine-cpu", f.CPU},
-		{"machine-cores", strconv.Itoa(f.Cores)},
-		{"machine-memory", strconv.FormatUint(f.Memory, 10)},
-		{"machine-os", f.OS},
-		{"machine-kernel", f.Kernel},
-		{"machine-arch", f.Arch},
-		{"machine-go", f.Go},
-	}
-	if f.Virtual != "" {
-		c = append(c, [2]string{"machine-virtual", f.Virtual})
-	}
-	keys := make([]string, 0, len(f.Limits))
-	for k := range f.Limits {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		c = append(c, [2]string{"limit-" + k, f.Limits[k]})
-	}
-	return c
-}
-
-// FromConfig rebuilds a fingerprint from configuration lines written by
-// Config; unknown keys are ignored, a number that does not parse is a
-// *KeyError naming its key.
-func FromConfig(get func(key string) string, keys []string) (dataset.Fingerprint, error) {
-	f := dataset.Fingerprint{
-		Name:    get("machine"),
-		CPU:     get("machine-cpu"),
-		OS:      get("machine-os"),
-		Kernel:  get("machine-kernel"),
-		Arch:    get("machine-arch"),
-		Go:      get("machine-go"),
-		Virtual: get("machine-virtual"),
-		Limits:  map[string]string{},
-	}
-	if v := get("machine-cores"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			return f, &KeyError{Key: "machine-cores", Err: fmt.Errorf("%q is not a number of cores", v)}
-		}
-		f.Cores = n
-	}
-	if v := get("machine-memory"); v != "" {
-		n, err := strconv.ParseUint(v, 10, 64)
-		if err != nil {
-			return f, &KeyError{Key: "machine-memory", Err: fmt.Errorf("%q is not a size in bytes", v)}
-		}
-		f.Memory = n
-	}
-	for _, k := range keys {
-		if name, ok := strings.CutPrefix(k, "limit-"); ok {
-			f.Limits[name] = get(k)
-		}
-	}
-	return f, nil
-}
-
-// KeyError is a configuration line FromConfig cannot read.
-type KeyError struct {
-	Key string
-	Err error
-}
-
-func (e *KeyError) Error() string { return e.Key + ": " + e.Err.Error() }
 
 func readFile(path string) string {
 	b, err := os.ReadFile(path)

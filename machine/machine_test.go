@@ -1,87 +1,15 @@
 package machine
 
 import (
-	"errors"
-	"os"
-	"reflect"
 	"strings"
 	"testing"
 
 	"measuredbook/dataset"
 )
 
-func TestFingerprintRoundTripsThroughConfig(t *testing.T) {
-	f := Current()
-	if f.Name == "" || f.Cores < 1 || f.Go == "" {
-		t.Fatalf("fingerprint %+v", f)
-	}
-	if host, _ := os.Hostname(); host != "" && strings.Contains(f.Name, host) {
-		t.Errorf("machine name %q contains the hostname", f.Name)
-	}
-	cfg := map[string]string{}
-	var keys []string
-	for _, kv := range Config(f) {
-		cfg[kv[0]] = kv[1]
-		keys = append(keys, kv[0])
-	}
-	if got, err := FromConfig(func(k string) string { return cfg[k] }, keys); err != nil || !reflect.DeepEqual(got, f) {
-		t.Errorf("round trip:\n got %+v, %v\nwant %+v", got, err, f)
-	}
-}
-
 func TestDefaultNameIsASlug(t *testing.T) {
 	got := DefaultName(dataset.Fingerprint{CPU: "Apple M1 (Virtual) @ 3.2GHz", Cores: 8, Arch: "arm64"})
 	if !strings.HasSuffix(got, "-arm64-apple-m1-virtual-3-2ghz-8c") {
 		t.Errorf("name %q", got)
 	}
-}
-
-func TestFromConfigRejectsBadNumbers(t *testing.T) {
-	for key, v := range map[string]string{"machine-cores": "many", "machine-memory": "16GB"} {
-		_, err := FromConfig(func(k string) string {
-			if k == key {
-				return v
-			}
-			return ""
-		}, nil)
-		var ke *KeyError
-		if !errors.As(err, &ke) || ke.Key != key {
-			t.Errorf("%s: %q: err = %v, want a KeyError naming the key", key, v, err)
-		}
-	}
-}
-
-// FuzzFromConfig parses arbitrary header lines as a fingerprint: never a
-// panic, and what parses survives Config → FromConfig unchanged.
-func FuzzFromConfig(f *testing.F) {
-	f.Add("machine: m1\nmachine-cpu: Apple M1\nmachine-cores: 8\nmachine-memory: 17179869184\nlimit-nofile: 1024/4096")
-	f.Add("machine-cores: -1\nmachine-memory: 1e9")
-	f.Add("limit-: x\nlimit-a: \nmachine-cores: 0x10")
-	f.Fuzz(func(t *testing.T, text string) {
-		cfg := map[string]string{}
-		var keys []string
-		for _, line := range strings.Split(text, "\n") {
-			if k, v, ok := strings.Cut(line, ": "); ok {
-				if _, dup := cfg[k]; !dup {
-					keys = append(keys, k)
-				}
-				cfg[k] = v
-			}
-		}
-		fp, err := FromConfig(func(k string) string { return cfg[k] }, keys)
-		if err != nil {
-			return
-		}
-		again := map[string]string{}
-		var keys2 []string
-		for _, kv := range Config(fp) {
-			again[kv[0]] = kv[1]
-			keys2 = append(keys2, kv[0])
-		}
-		fp2, err := FromConfig(func(k string) string { return again[k] }, keys2)
-		if err != nil || !reflect.DeepEqual(fp, fp2) {
-			t.Fatalf("round trip: %+v → %+v, %v", fp, fp2, err)
-		}
-		_ = fp.Summary()
-	})
 }

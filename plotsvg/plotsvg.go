@@ -3,8 +3,8 @@
 //
 // A Plot is plain data: a title, axis labels with units, log or linear
 // axes, and series of points, each point with the min–max over runs. Render
-// checks it, lays it out with gonum.org/v1/plot, draws it as vg/vgsvg
-// would (see canvas), and returns an <svg> element whose first child is
+// checks it, lays it out with gonum.org/v1/plot, draws it with vg/vgsvg,
+// and returns an <svg> element whose first child is
 // <title>. The same input gives the same bytes.
 //
 // Each series is one line through its points, with a glyph at each point
@@ -123,25 +123,6 @@ var (
 // infinite, a value on a log axis is not positive, or Lo, Y, Hi are out of
 // order; all such problems are reported together.
 func Render(p Plot) ([]byte, error) {
-	if err := p.check(); err != nil {
-		return nil, err
-	}
-	w, h := p.size()
-	c := newInlineCanvas(vg.Length(w), vg.Length(h), p.accessibleName())
-	if err := p.draw(c); err != nil {
-		return nil, err
-	}
-	if c.unsure != "" {
-		return Reference(p)
-	}
-	return c.document(), nil
-}
-
-// Reference renders p the slower way that Render's output equals byte for
-// byte: drawn with vgsvg's own canvas, whose document finish rewrites. Render
-// falls back on it for a plot its canvas cannot promise that for; tests
-// hold Render to it.
-func Reference(p Plot) ([]byte, error) {
 	if err := p.check(); err != nil {
 		return nil, err
 	}

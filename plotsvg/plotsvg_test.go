@@ -547,3 +547,15 @@ func TestGroup(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRender renders the golden plots and reports the cost per plot.
+func BenchmarkRender(b *testing.B) {
+	for b.Loop() {
+		for _, c := range cases {
+			if _, err := Render(c.plot); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(cases))/1e6, "ms/plot")
+}

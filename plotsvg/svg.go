@@ -32,10 +32,6 @@ var textFont = regexp.MustCompile(`font-family:[^;"]*;?`)
 // vgsvg writes no ids, random or otherwise, and formats every number with
 // a fixed precision, so its bytes are already a function of the input; this
 // step keeps it so.
-//
-// Render's inline canvas writes what finish makes of vgsvg's document
-// without writing that document first; a change here is a change there
-// (TestCanvasMatchesVgsvg and TestCanvasCalls hold the two together).
 func finish(doc []byte, title string, w, h float64) ([]byte, error) {
 	i := bytes.Index(doc, []byte("<svg"))
 	if i < 0 {

@@ -38,7 +38,8 @@ func TestAdvance(t *testing.T) {
 // plain greedy fill it bisects with: the lines must be the same.
 func TestWrapGreedy(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	words := strings.Fields(texts[7] + " " + texts[8] + " AV To 10,000 μs")
+	words := strings.Fields("스레드 수에 따른 처리량: 스레드가 코어 수를 넘으면 문맥 전환 비용 때문에 처리량이 오히려 줄어든다 " +
+		"a very long title in Latin letters that has to be wrapped over several lines of the plot AV To 10,000 μs")
 	for range 300 {
 		var ws []string
 		for range 1 + r.IntN(25) {

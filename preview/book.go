@@ -9,6 +9,7 @@ import (
 
 	"measuredbook/book"
 	"measuredbook/rendercache"
+	"measuredbook/store"
 )
 
 // Book builds the preview from the book's folders with package book: the
@@ -87,7 +88,7 @@ func (p *Book) Measure(ctx context.Context, id string, progress func(string)) er
 		return nil // the chapter no longer has it
 	}
 	// A build or run measuring on the same tree takes turns with us.
-	unlock, err := book.Lock(ctx, p.Opts.Results, lineWriter(progress))
+	unlock, err := store.Lock(ctx, p.Opts.Results, lineWriter(progress))
 	if err != nil {
 		return err
 	}

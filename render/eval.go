@@ -225,7 +225,7 @@ func (v *env) Param(set, id, name string) (*expr.Param, error) {
 // measured the set, from its most recent result (the newest fingerprint;
 // ties go to the first experiment id in sorted order, so that the same
 // results always give the same answer).
-func (v *env) Machine(set string) (dataset.Fingerprint, error) {
+func (v *env) Machine(set string) (expr.Machine, error) {
 	var newest *dataset.Result
 	for _, id := range sortedKeys(v.exps) {
 		if r, ok := v.lookup(set, id); ok && (newest == nil || r.Start.After(newest.Start)) {
@@ -233,9 +233,10 @@ func (v *env) Machine(set string) (dataset.Fingerprint, error) {
 		}
 	}
 	if newest == nil {
-		return dataset.Fingerprint{}, fmt.Errorf("no result stored in %s, so no machine to read", v.setName(set))
+		return expr.Machine{}, fmt.Errorf("no result stored in %s, so no machine to read", v.setName(set))
 	}
-	return newest.Machine, nil
+	f := newest.Machine
+	return expr.Machine{Name: f.Name, Cores: f.Cores, Memory: f.Memory, Virtual: f.Virtual, OS: f.GOOS(), Kernel: f.Kernel, Limits: f.Limits}, nil
 }
 
 func (v *env) setName(set string) string {

@@ -19,19 +19,21 @@ import (
 //
 //	magic
 //	payload …                      the entries' bytes, one after another
-//	index                          uvarint count, then per entry: key,
-//	                               uvarint offset, uvarint length,
-//	                               CRC-32C of the payload (4 bytes LE),
-//	                               varint Unix time it was made or used
+//	index                          per entry, fixed-size (indexEntry
+//	                               bytes): key, offset and length (8
+//	                               bytes LE each), CRC-32C of the payload
+//	                               (4 bytes LE), Unix time it was made or
+//	                               used (8 bytes LE)
 //	trailer                        index offset (8 bytes LE), CRC-32C of
 //	                               the index (4 bytes LE), trailerMagic
 //
 // A reader reads the trailer and the index, and an entry's payload only
 // when it is asked for; a payload whose CRC does not match is not used.
 const (
-	magic        = "measuredbook-pack 1\n"
+	magic        = "measuredbook-pack 2\n"
 	trailerMagic = "mbpk"
 	trailerSize  = 8 + 4 + len(trailerMagic)
+	indexEntry   = len(Key{}) + 8 + 8 + 4 + 8
 	packsDir     = "packs"
 	packExt      = ".pack"
 	// maxPacks is how many packs may pile up (one per build that made a
@@ -146,22 +148,19 @@ func readPackIndex(path string) (map[Key]loc, error) {
 	if crc32.Checksum(raw, castagnoli) != binary.LittleEndian.Uint32(trailer[8:]) {
 		return nil, errDamaged
 	}
-	d := NewDecoder(raw)
-	n := d.Uvarint()
-	locs := make(map[Key]loc, min(n, uint64(len(raw))))
-	for ; n > 0 && !d.Bad(); n-- {
-		var k Key
-		copy(k[:], d.Next(len(k)))
-		l := loc{pack: path, off: int64(d.Uvarint()), n: int64(d.Uvarint())}
-		l.crc = binary.LittleEndian.Uint32(d.Next(4))
-		l.stamp = d.Varint()
-		if l.off < int64(len(magic)) || l.n < 0 || l.off+l.n > start {
+	if len(raw)%indexEntry != 0 {
+		return nil, errDamaged
+	}
+	le := binary.LittleEndian
+	locs := make(map[Key]loc, len(raw)/indexEntry)
+	for e := raw; len(e) > 0; e = e[indexEntry:] {
+		k := Key(e[:len(Key{})])
+		f := e[len(k):]
+		l := loc{pack: path, off: int64(le.Uint64(f)), n: int64(le.Uint64(f[8:])), crc: le.Uint32(f[16:]), stamp: int64(le.Uint64(f[20:]))}
+		if l.off < int64(len(magic)) || l.n < 0 || l.off > start-l.n {
 			return nil, errDamaged
 		}
 		locs[k] = l
-	}
-	if d.Bad() || len(d.Rest()) != 0 {
-		return nil, errDamaged
 	}
 	return locs, nil
 }
@@ -179,23 +178,21 @@ func writePack(dir string, records []record) error {
 		seen[r.key] = len(kept)
 		kept = append(kept, r)
 	}
-	// Sized once: the payloads, and per entry its key and at most 34
-	// bytes of varints and checksum.
-	size := len(magic) + binary.MaxVarintLen64 + trailerSize
+	size := len(magic) + len(kept)*indexEntry + trailerSize
 	for _, r := range kept {
 		size += len(r.payload)
 	}
 	var body bytes.Buffer
-	body.Grow(size + len(kept)*(len(Key{})+34))
+	body.Grow(size)
 	body.WriteString(magic)
-	index := make([]byte, 0, binary.MaxVarintLen64+len(kept)*(len(Key{})+34))
-	index = binary.AppendUvarint(index, uint64(len(kept)))
+	le := binary.LittleEndian
+	index := make([]byte, 0, len(kept)*indexEntry)
 	for _, r := range kept {
 		index = append(index, r.key[:]...)
-		index = binary.AppendUvarint(index, uint64(body.Len()))
-		index = binary.AppendUvarint(index, uint64(len(r.payload)))
-		index = binary.LittleEndian.AppendUint32(index, crc32.Checksum(r.payload, castagnoli))
-		index = binary.AppendVarint(index, r.stamp)
+		index = le.AppendUint64(index, uint64(body.Len()))
+		index = le.AppendUint64(index, uint64(len(r.payload)))
+		index = le.AppendUint32(index, crc32.Checksum(r.payload, castagnoli))
+		index = le.AppendUint64(index, uint64(r.stamp))
 		body.Write(r.payload)
 	}
 	trailer := binary.LittleEndian.AppendUint64(nil, uint64(body.Len()))

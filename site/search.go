@@ -1,6 +1,7 @@
 package site
 
 import (
+	"encoding/json"
 	"html"
 	"strings"
 )
@@ -65,28 +66,15 @@ func Sections(title, slug, body string, toc []Heading) []Section {
 // SearchEntries is one chapter's part of the search index: its sections
 // as JSON array elements, comma-separated (empty for none). A build keeps
 // these, not the sections, until it writes the index.
-// They are appended by hand, as json.Marshal writes them (strings escaped
-// by appendJSONString): marshalling by reflection was most of the cost.
 func SearchEntries(sections []Section) []byte {
-	size := 0
-	for _, s := range sections {
-		size += 32 + len(s.Chapter) + len(s.URL) + len(s.Title) + len(s.Text)
+	if len(sections) == 0 {
+		return nil
 	}
-	var b []byte
-	if size > 0 {
-		b = make([]byte, 0, size+size/8)
+	b, err := json.Marshal(sections)
+	if err != nil {
+		panic(err) // a struct of strings always marshals
 	}
-	for i, s := range sections {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendJSONString(append(b, `{"c":`...), s.Chapter)
-		b = appendJSONString(append(b, `,"u":`...), s.URL)
-		b = appendJSONString(append(b, `,"t":`...), s.Title)
-		b = appendJSONString(append(b, `,"x":`...), s.Text)
-		b = append(b, '}')
-	}
-	return b
+	return b[1 : len(b)-1]
 }
 
 // SearchIndex is the script that hands the search page its index, the

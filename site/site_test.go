@@ -2,7 +2,6 @@ package site
 
 import (
 	"encoding/json"
-	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -142,28 +141,6 @@ func TestClaimsPageSaysNotApplicable(t *testing.T) {
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("claims page lacks %q:\n%s", want, body)
-		}
-	}
-}
-
-// SearchEntries writes the sections as json.Marshal would, awkward
-// strings (quotes, <>&, U+2028, invalid UTF-8, control bytes) included.
-func TestSearchEntriesAsMarshal(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
-	for range 2000 {
-		secs := make([]Section, r.IntN(4))
-		for i := range secs {
-			secs[i] = Section{Chapter: awkwardString(r), URL: awkwardString(r), Title: awkwardString(r), Text: awkwardString(r)}
-		}
-		want, err := json.Marshal(secs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(secs) == 0 {
-			want = []byte("[]")
-		}
-		if got := SearchEntries(secs); string(got) != string(want[1:len(want)-1]) {
-			t.Fatalf("SearchEntries(%q) = %s, want %s", secs, got, want[1:len(want)-1])
 		}
 	}
 }

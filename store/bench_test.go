@@ -13,9 +13,9 @@ import (
 )
 
 // BenchmarkRead reads every committed result file (with the registry, so
-// units are checked) with the reference Read replaced, with Read, and
-// with Parse, which a build calls on the files it has read: one op reads
-// them all. Compare them with benchstat -col /impl.
+// units are checked) with Read, and with Parse, which a build calls on
+// the files it has read: one op reads them all. Compare them with
+// benchstat -col /impl.
 func BenchmarkRead(b *testing.B) {
 	paths, _ := filepath.Glob("../results/*/*.txt")
 	if len(paths) == 0 {
@@ -40,7 +40,7 @@ func BenchmarkRead(b *testing.B) {
 	for _, impl := range []struct {
 		name  string
 		parse parse
-	}{{"reference", reader(refRead)}, {"Read", reader(Read)}, {"Parse", Parse}} {
+	}{{"Read", reader(Read)}, {"Parse", Parse}} {
 		b.Run("impl="+impl.name, func(b *testing.B) {
 			b.SetBytes(int64(size))
 			b.ReportAllocs()

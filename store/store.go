@@ -57,8 +57,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"golang.org/x/perf/benchfmt"
+
 	"measuredbook/dataset"
-	"measuredbook/machine"
 	"measuredbook/probe"
 )
 
@@ -138,7 +139,7 @@ func Write(w io.Writer, r *dataset.Result) error {
 	for _, kv := range stopConfig(r.Stop) {
 		cfg(kv[0], kv[1])
 	}
-	for _, kv := range machine.Config(r.Machine) {
+	for _, kv := range fingerprintConfig(r.Machine) {
 		cfg(kv[0], kv[1])
 	}
 	if !r.Start.IsZero() {
@@ -276,50 +277,45 @@ func Parse(data []byte, fileName string, all []probe.Probe) (*dataset.Result, er
 
 // readRuns reads the benchmark lines of text into r's rows and units, and
 // returns where each metric's unit is first given, in the order of text.
+// benchfmt's Reader reads them, so that a file edited by hand or written
+// by another tool means here what it means to benchstat.
 func readRuns(r *dataset.Result, text, file string) (first []unitAt, err error) {
-	at := file
-	if at == "" {
-		at = "<unknown>" // as benchfmt names a file without a name
-	}
 	base := strings.TrimPrefix(benchBase(r), "Benchmark")
 	// A row by its benchmark name: its params decide the name, so a name
 	// read before needs neither checking nor a key built again.
 	rows := map[string]int{}
-	var b benchLine
-	var units unitMetadata
-	for n := 1; text != ""; n++ {
-		var line string
-		line, text, _ = strings.Cut(text, "\n")
-		if len(line) >= bufio.MaxScanTokenSize {
-			// The longest line benchfmt's Scanner holds.
-			return nil, fmt.Errorf("%s: %s:%d: %w", file, at, n-1, bufio.ErrTooLong)
-		}
-		line = strings.TrimSuffix(line, "\r")
-		if !strings.HasPrefix(line, "Benchmark") {
-			if msg := units.check(line); msg != "" {
-				return nil, fmt.Errorf("%s:%d: %s", at, n, msg)
-			}
+	br := benchfmt.NewReader(strings.NewReader(text), file)
+	for br.Scan() {
+		var rec *benchfmt.Result
+		switch v := br.Result().(type) {
+		case *benchfmt.SyntaxError:
+			return nil, v
+		case *benchfmt.Result:
+			rec = v
+		default:
 			continue
 		}
-		if skip, msg := b.parse(line); skip {
-			continue
-		} else if msg != "" {
-			return nil, fmt.Errorf("%s:%d: %s", at, n, msg)
-		}
-		i, seen := rows[b.name]
+		at, n := rec.Pos()
+		name := string(rec.Name)
+		i, seen := rows[name]
 		var params probe.Params
 		if !seen {
-			if params, err = paramsOf(r, base, b.name); err != nil {
+			if params, err = paramsOf(r, base, name); err != nil {
 				return nil, fmt.Errorf("%s:%d: %w", at, n, err)
 			}
 		}
-		run := make(probe.Values, len(b.values))
-		for _, v := range b.values {
-			unit, metric := parseUnit(v.unit)
-			if metric == "" || strings.ContainsRune(metric, '/') {
-				return nil, fmt.Errorf("%s:%d: unit %q is not ns/METRIC, B/METRIC or METRIC", at, n, v.unit)
+		run := make(probe.Values, len(rec.Values))
+		for _, v := range rec.Values {
+			// benchfmt tidies "ns/round" into "sec/round" and keeps the
+			// original beside it; other units stay as written.
+			text, x := v.Unit, v.Value
+			if v.OrigUnit != "" {
+				text, x = v.OrigUnit, v.OrigValue
 			}
-			x := v.x
+			unit, metric := parseUnit(text)
+			if metric == "" || strings.ContainsRune(metric, '/') {
+				return nil, fmt.Errorf("%s:%d: unit %q is not ns/METRIC, B/METRIC or METRIC", at, n, text)
+			}
 			if math.IsNaN(x) || math.IsInf(x, 0) {
 				return nil, fmt.Errorf("%s:%d: metric %q is %v, not a measurement", at, n, metric, x)
 			}
@@ -335,15 +331,18 @@ func readRuns(r *dataset.Result, text, file string) (first []unitAt, err error) 
 				first = append(first, unitAt{metric, n})
 			} else if u != unit {
 				j := slices.IndexFunc(first, func(u unitAt) bool { return u.metric == metric })
-				return nil, fmt.Errorf("%s:%d: metric %q is written as %q here but as %q on line %d", at, n, metric, v.unit, unitText(u, metric), first[j].line)
+				return nil, fmt.Errorf("%s:%d: metric %q is written as %q here but as %q on line %d", at, n, metric, text, unitText(u, metric), first[j].line)
 			}
 		}
 		if !seen {
 			i = len(r.Rows)
-			rows[b.name] = i
+			rows[name] = i
 			r.Rows = append(r.Rows, dataset.Row{Params: params})
 		}
 		r.Rows[i].Runs = append(r.Rows[i].Runs, run)
+	}
+	if err := br.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	return first, nil
 }
@@ -450,9 +449,9 @@ func setConfig(r *dataset.Result, cfg map[string]configLine, keys []string, file
 		}
 		r.Duration = d
 	}
-	m, err := machine.FromConfig(get, keys)
+	m, err := fingerprintFromConfig(get, keys)
 	if err != nil {
-		var ke *machine.KeyError
+		var ke *keyError
 		if errors.As(err, &ke) {
 			return at(ke.Key, "%v", ke.Err)
 		}
