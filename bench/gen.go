@@ -178,7 +178,13 @@ func (c chapter) directives(b *strings.Builder, exp *dataset.Result) {
 			fmt.Fprintf(b, "  %s: [%s]\n", k, strings.Join(v, ", "))
 		}
 	}
-	fmt.Fprintf(b, "runs: %d\nshow: none\n```\n\n", exp.Runs)
+	// The same run rule as the result's, so that it is fresh.
+	if exp.Stop.Auto {
+		fmt.Fprintf(b, "precision: %g%%\n", 100*exp.Stop.Precision)
+	} else {
+		fmt.Fprintf(b, "runs: %d\n", exp.Runs)
+	}
+	fmt.Fprintf(b, "show: none\n```\n\n")
 	fmt.Fprintf(b, "poll 한 라운드는 {{ %[1]s.round[api=poll, idle=10000] }}, epoll보다 "+
 		"{{ %[1]s.round[api=poll, idle=10000] / %[1]s.round[api=epoll, idle=10000] | x }} 느렸고, "+
 		"epoll은 {{ growth(%[1]s.round[api=epoll], idle) | f1 }}배 자랐습니다.\n\n", e)
