@@ -159,6 +159,7 @@ import (
 	"measuredbook/expr"
 	"measuredbook/probe"
 	"measuredbook/render/ast"
+	"measuredbook/view"
 )
 
 // Front is a chapter's YAML front matter.
@@ -221,7 +222,7 @@ type Claim struct {
 }
 
 // MachineVerdict is a claim's verdict on one machine.
-type MachineVerdict = ast.MachineVerdict
+type MachineVerdict = view.MachineVerdict
 
 // docParser is Markdown's parser, shared by every Doc: goldmark's parsers
 // keep their state in the parse's context, so one serves every chapter,

@@ -11,6 +11,7 @@ import (
 	"measuredbook/expr"
 	"measuredbook/probe"
 	"measuredbook/render/ast"
+	"measuredbook/view"
 )
 
 // Results gives the evaluator the stored results. set "" is the build's
@@ -527,28 +528,28 @@ func Evaluate(d *Doc, res Results, experiments map[string]*Experiment) (*Page, e
 			exps[x.ID] = x
 		}
 	}
-	p := &Page{values: map[*ast.Value]*ast.Out{}, views: map[*ast.Directive]any{}}
+	p := &Page{values: map[*ast.Value]*view.Out{}, views: map[*ast.Directive]view.View{}}
 	ev := &eval{d: d, p: p, env: newEnv(res, exps), errs: &errs{f: d.f}, warn: &errs{f: d.f}}
 	for _, v := range d.values {
 		ev.value(v)
 	}
 	for _, dir := range d.directives {
-		var view any
+		var v view.View
 		switch {
 		case dir.exp != nil:
-			view = ev.experiment(dir)
+			v = ev.experiment(dir)
 		case dir.table != nil:
-			view = ev.table(dir)
+			v = ev.table(dir)
 		case dir.plot != nil:
-			view = ev.plot(dir)
+			v = ev.plot(dir)
 		case dir.claim != nil:
-			view = ev.claim(dir)
+			v = ev.claim(dir)
 		case dir.when != nil:
-			view = ev.when(dir)
+			v = ev.when(dir)
 		default:
 			continue
 		}
-		p.views[dir.node] = view
+		p.views[dir.node] = v
 	}
 	p.Sets = sortedKeys(ev.env.drawn)
 	if w := joinSorted(ev.warn.list); w != nil {
@@ -574,10 +575,10 @@ func (ev *eval) value(v *value) {
 
 // inline evaluates an inline value for display: the text, with a title
 // giving its interval, runs and machine.
-func (ev *eval) inline(v *value) *ast.Out {
+func (ev *eval) inline(v *value) *view.Out {
 	x, m := v.e, v.m
 	if !ev.grounded(x, m, "{{ "+strings.TrimSpace(x.String())+" }}", true) || !ev.knownSets(x, m) {
-		return &ast.Out{Class: "mb-error", Text: "{{" + x.String() + "}}", Title: "no measurement"}
+		return &view.Out{Class: "mb-error", Text: "{{" + x.String() + "}}", Title: "no measurement"}
 	}
 	if g, miss := ev.env.missing(x); miss {
 		ev.warn.kindAt(g.kind(), v.at, "%s", g.msg())
@@ -585,12 +586,12 @@ func (ev *eval) inline(v *value) *ast.Out {
 		if g.inapplicable != "" || g.unavailable != "" {
 			text = "—"
 		}
-		return &ast.Out{Class: "mb-missing", Text: text, Title: g.ko()}
+		return &view.Out{Class: "mb-missing", Text: text, Title: g.ko()}
 	}
 	val, err := x.Eval(ev.env)
 	if err != nil {
 		ev.exprErr(m, err)
-		return &ast.Out{Class: "mb-error", Text: "{{" + x.String() + "}}", Title: err.Error()}
+		return &view.Out{Class: "mb-error", Text: "{{" + x.String() + "}}", Title: err.Error()}
 	}
 	ev.inconclusive(val, v.at)
 	var text string
@@ -603,10 +604,10 @@ func (ev *eval) inline(v *value) *ast.Out {
 		text, err = val.Format(x.Format())
 		if err != nil {
 			ev.exprErr(m, err)
-			return &ast.Out{Class: "mb-error", Text: "{{" + x.String() + "}}", Title: err.Error()}
+			return &view.Out{Class: "mb-error", Text: "{{" + x.String() + "}}", Title: err.Error()}
 		}
 	}
-	out := &ast.Out{Class: "mb-value", Text: text}
+	out := &view.Out{Class: "mb-value", Text: text}
 	var title, machines, stale []string
 	ref, transcribed := false, false
 	sets := ev.sets(x)
@@ -801,7 +802,7 @@ func kindWord(v expr.Value) string {
 	return "number"
 }
 
-func (ev *eval) claim(dir *directive) any {
+func (ev *eval) claim(dir *directive) view.View {
 	c := dir.claim
 	pos := ev.d.f.pos(dir.off)
 	text := ev.sub(c.text, true)
@@ -814,36 +815,36 @@ func (ev *eval) claim(dir *directive) any {
 	}
 	own, ok := ev.decide(dir, plain)
 	if !ok || !setsOK {
-		return &ast.Error{Msg: "claim could not be evaluated: " + c.src}
+		return &view.Error{Msg: "claim could not be evaluated: " + c.src}
 	}
 	cl.Verdict, cl.Explain, cl.Unavailable = own.Verdict, own.Explain, own.Unavailable
-	view := &ast.Claim{Verdict: cl.Verdict, Text: text, Expect: c.src, Explain: cl.Explain, Rule: c.basis == "rule", Unavailable: cl.Unavailable}
+	out := &view.Claim{Verdict: cl.Verdict, Text: text, Expect: c.src, Explain: cl.Explain, Rule: c.basis == "rule", Unavailable: cl.Unavailable}
 	for _, s := range ev.sets(c.expect) {
 		r, _ := ev.env.find(s.set, s.id)
 		cl.Machines = append(cl.Machines, ev.env.machineName(s.set, r))
 		if s.set != "" {
-			view.Machines = cl.Machines // named on the page: not the build's own alone
+			out.Machines = cl.Machines // named on the page: not the build's own alone
 		}
 	}
 	if c.machines != nil {
 		own.Machine = ev.env.machineName("", nil)
 		cl.On = ev.claimOn(dir, plain, own, sets[1:])
-		view.On = cl.On
+		out.On = cl.On
 	}
 	ev.p.Claims = append(ev.p.Claims, cl)
-	return view
+	return out
 }
 
 // decide decides a claim against ev's environment: its verdict and the
 // values it was decided on, or the gap that leaves it open. ok is false
 // after an error.
-func (ev *eval) decide(dir *directive, plain string) (v ast.MachineVerdict, ok bool) {
+func (ev *eval) decide(dir *directive, plain string) (v view.MachineVerdict, ok bool) {
 	c := dir.claim
 	val, missing, ok := ev.condition("claim", c.expect, c.m)
 	if !ok {
 		return v, false
 	}
-	v = ast.MachineVerdict{Verdict: val.Truth}
+	v = view.MachineVerdict{Verdict: val.Truth}
 	if missing != nil {
 		// A claim about what the machine cannot measure (kqueue on
 		// Linux) does not apply to it: neither held nor undecided.
@@ -861,7 +862,7 @@ func (ev *eval) decide(dir *directive, plain string) (v ast.MachineVerdict, ok b
 // an error in one this machine does not take is still reported; but only
 // the branch shown warns about its gaps: a branch about kqueue, not taken
 // on Linux, has no figures there and shows none.
-func (ev *eval) when(dir *directive) any {
+func (ev *eval) when(dir *directive) view.View {
 	w := dir.when
 	val, missing, ok := ev.condition("when", w.cond, w.m)
 	branch := "else"
@@ -877,7 +878,7 @@ func (ev *eval) when(dir *directive) any {
 	case val.Truth == expr.Unknown:
 		ev.warn.kindAt(KindInconclusive, w.m(0), "inconclusive condition %s: the runs disagree, so the else branch was shown; add an unsure: branch", w.cond.Explain(ev.env))
 	}
-	body := map[string]*ast.Fragment{}
+	body := map[string]*view.Fragment{}
 	for _, b := range []struct {
 		name string
 		s    *subdoc
@@ -888,17 +889,17 @@ func (ev *eval) when(dir *directive) any {
 	}
 	switch branch {
 	case "":
-		return &ast.Error{Msg: "when could not be evaluated: " + w.src}
+		return &view.Error{Msg: "when could not be evaluated: " + w.src}
 	case "missing":
 		// No data decides it: a gap, never a branch stated as fact.
-		return &ast.When{Branch: "missing", Missing: missing.ko()}
+		return &view.When{Branch: "missing", Missing: missing.ko()}
 	}
-	return &ast.When{Branch: branch, Body: body[branch]}
+	return &view.When{Branch: branch, Body: body[branch]}
 }
 
 // subShown is sub for a fragment that may not be shown: its errors are
 // reported all the same, its warnings only when it is shown.
-func (ev *eval) subShown(s *subdoc, shown bool) *ast.Fragment {
+func (ev *eval) subShown(s *subdoc, shown bool) *view.Fragment {
 	if !shown {
 		warn := ev.warn
 		ev.warn = &errs{f: ev.d.f}
@@ -909,9 +910,9 @@ func (ev *eval) subShown(s *subdoc, shown bool) *ast.Fragment {
 
 // sub evaluates the values of a Markdown field; the fragment is rendered
 // with the page. inline drops the paragraph around a one-paragraph text.
-func (ev *eval) sub(s *subdoc, inline bool) *ast.Fragment {
+func (ev *eval) sub(s *subdoc, inline bool) *view.Fragment {
 	for _, v := range s.values {
 		ev.value(v)
 	}
-	return &ast.Fragment{Source: s.src, Root: s.root, Inline: inline}
+	return &view.Fragment{Source: s.src, Root: s.root, Inline: inline}
 }

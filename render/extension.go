@@ -21,6 +21,7 @@ import (
 	"github.com/yuin/goldmark/util"
 
 	"measuredbook/render/ast"
+	"measuredbook/view"
 )
 
 // Markdown returns the goldmark instance the book parses with, rendering
@@ -240,13 +241,13 @@ func (r htmlRenderer) renderValue(w util.BufWriter, source []byte, node gast.Nod
 	if out == nil {
 		// Not evaluated (plain Markdown().Convert, or an error): show the
 		// source so nothing silently disappears.
-		out = &ast.Out{Class: "mb-unevaluated", Text: string(n.Raw)}
+		out = &view.Out{Class: "mb-unevaluated", Text: string(n.Raw)}
 	}
 	writeSpan(w, out)
 	return gast.WalkSkipChildren, nil
 }
 
-func writeSpan(w util.BufWriter, out *ast.Out) {
+func writeSpan(w util.BufWriter, out *view.Out) {
 	w.WriteString(`<span class="`)
 	w.WriteString(html.EscapeString(out.Class))
 	w.WriteString(`"`)
@@ -268,21 +269,23 @@ func (r htmlRenderer) renderDirective(w util.BufWriter, source []byte, node gast
 	n := node.(*ast.Directive)
 	var b bytes.Buffer
 	switch v := r.h.page.View(n).(type) {
-	case *ast.Experiment:
+	case *view.Experiment:
 		writeExperiment(&b, v)
-	case *ast.TableView:
+	case *view.TableView:
 		writeTableView(&b, v)
-	case *ast.Plot:
-		writePlot(&b, v)
-	case *ast.Claim:
+	case *view.Plot:
+		if err := writePlot(&b, v); err != nil {
+			return gast.WalkStop, err
+		}
+	case *view.Claim:
 		writeClaim(&b, v, r.h.fragment(v.Text))
-	case *ast.When:
+	case *view.When:
 		if v.Body == nil {
 			b.WriteString(`<p class="mb-missing">` + esc(v.Missing) + "</p>\n")
 		} else {
 			b.Write(r.h.fragment(v.Body))
 		}
-	case *ast.Error:
+	case *view.Error:
 		b.WriteString(`<div class="mb-error">`)
 		b.WriteString(html.EscapeString(v.Msg))
 		b.WriteString("</div>\n")

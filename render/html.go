@@ -6,16 +6,18 @@ package render
 
 import (
 	"bytes"
+	"fmt"
 	"html"
 	"strings"
 
 	"measuredbook/expr"
-	"measuredbook/render/ast"
+	"measuredbook/plotsvg"
+	"measuredbook/view"
 )
 
 func esc(s string) string { return html.EscapeString(s) }
 
-func writeTable(b *bytes.Buffer, class string, t *ast.Table) {
+func writeTable(b *bytes.Buffer, class string, t *view.Table) {
 	b.WriteString(`<table class="` + class + `">` + "\n")
 	if t.Caption != "" {
 		b.WriteString("<caption>" + esc(t.Caption) + "</caption>\n")
@@ -38,7 +40,7 @@ func writeTable(b *bytes.Buffer, class string, t *ast.Table) {
 	b.WriteString("</tbody>\n</table>\n")
 }
 
-func writeCell(b *bytes.Buffer, c ast.Cell, head bool) {
+func writeCell(b *bytes.Buffer, c view.Cell, head bool) {
 	tag := "td"
 	if c.Head {
 		tag = "th"
@@ -71,7 +73,7 @@ func join(a, b string) string {
 // provenance line. With show: none the table goes (the chapter shows the
 // figures its own way) but the provenance line stays: every experiment on
 // a page says who measured it, when and how often.
-func writeExperiment(b *bytes.Buffer, v *ast.Experiment) {
+func writeExperiment(b *bytes.Buffer, v *view.Experiment) {
 	id := ` id="experiment-` + esc(v.ID) + `"`
 	if v.Missing != "" {
 		if v.Hidden {
@@ -99,7 +101,7 @@ func writeExperiment(b *bytes.Buffer, v *ast.Experiment) {
 	b.WriteString(`<figcaption class="` + class + `"` + title + ">" + esc(v.Provenance) + "</figcaption>\n</figure>\n")
 }
 
-func writeTableView(b *bytes.Buffer, v *ast.TableView) {
+func writeTableView(b *bytes.Buffer, v *view.TableView) {
 	if v.Missing != "" {
 		b.WriteString(`<p class="mb-missing">` + esc(v.Missing) + "</p>\n")
 		return
@@ -109,18 +111,25 @@ func writeTableView(b *bytes.Buffer, v *ast.TableView) {
 	b.WriteString(`<figcaption class="mb-provenance">` + esc(v.Provenance) + "</figcaption>\n</figure>\n")
 }
 
-func writePlot(b *bytes.Buffer, v *ast.Plot) {
+// writePlot draws the plot's input here, at render time: evaluation
+// gives the figures, the renderer their picture.
+func writePlot(b *bytes.Buffer, v *view.Plot) error {
 	if v.Missing != "" {
 		b.WriteString(`<p class="mb-missing">` + esc(v.Missing) + "</p>\n")
-		return
+		return nil
+	}
+	svg, err := plotsvg.Render(v.Input)
+	if err != nil {
+		return fmt.Errorf("%s: plot: %v", v.At, err)
 	}
 	b.WriteString(`<figure class="mb-plot">` + "\n")
-	b.Write(v.SVG)
+	b.Write(svg)
 	b.WriteString("\n<figcaption>")
 	if v.Caption != "" {
 		b.WriteString(esc(v.Caption) + " ")
 	}
 	b.WriteString(`<span class="mb-provenance">` + esc(v.Provenance) + "</span></figcaption>\n</figure>\n")
+	return nil
 }
 
 var verdictMark = map[expr.Truth]string{expr.True: "✓", expr.False: "✗", expr.Unknown: "?"}
@@ -130,7 +139,7 @@ var verdictMark = map[expr.Truth]string{expr.True: "✓", expr.False: "✗", exp
 const ruleNote = "규칙으로 판정: 프로브가 정한 규칙에 따른 값이며, 측정으로 확인한 결과가 아닙니다"
 
 // writeClaim writes a claim's verdict; text is its text as inline HTML.
-func writeClaim(b *bytes.Buffer, v *ast.Claim, text []byte) {
+func writeClaim(b *bytes.Buffer, v *view.Claim, text []byte) {
 	if v.Unavailable != "" {
 		// Not a verdict: the claim is about what this machine cannot
 		// measure, and says so in place of one.
@@ -175,7 +184,7 @@ func writeClaim(b *bytes.Buffer, v *ast.Claim, text []byte) {
 // writeVerdicts lists a claim's verdict on each machine: its name and
 // verdict, with the values it was decided on on hover, and shown where it
 // does not hold.
-func writeVerdicts(b *bytes.Buffer, on []ast.MachineVerdict) {
+func writeVerdicts(b *bytes.Buffer, on []view.MachineVerdict) {
 	b.WriteString(`<ul class="mb-on">`)
 	for _, o := range on {
 		b.WriteString(`<li class="mb-` + o.Verdict.String() + `" title="` + esc(o.Explain) + `">`)

@@ -15,7 +15,7 @@ import (
 	"measuredbook/dataset"
 	"measuredbook/expr"
 	"measuredbook/probe"
-	"measuredbook/render/ast"
+	"measuredbook/view"
 )
 
 // machinesField is a directive's machines: a list of result sets, or the
@@ -243,9 +243,9 @@ func (ev *eval) machinesMissing(dir *directive, views []machineView, id string) 
 // machine's own values: the build's sweep, the values another set has).
 // Rows are every value any machine has; a figure a machine lacks is a
 // gap, and every cell's hover names its machine.
-func (ev *eval) machinesTable(dir *directive, x *Experiment, m probe.Metric, sel *selection) any {
+func (ev *eval) machinesTable(dir *directive, x *Experiment, m probe.Metric, sel *selection) view.View {
 	t := dir.table
-	fail := &ast.Error{Msg: "table could not be evaluated"}
+	fail := &view.Error{Msg: "table could not be evaluated"}
 	sets, ok := ev.machineSets(t.machines)
 	if !ok {
 		return fail
@@ -280,13 +280,13 @@ func (ev *eval) machinesTable(dir *directive, x *Experiment, m probe.Metric, sel
 		val string // of cols; "" without
 	}
 	var cols []column
-	tab := &ast.Table{Caption: t.caption}
+	tab := &view.Table{Caption: t.caption}
 	if t.rows != "" {
 		corner := lbl(t.rows)
 		if t.cols != "" {
 			corner += " \\ " + lbl(t.cols)
 		}
-		tab.Head = append(tab.Head, ast.Cell{Text: corner, Head: true})
+		tab.Head = append(tab.Head, view.Cell{Text: corner, Head: true})
 	}
 	for i := range views {
 		mv := &views[i]
@@ -300,13 +300,13 @@ func (ev *eval) machinesTable(dir *directive, x *Experiment, m probe.Metric, sel
 			if v != "" {
 				head = lbl(v) + " · " + head
 			}
-			tab.Head = append(tab.Head, ast.Cell{Text: head, Head: true, Title: m.Doc, Number: true})
+			tab.Head = append(tab.Head, view.Cell{Text: head, Head: true, Title: m.Doc, Number: true})
 		}
 	}
 	for _, rv := range rowVals {
-		var row []ast.Cell
+		var row []view.Cell
 		if t.rows != "" {
-			row = append(row, ast.Cell{Text: lbl(rv), Head: true})
+			row = append(row, view.Cell{Text: lbl(rv), Head: true})
 		}
 		for _, c := range cols {
 			var key []string
@@ -316,7 +316,7 @@ func (ev *eval) machinesTable(dir *directive, x *Experiment, m probe.Metric, sel
 			if t.cols != "" {
 				key = append(key, c.val)
 			}
-			cell := ast.Cell{Text: "—", Title: missingKo(c.mv.set, x.ID), Class: "mb-missing"}
+			cell := view.Cell{Text: "—", Title: missingKo(c.mv.set, x.ID), Class: "mb-missing"}
 			if c.mv.r != nil {
 				k := rowKey(key...)
 				found, has := c.mv.rows[k]
@@ -327,7 +327,7 @@ func (ev *eval) machinesTable(dir *directive, x *Experiment, m probe.Metric, sel
 						off = dir.off
 					}
 					ev.errs.at(off, "%v", err)
-					return &ast.Error{Msg: err.Error()}
+					return &view.Error{Msg: err.Error()}
 				}
 				switch {
 				case !has && c.mv.failed[k] == "" && c.mv.unavailable[k] == "" && c.mv.set != "":
@@ -343,7 +343,7 @@ func (ev *eval) machinesTable(dir *directive, x *Experiment, m probe.Metric, sel
 		}
 		tab.Rows = append(tab.Rows, row)
 	}
-	return &ast.TableView{Table: tab, Provenance: ev.machinesProvenance(views, x.ID)}
+	return &view.TableView{Table: tab, Provenance: ev.machinesProvenance(views, x.ID)}
 }
 
 // claimOn decides a claim on each of the other machines its machines:
@@ -353,8 +353,8 @@ func (ev *eval) machinesTable(dir *directive, x *Experiment, m probe.Metric, sel
 // error there (the chapter was checked against the build's own set, and
 // another set may have been measured with another sweep): each is a
 // warning naming the machine.
-func (ev *eval) claimOn(dir *directive, plain string, own ast.MachineVerdict, others []string) []ast.MachineVerdict {
-	out := []ast.MachineVerdict{own}
+func (ev *eval) claimOn(dir *directive, plain string, own view.MachineVerdict, others []string) []view.MachineVerdict {
+	out := []view.MachineVerdict{own}
 	for _, set := range others {
 		other := &eval{d: ev.d, p: ev.p, env: ev.env.on(set), errs: &errs{f: ev.d.f}, warn: &errs{f: ev.d.f}}
 		v, ok := other.decide(dir, plain)
@@ -368,7 +368,7 @@ func (ev *eval) claimOn(dir *directive, plain string, own ast.MachineVerdict, ot
 				msgs = append(msgs, e.Msg)
 				ev.warn.list = append(ev.warn.list, &PosError{Pos: e.Pos, Msg: "on " + v.Machine + ": claim not decided: " + e.Msg, kind: KindMissing})
 			}
-			v = ast.MachineVerdict{Machine: v.Machine, Verdict: expr.Unknown, Explain: strings.Join(msgs, "; ")}
+			v = view.MachineVerdict{Machine: v.Machine, Verdict: expr.Unknown, Explain: strings.Join(msgs, "; ")}
 		}
 		out = append(out, v)
 	}

@@ -13,6 +13,7 @@ import (
 	ghtml "github.com/yuin/goldmark/renderer/html"
 
 	"measuredbook/render/ast"
+	"measuredbook/view"
 )
 
 // Page is one evaluation of a Doc against one set of results: the view of
@@ -27,23 +28,23 @@ type Page struct {
 	// sorted: the other machines it shows, or shows a gap for.
 	Sets []string
 
-	values map[*ast.Value]*ast.Out
-	views  map[*ast.Directive]any // *ast.Experiment, *ast.TableView, *ast.Plot, *ast.Claim, *ast.When or *ast.Error
+	values map[*ast.Value]*view.Out
+	views  map[*ast.Directive]view.View // *view.Experiment, *view.TableView, *view.Plot, *view.Claim, *view.When or *view.Error
 }
 
 // Value is the view of an inline value; nil when it was not evaluated (it
 // failed to parse, or p is nil).
-func (p *Page) Value(n *ast.Value) *ast.Out {
+func (p *Page) Value(n *ast.Value) *view.Out {
 	if p == nil {
 		return nil
 	}
 	return p.values[n]
 }
 
-// View is the view of a directive: one of *ast.Experiment, *ast.TableView,
-// *ast.Plot, *ast.Claim, *ast.When or *ast.Error; nil when it was not
+// View is the view of a directive: one of *view.Experiment, *view.TableView,
+// *view.Plot, *view.Claim, *view.When or *view.Error; nil when it was not
 // evaluated.
-func (p *Page) View(n *ast.Directive) any {
+func (p *Page) View(n *ast.Directive) view.View {
 	if p == nil {
 		return nil
 	}
@@ -96,7 +97,7 @@ func newPageHTML(p *Page) *pageHTML {
 }
 
 // fragment renders a directive's Markdown field with the page.
-func (h *pageHTML) fragment(f *ast.Fragment) []byte {
+func (h *pageHTML) fragment(f *view.Fragment) []byte {
 	var b bytes.Buffer
 	if err := h.md.Renderer().Render(&b, f.Source, f.Root); err != nil {
 		return nil
@@ -111,7 +112,7 @@ func (h *pageHTML) fragment(f *ast.Fragment) []byte {
 // plain is a fragment's text without markup, for reports and warnings: the
 // text a reader sees (escapes and entities resolved, code as written,
 // images left out), values as their text on the page.
-func (p *Page) plain(f *ast.Fragment) string {
+func (p *Page) plain(f *view.Fragment) string {
 	var b bytes.Buffer
 	w := bufio.NewWriter(&b)
 	_ = gast.Walk(f.Root, func(n gast.Node, entering bool) (gast.WalkStatus, error) {

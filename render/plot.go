@@ -11,7 +11,7 @@ import (
 	"measuredbook/expr"
 	"measuredbook/plotsvg"
 	"measuredbook/probe"
-	"measuredbook/render/ast"
+	"measuredbook/view"
 )
 
 // scale is a display unit: values in base units are divided by div.
@@ -75,12 +75,12 @@ type rawSeries struct {
 // the min–max over the runs; with ref: the reference set's points as
 // dashed series beside them, and with machines: every machine's series,
 // each labelled with its machine, another machine's dashed.
-func (ev *eval) plot(dir *directive) any {
+func (ev *eval) plot(dir *directive) view.View {
 	p := dir.plot
 	if p.cdf {
 		return ev.cdf(dir)
 	}
-	fail := &ast.Error{Msg: "plot could not be evaluated"}
+	fail := &view.Error{Msg: "plot could not be evaluated"}
 	if p.series != "" && p.series == p.x {
 		ev.errs.at(dir.at["series"], "series and x are both %s", p.x)
 		return fail
@@ -147,10 +147,10 @@ func (ev *eval) plot(dir *directive) any {
 	}
 	if len(all) == 0 {
 		if views[0].r == nil {
-			return &ast.Plot{Missing: missingKo("", x.ID), Caption: p.caption}
+			return &view.Plot{Missing: missingKo("", x.ID), Caption: p.caption}
 		}
 		ev.warn.kindAt(KindMissing, dir.off, "the result of %s has no %s figures to plot", x.ID, ym.Name)
-		return &ast.Plot{Missing: fmt.Sprintf("측정 없음: %s 결과에 %s 값이 없습니다", x.ID, ym.Name), Caption: p.caption}
+		return &view.Plot{Missing: fmt.Sprintf("측정 없음: %s 결과에 %s 값이 없습니다", x.ID, ym.Name), Caption: p.caption}
 	}
 	provenance := ev.plotProvenance(dir, views, x.ID)
 	if len(inapplicable) > 0 {
@@ -186,12 +186,7 @@ func (ev *eval) plot(dir *directive) any {
 		}
 		pl.Series = append(pl.Series, ps)
 	}
-	svg, err := plotsvg.Render(pl)
-	if err != nil {
-		ev.errs.at(dir.off, "plot: %v", err)
-		return fail
-	}
-	return &ast.Plot{SVG: svg, Input: pl, Caption: p.caption, Provenance: provenance}
+	return &view.Plot{Input: pl, Caption: p.caption, Provenance: provenance, At: ev.d.f.pos(dir.off).String()}
 }
 
 func point(row dataset.Row, xp probe.Param, xv, metric string) (rawPoint, bool) {
@@ -276,7 +271,7 @@ func (ev *eval) plotViews(dir *directive, sel *selection, free []freeParam) (vie
 // plot shows) and the series param; or, when the build's own result is
 // not stored and the plot shows no other machine, the placeholder plot to
 // show instead.
-func (ev *eval) plotSeries(dir *directive, x *Experiment, views []machineView) (lbl func(string) string, sp probe.Param, missing *ast.Plot) {
+func (ev *eval) plotSeries(dir *directive, x *Experiment, views []machineView) (lbl func(string) string, sp probe.Param, missing *view.Plot) {
 	p := dir.plot
 	var names []string
 	if p.machines != nil {
@@ -293,7 +288,7 @@ func (ev *eval) plotSeries(dir *directive, x *Experiment, views []machineView) (
 		ev.machinesMissing(dir, views, x.ID)
 	} else if views[0].r == nil {
 		ev.warn.kindAt(KindMissing, dir.off, "%s", missingMsg("", x.ID))
-		return lbl, sp, &ast.Plot{Missing: missingKo("", x.ID), Caption: p.caption}
+		return lbl, sp, &view.Plot{Missing: missingKo("", x.ID), Caption: p.caption}
 	}
 	return lbl, sp, nil
 }
@@ -361,9 +356,9 @@ func (ev *eval) plotProvenance(dir *directive, views []machineView, id string) s
 // curve without it), the quantile metrics' medians over the runs on x and
 // their fractions on y, as a step line (the fraction holds until the next
 // quantile). A reference set's curves are dashed.
-func (ev *eval) cdf(dir *directive) any {
+func (ev *eval) cdf(dir *directive) view.View {
 	p := dir.plot
-	fail := &ast.Error{Msg: "plot could not be evaluated"}
+	fail := &view.Error{Msg: "plot could not be evaluated"}
 	x, err := ev.env.experiment(p.from)
 	if err != nil {
 		ev.errs.at(dir.at["from"], "%v", err)
@@ -427,10 +422,10 @@ func (ev *eval) cdf(dir *directive) any {
 	}
 	if len(all) == 0 {
 		if views[0].r == nil {
-			return &ast.Plot{Missing: missingKo("", x.ID), Caption: p.caption}
+			return &view.Plot{Missing: missingKo("", x.ID), Caption: p.caption}
 		}
 		ev.warn.kindAt(KindMissing, dir.off, "the result of %s has none of the quantile metrics to plot", x.ID)
-		return &ast.Plot{Missing: fmt.Sprintf("측정 없음: %s 결과에 분포 값이 없습니다", x.ID), Caption: p.caption}
+		return &view.Plot{Missing: fmt.Sprintf("측정 없음: %s 결과에 분포 값이 없습니다", x.ID), Caption: p.caption}
 	}
 	provenance := ev.plotProvenance(dir, views, x.ID)
 	if p.ref != "" && len(all) > own && own == 1 && all[0].name == views[0].name {
@@ -461,10 +456,5 @@ func (ev *eval) cdf(dir *directive) any {
 		}
 		pl.Series = append(pl.Series, ps)
 	}
-	svg, err := plotsvg.Render(pl)
-	if err != nil {
-		ev.errs.at(dir.off, "plot: %v", err)
-		return fail
-	}
-	return &ast.Plot{SVG: svg, Input: pl, Caption: p.caption, Provenance: provenance}
+	return &view.Plot{Input: pl, Caption: p.caption, Provenance: provenance, At: ev.d.f.pos(dir.off).String()}
 }

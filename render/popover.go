@@ -8,11 +8,11 @@ import (
 
 	"github.com/yuin/goldmark/util"
 
-	"measuredbook/render/ast"
+	"measuredbook/view"
 )
 
 // provenanceData is what a live value's popover says about the results
-// it draws on (ast.Out.Data): its experiment, machine and measuring date,
+// it draws on (view.Out.Data): its experiment, machine and measuring date,
 // and whether it is another set's (a transcribed one, or another
 // machine's). A value that combines figures of several machines names
 // them all ("A (CPU) + B (CPU)") and says how many (mixed), without a
@@ -49,7 +49,7 @@ func (ev *eval) provenanceData(sets []setID) map[string]string {
 // (the popover, or the stylesheet without a script, shows the Data):
 // the range, the runs and the machine, or that the figure was transcribed
 // from the original book (whose source the environment page gives).
-func titleInData(out *ast.Out) bool {
+func titleInData(out *view.Out) bool {
 	d := out.Data
 	if d == nil {
 		return false
@@ -79,7 +79,7 @@ func atoi(s string) int {
 // skipping empty values, and makes a live value with something to tell
 // (its provenance, or a title: a setting's) focusable, so a keyboard or a
 // touch reaches it.
-func writeData(w util.BufWriter, out *ast.Out) {
+func writeData(w util.BufWriter, out *view.Out) {
 	keys := make([]string, 0, len(out.Data))
 	for k, v := range out.Data {
 		if v != "" {

@@ -235,11 +235,13 @@ func TestCases(t *testing.T) {
 				for _, w := range p.Warnings {
 					got["warnings"] += "[" + w.(interface{ Kind() string }).Kind() + "] " + w.Error() + "\n"
 				}
+				var out []byte
 				if err == nil {
-					out, err := HTML(d, p)
-					if err != nil {
-						t.Fatal(err)
-					}
+					// Drawing a plot may fail too, when the page is rendered.
+					out, err = HTML(d, p)
+					got["errors"] = errLines(err)
+				}
+				if err == nil {
 					got["html"] = string(out)
 					// Rendering is deterministic: a second evaluation of
 					// the same input gives the same bytes.

@@ -10,7 +10,7 @@ import (
 	"measuredbook/dataset"
 	"measuredbook/expr"
 	"measuredbook/probe"
-	"measuredbook/render/ast"
+	"measuredbook/view"
 )
 
 // rowIndex indexes a result's rows, failures and the combinations its
@@ -51,7 +51,7 @@ func unavailableReasons(r *dataset.Result) string {
 }
 
 // cell shows one metric of one combination: see figureCell.
-func (ix rowIndex) cell(p probe.Params, m probe.Metric, format string, labels map[string]string) (ast.Cell, error) {
+func (ix rowIndex) cell(p probe.Params, m probe.Metric, format string, labels map[string]string) (view.Cell, error) {
 	key := p.Key()
 	row, ok := ix.rows[key]
 	return figureCell(row, ok, ix.failures[key], ix.unavailable[key], m, format, labels)
@@ -63,15 +63,15 @@ func (ix rowIndex) cell(p probe.Params, m probe.Metric, format string, labels ma
 // machine cannot measure it (unavailable says why) or that it was not
 // measured. A code shown by its name takes the directive's label for that
 // name, if any.
-func figureCell(row dataset.Row, found bool, failed, unavailable string, m probe.Metric, format string, labels map[string]string) (ast.Cell, error) {
+func figureCell(row dataset.Row, found bool, failed, unavailable string, m probe.Metric, format string, labels map[string]string) (view.Cell, error) {
 	if !found {
 		if failed != "" {
-			return ast.Cell{Text: "실패", Title: failed, Class: "mb-failed"}, nil
+			return view.Cell{Text: "실패", Title: failed, Class: "mb-failed"}, nil
 		}
 		if unavailable != "" {
-			return ast.Cell{Text: "—", Title: unavailableKo(unavailable), Class: "mb-missing"}, nil
+			return view.Cell{Text: "—", Title: unavailableKo(unavailable), Class: "mb-missing"}, nil
 		}
-		return ast.Cell{Text: "—", Title: "측정 없음", Class: "mb-missing"}, nil
+		return view.Cell{Text: "—", Title: "측정 없음", Class: "mb-missing"}, nil
 	}
 	s, ok := dataset.Summarize(row, m.Name)
 	if !ok {
@@ -79,20 +79,20 @@ func figureCell(row dataset.Row, found bool, failed, unavailable string, m probe
 		if m.Optional != "" {
 			why = "해당 없음: " + m.Optional
 		}
-		return ast.Cell{Text: "—", Title: why, Class: "mb-missing"}, nil
+		return view.Cell{Text: "—", Title: why, Class: "mb-missing"}, nil
 	}
 	// The same Value a reference to this cell would evaluate to, so a
 	// table and an inline value show a figure alike.
 	v, err := expr.FromSample(&expr.Metric{Unit: m.Unit, Labels: m.Labels}, expr.Sample{Median: s.Median, Min: s.Min, Max: s.Max, Runs: s.N})
 	if err != nil {
-		return ast.Cell{}, err
+		return view.Cell{}, err
 	}
 	if format == "" && len(m.Labels) > 0 {
 		format = "label"
 	}
 	text, err := v.Format(format)
 	if err != nil {
-		return ast.Cell{}, err
+		return view.Cell{}, err
 	}
 	title := plural(s.N, "run", "runs")
 	if r := rangeText(v); r != "" && format != "label" {
@@ -101,61 +101,61 @@ func figureCell(row dataset.Row, found bool, failed, unavailable string, m probe
 	if format == "label" {
 		text = label(labels, text)
 	}
-	return ast.Cell{Text: text, Title: title, Number: true}, nil
+	return view.Cell{Text: text, Title: title, Number: true}, nil
 }
 
 // experiment renders an experiment directive: every combination × metric,
 // and the provenance line.
-func (ev *eval) experiment(dir *directive) any {
+func (ev *eval) experiment(dir *directive) view.View {
 	x := dir.exp
-	view := &ast.Experiment{ID: x.ID, Hidden: x.Show == "none"}
+	out := &view.Experiment{ID: x.ID, Hidden: x.Show == "none"}
 	var fixed []string
 	for _, name := range x.Order {
 		if len(x.Sweep[name]) == 1 {
 			fixed = append(fixed, label(x.Labels, name)+"="+label(x.Labels, x.Sweep[name][0]))
 		}
 	}
-	view.Fixed = strings.Join(fixed, ", ")
+	out.Fixed = strings.Join(fixed, ", ")
 	r, ok := ev.env.lookup("", x.ID)
 	if !ok {
-		view.Missing = missingKo("", x.ID)
-		if !view.Hidden {
+		out.Missing = missingKo("", x.ID)
+		if !out.Hidden {
 			ev.warn.kindAt(KindMissing, dir.off, "%s", missingMsg("", x.ID))
 		}
-		return view
+		return out
 	}
 	why, stale := ev.env.stale("", x.ID)
 	if stale {
 		ev.warn.kindAt(KindStale, dir.off, "experiment %s is stale (%s): its figures are shown, marked; measure it again with `go run . run %s`", x.ID, why, x.ID)
 	}
-	view.Provenance = provenance(r, x.Spec.Metrics, func(s string) string { return label(x.Labels, s) }, why)
-	view.SpreadNote = spreadNote
-	view.Measured = r.Measured()
-	if view.Hidden {
-		return view
+	out.Provenance = provenance(r, x.Spec.Metrics, func(s string) string { return label(x.Labels, s) }, why)
+	out.SpreadNote = spreadNote
+	out.Measured = r.Measured()
+	if out.Hidden {
+		return out
 	}
-	t := &ast.Table{Caption: x.Caption}
+	t := &view.Table{Caption: x.Caption}
 	var swept []string
 	for _, name := range x.Order {
 		if len(x.Sweep[name]) > 1 {
 			swept = append(swept, name)
-			t.Head = append(t.Head, ast.Cell{Text: label(x.Labels, name), Head: true, Title: paramDoc(x.Spec, name)})
+			t.Head = append(t.Head, view.Cell{Text: label(x.Labels, name), Head: true, Title: paramDoc(x.Spec, name)})
 		}
 	}
 	for _, m := range x.Spec.Metrics {
-		t.Head = append(t.Head, ast.Cell{Text: label(x.Labels, m.Name), Head: true, Title: m.Doc, Number: true})
+		t.Head = append(t.Head, view.Cell{Text: label(x.Labels, m.Name), Head: true, Title: m.Doc, Number: true})
 	}
 	ix := indexRows(r)
 	for _, c := range x.Combos {
-		var row []ast.Cell
+		var row []view.Cell
 		for _, name := range swept {
-			row = append(row, ast.Cell{Text: label(x.Labels, c[name]), Head: true})
+			row = append(row, view.Cell{Text: label(x.Labels, c[name]), Head: true})
 		}
 		for _, m := range x.Spec.Metrics {
 			cell, err := ix.cell(c, m, "", x.Labels)
 			if err != nil {
 				ev.errs.at(dir.off, "experiment %s, metric %s: %v", x.ID, m.Name, err)
-				return &ast.Error{Msg: err.Error()}
+				return &view.Error{Msg: err.Error()}
 			}
 			row = append(row, cell)
 		}
@@ -164,8 +164,8 @@ func (ev *eval) experiment(dir *directive) any {
 	for _, f := range r.Failures {
 		ev.warn.kindAt(KindFailed, dir.off, "experiment %s: combination [%s] failed: %s", x.ID, f.Params.Key(), f.Err)
 	}
-	view.Table = t
-	return view
+	out.Table = t
+	return out
 }
 
 func paramDoc(s probe.Spec, name string) string {
@@ -407,13 +407,13 @@ func (s *selection) params(kv ...string) probe.Params {
 }
 
 // table renders a table directive: rows × cols of one metric.
-func (ev *eval) table(dir *directive) any {
+func (ev *eval) table(dir *directive) view.View {
 	t := dir.table
 	if t.rows != "" && t.rows == t.cols {
 		ev.errs.at(dir.at["cols"], "rows and cols are both %s", t.rows)
-		return &ast.Error{Msg: "table could not be evaluated"}
+		return &view.Error{Msg: "table could not be evaluated"}
 	}
-	fail := &ast.Error{Msg: "table could not be evaluated"}
+	fail := &view.Error{Msg: "table could not be evaluated"}
 	x, err := ev.env.experiment(t.from)
 	if err != nil {
 		ev.errs.at(dir.at["from"], "%v", err)
@@ -434,7 +434,7 @@ func (ev *eval) table(dir *directive) any {
 	lbl := func(s string) string { return label(t.labels, s) }
 	if sel.r == nil {
 		ev.warn.kindAt(KindMissing, dir.off, "%s", missingMsg("", x.ID))
-		return &ast.TableView{Missing: missingKo("", x.ID)}
+		return &view.TableView{Missing: missingKo("", x.ID)}
 	}
 	rowVals, colVals := []string{""}, []string{""}
 	if t.rows != "" {
@@ -443,26 +443,26 @@ func (ev *eval) table(dir *directive) any {
 	if t.cols != "" {
 		colVals = x.Sweep[t.cols]
 	}
-	tab := &ast.Table{Caption: t.caption}
+	tab := &view.Table{Caption: t.caption}
 	corner := lbl(t.rows)
 	if t.rows != "" && t.cols != "" {
 		corner = lbl(t.rows) + " \\ " + lbl(t.cols)
 	}
 	if t.rows != "" {
-		tab.Head = append(tab.Head, ast.Cell{Text: corner, Head: true})
+		tab.Head = append(tab.Head, view.Cell{Text: corner, Head: true})
 	}
 	for _, c := range colVals {
 		name := lbl(c)
 		if t.cols == "" {
 			name = lbl(m.Name)
 		}
-		tab.Head = append(tab.Head, ast.Cell{Text: name, Head: true, Title: m.Doc, Number: true})
+		tab.Head = append(tab.Head, view.Cell{Text: name, Head: true, Title: m.Doc, Number: true})
 	}
 	ix := indexRows(sel.r)
 	for _, rv := range rowVals {
-		var row []ast.Cell
+		var row []view.Cell
 		if t.rows != "" {
-			row = append(row, ast.Cell{Text: lbl(rv), Head: true})
+			row = append(row, view.Cell{Text: lbl(rv), Head: true})
 		}
 		for _, cv := range colVals {
 			cell, err := ix.cell(sel.params(t.rows, rv, t.cols, cv), m, t.format, t.labels)
@@ -472,14 +472,14 @@ func (ev *eval) table(dir *directive) any {
 					off = dir.off
 				}
 				ev.errs.at(off, "%v", err)
-				return &ast.Error{Msg: err.Error()}
+				return &view.Error{Msg: err.Error()}
 			}
 			row = append(row, cell)
 		}
 		tab.Rows = append(tab.Rows, row)
 	}
 	why, _ := ev.env.stale("", x.ID)
-	return &ast.TableView{Table: tab, Provenance: shortProvenance(sel.r, why)}
+	return &view.TableView{Table: tab, Provenance: shortProvenance(sel.r, why)}
 }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
