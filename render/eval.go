@@ -55,9 +55,6 @@ func (v *env) staleIn(set, id string) (string, bool) {
 	return s.Stale(set, id)
 }
 
-// staleKo is a stale result's mark on the page.
-func staleKo(why string) string { return "⚠ 오래된 결과 (stale: " + why + ")" }
-
 // env is the expr.Env of one evaluation: every experiment of the book and
 // the stored results.
 type env struct {
@@ -328,10 +325,6 @@ func (g gap) ko() string {
 	return missingKo(g.set, g.id)
 }
 
-// unavailableKo is the gap's text where the set's machine cannot measure a
-// combination: the probe's own reason ("kqueue is not available on linux").
-func unavailableKo(reason string) string { return "이 기계에서는 잴 수 없음: " + reason }
-
 // missing returns the first reference of x whose experiment is known but
 // whose result is not stored, or whose selector could pick a combination
 // that failed; unknown experiments are left for Eval to report as errors.
@@ -487,14 +480,6 @@ func missingMsg(set, id string) string {
 	return fmt.Sprintf("no result of experiment %s: measure it with `go run . run %s`", id, id)
 }
 
-// missingKo is the placeholder's text on the page.
-func missingKo(set, id string) string {
-	if set != "" {
-		return fmt.Sprintf("세트 %s에 %s 결과가 없습니다", set, id)
-	}
-	return fmt.Sprintf("측정 없음: go run . run %s", id)
-}
-
 // eval is one evaluation of a document: its environment, the page it
 // fills, errors and warnings.
 type eval struct {
@@ -597,7 +582,7 @@ func (ev *eval) inline(v *value) *view.Out {
 	var text string
 	switch val.Kind {
 	case expr.Bool:
-		text = verdictLabel(val.Truth)
+		text = VerdictOf(val.Truth, "").Word()
 	case expr.String:
 		text = val.Str
 	default:
@@ -686,9 +671,6 @@ func (ev *eval) machineNote(set string, r *dataset.Result) string {
 	return name
 }
 
-// mixedKo is the note on a value that combines figures of n machines.
-func mixedKo(n int) string { return fmt.Sprintf("기계 %d대의 수치를 섞은 값", n) }
-
 type setID struct{ set, id string }
 
 // sets returns the distinct (set, experiment) pairs an expression draws
@@ -748,17 +730,6 @@ func (ev *eval) inconclusive(val expr.Value, at int) {
 	for _, c := range val.Inconclusive {
 		ev.warn.kindAt(KindInconclusive, at, "inconclusive condition %s: the runs disagree, so the else branch was taken; add an unsure branch (COND ? A : B ~ UNSURE)", c)
 	}
-}
-
-// verdictLabel localises a verdict for the Korean book.
-func verdictLabel(v expr.Truth) string {
-	switch v {
-	case expr.True:
-		return "성립"
-	case expr.False:
-		return "불성립"
-	}
-	return "판정 보류"
 }
 
 // condition evaluates a claim's or when's condition. ok is false after an

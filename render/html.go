@@ -132,23 +132,17 @@ func writePlot(b *bytes.Buffer, v *view.Plot) error {
 	return nil
 }
 
-var verdictMark = map[expr.Truth]string{expr.True: "✓", expr.False: "✗", expr.Unknown: "?"}
-
-// ruleNote is the hover of a claim a probe decides by rule: its verdict
-// restates the probe's definition, it is not a finding.
-const ruleNote = "규칙으로 판정: 프로브가 정한 규칙에 따른 값이며, 측정으로 확인한 결과가 아닙니다"
-
 // writeClaim writes a claim's verdict; text is its text as inline HTML.
 func writeClaim(b *bytes.Buffer, v *view.Claim, text []byte) {
 	if v.Unavailable != "" {
 		// Not a verdict: the claim is about what this machine cannot
 		// measure, and says so in place of one.
-		b.WriteString(`<div class="mb-claim mb-unavailable"><span class="mb-verdict">– 해당 없음</span> <span class="mb-claim-text">`)
+		b.WriteString(`<div class="mb-claim mb-unavailable"><span class="mb-verdict">` + esc(Unavailable.String()) + `</span> <span class="mb-claim-text">`)
 		b.Write(text)
 		b.WriteString(`</span><div class="mb-explain">` + esc(unavailableKo(v.Unavailable)) + "</div></div>\n")
 		return
 	}
-	class := "mb-claim mb-" + v.Verdict.String()
+	class := "mb-claim mb-" + VerdictOf(v.Verdict, "").Class()
 	if v.Rule {
 		class += " mb-rule"
 	}
@@ -162,7 +156,7 @@ func writeClaim(b *bytes.Buffer, v *view.Claim, text []byte) {
 		b.WriteString(` title="` + esc(v.Explain) + `"`)
 	}
 	b.WriteString(">")
-	b.WriteString(`<span class="mb-verdict">` + verdictMark[v.Verdict] + " " + esc(verdictLabel(v.Verdict)) + "</span> ")
+	b.WriteString(`<span class="mb-verdict">` + esc(VerdictOf(v.Verdict, "").String()) + "</span> ")
 	if len(v.Machines) > 0 {
 		b.WriteString(`<span class="mb-machine">` + esc(strings.Join(v.Machines, " + ")) + "</span> ")
 	}
@@ -187,8 +181,8 @@ func writeClaim(b *bytes.Buffer, v *view.Claim, text []byte) {
 func writeVerdicts(b *bytes.Buffer, on []view.MachineVerdict) {
 	b.WriteString(`<ul class="mb-on">`)
 	for _, o := range on {
-		b.WriteString(`<li class="mb-` + o.Verdict.String() + `" title="` + esc(o.Explain) + `">`)
-		b.WriteString(`<span class="mb-machine">` + esc(o.Machine) + `</span> <span class="mb-verdict">` + verdictMark[o.Verdict] + " " + esc(verdictLabel(o.Verdict)) + "</span>")
+		b.WriteString(`<li class="mb-` + VerdictOf(o.Verdict, "").Class() + `" title="` + esc(o.Explain) + `">`)
+		b.WriteString(`<span class="mb-machine">` + esc(o.Machine) + `</span> <span class="mb-verdict">` + esc(VerdictOf(o.Verdict, "").String()) + "</span>")
 		if o.Verdict != expr.True {
 			b.WriteString(` <code>` + esc(o.Explain) + "</code>")
 		}

@@ -135,7 +135,7 @@ func TestClaimsPageSaysNotApplicable(t *testing.T) {
 		}},
 	}}}))
 	for _, want := range []string{
-		"주장 3개: 성립 1, 불성립 0, 판단 보류 0, 이 기계에서는 잴 수 없는 것에 관한 주장이라 해당 없음 2.",
+		"주장 3개: 성립 1, 불성립 0, 판정 보류 0, 이 기계에서는 잴 수 없는 것에 관한 주장이라 해당 없음 2.",
 		`<li class="mb-claim mb-unavailable"><span class="mb-verdict">– 해당 없음</span> kqueue는 평평하다`,
 		`<li class="mb-unavailable"><span class="mb-machine">linux-box</span> <span class="mb-verdict">– 해당 없음</span>`,
 		`<li class="mb-holds"><span class="mb-machine">m1</span> <span class="mb-verdict">✓ 성립</span>`,
