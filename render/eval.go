@@ -251,23 +251,38 @@ func metricNames(s probe.Spec) []string {
 	return out
 }
 
-// gap is a reference the page cannot show: its result is not stored, or
-// the combination it names failed to measure (failed says which and why),
-// or it lacks an optional metric (inapplicable says why it does not apply),
-// or its stale result was measured without the value it selects (stale),
-// or a transcribed set holds no such figure (absent names it), or the
-// set's machine did not record a fact (fact, of machine), or the set's
-// machine cannot measure the combination at all (unavailable says why).
-type gap struct{ set, id, failed, metric, inapplicable, stale, absent, fact, machine, unavailable string }
+// gap is a reference the page cannot show: of experiment id in set ("" is
+// the build's own), what its kind says is missing.
+type gap struct {
+	kind    gapKind
+	set, id string
+	what    string // the combination, figure, selected value or machine fact it lacks
+	why     string // the failure, the reason, or why the result is stale
+	metric  string // gapInapplicable: the optional metric
+	machine string // gapFact: the machine that did not record it
+}
 
-// kind is the kind of the gap's warning.
-func (g gap) kind() string {
-	switch {
-	case g.unavailable != "":
+// gapKind is why a reference has no figure.
+type gapKind int
+
+const (
+	gapNoResult     gapKind = iota // its result is not stored
+	gapFailed                      // the combination what failed to measure: why
+	gapUnavailable                 // the set's machine cannot measure what: why
+	gapInapplicable                // metric does not apply to what: why
+	gapStale                       // the stale result (why) was measured without what
+	gapTranscribed                 // the transcribed set holds no figure what
+	gapFact                        // machine did not record the fact what
+)
+
+// warnKind is the kind of the gap's warning.
+func (g gap) warnKind() string {
+	switch g.kind {
+	case gapUnavailable:
 		return KindUnavailable
-	case g.inapplicable != "":
+	case gapInapplicable:
 		return KindNotApplicable
-	case g.failed != "":
+	case gapFailed:
 		return KindFailed
 	}
 	return KindMissing
@@ -275,54 +290,32 @@ func (g gap) kind() string {
 
 // msg is the warning: what is missing and the command that measures it.
 func (g gap) msg() string {
-	if g.fact != "" {
-		return fmt.Sprintf("machine %s did not record machine.%s (a transcribed set, or results measured before it was recorded; measuring the set again records it)", g.machine, g.fact)
-	}
-	if g.absent != "" {
-		return fmt.Sprintf("no result of experiment %s for %s: the transcribed set %sholds no such figure", g.id, g.absent, setNote(g.set))
-	}
-	if g.stale != "" {
-		return fmt.Sprintf("the stored result of experiment %s has no %s: measure it again with `go run . run %s`", g.id, g.stale, g.id)
-	}
-	if g.unavailable != "" {
-		return fmt.Sprintf("experiment %s has no figure for %s, which its machine cannot measure: %s", g.id, g.failed, g.unavailable)
-	}
-	if g.inapplicable != "" {
-		return fmt.Sprintf("%s.%s does not apply to %s, so the expression has no value: %s", g.id, g.metric, g.failed, g.inapplicable)
-	}
-	if g.failed != "" && g.set != "" {
-		return fmt.Sprintf("experiment %s failed for %s in set %s (measured on that machine)", g.id, g.failed, g.set)
-	}
-	if g.failed != "" {
-		return fmt.Sprintf("experiment %s failed for %s; measure it again with `go run . run %s`", g.id, g.failed, g.id)
+	switch g.kind {
+	case gapFact:
+		return fmt.Sprintf("machine %s did not record machine.%s (a transcribed set, or results measured before it was recorded; measuring the set again records it)", g.machine, g.what)
+	case gapTranscribed:
+		return fmt.Sprintf("no result of experiment %s for %s: the transcribed set %sholds no such figure", g.id, g.what, setNote(g.set))
+	case gapStale:
+		return fmt.Sprintf("the stored result of experiment %s has no %s (%s): measure it again with `go run . run %s`", g.id, g.what, g.why, g.id)
+	case gapUnavailable:
+		return fmt.Sprintf("experiment %s has no figure for %s, which its machine cannot measure: %s", g.id, g.what, g.why)
+	case gapInapplicable:
+		return fmt.Sprintf("%s.%s does not apply to %s, so the expression has no value: %s", g.id, g.metric, g.what, g.why)
+	case gapFailed:
+		if g.set != "" {
+			return fmt.Sprintf("experiment %s failed for %s: %s in set %s (measured on that machine)", g.id, g.what, g.why, g.set)
+		}
+		return fmt.Sprintf("experiment %s failed for %s: %s; measure it again with `go run . run %s`", g.id, g.what, g.why, g.id)
 	}
 	return missingMsg(g.set, g.id)
 }
 
-// ko is the placeholder's text on the page.
-func (g gap) ko() string {
-	if g.fact != "" {
-		return "기록 없음: " + g.machine + "의 machine." + g.fact
+// unavailable is why the gap's machine cannot measure it; "" for another gap.
+func (g gap) unavailable() string {
+	if g.kind == gapUnavailable {
+		return g.why
 	}
-	if g.absent != "" {
-		return "원서에 없는 수치: " + g.absent
-	}
-	if g.failed != "" && g.set != "" && g.inapplicable == "" {
-		return g.set + "에서 측정 실패: " + g.failed
-	}
-	if g.stale != "" {
-		return "측정 없음: 오래된 결과에 " + g.stale + " 값이 없습니다"
-	}
-	if g.unavailable != "" {
-		return unavailableKo(g.unavailable)
-	}
-	if g.inapplicable != "" {
-		return "해당 없음 (" + g.failed + "): " + g.inapplicable
-	}
-	if g.failed != "" {
-		return "측정 실패: " + g.failed
-	}
-	return missingKo(g.set, g.id)
+	return ""
 }
 
 // missing returns the first reference of x whose experiment is known but
@@ -336,18 +329,18 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 		set := v.resolve(r.Set)
 		res, stored := v.find(set, r.Experiment)
 		if !stored {
-			return gap{set: set, id: r.Experiment}, true
+			return gap{kind: gapNoResult, set: set, id: r.Experiment}, true
 		}
 		for _, f := range res.Failures {
 			if selects(r.Selector, f.Params) {
-				return gap{set: set, id: r.Experiment, failed: "[" + f.Params.Key() + "]: " + f.Err}, true
+				return gap{kind: gapFailed, set: set, id: r.Experiment, what: "[" + f.Params.Key() + "]", why: f.Err}, true
 			}
 		}
 		// A combination the machine cannot measure (kqueue on Linux) is
 		// a result: a gap with its reason, whatever else is stored.
 		for _, u := range res.Unavailable {
 			if selects(r.Selector, u.Params) {
-				return gap{set: set, id: r.Experiment, failed: "[" + u.Params.Key() + "]", unavailable: u.Reason}, true
+				return gap{kind: gapUnavailable, set: set, id: r.Experiment, what: "[" + u.Params.Key() + "]", why: u.Reason}, true
 			}
 		}
 		// A stale result measured without a value the chapter now sweeps
@@ -356,7 +349,7 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 		if why, stale := v.staleIn(set, r.Experiment); stale {
 			for _, sel := range r.Selector {
 				if !slices.ContainsFunc(res.Sweep[sel.Key], func(have string) bool { return expr.ValueMatches(sel.Value, have) }) {
-					return gap{set: set, id: r.Experiment, stale: fmt.Sprintf("%s=%s", sel.Key, sel.Value) + " (" + why + ")"}, true
+					return gap{kind: gapStale, set: set, id: r.Experiment, what: sel.Key + "=" + sel.Value, why: why}, true
 				}
 			}
 		}
@@ -364,14 +357,14 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 		// not every combination and metric a chapter asks for: what it
 		// lacks is a gap on the page, not an error in the chapter.
 		if !res.Measured() && !holds(res, r, v.exps[r.Experiment], set == "") {
-			return gap{set: set, id: r.Experiment, absent: fmt.Sprintf("%s[%s]", r.Metric, selText(r.Selector))}, true
+			return gap{kind: gapTranscribed, set: set, id: r.Experiment, what: fmt.Sprintf("%s[%s]", r.Metric, selText(r.Selector))}, true
 		}
 		// An optional metric a selected combination does not have: the
 		// expression has no value there, not a zero.
 		if m, ok := v.exps[r.Experiment].Spec.Metric(r.Metric); ok && m.Optional != "" {
 			for _, row := range res.Rows {
 				if _, has := dataset.Summarize(row, r.Metric); !has && selects(r.Selector, row.Params) {
-					return gap{set: set, id: r.Experiment, failed: "[" + row.Params.Key() + "]", metric: r.Metric, inapplicable: m.Optional}, true
+					return gap{kind: gapInapplicable, set: set, id: r.Experiment, what: "[" + row.Params.Key() + "]", why: m.Optional, metric: r.Metric}, true
 				}
 			}
 		}
@@ -380,7 +373,7 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 	// set, or results older than the fact's record) is a gap too.
 	for _, fact := range x.Facts() {
 		if f, err := v.Machine(fact.Set); err == nil && !expr.Recorded(f, fact.Field) {
-			return gap{set: v.resolve(fact.Set), fact: fact.Field, machine: f.Name}, true
+			return gap{kind: gapFact, set: v.resolve(fact.Set), what: fact.Field, machine: f.Name}, true
 		}
 	}
 	return gap{}, false
@@ -566,12 +559,8 @@ func (ev *eval) inline(v *value) *view.Out {
 		return &view.Out{Class: "mb-error", Text: "{{" + x.String() + "}}", Title: "no measurement"}
 	}
 	if g, miss := ev.env.missing(x); miss {
-		ev.warn.kindAt(g.kind(), v.at, "%s", g.msg())
-		text := "측정 없음"
-		if g.inapplicable != "" || g.unavailable != "" {
-			text = "—"
-		}
-		return &view.Out{Class: "mb-missing", Text: text, Title: g.ko()}
+		ev.warn.kindAt(g.warnKind(), v.at, "%s", g.msg())
+		return &view.Out{Class: "mb-missing", Text: g.mark(), Title: g.ko()}
 	}
 	val, err := x.Eval(ev.env)
 	if err != nil {
@@ -742,10 +731,10 @@ func (ev *eval) condition(what string, x *expr.Expr, m offmap) (val expr.Value, 
 	}
 	if g, miss := ev.env.missing(x); miss {
 		verb := "not decided"
-		if g.unavailable != "" && what == "claim" {
+		if g.kind == gapUnavailable && what == "claim" {
 			verb = "does not apply"
 		}
-		ev.warn.kindAt(g.kind(), m(0), "%s %s: %s", what, verb, g.msg())
+		ev.warn.kindAt(g.warnKind(), m(0), "%s %s: %s", what, verb, g.msg())
 		return expr.Value{Kind: expr.Bool, Truth: expr.Unknown}, &g, true
 	}
 	val, err := x.Eval(ev.env)
@@ -819,7 +808,7 @@ func (ev *eval) decide(dir *directive, plain string) (v view.MachineVerdict, ok 
 	if missing != nil {
 		// A claim about what the machine cannot measure (kqueue on
 		// Linux) does not apply to it: neither held nor undecided.
-		v.Explain, v.Unavailable = missing.ko(), missing.unavailable
+		v.Explain, v.Unavailable = missing.ko(), missing.unavailable()
 		return v, true
 	}
 	v.Explain = c.expect.Explain(ev.env)
