@@ -22,8 +22,10 @@ import (
 
 	"measuredbook/book"
 	"measuredbook/dataset"
+	"measuredbook/evaluate"
 	"measuredbook/expr"
 	"measuredbook/machine"
+	"measuredbook/parse"
 	"measuredbook/probe"
 	"measuredbook/probes"
 	"measuredbook/render"
@@ -318,7 +320,7 @@ func printWarnings(w io.Writer, warnings []error, verbose bool, skip func(error)
 
 // printFailingClaims names every claim that does not hold, where it is and
 // what was measured.
-func printFailingClaims(w io.Writer, claims []render.Claim) {
+func printFailingClaims(w io.Writer, claims []evaluate.Claim) {
 	for _, c := range claims {
 		if c.Verdict == expr.False {
 			fmt.Fprintf(w, "%s: claim does not hold: %s\n    %s\n", c.Pos, c.Text, c.Explain)
@@ -382,7 +384,7 @@ func naText(na int) string {
 
 // countClaims counts claims by verdict; those about what the machine
 // cannot measure (Unavailable) are counted apart, as not applicable.
-func countClaims(claims []render.Claim) (holds, fails, unsure, na int) {
+func countClaims(claims []evaluate.Claim) (holds, fails, unsure, na int) {
 	for _, c := range claims {
 		switch {
 		case c.Unavailable != "":
@@ -789,7 +791,7 @@ func runCheck(ctx context.Context, e *cliEnv, args []string) error {
 
 // missingData says which result a claim lacks and how to get it where
 // check runs, or "" when its data is all there (the runs disagree).
-func missingData(c render.Claim, res *book.Results, opts book.Options, set string) string {
+func missingData(c evaluate.Claim, res *book.Results, opts book.Options, set string) string {
 	x, err := expr.Parse(c.Expect)
 	if err != nil {
 		return ""
@@ -831,7 +833,7 @@ func runRender(ctx context.Context, e *cliEnv, args []string) error {
 	}
 	// References may name experiments of other chapters: take the book's
 	// experiments when there is a book, the document's own win.
-	experiments := map[string]*render.Experiment{}
+	experiments := map[string]*parse.Experiment{}
 	var cfg book.Config
 	if b, err := book.Load(e.chapters, opts.Probes); err == nil {
 		experiments, cfg = b.Experiments, b.Config
@@ -842,8 +844,16 @@ func runRender(ctx context.Context, e *cliEnv, args []string) error {
 	}
 	res := book.NewResults(e.results, set, opts.Probes)
 	res.BookMachines = cfg.Machines // machines: book
-	html, warnings, err := render.RenderFragment(name, src, opts.Probes, res, experiments)
-	printWarnings(e.stderr, warnings, e.verbose, nil)
+	d, err := parse.Parse(name, src, opts.Probes)
+	if err != nil {
+		return err
+	}
+	p, err := evaluate.Evaluate(d, res, experiments)
+	printWarnings(e.stderr, p.Warnings, e.verbose, nil)
+	if err != nil {
+		return err
+	}
+	html, err := render.HTML(d, p.Views)
 	if err != nil {
 		return err
 	}

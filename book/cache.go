@@ -15,10 +15,11 @@ import (
 	"time"
 
 	"measuredbook/dataset"
+	"measuredbook/evaluate"
 	"measuredbook/expr"
+	"measuredbook/parse"
 	"measuredbook/probe"
 	"measuredbook/probe/codehash"
-	"measuredbook/render"
 	"measuredbook/rendercache"
 )
 
@@ -100,7 +101,7 @@ func (rc *renderCache) probeHash(p probe.Probe, goos, goarch string) string {
 // check the book, compute the status and measure. Render parses the
 // chapter again only if its page is not cached either.
 type parsed struct {
-	Front       render.Front
+	Front       parse.Front
 	Experiments []storedExperiment
 }
 
@@ -109,7 +110,7 @@ type parsed struct {
 // part of every key), and its combinations are its sweep's product.
 type storedExperiment struct {
 	ID, Probe     string
-	Pos           render.Pos
+	Pos           parse.Pos
 	Order         []string
 	Sweep         map[string][]string
 	Runs          int
@@ -118,16 +119,16 @@ type storedExperiment struct {
 	Labels        map[string]string
 }
 
-func storeExperiment(x *render.Experiment) storedExperiment {
+func storeExperiment(x *parse.Experiment) storedExperiment {
 	return storedExperiment{ID: x.ID, Probe: x.Probe, Pos: x.Pos, Order: x.Order, Sweep: x.Sweep, Runs: x.Runs,
 		Show: x.Show, Caption: x.Caption, Timeout: x.Timeout, Labels: x.Labels}
 }
 
 // experiment is s as Parse makes it; false when the registry has no such
 // probe.
-func (s storedExperiment) experiment(probes []probe.Probe) (*render.Experiment, bool) {
+func (s storedExperiment) experiment(probes []probe.Probe) (*parse.Experiment, bool) {
 	p, ok := probe.Lookup(probes, s.Probe)
-	return &render.Experiment{ID: s.ID, Probe: s.Probe, Pos: s.Pos, Spec: p.Spec, Order: s.Order, Sweep: s.Sweep,
+	return &parse.Experiment{ID: s.ID, Probe: s.Probe, Pos: s.Pos, Spec: p.Spec, Order: s.Order, Sweep: s.Sweep,
 		Combos: dataset.Combos(s.Order, s.Sweep), Runs: s.Runs, Show: s.Show, Caption: s.Caption, Timeout: s.Timeout, Labels: s.Labels}, ok
 }
 
@@ -136,7 +137,7 @@ func (rc *renderCache) parseKey(file string, sum [sha256.Size]byte) rendercache.
 }
 
 // parsed returns the cached parse of a chapter's source, if any.
-func (rc *renderCache) parsed(file string, sum [sha256.Size]byte, probes []probe.Probe) (*render.Doc, bool) {
+func (rc *renderCache) parsed(file string, sum [sha256.Size]byte, probes []probe.Probe) (*parse.Doc, bool) {
 	if rc == nil {
 		return nil, false
 	}
@@ -148,7 +149,7 @@ func (rc *renderCache) parsed(file string, sum [sha256.Size]byte, probes []probe
 	if !ok {
 		return nil, false
 	}
-	d := &render.Doc{File: file, Front: p.Front}
+	d := &parse.Doc{File: file, Front: p.Front}
 	for _, s := range p.Experiments {
 		x, ok := s.experiment(probes)
 		if !ok {
@@ -160,7 +161,7 @@ func (rc *renderCache) parsed(file string, sum [sha256.Size]byte, probes []probe
 }
 
 // keepParsed stores what Load needs of a parsed chapter.
-func (rc *renderCache) keepParsed(d *render.Doc, sum [sha256.Size]byte) {
+func (rc *renderCache) keepParsed(d *parse.Doc, sum [sha256.Size]byte) {
 	if rc == nil {
 		return
 	}
@@ -206,7 +207,7 @@ func (p parsed) encode() []byte {
 // decodeParsed is encode undone; false for data encode did not make.
 func decodeParsed(data []byte) (p parsed, ok bool) {
 	d := decoder{rendercache.NewDecoder(data)}
-	p.Front = render.Front{Title: d.str(), Order: d.int(), Slug: d.str(), Lang: d.str()}
+	p.Front = parse.Front{Title: d.str(), Order: d.int(), Slug: d.str(), Lang: d.str()}
 	for n := d.int(); n > 0 && !d.Bad(); n-- {
 		x := storedExperiment{ID: d.str(), Probe: d.str(), Pos: d.pos(), Order: d.strs()}
 		if k := d.int(); k >= 0 {
@@ -267,7 +268,7 @@ func (rc *renderCache) chapters(b *Book, l *layout) (*chapterCache, error) {
 		// whose source is in its key: a paragraph added above it must
 		// not render every chapter again.
 		s := storeExperiment(x)
-		s.Pos = render.Pos{}
+		s.Pos = parse.Pos{}
 		experiments[id] = s
 	}
 	shared, err := json.Marshal(struct {
@@ -308,10 +309,10 @@ func (cc *chapterCache) state(d dep) (sum [sha256.Size]byte, stale string) {
 // uvarint-prefixed strings and varints, in the order of encodeEntry.
 
 // cachedWarning is a warning read back from the cache: the position and
-// message of the *render.PosError it was, and its kind (which render
+// message of the *parse.PosError it was, and its kind (which render
 // keeps to itself).
 type cachedWarning struct {
-	*render.PosError
+	*parse.PosError
 	kind string
 }
 
@@ -345,7 +346,7 @@ func (e *encoder) mapLen(isNil bool, n int) {
 	e.int(n)
 }
 
-func (e *encoder) pos(p render.Pos) {
+func (e *encoder) pos(p parse.Pos) {
 	e.str(p.File)
 	e.int(p.Line)
 	e.int(p.Col)
@@ -369,7 +370,7 @@ func (d decoder) strs() []string {
 	return ss
 }
 
-func (d decoder) pos() render.Pos { return render.Pos{File: d.str(), Line: d.int(), Col: d.int()} }
+func (d decoder) pos() parse.Pos { return parse.Pos{File: d.str(), Line: d.int(), Col: d.int()} }
 
 // encodeEntry encodes the results a chapter read as cc sees them, its
 // output and the blob of its page; ok is false when the output holds a
@@ -386,7 +387,7 @@ func (cc *chapterCache) encodeEntry(deps []dep, o chapterOut, page rendercache.B
 	}
 	e.int(len(o.warnings))
 	for _, w := range o.warnings {
-		var pe *render.PosError
+		var pe *parse.PosError
 		var k interface{ Kind() string }
 		if !errors.As(w, &pe) || !errors.As(w, &k) || w.Error() != pe.Error() {
 			return nil, false
@@ -431,14 +432,14 @@ func (cc *chapterCache) decodeEntry(data []byte) (o chapterOut, page rendercache
 	}
 	for n := d.int(); n > 0 && !d.Bad(); n-- {
 		pos, msg, kind := d.pos(), d.str(), d.str()
-		o.warnings = append(o.warnings, cachedWarning{&render.PosError{Pos: pos, Msg: msg}, kind})
+		o.warnings = append(o.warnings, cachedWarning{&parse.PosError{Pos: pos, Msg: msg}, kind})
 	}
 	for n := d.int(); n > 0 && !d.Bad(); n-- {
-		c := render.Claim{Pos: d.pos(), Text: d.str(), Expect: d.str(), Verdict: expr.Truth(d.int())}
+		c := evaluate.Claim{Pos: d.pos(), Text: d.str(), Expect: d.str(), Verdict: expr.Truth(d.int())}
 		c.Explain, c.Basis, c.Unavailable = d.str(), d.str(), d.str()
 		c.Machines = d.strs()
 		for n := d.int(); n > 0 && !d.Bad(); n-- {
-			c.On = append(c.On, render.MachineVerdict{Machine: d.str(), Verdict: expr.Truth(d.int()), Explain: d.str(), Unavailable: d.str()})
+			c.On = append(c.On, evaluate.MachineVerdict{Machine: d.str(), Verdict: expr.Truth(d.int()), Explain: d.str(), Unavailable: d.str()})
 		}
 		o.claims = append(o.claims, c)
 	}
@@ -464,7 +465,7 @@ func (cc *chapterCache) get(i int) (page rendercache.Blob, o chapterOut, ok bool
 
 // put keeps chapter i's output and the blob of its page, made reading
 // what rec recorded.
-func (cc *chapterCache) put(i int, rec render.Results, page rendercache.Blob, o chapterOut) {
+func (cc *chapterCache) put(i int, rec evaluate.Results, page rendercache.Blob, o chapterOut) {
 	r, ok := rec.(*recorder)
 	if cc == nil || !ok {
 		return
@@ -481,7 +482,7 @@ func (cc *chapterCache) put(i int, rec render.Results, page rendercache.Blob, o 
 
 // record returns the Results a chapter is evaluated against: res itself,
 // or with a cache, res noting which results the chapter reads.
-func (cc *chapterCache) record(res *Results) render.Results {
+func (cc *chapterCache) record(res *Results) evaluate.Results {
 	if cc == nil {
 		return res
 	}

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 
-	"measuredbook/render"
+	"measuredbook/parse"
 	"measuredbook/store"
 )
 
@@ -37,7 +37,7 @@ func LoadConfig(dir string) (Config, error) {
 	} else if err != nil {
 		return c, err
 	}
-	fields, err := render.ParseFields(path, data, []string{"title", "lang", "machine", "machines", "preface"}, []string{"machines"})
+	fields, err := parse.ParseFields(path, data, []string{"title", "lang", "machine", "machines", "preface"}, []string{"machines"})
 	if err != nil {
 		return c, err
 	}
@@ -45,18 +45,18 @@ func LoadConfig(dir string) (Config, error) {
 	var errs []error
 	if c.Machine != "" {
 		if err := checkSetName(c.Machine); err != nil {
-			errs = append(errs, &render.PosError{Pos: fields["machine"].Pos, Msg: err.Error()})
+			errs = append(errs, &parse.PosError{Pos: fields["machine"].Pos, Msg: err.Error()})
 		}
 	}
 	ms := fields["machines"]
 	for i, m := range ms.Items {
 		switch err := checkSetName(m); {
 		case m == "":
-			errs = append(errs, &render.PosError{Pos: ms.ItemPos[i], Msg: "machines: an empty name; list result sets, as in machines: [m1, linux-arm64-neoverse-n1-4c]"})
+			errs = append(errs, &parse.PosError{Pos: ms.ItemPos[i], Msg: "machines: an empty name; list result sets, as in machines: [m1, linux-arm64-neoverse-n1-4c]"})
 		case err != nil:
-			errs = append(errs, &render.PosError{Pos: ms.ItemPos[i], Msg: "machines: " + err.Error()})
+			errs = append(errs, &parse.PosError{Pos: ms.ItemPos[i], Msg: "machines: " + err.Error()})
 		case slices.Contains(c.Machines, m):
-			errs = append(errs, &render.PosError{Pos: ms.ItemPos[i], Msg: fmt.Sprintf("machines: %s is listed twice", m)})
+			errs = append(errs, &parse.PosError{Pos: ms.ItemPos[i], Msg: fmt.Sprintf("machines: %s is listed twice", m)})
 		default:
 			c.Machines = append(c.Machines, m)
 		}

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"measuredbook/dataset"
+	"measuredbook/parse"
 	"measuredbook/probe"
 	"measuredbook/probe/codehash"
-	"measuredbook/render"
 	"measuredbook/runner"
 	"measuredbook/store"
 )
@@ -54,7 +54,7 @@ func (m *Measurer) measure(ctx context.Context, b *Book, id, label string) (*dat
 	e := b.Experiments[id]
 	p, ok := probe.Lookup(m.Probes, e.Probe)
 	if !ok {
-		return nil, &render.PosError{Pos: e.Pos, Msg: fmt.Sprintf("unknown probe %q", e.Probe)}
+		return nil, &parse.PosError{Pos: e.Pos, Msg: fmt.Sprintf("unknown probe %q", e.Probe)}
 	}
 	runs := e.Runs
 	if m.Runs > 0 {

@@ -12,8 +12,8 @@ import (
 	"sync"
 
 	"measuredbook/dataset"
+	"measuredbook/parse"
 	"measuredbook/probe"
-	"measuredbook/render"
 	"measuredbook/store"
 )
 
@@ -34,7 +34,7 @@ type Results struct {
 	sources *Sources               // what a serving process remembers of the files; nil: nothing
 
 	// BookMachines are the machines the book shows beside its own
-	// (book.yaml's machines:), present or not: render.Sets.
+	// (book.yaml's machines:), present or not: evaluate.Sets.
 	BookMachines []string
 }
 
@@ -97,7 +97,7 @@ func (r *Results) preload(ids []string) {
 	parallel(len(ids), func(i int) { r.Lookup("", ids[i]) })
 }
 
-// Lookup implements render.Results.
+// Lookup implements evaluate.Results.
 func (r *Results) Lookup(set, id string) (*dataset.Result, bool) {
 	f := r.file(set, id)
 	return f.res, f.res != nil
@@ -144,10 +144,10 @@ func (r *Results) setName(set string) string {
 	return set
 }
 
-// Own implements render.Sets: the build's set.
+// Own implements evaluate.Sets: the build's set.
 func (r *Results) Own() string { return r.Machine }
 
-// Shown implements render.Sets: the machines the book shows.
+// Shown implements evaluate.Sets: the machines the book shows.
 func (r *Results) Shown() []string { return r.BookMachines }
 
 // Errors are the result files that exist but could not be read, in the
@@ -172,7 +172,7 @@ func (r *Results) Errors() []error {
 }
 
 // Sets lists the result sets present (directory names), sorted; it
-// implements render.Sets.
+// implements evaluate.Sets.
 //
 // The folder is read once (every chapter asks), and again after Forget:
 // a measurement may have made the set's folder.
@@ -208,7 +208,7 @@ const (
 )
 
 // MarkStale records which results of the build's set are stale, so that
-// the pages mark them where they are shown (render.Staleness).
+// the pages mark them where they are shown (evaluate.Staleness).
 func (r *Results) MarkStale(sts []Status) {
 	stale := map[string]string{}
 	for _, st := range sts {
@@ -221,7 +221,7 @@ func (r *Results) MarkStale(sts []Status) {
 	r.stale = stale
 }
 
-// Stale implements render.Staleness for the build's set.
+// Stale implements evaluate.Staleness for the build's set.
 func (r *Results) Stale(set, id string) (string, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -282,7 +282,7 @@ func (b *Book) probeHash(all []probe.Probe, name, goos, goarch string) string {
 	return h
 }
 
-func compare(e *render.Experiment, hash func() string, r *dataset.Result) (State, string) {
+func compare(e *parse.Experiment, hash func() string, r *dataset.Result) (State, string) {
 	var why []string
 	if r.Probe != e.Probe {
 		why = append(why, fmt.Sprintf("measured with probe %s, chapter asks for %s", r.Probe, e.Probe))

@@ -7,14 +7,15 @@ import (
 	"testing/fstest"
 
 	"measuredbook/dataset"
+	"measuredbook/evaluate"
+	"measuredbook/parse"
 	"measuredbook/probe"
 	"measuredbook/probe/codehash"
-	"measuredbook/render"
 )
 
 func TestCompareSaysWhyAResultIsStale(t *testing.T) {
 	p := probe.Probe{Spec: probe.Spec{Name: "readiness"}}
-	e := &render.Experiment{ID: "r", Probe: "readiness", Order: []string{"idle"}, Sweep: map[string][]string{"idle": {"100", "1000"}}, Runs: 3}
+	e := &parse.Experiment{ID: "r", Probe: "readiness", Order: []string{"idle"}, Sweep: map[string][]string{"idle": {"100", "1000"}}, Runs: 3}
 	fresh := func() *dataset.Result {
 		return &dataset.Result{Probe: "readiness", Hash: codehash.Of(p), Order: []string{"idle"}, Sweep: map[string][]string{"idle": {"100", "1000"}}, Runs: 3}
 	}
@@ -43,9 +44,9 @@ func TestCompareSaysWhyAResultIsStale(t *testing.T) {
 }
 
 // TestStaleMarks: the statuses a build computed decide which results the
-// pages mark as stale (render.Staleness), only in the build's set.
+// pages mark as stale (evaluate.Staleness), only in the build's set.
 func TestStaleMarks(t *testing.T) {
-	var _ render.Staleness = (*Results)(nil)
+	var _ evaluate.Staleness = (*Results)(nil)
 	res := NewResults(t.TempDir(), "here", nil)
 	res.MarkStale([]Status{{ID: "a", State: Stale, Why: "runs changed (3 → 5)"}, {ID: "b", State: Fresh}})
 	if why, ok := res.Stale("", "a"); !ok || why != "runs changed (3 → 5)" {
@@ -68,7 +69,7 @@ func TestCompareHashesForTheResultsMachine(t *testing.T) {
 		"a_bsd.go":   {Data: []byte("//go:build darwin || freebsd\n\npackage a; var kq = 1")},
 	}
 	p := probe.Probe{Spec: probe.Spec{Name: "readiness"}, Sources: []fs.FS{src}}
-	e := &render.Experiment{ID: "r", Probe: "readiness", Runs: 3}
+	e := &parse.Experiment{ID: "r", Probe: "readiness", Runs: 3}
 	mac := &dataset.Result{Probe: "readiness", Hash: codehash.For(p, "darwin", "arm64"), Runs: 3,
 		Machine: dataset.Fingerprint{Kernel: "Darwin 23.4.0", Arch: "arm64"}}
 	// As Status hashes it: for the result's machine, once per Book.

@@ -17,7 +17,7 @@ import (
 	gast "github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
 
-	"measuredbook/render/ast"
+	"measuredbook/parse/ast"
 )
 
 // chromaGo is what chroma's own Go lexer makes of code, coalesced.

@@ -137,12 +137,12 @@ func writeClaim(b *bytes.Buffer, v *view.Claim, text []byte) {
 	if v.Unavailable != "" {
 		// Not a verdict: the claim is about what this machine cannot
 		// measure, and says so in place of one.
-		b.WriteString(`<div class="mb-claim mb-unavailable"><span class="mb-verdict">` + esc(Unavailable.String()) + `</span> <span class="mb-claim-text">`)
+		b.WriteString(`<div class="mb-claim mb-unavailable"><span class="mb-verdict">` + esc(view.Unavailable.String()) + `</span> <span class="mb-claim-text">`)
 		b.Write(text)
-		b.WriteString(`</span><div class="mb-explain">` + esc(unavailableKo(v.Unavailable)) + "</div></div>\n")
+		b.WriteString(`</span><div class="mb-explain">` + esc(view.UnavailableNote(v.Unavailable)) + "</div></div>\n")
 		return
 	}
-	class := "mb-claim mb-" + VerdictOf(v.Verdict, "").Class()
+	class := "mb-claim mb-" + view.VerdictOf(v.Verdict, "").Class()
 	if v.Rule {
 		class += " mb-rule"
 	}
@@ -156,12 +156,12 @@ func writeClaim(b *bytes.Buffer, v *view.Claim, text []byte) {
 		b.WriteString(` title="` + esc(v.Explain) + `"`)
 	}
 	b.WriteString(">")
-	b.WriteString(`<span class="mb-verdict">` + esc(VerdictOf(v.Verdict, "").String()) + "</span> ")
+	b.WriteString(`<span class="mb-verdict">` + esc(view.VerdictOf(v.Verdict, "").String()) + "</span> ")
 	if len(v.Machines) > 0 {
 		b.WriteString(`<span class="mb-machine">` + esc(strings.Join(v.Machines, " + ")) + "</span> ")
 	}
 	if v.Rule {
-		b.WriteString(`<span class="mb-basis">규칙</span> `)
+		b.WriteString(`<span class="mb-basis">` + ruleWord + `</span> `)
 	}
 	b.WriteString(`<span class="mb-claim-text">`)
 	b.Write(text)
@@ -170,7 +170,7 @@ func writeClaim(b *bytes.Buffer, v *view.Claim, text []byte) {
 	case len(v.On) > 0:
 		writeVerdicts(b, v.On)
 	case v.Verdict != expr.True:
-		b.WriteString(`<div class="mb-explain">측정값: <code>` + esc(v.Explain) + "</code></div>")
+		b.WriteString(`<div class="mb-explain">` + measuredWord + `<code>` + esc(v.Explain) + "</code></div>")
 	}
 	b.WriteString("</div>\n")
 }
@@ -181,8 +181,8 @@ func writeClaim(b *bytes.Buffer, v *view.Claim, text []byte) {
 func writeVerdicts(b *bytes.Buffer, on []view.MachineVerdict) {
 	b.WriteString(`<ul class="mb-on">`)
 	for _, o := range on {
-		b.WriteString(`<li class="mb-` + VerdictOf(o.Verdict, "").Class() + `" title="` + esc(o.Explain) + `">`)
-		b.WriteString(`<span class="mb-machine">` + esc(o.Machine) + `</span> <span class="mb-verdict">` + esc(VerdictOf(o.Verdict, "").String()) + "</span>")
+		b.WriteString(`<li class="mb-` + view.VerdictOf(o.Verdict, "").Class() + `" title="` + esc(o.Explain) + `">`)
+		b.WriteString(`<span class="mb-machine">` + esc(o.Machine) + `</span> <span class="mb-verdict">` + esc(view.VerdictOf(o.Verdict, "").String()) + "</span>")
 		if o.Verdict != expr.True {
 			b.WriteString(` <code>` + esc(o.Explain) + "</code>")
 		}

@@ -9,13 +9,14 @@ import (
 	"strings"
 
 	"measuredbook/dataset"
-	"measuredbook/render"
+	"measuredbook/evaluate"
+	"measuredbook/view"
 )
 
 // ChapterClaims is one chapter's claims, for the claims page.
 type ChapterClaims struct {
 	Title, Slug string
-	Claims      []render.Claim
+	Claims      []evaluate.Claim
 }
 
 // ClaimsBody is the claims page: every claim of every chapter, its
@@ -24,7 +25,7 @@ type ChapterClaims struct {
 // per machine gives its verdict on each.
 func ClaimsBody(own string, chapters []ChapterClaims) []byte {
 	var b bytes.Buffer
-	count := map[render.Verdict]int{}
+	count := map[view.Verdict]int{}
 	total := 0
 	for _, c := range chapters {
 		for _, cl := range c.Claims {
@@ -34,11 +35,11 @@ func ClaimsBody(own string, chapters []ChapterClaims) []byte {
 	}
 	b.Grow(512 * (total + 1)) // a claim takes ~400 bytes
 	na := ""
-	if n := count[render.Unavailable]; n > 0 {
-		na = fmt.Sprintf(", 이 기계에서는 잴 수 없는 것에 관한 주장이라 %s %d", render.Unavailable.Word(), n)
+	if n := count[view.Unavailable]; n > 0 {
+		na = fmt.Sprintf(", 이 기계에서는 잴 수 없는 것에 관한 주장이라 %s %d", view.Unavailable.Word(), n)
 	}
 	fmt.Fprintf(&b, "<p>이 책의 문장 가운데 측정값으로 검사한 주장 %d개: %s %d, %s %d, %s %d%s. 판정은 %s의 수치로 했고, 다른 기계의 수치로 판정한 주장은 그 기계를 적었습니다.</p>\n",
-		total, render.Holds.Word(), count[render.Holds], render.Fails.Word(), count[render.Fails], render.Inconclusive.Word(), count[render.Inconclusive], na, html.EscapeString(own))
+		total, view.Holds.Word(), count[view.Holds], view.Fails.Word(), count[view.Fails], view.Inconclusive.Word(), count[view.Inconclusive], na, html.EscapeString(own))
 	for _, c := range chapters {
 		if len(c.Claims) == 0 {
 			continue
@@ -61,7 +62,7 @@ func ClaimsBody(own string, chapters []ChapterClaims) []byte {
 				// the claim's.
 				b.WriteString("<ul class=\"mb-on\">")
 				for _, o := range cl.On {
-					ov := render.VerdictOf(o.Verdict, o.Unavailable)
+					ov := view.VerdictOf(o.Verdict, o.Unavailable)
 					fmt.Fprintf(&b, "<li class=\"mb-%s\"><span class=\"mb-machine\">%s</span> <span class=\"mb-verdict\">%s</span> <code class=\"explain\">%s</code></li>",
 						ov.Class(), html.EscapeString(o.Machine), ov, html.EscapeString(o.Explain))
 				}

@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"measuredbook/dataset"
+	"measuredbook/evaluate"
 	"measuredbook/expr"
 	"measuredbook/probe"
-	"measuredbook/render"
 )
 
 func TestNumbering(t *testing.T) {
@@ -126,10 +126,10 @@ func TestExportAndLinks(t *testing.T) {
 // does a per-machine verdict on a machine that cannot measure it.
 func TestClaimsPageSaysNotApplicable(t *testing.T) {
 	kq := "kqueue is not available on linux"
-	body := string(ClaimsBody("linux-box", []ChapterClaims{{Title: "2장", Slug: "ch2", Claims: []render.Claim{
+	body := string(ClaimsBody("linux-box", []ChapterClaims{{Title: "2장", Slug: "ch2", Claims: []evaluate.Claim{
 		{Text: "epoll은 평평하다", Verdict: expr.True, Explain: "growth = 1.1× < 2"},
 		{Text: "kqueue는 평평하다", Verdict: expr.Unknown, Explain: "이 기계에서는 잴 수 없음: " + kq, Unavailable: kq},
-		{Text: "kqueue는 기계마다 평평하다", Verdict: expr.Unknown, Explain: "이 기계에서는 잴 수 없음: " + kq, Unavailable: kq, On: []render.MachineVerdict{
+		{Text: "kqueue는 기계마다 평평하다", Verdict: expr.Unknown, Explain: "이 기계에서는 잴 수 없음: " + kq, Unavailable: kq, On: []evaluate.MachineVerdict{
 			{Machine: "linux-box", Verdict: expr.Unknown, Explain: "이 기계에서는 잴 수 없음: " + kq, Unavailable: kq},
 			{Machine: "m1", Verdict: expr.True, Explain: "growth = 1.2× < 2"},
 		}},

@@ -33,6 +33,9 @@ type Out struct {
 	// data-KEY attributes: "exp" (experiment id), "range", "runs",
 	// "machine", "date" (YYYY-MM-DD), "ref" (a set not measured here).
 	Data map[string]string
+	// TitleInData: Title says nothing Data does not, so the popover shows
+	// it and the value needs no title attribute.
+	TitleInData bool
 }
 
 // Cell is one cell of a table view.

@@ -1,4 +1,4 @@
-package render
+package evaluate
 
 import (
 	"errors"
@@ -9,8 +9,8 @@ import (
 
 	"measuredbook/dataset"
 	"measuredbook/expr"
+	"measuredbook/parse"
 	"measuredbook/probe"
-	"measuredbook/render/ast"
 	"measuredbook/view"
 )
 
@@ -59,7 +59,7 @@ func (v *env) staleIn(set, id string) (string, bool) {
 // the stored results.
 type env struct {
 	res  Results
-	exps map[string]*Experiment
+	exps map[string]*parse.Experiment
 
 	// base is the set that "" stands for: the build's own (""), or
 	// another machine's while a claim is decided on it.
@@ -77,7 +77,7 @@ type env struct {
 	drawn map[string]bool
 }
 
-func newEnv(res Results, exps map[string]*Experiment) *env {
+func newEnv(res Results, exps map[string]*parse.Experiment) *env {
 	v := &env{res: res, exps: exps, drawn: map[string]bool{}}
 	if s, ok := res.(Sets); ok {
 		v.own, v.shown = s.Own(), s.Shown()
@@ -136,7 +136,7 @@ func (v *env) machineName(set string, r *dataset.Result) string {
 	return "이 기계"
 }
 
-func (v *env) experiment(id string) (*Experiment, error) {
+func (v *env) experiment(id string) (*parse.Experiment, error) {
 	x, ok := v.exps[id]
 	if !ok {
 		// The book's ids, sorted, only for the suggestion: a chapter
@@ -279,13 +279,13 @@ const (
 func (g gap) warnKind() string {
 	switch g.kind {
 	case gapUnavailable:
-		return KindUnavailable
+		return parse.KindUnavailable
 	case gapInapplicable:
-		return KindNotApplicable
+		return parse.KindNotApplicable
 	case gapFailed:
-		return KindFailed
+		return parse.KindFailed
 	}
-	return KindMissing
+	return parse.KindMissing
 }
 
 // msg is the warning: what is missing and the command that measures it.
@@ -383,7 +383,7 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 // selector may pick and, when every combination counts (the build's own
 // set is transcribed, so a growth over a sweep needs each point of the
 // chapter's sweep), a figure for every combination of x it may pick.
-func holds(res *dataset.Result, r expr.Ref, x *Experiment, every bool) bool {
+func holds(res *dataset.Result, r expr.Ref, x *parse.Experiment, every bool) bool {
 	var have []probe.Params
 	for _, row := range res.Rows {
 		if _, ok := dataset.Summarize(row, r.Metric); !ok {
@@ -476,11 +476,11 @@ func missingMsg(set, id string) string {
 // eval is one evaluation of a document: its environment, the page it
 // fills, errors and warnings.
 type eval struct {
-	d    *Doc
+	d    *parse.Doc
 	p    *Page
 	env  *env
-	errs *errs
-	warn *errs
+	errs *parse.Errs
+	warn *parse.Errs
 }
 
 // Evaluate evaluates every inline value, table, plot, claim and when block
@@ -496,8 +496,8 @@ type eval struct {
 // Evaluate never changes d: it may be called again, with other results,
 // and each call returns a page of its own. On an error the page is still
 // returned, with the failing parts marked.
-func Evaluate(d *Doc, res Results, experiments map[string]*Experiment) (*Page, error) {
-	exps := map[string]*Experiment{}
+func Evaluate(d *parse.Doc, res Results, experiments map[string]*parse.Experiment) (*Page, error) {
+	exps := map[string]*parse.Experiment{}
 	for id, x := range experiments {
 		exps[id] = x
 	}
@@ -506,60 +506,60 @@ func Evaluate(d *Doc, res Results, experiments map[string]*Experiment) (*Page, e
 			exps[x.ID] = x
 		}
 	}
-	p := &Page{values: map[*ast.Value]*view.Out{}, views: map[*ast.Directive]view.View{}}
-	ev := &eval{d: d, p: p, env: newEnv(res, exps), errs: &errs{f: d.f}, warn: &errs{f: d.f}}
-	for _, v := range d.values {
+	p := &Page{Views: view.NewPage()}
+	ev := &eval{d: d, p: p, env: newEnv(res, exps), errs: d.Errs(), warn: d.Errs()}
+	for _, v := range d.Values() {
 		ev.value(v)
 	}
-	for _, dir := range d.directives {
+	for _, dir := range d.Directives() {
 		var v view.View
 		switch {
-		case dir.exp != nil:
+		case dir.Exp != nil:
 			v = ev.experiment(dir)
-		case dir.table != nil:
+		case dir.Table != nil:
 			v = ev.table(dir)
-		case dir.plot != nil:
+		case dir.Plot != nil:
 			v = ev.plot(dir)
-		case dir.claim != nil:
+		case dir.Claim != nil:
 			v = ev.claim(dir)
-		case dir.when != nil:
+		case dir.When != nil:
 			v = ev.when(dir)
 		default:
 			continue
 		}
-		p.views[dir.node] = v
+		p.Views.SetView(dir.Node, v)
 	}
 	p.Sets = sortedKeys(ev.env.drawn)
-	if w := joinSorted(ev.warn.list); w != nil {
-		p.Warnings = w.(interface{ Unwrap() []error }).Unwrap()
-	}
-	return p, ev.errs.err()
+	p.Warnings = ev.warn.Sorted()
+	return p, ev.errs.Err()
 }
 
 // exprErr reports an error from package expr at its culprit.
-func (ev *eval) exprErr(m offmap, err error) {
+func (ev *eval) exprErr(m parse.Offmap, err error) {
 	var xe *expr.Error
 	if errors.As(err, &xe) {
-		ev.errs.at(m(xe.Off), "%s", xe.Msg)
+		ev.errs.At(m(xe.Off), "%s", xe.Msg)
 		return
 	}
-	ev.errs.at(m(0), "%s", err)
+	ev.errs.At(m(0), "%s", err)
 }
 
 // value evaluates one inline value into its view on the page.
-func (ev *eval) value(v *value) {
-	ev.p.values[v.node] = ev.inline(v)
+func (ev *eval) value(v *parse.InlineValue) {
+	out := ev.inline(v)
+	out.TitleInData = titleInData(out)
+	ev.p.Views.SetValue(v.Node, out)
 }
 
 // inline evaluates an inline value for display: the text, with a title
 // giving its interval, runs and machine.
-func (ev *eval) inline(v *value) *view.Out {
-	x, m := v.e, v.m
+func (ev *eval) inline(v *parse.InlineValue) *view.Out {
+	x, m := v.E, v.M
 	if !ev.grounded(x, m, "{{ "+strings.TrimSpace(x.String())+" }}", true) || !ev.knownSets(x, m) {
 		return &view.Out{Class: "mb-error", Text: "{{" + x.String() + "}}", Title: "no measurement"}
 	}
 	if g, miss := ev.env.missing(x); miss {
-		ev.warn.kindAt(g.warnKind(), v.at, "%s", g.msg())
+		ev.warn.KindAt(g.warnKind(), v.At, "%s", g.msg())
 		return &view.Out{Class: "mb-missing", Text: g.mark(), Title: g.ko()}
 	}
 	val, err := x.Eval(ev.env)
@@ -567,11 +567,11 @@ func (ev *eval) inline(v *value) *view.Out {
 		ev.exprErr(m, err)
 		return &view.Out{Class: "mb-error", Text: "{{" + x.String() + "}}", Title: err.Error()}
 	}
-	ev.inconclusive(val, v.at)
+	ev.inconclusive(val, v.At)
 	var text string
 	switch val.Kind {
 	case expr.Bool:
-		text = VerdictOf(val.Truth, "").Word()
+		text = view.VerdictOf(val.Truth, "").Word()
 	case expr.String:
 		text = val.Str
 	default:
@@ -686,11 +686,11 @@ func (ev *eval) sets(x *expr.Expr) []setID {
 // knownSets reports every set the expression names that is neither
 // present nor a machine of the book, at the name: a typo must fail the
 // build, not turn into a gap.
-func (ev *eval) knownSets(x *expr.Expr, m offmap) bool {
+func (ev *eval) knownSets(x *expr.Expr, m parse.Offmap) bool {
 	ok := true
 	for _, s := range x.Sets() {
 		if err := ev.env.checkSet(s.Name); err != nil {
-			ev.errs.at(m(s.Off+1), "%v", err) // the name, inside its quotes
+			ev.errs.At(m(s.Off+1), "%v", err) // the name, inside its quotes
 			ok = false
 		}
 	}
@@ -701,14 +701,14 @@ func (ev *eval) knownSets(x *expr.Expr, m offmap) bool {
 // result (or a reference set's), or, where settings may stand (inline
 // values and when), a setting or a machine fact. {{ 5 * 3 }} and
 // expect: 1 < 2 state nothing measured: an error at the expression.
-func (ev *eval) grounded(x *expr.Expr, m offmap, what string, settings bool) bool {
+func (ev *eval) grounded(x *expr.Expr, m parse.Offmap, what string, settings bool) bool {
 	if len(x.Refs()) > 0 || settings && (len(x.Params()) > 0 || len(x.Facts()) > 0) {
 		return true
 	}
 	if settings {
-		ev.errs.at(m(0), "%s refers to nothing measured: use a result (ID.METRIC[…]), a setting (ID.param.NAME) or a machine fact (machine.FIELD), or write the text as prose", what)
+		ev.errs.At(m(0), "%s refers to nothing measured: use a result (ID.METRIC[…]), a setting (ID.param.NAME) or a machine fact (machine.FIELD), or write the text as prose", what)
 	} else {
-		ev.errs.at(m(0), "%s refers to no measured result: a claim must test a figure (ID.METRIC[…])", what)
+		ev.errs.At(m(0), "%s refers to no measured result: a claim must test a figure (ID.METRIC[…])", what)
 	}
 	return false
 }
@@ -717,14 +717,14 @@ func (ev *eval) grounded(x *expr.Expr, m offmap, what string, settings bool) boo
 // left undecided: the sentence took its else branch on a coin toss.
 func (ev *eval) inconclusive(val expr.Value, at int) {
 	for _, c := range val.Inconclusive {
-		ev.warn.kindAt(KindInconclusive, at, "inconclusive condition %s: the runs disagree, so the else branch was taken; add an unsure branch (COND ? A : B ~ UNSURE)", c)
+		ev.warn.KindAt(parse.KindInconclusive, at, "inconclusive condition %s: the runs disagree, so the else branch was taken; add an unsure branch (COND ? A : B ~ UNSURE)", c)
 	}
 }
 
 // condition evaluates a claim's or when's condition. ok is false after an
 // error; a missing result gives Unknown and the gap, with the warning
 // already made.
-func (ev *eval) condition(what string, x *expr.Expr, m offmap) (val expr.Value, missing *gap, ok bool) {
+func (ev *eval) condition(what string, x *expr.Expr, m parse.Offmap) (val expr.Value, missing *gap, ok bool) {
 	field := map[string]string{"when": "when's if", "claim": "claim's expect"}[what]
 	if !ev.grounded(x, m, field+" "+strings.TrimSpace(x.String()), what == "when") || !ev.knownSets(x, m) {
 		return val, nil, false
@@ -734,7 +734,7 @@ func (ev *eval) condition(what string, x *expr.Expr, m offmap) (val expr.Value, 
 		if g.kind == gapUnavailable && what == "claim" {
 			verb = "does not apply"
 		}
-		ev.warn.kindAt(g.warnKind(), m(0), "%s %s: %s", what, verb, g.msg())
+		ev.warn.KindAt(g.warnKind(), m(0), "%s %s: %s", what, verb, g.msg())
 		return expr.Value{Kind: expr.Bool, Truth: expr.Unknown}, &g, true
 	}
 	val, err := x.Eval(ev.env)
@@ -743,7 +743,7 @@ func (ev *eval) condition(what string, x *expr.Expr, m offmap) (val expr.Value, 
 		return val, nil, false
 	}
 	if val.Kind != expr.Bool {
-		ev.errs.at(m(0), "%s wants a condition (a comparison such as a < b), got a %s", what, kindWord(val))
+		ev.errs.At(m(0), "%s wants a condition (a comparison such as a < b), got a %s", what, kindWord(val))
 		return val, nil, false
 	}
 	ev.inconclusive(val, m(0))
@@ -762,31 +762,31 @@ func kindWord(v expr.Value) string {
 	return "number"
 }
 
-func (ev *eval) claim(dir *directive) view.View {
-	c := dir.claim
-	pos := ev.d.f.pos(dir.off)
-	text := ev.sub(c.text, true)
+func (ev *eval) claim(dir *parse.Directive) view.View {
+	c := dir.Claim
+	pos := ev.d.Pos(dir.Off)
+	text := ev.sub(c.Text, true)
 	plain := ev.p.plain(text)
-	cl := Claim{Pos: pos, Text: plain, Expect: c.src, Basis: c.basis}
+	cl := Claim{Pos: pos, Text: plain, Expect: c.Src, Basis: c.Basis}
 	var sets []string
 	setsOK := true
-	if c.machines != nil {
-		sets, setsOK = ev.machineSets(c.machines)
+	if c.Machines != nil {
+		sets, setsOK = ev.machineSets(c.Machines)
 	}
 	own, ok := ev.decide(dir, plain)
 	if !ok || !setsOK {
-		return &view.Error{Msg: "claim could not be evaluated: " + c.src}
+		return &view.Error{Msg: "claim could not be evaluated: " + c.Src}
 	}
 	cl.Verdict, cl.Explain, cl.Unavailable = own.Verdict, own.Explain, own.Unavailable
-	out := &view.Claim{Verdict: cl.Verdict, Text: text, Expect: c.src, Explain: cl.Explain, Rule: c.basis == "rule", Unavailable: cl.Unavailable}
-	for _, s := range ev.sets(c.expect) {
+	out := &view.Claim{Verdict: cl.Verdict, Text: text, Expect: c.Src, Explain: cl.Explain, Rule: c.Basis == "rule", Unavailable: cl.Unavailable}
+	for _, s := range ev.sets(c.Expect) {
 		r, _ := ev.env.find(s.set, s.id)
 		cl.Machines = append(cl.Machines, ev.env.machineName(s.set, r))
 		if s.set != "" {
 			out.Machines = cl.Machines // named on the page: not the build's own alone
 		}
 	}
-	if c.machines != nil {
+	if c.Machines != nil {
 		own.Machine = ev.env.machineName("", nil)
 		cl.On = ev.claimOn(dir, plain, own, sets[1:])
 		out.On = cl.On
@@ -798,9 +798,9 @@ func (ev *eval) claim(dir *directive) view.View {
 // decide decides a claim against ev's environment: its verdict and the
 // values it was decided on, or the gap that leaves it open. ok is false
 // after an error.
-func (ev *eval) decide(dir *directive, plain string) (v view.MachineVerdict, ok bool) {
-	c := dir.claim
-	val, missing, ok := ev.condition("claim", c.expect, c.m)
+func (ev *eval) decide(dir *parse.Directive, plain string) (v view.MachineVerdict, ok bool) {
+	c := dir.Claim
+	val, missing, ok := ev.condition("claim", c.Expect, c.M)
 	if !ok {
 		return v, false
 	}
@@ -811,9 +811,9 @@ func (ev *eval) decide(dir *directive, plain string) (v view.MachineVerdict, ok 
 		v.Explain, v.Unavailable = missing.ko(), missing.unavailable()
 		return v, true
 	}
-	v.Explain = c.expect.Explain(ev.env)
+	v.Explain = c.Expect.Explain(ev.env)
 	if v.Verdict == expr.Unknown {
-		ev.warn.kindAt(KindInconclusiveClaim, dir.off, "claim inconclusive (the runs disagree): %s: %s", plain, v.Explain)
+		ev.warn.KindAt(parse.KindInconclusiveClaim, dir.Off, "claim inconclusive (the runs disagree): %s: %s", plain, v.Explain)
 	}
 	return v, true
 }
@@ -822,9 +822,9 @@ func (ev *eval) decide(dir *directive, plain string) (v view.MachineVerdict, ok 
 // an error in one this machine does not take is still reported; but only
 // the branch shown warns about its gaps: a branch about kqueue, not taken
 // on Linux, has no figures there and shows none.
-func (ev *eval) when(dir *directive) view.View {
-	w := dir.when
-	val, missing, ok := ev.condition("when", w.cond, w.m)
+func (ev *eval) when(dir *parse.Directive) view.View {
+	w := dir.When
+	val, missing, ok := ev.condition("when", w.Cond, w.M)
 	branch := "else"
 	switch {
 	case !ok:
@@ -833,23 +833,23 @@ func (ev *eval) when(dir *directive) view.View {
 		branch = "missing"
 	case val.Truth == expr.True:
 		branch = "then"
-	case val.Truth == expr.Unknown && w.unsure != nil:
+	case val.Truth == expr.Unknown && w.Unsure != nil:
 		branch = "unsure"
 	case val.Truth == expr.Unknown:
-		ev.warn.kindAt(KindInconclusive, w.m(0), "inconclusive condition %s: the runs disagree, so the else branch was shown; add an unsure: branch", w.cond.Explain(ev.env))
+		ev.warn.KindAt(parse.KindInconclusive, w.M(0), "inconclusive condition %s: the runs disagree, so the else branch was shown; add an unsure: branch", w.Cond.Explain(ev.env))
 	}
 	body := map[string]*view.Fragment{}
 	for _, b := range []struct {
 		name string
-		s    *subdoc
-	}{{"then", w.then}, {"else", w.els}, {"unsure", w.unsure}} {
+		s    *parse.Subdoc
+	}{{"then", w.Then}, {"else", w.Else}, {"unsure", w.Unsure}} {
 		if b.s != nil {
 			body[b.name] = ev.subShown(b.s, b.name == branch)
 		}
 	}
 	switch branch {
 	case "":
-		return &view.Error{Msg: "when could not be evaluated: " + w.src}
+		return &view.Error{Msg: "when could not be evaluated: " + w.Src}
 	case "missing":
 		// No data decides it: a gap, never a branch stated as fact.
 		return &view.When{Branch: "missing", Missing: missing.ko()}
@@ -859,10 +859,10 @@ func (ev *eval) when(dir *directive) view.View {
 
 // subShown is sub for a fragment that may not be shown: its errors are
 // reported all the same, its warnings only when it is shown.
-func (ev *eval) subShown(s *subdoc, shown bool) *view.Fragment {
+func (ev *eval) subShown(s *parse.Subdoc, shown bool) *view.Fragment {
 	if !shown {
 		warn := ev.warn
-		ev.warn = &errs{f: ev.d.f}
+		ev.warn = ev.d.Errs()
 		defer func() { ev.warn = warn }()
 	}
 	return ev.sub(s, false)
@@ -870,9 +870,9 @@ func (ev *eval) subShown(s *subdoc, shown bool) *view.Fragment {
 
 // sub evaluates the values of a Markdown field; the fragment is rendered
 // with the page. inline drops the paragraph around a one-paragraph text.
-func (ev *eval) sub(s *subdoc, inline bool) *view.Fragment {
-	for _, v := range s.values {
+func (ev *eval) sub(s *parse.Subdoc, inline bool) *view.Fragment {
+	for _, v := range s.Values {
 		ev.value(v)
 	}
-	return &view.Fragment{Source: s.src, Root: s.root, Inline: inline}
+	return &view.Fragment{Source: s.Src, Root: s.Root, Inline: inline}
 }

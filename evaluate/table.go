@@ -1,4 +1,4 @@
-package render
+package evaluate
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 
 	"measuredbook/dataset"
 	"measuredbook/expr"
+	"measuredbook/parse"
 	"measuredbook/probe"
 	"measuredbook/view"
 )
@@ -47,7 +48,7 @@ func unavailableReasons(r *dataset.Result) string {
 	if len(reasons) == 0 {
 		return ""
 	}
-	return unavailableKo(strings.Join(reasons, "; "))
+	return view.UnavailableNote(strings.Join(reasons, "; "))
 }
 
 // cell shows one metric of one combination: see figureCell.
@@ -69,7 +70,7 @@ func figureCell(row dataset.Row, found bool, failed, unavailable string, m probe
 			return view.Cell{Text: "실패", Title: failed, Class: "mb-failed"}, nil
 		}
 		if unavailable != "" {
-			return view.Cell{Text: "—", Title: unavailableKo(unavailable), Class: "mb-missing"}, nil
+			return view.Cell{Text: "—", Title: view.UnavailableNote(unavailable), Class: "mb-missing"}, nil
 		}
 		return view.Cell{Text: "—", Title: "측정 없음", Class: "mb-missing"}, nil
 	}
@@ -106,8 +107,8 @@ func figureCell(row dataset.Row, found bool, failed, unavailable string, m probe
 
 // experiment renders an experiment directive: every combination × metric,
 // and the provenance line.
-func (ev *eval) experiment(dir *directive) view.View {
-	x := dir.exp
+func (ev *eval) experiment(dir *parse.Directive) view.View {
+	x := dir.Exp
 	out := &view.Experiment{ID: x.ID, Hidden: x.Show == "none"}
 	var fixed []string
 	for _, name := range x.Order {
@@ -120,13 +121,13 @@ func (ev *eval) experiment(dir *directive) view.View {
 	if !ok {
 		out.Missing = missingKo("", x.ID)
 		if !out.Hidden {
-			ev.warn.kindAt(KindMissing, dir.off, "%s", missingMsg("", x.ID))
+			ev.warn.KindAt(parse.KindMissing, dir.Off, "%s", missingMsg("", x.ID))
 		}
 		return out
 	}
 	why, stale := ev.env.stale("", x.ID)
 	if stale {
-		ev.warn.kindAt(KindStale, dir.off, "experiment %s is stale (%s): its figures are shown, marked; measure it again with `go run . run %s`", x.ID, why, x.ID)
+		ev.warn.KindAt(parse.KindStale, dir.Off, "experiment %s is stale (%s): its figures are shown, marked; measure it again with `go run . run %s`", x.ID, why, x.ID)
 	}
 	out.Provenance = provenance(r, x.Spec.Metrics, func(s string) string { return label(x.Labels, s) }, why)
 	out.SpreadNote = spreadNote
@@ -154,7 +155,7 @@ func (ev *eval) experiment(dir *directive) view.View {
 		for _, m := range x.Spec.Metrics {
 			cell, err := ix.cell(c, m, "", x.Labels)
 			if err != nil {
-				ev.errs.at(dir.off, "experiment %s, metric %s: %v", x.ID, m.Name, err)
+				ev.errs.At(dir.Off, "experiment %s, metric %s: %v", x.ID, m.Name, err)
 				return &view.Error{Msg: err.Error()}
 			}
 			row = append(row, cell)
@@ -162,7 +163,7 @@ func (ev *eval) experiment(dir *directive) view.View {
 		t.Rows = append(t.Rows, row)
 	}
 	for _, f := range r.Failures {
-		ev.warn.kindAt(KindFailed, dir.off, "experiment %s: combination [%s] failed: %s", x.ID, f.Params.Key(), f.Err)
+		ev.warn.KindAt(parse.KindFailed, dir.Off, "experiment %s: combination [%s] failed: %s", x.ID, f.Params.Key(), f.Err)
 	}
 	out.Table = t
 	return out
@@ -308,7 +309,7 @@ func percent(f float64) string {
 // selection is what a table or plot draws from: the experiment, its
 // result, and the params pinned to one value.
 type selection struct {
-	x    *Experiment
+	x    *parse.Experiment
 	r    *dataset.Result
 	pins probe.Params // every param that is not free, with its value
 }
@@ -320,7 +321,7 @@ type freeParam struct{ field, param string }
 // selectFrom resolves the free params and where against experiment x.
 // Every other param must have one value. It returns nil after reporting
 // an error; a missing result gives a selection with a nil r.
-func (ev *eval) selectFrom(dir *directive, x *Experiment, where map[string]string, free []freeParam) *selection {
+func (ev *eval) selectFrom(dir *parse.Directive, x *parse.Experiment, where map[string]string, free []freeParam) *selection {
 	ok := true
 	isFree := map[string]string{}
 	var fields []string
@@ -330,7 +331,7 @@ func (ev *eval) selectFrom(dir *directive, x *Experiment, where map[string]strin
 			continue
 		}
 		if _, known := x.Spec.Param(f.param); !known {
-			ev.errs.at(dir.at[f.field], "experiment %s (probe %s) has no param %q%s", x.ID, x.Probe, f.param, expr.DidYouMean(f.param, x.Order))
+			ev.errs.At(dir.At[f.field], "experiment %s (probe %s) has no param %q%s", x.ID, x.Probe, f.param, expr.DidYouMean(f.param, x.Order))
 			ok = false
 			continue
 		}
@@ -340,24 +341,24 @@ func (ev *eval) selectFrom(dir *directive, x *Experiment, where map[string]strin
 	for _, name := range sortedKeys(where) {
 		prm, known := x.Spec.Param(name)
 		if !known {
-			ev.errs.at(dir.at["where."+name], "experiment %s (probe %s) has no param %q%s", x.ID, x.Probe, name, expr.DidYouMean(name, x.Order))
+			ev.errs.At(dir.At["where."+name], "experiment %s (probe %s) has no param %q%s", x.ID, x.Probe, name, expr.DidYouMean(name, x.Order))
 			ok = false
 			continue
 		}
 		sel.pins[name] = where[name] // even when wrong: it is not left free
 		if field, dup := isFree[name]; dup {
-			ev.errs.at(dir.at["where."+name], "where pins %s, which is already %s", name, field)
+			ev.errs.At(dir.At["where."+name], "where pins %s, which is already %s", name, field)
 			ok = false
 			continue
 		}
 		c, err := probe.Canonical(prm, where[name])
 		if err != nil {
-			ev.errs.at(dir.at["where="+name], "%v", err)
+			ev.errs.At(dir.At["where="+name], "%v", err)
 			ok = false
 			continue
 		}
-		if !contains(x.Sweep[name], c) {
-			ev.errs.at(dir.at["where="+name], "experiment %s does not measure %s=%s (it measures %s)", x.ID, name, c, strings.Join(x.Sweep[name], ", "))
+		if !slices.Contains(x.Sweep[name], c) {
+			ev.errs.At(dir.At["where="+name], "experiment %s does not measure %s=%s (it measures %s)", x.ID, name, c, strings.Join(x.Sweep[name], ", "))
 			ok = false
 			continue
 		}
@@ -377,8 +378,8 @@ func (ev *eval) selectFrom(dir *directive, x *Experiment, where map[string]strin
 		}
 		vals := x.Sweep[name]
 		if len(vals) != 1 {
-			ev.errs.at(dir.off, "%s from %s: param %s takes %d values (%s); make it %s, or pin it with where: {%s: %s}",
-				dir.node.Name, x.ID, name, len(vals), strings.Join(vals, ", "), strings.Join(fields, " or "), name, vals[0])
+			ev.errs.At(dir.Off, "%s from %s: param %s takes %d values (%s); make it %s, or pin it with where: {%s: %s}",
+				dir.Node.Name, x.ID, name, len(vals), strings.Join(vals, ", "), strings.Join(fields, " or "), name, vals[0])
 			ok = false
 			continue
 		}
@@ -407,53 +408,53 @@ func (s *selection) params(kv ...string) probe.Params {
 }
 
 // table renders a table directive: rows × cols of one metric.
-func (ev *eval) table(dir *directive) view.View {
-	t := dir.table
-	if t.rows != "" && t.rows == t.cols {
-		ev.errs.at(dir.at["cols"], "rows and cols are both %s", t.rows)
+func (ev *eval) table(dir *parse.Directive) view.View {
+	t := dir.Table
+	if t.Rows != "" && t.Rows == t.Cols {
+		ev.errs.At(dir.At["cols"], "rows and cols are both %s", t.Rows)
 		return &view.Error{Msg: "table could not be evaluated"}
 	}
 	fail := &view.Error{Msg: "table could not be evaluated"}
-	x, err := ev.env.experiment(t.from)
+	x, err := ev.env.experiment(t.From)
 	if err != nil {
-		ev.errs.at(dir.at["from"], "%v", err)
+		ev.errs.At(dir.At["from"], "%v", err)
 		return fail
 	}
-	m, mok := x.Spec.Metric(t.value)
+	m, mok := x.Spec.Metric(t.Value)
 	if !mok {
-		ev.errs.at(dir.at["value"], "experiment %s (probe %s) has no metric %q%s", x.ID, x.Probe, t.value, expr.DidYouMean(t.value, metricNames(x.Spec)))
+		ev.errs.At(dir.At["value"], "experiment %s (probe %s) has no metric %q%s", x.ID, x.Probe, t.Value, expr.DidYouMean(t.Value, metricNames(x.Spec)))
 	}
-	sel := ev.selectFrom(dir, x, t.where, []freeParam{{"rows", t.rows}, {"cols", t.cols}})
+	sel := ev.selectFrom(dir, x, t.Where, []freeParam{{"rows", t.Rows}, {"cols", t.Cols}})
 	if sel == nil || !mok {
 		return fail
 	}
-	if t.machines != nil {
+	if t.Machines != nil {
 		return ev.machinesTable(dir, x, m, sel)
 	}
-	dir.checkLabels(t.labels, x, ev.errs)
-	lbl := func(s string) string { return label(t.labels, s) }
+	dir.CheckLabels(t.Labels, x, ev.errs)
+	lbl := func(s string) string { return label(t.Labels, s) }
 	if sel.r == nil {
-		ev.warn.kindAt(KindMissing, dir.off, "%s", missingMsg("", x.ID))
+		ev.warn.KindAt(parse.KindMissing, dir.Off, "%s", missingMsg("", x.ID))
 		return &view.TableView{Missing: missingKo("", x.ID)}
 	}
 	rowVals, colVals := []string{""}, []string{""}
-	if t.rows != "" {
-		rowVals = x.Sweep[t.rows]
+	if t.Rows != "" {
+		rowVals = x.Sweep[t.Rows]
 	}
-	if t.cols != "" {
-		colVals = x.Sweep[t.cols]
+	if t.Cols != "" {
+		colVals = x.Sweep[t.Cols]
 	}
-	tab := &view.Table{Caption: t.caption}
-	corner := lbl(t.rows)
-	if t.rows != "" && t.cols != "" {
-		corner = lbl(t.rows) + " \\ " + lbl(t.cols)
+	tab := &view.Table{Caption: t.Caption}
+	corner := lbl(t.Rows)
+	if t.Rows != "" && t.Cols != "" {
+		corner = lbl(t.Rows) + " \\ " + lbl(t.Cols)
 	}
-	if t.rows != "" {
+	if t.Rows != "" {
 		tab.Head = append(tab.Head, view.Cell{Text: corner, Head: true})
 	}
 	for _, c := range colVals {
 		name := lbl(c)
-		if t.cols == "" {
+		if t.Cols == "" {
 			name = lbl(m.Name)
 		}
 		tab.Head = append(tab.Head, view.Cell{Text: name, Head: true, Title: m.Doc, Number: true})
@@ -461,17 +462,17 @@ func (ev *eval) table(dir *directive) view.View {
 	ix := indexRows(sel.r)
 	for _, rv := range rowVals {
 		var row []view.Cell
-		if t.rows != "" {
+		if t.Rows != "" {
 			row = append(row, view.Cell{Text: lbl(rv), Head: true})
 		}
 		for _, cv := range colVals {
-			cell, err := ix.cell(sel.params(t.rows, rv, t.cols, cv), m, t.format, t.labels)
+			cell, err := ix.cell(sel.params(t.Rows, rv, t.Cols, cv), m, t.Format, t.Labels)
 			if err != nil {
-				off, ok := dir.at["format"]
+				off, ok := dir.At["format"]
 				if !ok {
-					off = dir.off
+					off = dir.Off
 				}
-				ev.errs.at(off, "%v", err)
+				ev.errs.At(off, "%v", err)
 				return &view.Error{Msg: err.Error()}
 			}
 			row = append(row, cell)
@@ -503,4 +504,19 @@ func rangeText(v expr.Value) string {
 		return ""
 	}
 	return r
+}
+
+// label is name's label, or name itself.
+func label(labels map[string]string, name string) string {
+	if l, ok := labels[name]; ok {
+		return l
+	}
+	return name
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
