@@ -31,7 +31,7 @@ type syntax struct{}
 func (syntax) Extend(m goldmark.Markdown) {
 	m.Parser().AddOptions(
 		parser.WithInlineParsers(util.Prioritized(valueParser{}, 500)),
-		parser.WithASTTransformers(util.Prioritized(directiveTransformer{}, 500), util.Prioritized(headingIDs{}, 600)),
+		parser.WithASTTransformers(util.Prioritized(directiveTransformer{}, 500), util.Prioritized(HeadingIDs, 600)),
 	)
 }
 
@@ -158,6 +158,9 @@ func (valueParser) Parse(parent gast.Node, block text.Reader, pc parser.Context)
 // "1장. 1만 개의 연결" is "1장-1만-개의-연결". A repeated id gets "-2",
 // "-3"; a heading with no letter or digit is "section".
 type headingIDs struct{}
+
+// HeadingIDs is the transformer that gives headings their ids.
+var HeadingIDs parser.ASTTransformer = headingIDs{}
 
 func (headingIDs) Transform(doc *gast.Document, reader text.Reader, pc parser.Context) {
 	source := reader.Source()

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"measuredbook/evaluate"
 	"testing"
 
 	"measuredbook/plotsvg"
@@ -19,12 +20,12 @@ func TestBookPlots(t *testing.T) {
 	res := bookResults(t, all)
 	n := 0
 	for _, d := range docs {
-		page, err := Evaluate(d, res, exps)
+		page, err := evaluate.Evaluate(d, res, exps)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, v := range page.views {
-			pl, ok := v.(*view.Plot)
+		for _, dir := range d.Directives() {
+			pl, ok := page.Views.View(dir.Node).(*view.Plot)
 			if !ok || pl.Missing != "" {
 				continue
 			}
