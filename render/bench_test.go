@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-
 	"measuredbook/dataset"
 	"measuredbook/probe"
 	"measuredbook/probes"
