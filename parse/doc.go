@@ -1,19 +1,18 @@
-// Package render turns a chapter of the measured book into HTML: it parses
-// the Markdown and its directives, evaluates every figure against stored
-// results, and renders the page body.
+// Package parse reads a chapter of the measured book: its front matter,
+// its Markdown (goldmark) and the directives and {{ }} values in it, each
+// checked against the probes. It is the first of three steps:
 //
-// The flow is three calls, each a pure function of its inputs:
-//
-//	d, err := render.Parse(file, src, probes)        // syntax, experiments checked against the probes
-//	page, err := render.Evaluate(d, results, all)    // values, tables, plots, claims, when blocks
-//	body, err := render.HTML(d, page)                // the chapter body as an HTML fragment
+//	d, err := parse.Parse(file, src, probes)         // syntax, experiments checked against the probes
+//	page, err := evaluate.Evaluate(d, results, all)  // values, tables, plots, claims, when blocks
+//	body, err := render.HTML(d, page.Views)          // the chapter body as an HTML fragment
 //
 // Parse never looks at results and Evaluate never runs a probe: measuring
-// happens between the two, outside this package, for the experiments that
-// Parse returned. A Doc is never changed after Parse: Evaluate returns a
-// Page (the views keyed by node, the claims, the warnings), so one parsed
-// chapter can be evaluated against several result sets, and HTML is a
-// pure function of the two.
+// happens between the two, for the experiments that Parse returned. A Doc
+// is never changed after Parse: Evaluate returns a Page (the views keyed
+// by node, the claims, the warnings), so one parsed chapter can be
+// evaluated against several result sets, and HTML is a pure function of
+// the two. This comment is the chapters' reference: what each directive
+// and value means, evaluated, is described here with their syntax.
 //
 // # Directives
 //

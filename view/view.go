@@ -1,9 +1,9 @@
 // Package view defines what evaluation makes of each node of a parsed
 // chapter: an inline value's Out and a directive's View, one of a closed
 // set of types. Views are data (figures, tables, plot inputs, verdicts);
-// the renderer turns them into HTML. They live in a render.Page, keyed by
-// node, beside the document, so one document can be evaluated against
-// several result sets.
+// the renderer turns them into HTML. They live in a Page, keyed by node,
+// beside the document, so one document can be evaluated against several
+// result sets.
 package view
 
 import (
