@@ -29,3 +29,6 @@ type Claim struct {
 
 // MachineVerdict is a claim's verdict on one machine.
 type MachineVerdict = view.MachineVerdict
+
+// Shown is the claim's verdict as a page shows it.
+func (c Claim) Shown() view.Verdict { return view.VerdictOf(c.Verdict, c.Unavailable) }

@@ -133,7 +133,7 @@ func (v *env) machineName(set string, r *dataset.Result) string {
 	case v.own != "":
 		return v.own
 	}
-	return "이 기계"
+	return view.ThisMachine
 }
 
 func (v *env) experiment(id string) (*parse.Experiment, error) {
@@ -308,6 +308,37 @@ func (g gap) msg() string {
 		return fmt.Sprintf("experiment %s failed for %s: %s; measure it again with `go run . run %s`", g.id, g.what, g.why, g.id)
 	}
 	return missingMsg(g.set, g.id)
+}
+
+// ko is the gap's placeholder on the page.
+func (g gap) ko() string {
+	switch g.kind {
+	case gapFact:
+		return view.NoRecordNote(g.machine, g.what)
+	case gapTranscribed:
+		return view.NotInOriginalNote(g.what)
+	case gapStale:
+		return view.StaleLacksNote(g.what, g.why)
+	case gapUnavailable:
+		if g.set != "" {
+			return view.FailedNote(g.set, g.what, "")
+		}
+		return view.UnavailableNote(g.why)
+	case gapInapplicable:
+		return view.NotApplicable(g.what, g.why)
+	case gapFailed:
+		return view.FailedNote(g.set, g.what, g.why)
+	}
+	return view.MissingNote(g.set, g.id)
+}
+
+// mark is the gap's text in place of a figure: a dash where no figure can
+// be, else that none was measured.
+func (g gap) mark() string {
+	if g.kind == gapInapplicable || g.kind == gapUnavailable {
+		return "—"
+	}
+	return view.NotMeasured
 }
 
 // unavailable is why the gap's machine cannot measure it; "" for another gap.
@@ -596,11 +627,11 @@ func (ev *eval) inline(v *parse.InlineValue) *view.Out {
 	}
 	if len(sets) > 1 {
 		// Figures of several machines in one value: never silent.
-		title = append(title, mixedKo(len(sets)))
+		title = append(title, view.MixedNote(len(sets)))
 	}
 	for _, r := range x.Refs() {
-		if why, ok := ev.env.stale(r.Set, r.Experiment); ok && !slices.Contains(stale, staleKo(why)) {
-			stale = append(stale, staleKo(why))
+		if why, ok := ev.env.stale(r.Set, r.Experiment); ok && !slices.Contains(stale, view.StaleNote(why)) {
+			stale = append(stale, view.StaleNote(why))
 		}
 	}
 	if val.Runs > 0 {
@@ -618,12 +649,12 @@ func (ev *eval) inline(v *parse.InlineValue) *view.Out {
 	}
 	title = append(title, machines...)
 	for _, p := range x.Params() {
-		title = append(title, fmt.Sprintf("설정: 실험 %s의 %s", p.Experiment, p.Name))
+		title = append(title, view.SettingNote(p.Experiment, p.Name))
 	}
 	var fingerprints []string
 	for _, fact := range x.Facts() {
-		if f, err := ev.env.Machine(fact.Set); err == nil && !slices.Contains(fingerprints, "기계 지문: "+f.Name) {
-			fingerprints = append(fingerprints, "기계 지문: "+f.Name)
+		if f, err := ev.env.Machine(fact.Set); err == nil && !slices.Contains(fingerprints, view.FingerprintNote(f.Name)) {
+			fingerprints = append(fingerprints, view.FingerprintNote(f.Name))
 		}
 		ref = ref || ev.env.resolve(fact.Set) != ""
 	}
@@ -652,10 +683,10 @@ func (ev *eval) machineNote(set string, r *dataset.Result) string {
 		name += " (" + r.Machine.CPU + ")"
 	}
 	if !r.Measured() {
-		return fmt.Sprintf("%s: 원 책에서 옮겨 적은 값, 여기서 측정하지 않음 (%s)", name, r.Source)
+		return view.TranscribedNote(name, r.Source)
 	}
 	if set != "" {
-		return fmt.Sprintf("%s: 다른 기계의 세트 %s", name, set)
+		return view.OtherSetNote(name, set)
 	}
 	return name
 }

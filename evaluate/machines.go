@@ -164,7 +164,7 @@ func (ev *eval) machinesProvenance(views []machineView, id string) string {
 	var parts []string
 	for _, mv := range views {
 		if mv.r == nil {
-			parts = append(parts, mv.name+": 결과 없음")
+			parts = append(parts, view.NoResultOn(mv.name))
 			continue
 		}
 		why, _ := ev.env.staleIn(mv.set, id)
@@ -266,7 +266,7 @@ func (ev *eval) machinesTable(dir *parse.Directive, x *parse.Experiment, m probe
 			if t.Cols != "" {
 				key = append(key, c.val)
 			}
-			cell := view.Cell{Text: "—", Title: missingKo(c.mv.set, x.ID), Class: "mb-missing"}
+			cell := view.Cell{Text: "—", Title: view.MissingNote(c.mv.set, x.ID), Class: "mb-missing"}
 			if c.mv.r != nil {
 				k := rowKey(key...)
 				found, has := c.mv.rows[k]
@@ -281,11 +281,11 @@ func (ev *eval) machinesTable(dir *parse.Directive, x *parse.Experiment, m probe
 				}
 				switch {
 				case !has && c.mv.failed[k] == "" && c.mv.unavailable[k] == "" && c.mv.set != "":
-					cell.Title = c.mv.name + "에 없는 수치"
+					cell.Title = view.NotOn(c.mv.name)
 				case has && !c.mv.r.Measured():
 					// One figure per combination: its "runs" would
 					// count lines, not the original's runs.
-					cell.Title = "원서에서 옮겨 적은 값"
+					cell.Title = view.TranscribedCell
 				}
 			}
 			cell.Title += " · " + c.mv.name

@@ -148,19 +148,19 @@ func (ev *eval) plot(dir *parse.Directive) view.View {
 	}
 	if len(all) == 0 {
 		if views[0].r == nil {
-			return &view.Plot{Missing: missingKo("", x.ID), Caption: p.Caption}
+			return &view.Plot{Missing: view.MissingNote("", x.ID), Caption: p.Caption}
 		}
 		ev.warn.KindAt(parse.KindMissing, dir.Off, "the result of %s has no %s figures to plot", x.ID, ym.Name)
-		return &view.Plot{Missing: fmt.Sprintf("측정 없음: %s 결과에 %s 값이 없습니다", x.ID, ym.Name), Caption: p.Caption}
+		return &view.Plot{Missing: view.NoFigures(x.ID, ym.Name), Caption: p.Caption}
 	}
 	provenance := ev.plotProvenance(dir, views, x.ID)
 	if len(inapplicable) > 0 {
 		// A point the metric does not apply to is left out, and said so.
-		provenance += " · 해당 없음(" + strings.Join(inapplicable, "; ") + "): " + ym.Optional
+		provenance += " · " + view.NotApplicable(strings.Join(inapplicable, "; "), ym.Optional)
 	}
 	if p.Ref != "" && len(views) > 1 && views[1].r != nil && own == 1 && all[0].name == views[0].name {
 		// One series beside a reference set: name both by their set.
-		all[0].name = "이 기계 (" + views[0].name + ")"
+		all[0].name = view.ThisMachineAs(views[0].name)
 	}
 
 	var xv, yv []float64
@@ -177,7 +177,7 @@ func (ev *eval) plot(dir *parse.Directive) view.View {
 	ys := pickScale(ym.Unit, yv, p.YLog)
 	title := p.Title
 	if title == "" {
-		title = fmt.Sprintf("%s에 따른 %s", lbl(p.X), lbl(ym.Name))
+		title = view.PlotTitle(lbl(p.X), lbl(ym.Name))
 	}
 	pl := plotsvg.Plot{Title: title, XLabel: xs.label(lbl(p.X)), YLabel: ys.label(lbl(ym.Name)), XLog: p.XLog, YLog: p.YLog}
 	for _, s := range all {
@@ -289,7 +289,7 @@ func (ev *eval) plotSeries(dir *parse.Directive, x *parse.Experiment, views []ma
 		ev.machinesMissing(dir, views, x.ID)
 	} else if views[0].r == nil {
 		ev.warn.KindAt(parse.KindMissing, dir.Off, "%s", missingMsg("", x.ID))
-		return lbl, sp, &view.Plot{Missing: missingKo("", x.ID), Caption: p.Caption}
+		return lbl, sp, &view.Plot{Missing: view.MissingNote("", x.ID), Caption: p.Caption}
 	}
 	return lbl, sp, nil
 }
@@ -336,7 +336,7 @@ func (ev *eval) plotProvenance(dir *parse.Directive, views []machineView, id str
 	if dir.Plot.Machines != nil {
 		line := ev.machinesProvenance(views[:1], id) + unavailable(views[0].r)
 		if len(views) > 1 {
-			line += "; 점선: " + ev.machinesProvenance(views[1:], id)
+			line += view.DashedNote + ev.machinesProvenance(views[1:], id)
 		}
 		return line
 	}
@@ -347,7 +347,7 @@ func (ev *eval) plotProvenance(dir *parse.Directive, views []machineView, id str
 			ev.warn.KindAt(parse.KindMissing, dir.At["ref"], "%s", missingMsg(views[1].set, id))
 		} else {
 			stale, _ := ev.env.staleIn(views[1].set, id)
-			line += "; 점선: " + shortProvenance(rr, stale)
+			line += view.DashedNote + shortProvenance(rr, stale)
 		}
 	}
 	return line
@@ -423,14 +423,14 @@ func (ev *eval) cdf(dir *parse.Directive) view.View {
 	}
 	if len(all) == 0 {
 		if views[0].r == nil {
-			return &view.Plot{Missing: missingKo("", x.ID), Caption: p.Caption}
+			return &view.Plot{Missing: view.MissingNote("", x.ID), Caption: p.Caption}
 		}
 		ev.warn.KindAt(parse.KindMissing, dir.Off, "the result of %s has none of the quantile metrics to plot", x.ID)
-		return &view.Plot{Missing: fmt.Sprintf("측정 없음: %s 결과에 분포 값이 없습니다", x.ID), Caption: p.Caption}
+		return &view.Plot{Missing: view.NoDistribution(x.ID), Caption: p.Caption}
 	}
 	provenance := ev.plotProvenance(dir, views, x.ID)
 	if p.Ref != "" && len(all) > own && own == 1 && all[0].name == views[0].name {
-		all[0].name = "이 기계 (" + views[0].name + ")"
+		all[0].name = view.ThisMachineAs(views[0].name)
 	}
 	var xv []float64
 	for _, s := range all {
@@ -447,9 +447,9 @@ func (ev *eval) cdf(dir *parse.Directive) view.View {
 	}
 	title := p.Title
 	if title == "" {
-		title = lbl(name) + "의 분포"
+		title = view.DistributionTitle(lbl(name))
 	}
-	pl := plotsvg.Plot{Title: title, XLabel: xs.label(lbl(name)), YLabel: "누적 비율", XLog: p.XLog}
+	pl := plotsvg.Plot{Title: title, XLabel: xs.label(lbl(name)), YLabel: view.CumulativeShare, XLog: p.XLog}
 	for _, s := range all {
 		ps := plotsvg.Series{Name: s.name, Dashed: s.dashed, Step: true}
 		for _, pt := range s.points {

@@ -53,7 +53,7 @@ func titleInData(out *view.Out) bool {
 	if d["ref"] == "transcribed" {
 		// One note and nothing else: a second set, a setting or a
 		// stale result would follow " · ".
-		return strings.HasPrefix(out.Title, d["machine"]+": 원 책에서 옮겨 적은 값") && !strings.Contains(out.Title, " · ")
+		return strings.HasPrefix(out.Title, view.TranscribedPrefix(d["machine"])) && !strings.Contains(out.Title, " · ")
 	}
 	var parts []string
 	if d["range"] != "" {

@@ -67,18 +67,18 @@ func (ix rowIndex) cell(p probe.Params, m probe.Metric, format string, labels ma
 func figureCell(row dataset.Row, found bool, failed, unavailable string, m probe.Metric, format string, labels map[string]string) (view.Cell, error) {
 	if !found {
 		if failed != "" {
-			return view.Cell{Text: "실패", Title: failed, Class: "mb-failed"}, nil
+			return view.Cell{Text: view.FailedCell, Title: failed, Class: "mb-failed"}, nil
 		}
 		if unavailable != "" {
 			return view.Cell{Text: "—", Title: view.UnavailableNote(unavailable), Class: "mb-missing"}, nil
 		}
-		return view.Cell{Text: "—", Title: "측정 없음", Class: "mb-missing"}, nil
+		return view.Cell{Text: "—", Title: view.NotMeasured, Class: "mb-missing"}, nil
 	}
 	s, ok := dataset.Summarize(row, m.Name)
 	if !ok {
-		why := "이 결과에 없는 지표"
+		why := view.NoSuchMetric
 		if m.Optional != "" {
-			why = "해당 없음: " + m.Optional
+			why = view.NotApplicable("", m.Optional)
 		}
 		return view.Cell{Text: "—", Title: why, Class: "mb-missing"}, nil
 	}
@@ -119,7 +119,7 @@ func (ev *eval) experiment(dir *parse.Directive) view.View {
 	out.Fixed = strings.Join(fixed, ", ")
 	r, ok := ev.env.lookup("", x.ID)
 	if !ok {
-		out.Missing = missingKo("", x.ID)
+		out.Missing = view.MissingNote("", x.ID)
 		if !out.Hidden {
 			ev.warn.KindAt(parse.KindMissing, dir.Off, "%s", missingMsg("", x.ID))
 		}
@@ -130,7 +130,7 @@ func (ev *eval) experiment(dir *parse.Directive) view.View {
 		ev.warn.KindAt(parse.KindStale, dir.Off, "experiment %s is stale (%s): its figures are shown, marked; measure it again with `go run . run %s`", x.ID, why, x.ID)
 	}
 	out.Provenance = provenance(r, x.Spec.Metrics, func(s string) string { return label(x.Labels, s) }, why)
-	out.SpreadNote = spreadNote
+	out.SpreadNote = view.SpreadNote
 	out.Measured = r.Measured()
 	if out.Hidden {
 		return out
@@ -180,9 +180,9 @@ func paramDoc(s probe.Spec, name string) string {
 func provenance(r *dataset.Result, metrics []probe.Metric, name func(string) string, stale string) string {
 	var parts []string
 	if r.Measured() {
-		parts = append(parts, "✅ 실측")
+		parts = append(parts, view.MeasuredMark)
 	} else {
-		parts = append(parts, "📄 옮겨 적음")
+		parts = append(parts, view.TranscribedMark)
 	}
 	parts = append(parts, machineLine(r))
 	if !r.Start.IsZero() {
@@ -192,26 +192,22 @@ func provenance(r *dataset.Result, metrics []probe.Metric, name func(string) str
 		parts = append(parts, s)
 	}
 	if s := spreads(r, metrics, name); s != "" {
-		parts = append(parts, "편차 "+s)
+		parts = append(parts, view.Spread(s))
 	}
 	if n := len(r.Failures); n > 0 {
-		parts = append(parts, fmt.Sprintf("실패 %d건", n))
+		parts = append(parts, view.Failures(n))
 	}
 	if s := unavailableReasons(r); s != "" {
 		parts = append(parts, s)
 	}
 	if stale != "" {
-		parts = append(parts, staleKo(stale))
+		parts = append(parts, view.StaleNote(stale))
 	}
 	if !r.Measured() {
 		parts = append(parts, r.Source)
 	}
 	return strings.Join(parts, " · ")
 }
-
-// spreadNote defines the spread where it is shown (the provenance line's
-// hover).
-const spreadNote = "편차: 지표마다, 조합별 (최댓값 − 최솟값) ÷ 중앙값의 절반 가운데 가장 큰 값. 중앙값이 1보다 작은 횟수는 상대 편차가 뜻이 없어 뺍니다."
 
 // spreads is the spread of each metric shown, "ready_read ±13%, sndbuf
 // ±2%": half the widest (max−min)/median over the combinations with two
@@ -240,16 +236,16 @@ func spreads(r *dataset.Result, metrics []probe.Metric, name func(string) string
 		case worst == 0:
 			same = true
 		case worst/2 < 0.0005:
-			out = append(out, name(m.Name)+" ±0.1% 미만")
+			out = append(out, view.BelowTenthPercent(name(m.Name)))
 		default:
 			out = append(out, name(m.Name)+" ±"+percent(worst/2))
 		}
 	}
 	switch {
 	case same && len(out) == 0:
-		return "실행마다 같음"
+		return view.SameEachRun
 	case same:
-		out = append(out, "그 밖은 실행마다 같음")
+		out = append(out, view.RestSameEachRun)
 	}
 	return strings.Join(out, ", ")
 }
@@ -259,7 +255,7 @@ func spreads(r *dataset.Result, metrics []probe.Metric, name func(string) string
 func shortProvenance(r *dataset.Result, stale string) string {
 	parts := []string{r.Machine.Name}
 	if !r.Measured() {
-		parts[0] = "📄 " + parts[0] + " (옮겨 적음)"
+		parts[0] = view.TranscribedMachine(parts[0])
 	} else {
 		parts[0] = "✅ " + parts[0]
 	}
@@ -270,7 +266,7 @@ func shortProvenance(r *dataset.Result, stale string) string {
 		parts = append(parts, s)
 	}
 	if stale != "" {
-		parts = append(parts, staleKo(stale))
+		parts = append(parts, view.StaleNote(stale))
 	}
 	return strings.Join(parts, " · ")
 }
@@ -282,10 +278,8 @@ func runsText(r *dataset.Result) string {
 	switch {
 	case !r.Measured() || hi == 0:
 		return ""
-	case lo == hi:
-		return fmt.Sprintf("%d회 실행", hi)
 	}
-	return fmt.Sprintf("%d–%d회 실행", lo, hi)
+	return view.Runs(lo, hi)
 }
 
 func machineLine(r *dataset.Result) string {
@@ -435,7 +429,7 @@ func (ev *eval) table(dir *parse.Directive) view.View {
 	lbl := func(s string) string { return label(t.Labels, s) }
 	if sel.r == nil {
 		ev.warn.KindAt(parse.KindMissing, dir.Off, "%s", missingMsg("", x.ID))
-		return &view.TableView{Missing: missingKo("", x.ID)}
+		return &view.TableView{Missing: view.MissingNote("", x.ID)}
 	}
 	rowVals, colVals := []string{""}, []string{""}
 	if t.Rows != "" {

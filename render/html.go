@@ -88,7 +88,7 @@ func writeExperiment(b *bytes.Buffer, v *view.Experiment) {
 		writeTable(b, "mb-results", v.Table)
 	}
 	if v.Fixed != "" {
-		b.WriteString(`<p class="mb-fixed">고정: ` + esc(v.Fixed) + "</p>\n")
+		b.WriteString(`<p class="mb-fixed">` + esc(view.FixedPrefix+v.Fixed) + "</p>\n")
 	}
 	class := "mb-provenance"
 	if !v.Measured {
@@ -149,9 +149,9 @@ func writeClaim(b *bytes.Buffer, v *view.Claim, text []byte) {
 	b.WriteString(`<div class="` + class + `"`)
 	switch {
 	case v.Rule && v.Verdict == expr.True:
-		b.WriteString(` title="` + esc(ruleNote+" · "+v.Explain) + `"`)
+		b.WriteString(` title="` + esc(view.RuleNote+" · "+v.Explain) + `"`)
 	case v.Rule:
-		b.WriteString(` title="` + esc(ruleNote) + `"`)
+		b.WriteString(` title="` + esc(view.RuleNote) + `"`)
 	case v.Verdict == expr.True:
 		b.WriteString(` title="` + esc(v.Explain) + `"`)
 	}
@@ -161,7 +161,7 @@ func writeClaim(b *bytes.Buffer, v *view.Claim, text []byte) {
 		b.WriteString(`<span class="mb-machine">` + esc(strings.Join(v.Machines, " + ")) + "</span> ")
 	}
 	if v.Rule {
-		b.WriteString(`<span class="mb-basis">` + ruleWord + `</span> `)
+		b.WriteString(`<span class="mb-basis">` + view.RuleWord + `</span> `)
 	}
 	b.WriteString(`<span class="mb-claim-text">`)
 	b.Write(text)
@@ -170,7 +170,7 @@ func writeClaim(b *bytes.Buffer, v *view.Claim, text []byte) {
 	case len(v.On) > 0:
 		writeVerdicts(b, v.On)
 	case v.Verdict != expr.True:
-		b.WriteString(`<div class="mb-explain">` + measuredWord + `<code>` + esc(v.Explain) + "</code></div>")
+		b.WriteString(`<div class="mb-explain">` + view.MeasuredPrefix + `<code>` + esc(v.Explain) + "</code></div>")
 	}
 	b.WriteString("</div>\n")
 }
