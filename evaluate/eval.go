@@ -587,16 +587,16 @@ func (ev *eval) value(v *parse.InlineValue) {
 func (ev *eval) inline(v *parse.InlineValue) *view.Out {
 	x, m := v.E, v.M
 	if !ev.grounded(x, m, "{{ "+strings.TrimSpace(x.String())+" }}", true) || !ev.knownSets(x, m) {
-		return &view.Out{Class: "mb-error", Text: "{{" + x.String() + "}}", Title: "no measurement"}
+		return &view.Out{State: view.Failed, Text: "{{" + x.String() + "}}", Title: "no measurement"}
 	}
 	if g, miss := ev.env.missing(x); miss {
 		ev.warn.KindAt(g.warnKind(), v.At, "%s", g.msg())
-		return &view.Out{Class: "mb-missing", Text: g.mark(), Title: g.ko()}
+		return &view.Out{State: view.Missing, Text: g.mark(), Title: g.ko()}
 	}
 	val, err := x.Eval(ev.env)
 	if err != nil {
 		ev.exprErr(m, err)
-		return &view.Out{Class: "mb-error", Text: "{{" + x.String() + "}}", Title: err.Error()}
+		return &view.Out{State: view.Failed, Text: "{{" + x.String() + "}}", Title: err.Error()}
 	}
 	ev.inconclusive(val, v.At)
 	var text string
@@ -609,10 +609,10 @@ func (ev *eval) inline(v *parse.InlineValue) *view.Out {
 		text, err = val.Format(x.Format())
 		if err != nil {
 			ev.exprErr(m, err)
-			return &view.Out{Class: "mb-error", Text: "{{" + x.String() + "}}", Title: err.Error()}
+			return &view.Out{State: view.Failed, Text: "{{" + x.String() + "}}", Title: err.Error()}
 		}
 	}
-	out := &view.Out{Class: "mb-value", Text: text}
+	out := &view.Out{Text: text}
 	var title, machines, stale []string
 	ref, transcribed := false, false
 	sets := ev.sets(x)
@@ -660,16 +660,9 @@ func (ev *eval) inline(v *parse.InlineValue) *view.Out {
 	}
 	title = append(title, fingerprints...)
 	title = append(title, stale...)
-	if ref {
-		out.Class = "mb-value mb-ref"
-	}
-	if len(stale) > 0 {
-		out.Class += " mb-stale"
-	}
-	if val.Kind == expr.String {
-		// Words chosen by ?: flow like prose; numbers never break.
-		out.Class += " mb-text"
-	}
+	out.Ref, out.Stale = ref, len(stale) > 0
+	// Words chosen by ?: flow like prose; numbers never break.
+	out.Words = val.Kind == expr.String
 	out.Title = strings.Join(title, " · ")
 	return out
 }

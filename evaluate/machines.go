@@ -266,7 +266,7 @@ func (ev *eval) machinesTable(dir *parse.Directive, x *parse.Experiment, m probe
 			if t.Cols != "" {
 				key = append(key, c.val)
 			}
-			cell := view.Cell{Text: "—", Title: view.MissingNote(c.mv.set, x.ID), Class: "mb-missing"}
+			cell := view.Cell{Text: "—", Title: view.MissingNote(c.mv.set, x.ID), Gap: view.GapMissing}
 			if c.mv.r != nil {
 				k := rowKey(key...)
 				found, has := c.mv.rows[k]

@@ -67,12 +67,12 @@ func (ix rowIndex) cell(p probe.Params, m probe.Metric, format string, labels ma
 func figureCell(row dataset.Row, found bool, failed, unavailable string, m probe.Metric, format string, labels map[string]string) (view.Cell, error) {
 	if !found {
 		if failed != "" {
-			return view.Cell{Text: view.FailedCell, Title: failed, Class: "mb-failed"}, nil
+			return view.Cell{Text: view.FailedCell, Title: failed, Gap: view.GapFailed}, nil
 		}
 		if unavailable != "" {
-			return view.Cell{Text: "—", Title: view.UnavailableNote(unavailable), Class: "mb-missing"}, nil
+			return view.Cell{Text: "—", Title: view.UnavailableNote(unavailable), Gap: view.GapMissing}, nil
 		}
-		return view.Cell{Text: "—", Title: view.NotMeasured, Class: "mb-missing"}, nil
+		return view.Cell{Text: "—", Title: view.NotMeasured, Gap: view.GapMissing}, nil
 	}
 	s, ok := dataset.Summarize(row, m.Name)
 	if !ok {
@@ -80,7 +80,7 @@ func figureCell(row dataset.Row, found bool, failed, unavailable string, m probe
 		if m.Optional != "" {
 			why = view.NotApplicable("", m.Optional)
 		}
-		return view.Cell{Text: "—", Title: why, Class: "mb-missing"}, nil
+		return view.Cell{Text: "—", Title: why, Gap: view.GapMissing}, nil
 	}
 	// The same Value a reference to this cell would evaluate to, so a
 	// table and an inline value show a figure alike.

@@ -128,7 +128,7 @@ func (r htmlRenderer) renderValue(w util.BufWriter, source []byte, node gast.Nod
 	if out == nil {
 		// Not evaluated (plain Markdown().Convert, or an error): show the
 		// source so nothing silently disappears.
-		out = &view.Out{Class: "mb-unevaluated", Text: string(n.Raw)}
+		out = &view.Out{State: view.Unevaluated, Text: string(n.Raw)}
 	}
 	writeSpan(w, out)
 	return gast.WalkSkipChildren, nil
@@ -136,7 +136,7 @@ func (r htmlRenderer) renderValue(w util.BufWriter, source []byte, node gast.Nod
 
 func writeSpan(w util.BufWriter, out *view.Out) {
 	w.WriteString(`<span class="`)
-	w.WriteString(html.EscapeString(out.Class))
+	w.WriteString(outClass(out))
 	w.WriteString(`"`)
 	if out.Title != "" && !out.TitleInData {
 		w.WriteString(` title="`)

@@ -49,7 +49,7 @@ func writeCell(b *bytes.Buffer, c view.Cell, head bool) {
 	if !head && c.Head {
 		b.WriteString(` scope="row"`)
 	}
-	class := c.Class
+	class := cellGapClass[c.Gap]
 	if c.Number {
 		class = join(class, "mb-num")
 	}
@@ -61,6 +61,27 @@ func writeCell(b *bytes.Buffer, c view.Cell, head bool) {
 	}
 	b.WriteString(">" + esc(c.Text) + "</" + tag + ">")
 }
+
+// outStateClass is the class of an inline value in each state.
+var outStateClass = [...]string{view.Figure: "mb-value", view.Missing: "mb-missing", view.Failed: "mb-error", view.Unevaluated: "mb-unevaluated"}
+
+// outClass is an inline value's classes: its state's, and a figure's marks.
+func outClass(out *view.Out) string {
+	class := outStateClass[out.State]
+	if out.Ref {
+		class += " mb-ref"
+	}
+	if out.Stale {
+		class += " mb-stale"
+	}
+	if out.Words {
+		class += " mb-text"
+	}
+	return class
+}
+
+// cellGapClass is the class of a table cell with each gap.
+var cellGapClass = [...]string{view.NoGap: "", view.GapMissing: "mb-missing", view.GapFailed: "mb-failed"}
 
 func join(a, b string) string {
 	if a == "" {

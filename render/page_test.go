@@ -102,7 +102,7 @@ func TestEvaluateTwice(t *testing.T) {
 	// pages' values.
 	same := 0
 	for _, v := range d.Values() {
-		if v1, v2 := p1.Views.Value(v.Node), p2.Views.Value(v.Node); strings.Contains(v1.Class, "mb-ref") {
+		if v1, v2 := p1.Views.Value(v.Node), p2.Views.Value(v.Node); v1.Ref {
 			if !reflect.DeepEqual(*v1, *v2) {
 				t.Errorf("a value from the unchanged set m1 differs: %+v, %+v", v1, v2)
 			}

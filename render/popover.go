@@ -3,7 +3,6 @@ package render
 import (
 	"html"
 	"sort"
-	"strings"
 
 	"github.com/yuin/goldmark/util"
 
@@ -25,7 +24,7 @@ func writeData(w util.BufWriter, out *view.Out) {
 	for _, k := range keys {
 		w.WriteString(` data-` + k + `="` + html.EscapeString(out.Data[k]) + `"`)
 	}
-	if strings.HasPrefix(out.Class, "mb-value") && (len(keys) > 0 || out.Title != "") {
+	if out.State == view.Figure && (len(keys) > 0 || out.Title != "") {
 		w.WriteString(` tabindex="0"`)
 	}
 }

@@ -26,9 +26,12 @@ func (*Error) view()      {}
 
 // Out is an evaluated inline value.
 type Out struct {
-	Class string // "mb-value", "mb-value mb-ref", "mb-missing" or "mb-error"
-	Text  string // what the reader sees
-	Title string // shown on hover: interval, runs, machine
+	State OutState
+	// Ref: the value draws on a set other than the build's own; Stale: on
+	// a stale result; Words: it is words (chosen by ?:), not a number.
+	Ref, Stale, Words bool
+	Text              string // what the reader sees
+	Title             string // shown on hover: interval, runs, machine
 	// Data is the figure's provenance for the page's popover, written as
 	// data-KEY attributes: "exp" (experiment id), "range", "runs",
 	// "machine", "date" (YYYY-MM-DD), "ref" (a set not measured here).
@@ -38,14 +41,33 @@ type Out struct {
 	TitleInData bool
 }
 
+// OutState says what an inline value's Text is.
+type OutState int
+
+const (
+	Figure      OutState = iota // a value of the results
+	Missing                     // a gap: no figure, Title says why
+	Failed                      // an error: the expression, Title says what went wrong
+	Unevaluated                 // the source, not evaluated
+)
+
 // Cell is one cell of a table view.
 type Cell struct {
 	Text   string
 	Title  string // hover text, "" for none
 	Head   bool   // a <th>
-	Class  string // extra class, e.g. "mb-missing"
-	Number bool   // right-aligned figure
+	Gap    CellGap
+	Number bool // right-aligned figure
 }
+
+// CellGap says why a cell holds no figure.
+type CellGap int
+
+const (
+	NoGap      CellGap = iota
+	GapMissing         // no figure: not measured, not applicable or not measurable
+	GapFailed          // the combination failed to measure
+)
 
 // Table is a table view: an experiment's results or a table directive.
 type Table struct {
