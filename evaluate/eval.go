@@ -876,9 +876,9 @@ func (ev *eval) when(dir *parse.Directive) view.View {
 		return &view.Error{Msg: "when could not be evaluated: " + w.Src}
 	case "missing":
 		// No data decides it: a gap, never a branch stated as fact.
-		return &view.When{Branch: "missing", Missing: missing.ko()}
+		return &view.When{Missing: missing.ko()}
 	}
-	return &view.When{Branch: branch, Body: body[branch]}
+	return &view.When{Body: body[branch]}
 }
 
 // subShown is sub for a fragment that may not be shown: its errors are

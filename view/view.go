@@ -143,10 +143,10 @@ type MachineVerdict struct {
 	Unavailable string
 }
 
-// When is the view of a when directive: the chosen branch.
+// When is the view of a when directive: the chosen branch (then, else or
+// unsure), or a gap when no data decides it.
 type When struct {
-	Branch string    // "then", "else", "unsure", or "missing" (a gap: no data decides it)
-	Body   *Fragment // the branch shown; nil when missing
+	Body *Fragment // the branch shown; nil when missing
 	// Missing is the gap's text when no data decides the condition.
 	Missing string
 }
