@@ -1,3 +1,9 @@
+// Package evaluate is the second step of a chapter's flow (see package
+// parse): it evaluates every inline value, table, plot, claim and when
+// block of a parsed chapter against stored results, into a Page of views
+// (package view): figures, tables, plot inputs, verdicts and gaps, with
+// the claims for the check report and the warnings. It writes no HTML and
+// draws nothing; package render does.
 package evaluate
 
 import (

@@ -1,3 +1,7 @@
+// Package render is the last step of a chapter's flow (see package
+// parse): goldmark's renderer with the measured book's node renderers,
+// each a function of its node and its view on the page (package view).
+// It draws plots from their inputs and colours code blocks.
 package render
 
 import (
