@@ -17,8 +17,8 @@ import (
 
 	"measuredbook/book"
 	"measuredbook/dataset"
+	"measuredbook/evaluate"
 	"measuredbook/expr"
-	"measuredbook/render"
 )
 
 // build, status and check: the book from a result set, and what that set
@@ -70,7 +70,7 @@ func (f *buildFlags) run(ctx context.Context, c *cmd, args []string) error {
 	if err != nil {
 		return shown{err}
 	}
-	holds, fails, unsure, na := render.Tally(rep.Claims)
+	holds, fails, unsure, na := evaluate.Tally(rep.Claims)
 	fmt.Fprintf(c.stdout, "built %s from set %s (%d measured now); claims: %d hold, %d fail, %d inconclusive%s",
 		opts.Out, rep.Set, len(rep.Measured), holds, fails, unsure, naText(na))
 	if rep.GapFigures > 0 || len(rep.Gaps) > 0 {
@@ -120,7 +120,7 @@ const startHeap = 128 << 20
 
 // printFailingClaims names every claim that does not hold, where it is and
 // what was measured.
-func printFailingClaims(w io.Writer, claims []render.Claim) {
+func printFailingClaims(w io.Writer, claims []evaluate.Claim) {
 	for _, c := range claims {
 		if c.Verdict == expr.False {
 			fmt.Fprintf(w, "%s: claim does not hold: %s\n    %s\n", c.Pos, c.Text, c.Explain)
@@ -257,7 +257,7 @@ func (f *checkFlags) run(ctx context.Context, c *cmd, args []string) error {
 		}
 	}
 	printWarnings(c.stderr, warnings, f.verbose, book.Summed)
-	holds, fails, unsure, na := render.Tally(claims)
+	holds, fails, unsure, na := evaluate.Tally(claims)
 	fmt.Fprintf(c.stdout, "set %s: %d claims: %d hold, %d fail, %d inconclusive (%d of them for lack of data)%s\n", set, len(claims), holds, fails, unsure, undecided, naText(na))
 	var errs []error
 	if fails > 0 {

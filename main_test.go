@@ -22,8 +22,8 @@ import (
 
 	"measuredbook/book"
 	"measuredbook/dataset"
+	"measuredbook/parse"
 	"measuredbook/probes"
-	"measuredbook/render"
 	"measuredbook/runner"
 )
 
@@ -254,7 +254,7 @@ func TestProbeVerbMeasuresInChildren(t *testing.T) {
 
 func TestWarningsAreGroupedByMessage(t *testing.T) {
 	at := func(line int, msg string) error {
-		return &render.PosError{Pos: render.Pos{File: "c.md", Line: line, Col: 1}, Msg: msg}
+		return &parse.PosError{Pos: parse.Pos{File: "c.md", Line: line, Col: 1}, Msg: msg}
 	}
 	var buf bytes.Buffer
 	printWarnings(&buf, []error{at(3, "same thing"), at(9, "other"), at(5, "same thing"), at(7, "same thing")}, false, nil)

@@ -8,6 +8,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"measuredbook/book"
+	"measuredbook/evaluate"
+	"measuredbook/parse"
 	"measuredbook/render"
 )
 
@@ -47,7 +49,7 @@ func (f *renderFlags) run(ctx context.Context, c *cmd, args []string) error {
 	}
 	// References may name experiments of other chapters: take the book's
 	// experiments when there is a book, the document's own win.
-	experiments := map[string]*render.Experiment{}
+	experiments := map[string]*parse.Experiment{}
 	var cfg book.Config
 	if b, err := book.Load(f.chapters, opts.Probes); err == nil {
 		experiments, cfg = b.Experiments, b.Config
@@ -58,8 +60,16 @@ func (f *renderFlags) run(ctx context.Context, c *cmd, args []string) error {
 	}
 	res := book.NewResults(f.results, set, opts.Probes)
 	res.BookMachines = cfg.Machines // machines: book
-	html, warnings, err := render.RenderFragment(name, src, opts.Probes, res, experiments)
-	printWarnings(c.stderr, warnings, f.verbose, nil)
+	d, err := parse.Parse(name, src, opts.Probes)
+	if err != nil {
+		return err
+	}
+	p, err := evaluate.Evaluate(d, res, experiments)
+	printWarnings(c.stderr, p.Warnings, f.verbose, nil)
+	if err != nil {
+		return err
+	}
+	html, err := render.HTML(d, p.Views)
 	if err != nil {
 		return err
 	}

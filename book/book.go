@@ -18,8 +18,8 @@ import (
 	"sync/atomic"
 
 	"measuredbook/expr"
+	"measuredbook/parse"
 	"measuredbook/probe"
-	"measuredbook/render"
 	"measuredbook/store"
 )
 
@@ -31,18 +31,18 @@ type Book struct {
 	// Experiments: the parsed chapter a render needs is handed over once
 	// (see doc), so that a build does not hold every chapter's syntax tree
 	// until its end.
-	Docs        []*render.Doc
-	Experiments map[string]*render.Experiment
+	Docs        []*parse.Doc
+	Experiments map[string]*parse.Experiment
 	Order       []string // experiment ids in book order
 	// Headline names, per experiment id, the metrics some chapter uses
-	// (render.Doc.Uses over the book): what runs: auto measures until known.
+	// (parse.Doc.Uses over the book): what runs: auto measures until known.
 	Headline  map[string][]string
 	Templates fs.FS // the layouts and style.css; nil: the embedded ones
 
 	probes []probe.Probe
 	cache  *renderCache        // nil: none
 	src    [][sha256.Size]byte // each chapter's source's SHA-256, in Docs order
-	full   []*render.Doc       // Docs[i] parsed in full until rendered; nil when its parse came from the render cache
+	full   []*parse.Doc        // Docs[i] parsed in full until rendered; nil when its parse came from the render cache
 	mu     sync.Mutex
 	hashes map[string]string // probe name → code hash (probeHash)
 }
@@ -71,7 +71,7 @@ var keepParsed int64 = 4 << 20 // a variable for the tests
 // source was parsed before is not parsed again. The chapters are read and
 // parsed in parallel.
 func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (*Book, error) {
-	b := &Book{Dir: dir, Experiments: map[string]*render.Experiment{}, probes: probes, cache: rc}
+	b := &Book{Dir: dir, Experiments: map[string]*parse.Experiment{}, probes: probes, cache: rc}
 	var errs []error
 	cfg, err := LoadConfig(dir)
 	if err != nil {
@@ -86,7 +86,7 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 		return nil, fmt.Errorf("%s: no chapters (*.md) found", dir)
 	}
 	type chapter struct {
-		doc       *render.Doc
+		doc       *parse.Doc
 		sum       [sha256.Size]byte
 		shallow   bool
 		read, err error
@@ -112,10 +112,10 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 		if c.doc, c.shallow = rc.parsed(files[i], c.sum, probes); c.shallow {
 			return
 		}
-		if c.doc, c.err = render.Parse(files[i], src, probes); c.err == nil {
+		if c.doc, c.err = parse.Parse(files[i], src, probes); c.err == nil {
 			rc.keepParsed(c.doc, c.sum)
 			if kept.Add(int64(len(src))) > keepParsed {
-				c.doc, c.shallow = &render.Doc{File: c.doc.File, Front: c.doc.Front, Experiments: c.doc.Experiments, Uses: c.doc.Uses}, true
+				c.doc, c.shallow = &parse.Doc{File: c.doc.File, Front: c.doc.Front, Experiments: c.doc.Experiments, Uses: c.doc.Uses}, true
 			}
 		}
 	})
@@ -136,11 +136,11 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 		return a.File < b.File
 	})
 	for _, c := range chapters {
-		var full *render.Doc
+		var full *parse.Doc
 		if !c.shallow {
 			full = c.doc
 		}
-		b.Docs = append(b.Docs, &render.Doc{File: c.doc.File, Front: c.doc.Front, Experiments: c.doc.Experiments, Uses: c.doc.Uses})
+		b.Docs = append(b.Docs, &parse.Doc{File: c.doc.File, Front: c.doc.Front, Experiments: c.doc.Experiments, Uses: c.doc.Uses})
 		b.src = append(b.src, c.sum)
 		b.full = append(b.full, full)
 	}
@@ -157,7 +157,7 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 		slugs[d.Front.Slug] = d.File
 		for _, e := range d.Experiments {
 			if prev, dup := b.Experiments[e.ID]; dup {
-				errs = append(errs, &render.PosError{Pos: e.Pos, Msg: fmt.Sprintf("duplicate experiment id %q (first defined at %s)", e.ID, prev.Pos)})
+				errs = append(errs, &parse.PosError{Pos: e.Pos, Msg: fmt.Sprintf("duplicate experiment id %q (first defined at %s)", e.ID, prev.Pos)})
 				continue
 			}
 			b.Experiments[e.ID] = e
@@ -186,7 +186,7 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 // doc returns chapter i parsed in full, and lets go of it: a render
 // takes each chapter once. It parses the chapter again if Load took it
 // from the render cache, or if it was handed over before.
-func (b *Book) doc(i int) (*render.Doc, error) {
+func (b *Book) doc(i int) (*parse.Doc, error) {
 	if d := b.full[i]; d != nil {
 		b.full[i] = nil
 		return d, nil
@@ -199,7 +199,7 @@ func (b *Book) doc(i int) (*render.Doc, error) {
 	if sha256.Sum256(src) != b.src[i] {
 		return nil, fmt.Errorf("%s: changed while the book was being built; build again", d.File)
 	}
-	return render.Parse(d.File, src, b.probes)
+	return parse.Parse(d.File, src, b.probes)
 }
 
 // Select returns the ids to act on: all, or those named (each must exist).
@@ -216,7 +216,7 @@ func (b *Book) Select(ids []string) ([]string, error) {
 }
 
 // Sweep formats an experiment's params for messages: "api=poll,epoll idle=100".
-func Sweep(e *render.Experiment) string {
+func Sweep(e *parse.Experiment) string {
 	var parts []string
 	for _, k := range e.Order {
 		parts = append(parts, k+"="+strings.Join(e.Sweep[k], ","))

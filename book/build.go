@@ -16,7 +16,9 @@ import (
 	"time"
 
 	"measuredbook/dataset"
+	"measuredbook/evaluate"
 	"measuredbook/expr"
+	"measuredbook/parse"
 	"measuredbook/probe"
 	"measuredbook/render"
 	"measuredbook/rendercache"
@@ -50,7 +52,7 @@ type Report struct {
 	Measures bool     // whether this build measures into Set (it is this machine's)
 	Measured []string // experiments measured by this build
 	Warnings []error
-	Claims   []render.Claim
+	Claims   []evaluate.Claim
 	// Gaps are the experiments the set has no usable result for after the
 	// build (missing, stale, failed, unreadable), in book order, and Fill
 	// the command that fills them, "" where nothing can (a transcribed set).
@@ -72,7 +74,7 @@ func WarningKind(warn error) string {
 	if errors.As(warn, &k) && k.Kind() != "" {
 		return k.Kind()
 	}
-	var pe *render.PosError
+	var pe *parse.PosError
 	if errors.As(warn, &pe) {
 		return pe.Msg
 	}
@@ -84,7 +86,7 @@ func WarningKind(warn error) string {
 // metric that does not apply to a combination is absent, not a gap.)
 func IsGap(warn error) bool {
 	k := WarningKind(warn)
-	return k == render.KindMissing || k == render.KindFailed
+	return k == parse.KindMissing || k == parse.KindFailed
 }
 
 // Summed reports whether a build's summary line accounts for warn, so
@@ -92,7 +94,7 @@ func IsGap(warn error) bool {
 // claim about what the set's machine cannot measure at all (kqueue on
 // Linux), which no command run there can change.
 func Summed(warn error) bool {
-	return IsGap(warn) || WarningKind(warn) == render.KindUnavailable
+	return IsGap(warn) || WarningKind(warn) == parse.KindUnavailable
 }
 
 // SetFor decides which result set a build draws from: --machine, else
@@ -287,7 +289,7 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 		// A sentence picked by a condition the runs do not decide, with no
 		// unsure branch to say so, states noise as a finding.
 		for _, w := range rep.Warnings {
-			if WarningKind(w) == render.KindInconclusive {
+			if WarningKind(w) == parse.KindInconclusive {
 				failing = append(failing, w.Error())
 			}
 		}
@@ -391,7 +393,7 @@ func describe(st Status) string {
 // instead (renderTo); Render is for the preview, which serves them from
 // memory, and for check, which only wants the claims. A Book loaded with
 // LoadCached takes unchanged chapters from its render cache.
-func (b *Book) Render(res *Results) (pages map[string][]byte, warnings []error, claims []render.Claim, err error) {
+func (b *Book) Render(res *Results) (pages map[string][]byte, warnings []error, claims []evaluate.Claim, err error) {
 	m := &memorySite{pages: map[string][]byte{}}
 	r, err := b.renderTo(res, m, b.cache)
 	if err != nil {
@@ -403,7 +405,7 @@ func (b *Book) Render(res *Results) (pages map[string][]byte, warnings []error, 
 // rendering is what renderTo returns beside the pages.
 type rendering struct {
 	warnings []error
-	claims   []render.Claim
+	claims   []evaluate.Claim
 	cached   int // chapters whose page came from the render cache
 }
 
@@ -448,7 +450,7 @@ func (m *memorySite) place(name string, c *rendercache.Cache, blob rendercache.B
 // held in memory.
 type chapterOut struct {
 	warnings []error
-	claims   []render.Claim
+	claims   []evaluate.Claim
 	search   []byte   // the chapter's entries of the search index
 	sets     []string // the sets other than the build's own its page draws on
 	cached   bool     // the page came from the render cache
@@ -558,14 +560,14 @@ func (b *Book) renderChapter(l *layout, i int) (o chapterOut) {
 		return chapterOut{err: err}
 	}
 	deps := l.cache.record(l.res)
-	p, err := render.Evaluate(doc, deps, b.Experiments)
+	p, err := evaluate.Evaluate(doc, deps, b.Experiments)
 	o.warnings = p.Warnings
 	if err != nil {
 		o.err = err
 		return o
 	}
 	o.claims, o.sets = p.Claims, p.Sets
-	body, err := render.HTML(doc, p)
+	body, err := render.HTML(doc, p.Views)
 	if err != nil {
 		o.err = err
 		return o

@@ -13,9 +13,10 @@ import (
 	"time"
 
 	"measuredbook/dataset"
+	"measuredbook/evaluate"
+	"measuredbook/parse"
 	"measuredbook/probe"
 	"measuredbook/probe/codehash"
-	"measuredbook/render"
 	"measuredbook/rendercache"
 )
 
@@ -97,7 +98,7 @@ func (rc *renderCache) probeHash(p probe.Probe, goos, goarch string) string {
 // check the book, compute the status and measure. Render parses the
 // chapter again only if its page is not cached either.
 type parsed struct {
-	Front       render.Front
+	Front       parse.Front
 	Experiments []storedExperiment
 	Uses        map[string][]string
 }
@@ -107,7 +108,7 @@ type parsed struct {
 // part of every key), and its combinations are its sweep's product.
 type storedExperiment struct {
 	ID, Probe     string
-	Pos           render.Pos
+	Pos           parse.Pos
 	Order         []string
 	Sweep         map[string][]string
 	Runs          int
@@ -118,16 +119,16 @@ type storedExperiment struct {
 	Labels        map[string]string
 }
 
-func storeExperiment(x *render.Experiment) storedExperiment {
+func storeExperiment(x *parse.Experiment) storedExperiment {
 	return storedExperiment{ID: x.ID, Probe: x.Probe, Pos: x.Pos, Order: x.Order, Sweep: x.Sweep, Runs: x.Runs,
 		Precision: x.Precision, Budget: x.Budget, Show: x.Show, Caption: x.Caption, Timeout: x.Timeout, Labels: x.Labels}
 }
 
 // experiment is s as Parse makes it; false when the registry has no such
 // probe.
-func (s storedExperiment) experiment(probes []probe.Probe) (*render.Experiment, bool) {
+func (s storedExperiment) experiment(probes []probe.Probe) (*parse.Experiment, bool) {
 	p, ok := probe.Lookup(probes, s.Probe)
-	return &render.Experiment{ID: s.ID, Probe: s.Probe, Pos: s.Pos, Spec: p.Spec, Order: s.Order, Sweep: s.Sweep,
+	return &parse.Experiment{ID: s.ID, Probe: s.Probe, Pos: s.Pos, Spec: p.Spec, Order: s.Order, Sweep: s.Sweep,
 		Combos: dataset.Combos(s.Order, s.Sweep), Runs: s.Runs, Precision: s.Precision, Budget: s.Budget, Show: s.Show, Caption: s.Caption, Timeout: s.Timeout, Labels: s.Labels}, ok
 }
 
@@ -136,7 +137,7 @@ func (rc *renderCache) parseKey(file string, sum [sha256.Size]byte) rendercache.
 }
 
 // parsed returns the cached parse of a chapter's source, if any.
-func (rc *renderCache) parsed(file string, sum [sha256.Size]byte, probes []probe.Probe) (*render.Doc, bool) {
+func (rc *renderCache) parsed(file string, sum [sha256.Size]byte, probes []probe.Probe) (*parse.Doc, bool) {
 	if rc == nil {
 		return nil, false
 	}
@@ -148,7 +149,7 @@ func (rc *renderCache) parsed(file string, sum [sha256.Size]byte, probes []probe
 	if json.Unmarshal(data, &p) != nil {
 		return nil, false
 	}
-	d := &render.Doc{File: file, Front: p.Front, Uses: p.Uses}
+	d := &parse.Doc{File: file, Front: p.Front, Uses: p.Uses}
 	for _, s := range p.Experiments {
 		x, ok := s.experiment(probes)
 		if !ok {
@@ -160,7 +161,7 @@ func (rc *renderCache) parsed(file string, sum [sha256.Size]byte, probes []probe
 }
 
 // keepParsed stores what Load needs of a parsed chapter.
-func (rc *renderCache) keepParsed(d *render.Doc, sum [sha256.Size]byte) {
+func (rc *renderCache) keepParsed(d *parse.Doc, sum [sha256.Size]byte) {
 	if rc == nil {
 		return
 	}
@@ -213,7 +214,7 @@ func (rc *renderCache) chapters(b *Book, l *layout) (*chapterCache, error) {
 		// whose source is in its key: a paragraph added above it must
 		// not render every chapter again.
 		s := storeExperiment(x)
-		s.Pos = render.Pos{}
+		s.Pos = parse.Pos{}
 		experiments[id] = s
 	}
 	shared, err := json.Marshal(struct {
@@ -250,10 +251,10 @@ func (cc *chapterCache) state(d dep) (sum [sha256.Size]byte, stale string) {
 }
 
 // cachedWarning is a warning read back from the cache: the position and
-// message of the *render.PosError it was, and its kind (which render
+// message of the *parse.PosError it was, and its kind (which render
 // keeps to itself).
 type cachedWarning struct {
-	*render.PosError
+	*parse.PosError
 	kind string
 }
 
@@ -267,7 +268,7 @@ func (w cachedWarning) Unwrap() error { return w.PosError }
 type entry struct {
 	Deps     []entryDep
 	Warnings []entryWarning
-	Claims   []render.Claim
+	Claims   []evaluate.Claim
 	Search   rendercache.Key
 	Sets     []string
 	Page     rendercache.Blob
@@ -282,7 +283,7 @@ type entryDep struct {
 }
 
 type entryWarning struct {
-	Pos       render.Pos
+	Pos       parse.Pos
 	Msg, Kind string
 }
 
@@ -296,7 +297,7 @@ func (cc *chapterCache) encodeEntry(deps []dep, o chapterOut, page rendercache.B
 		e.Deps = append(e.Deps, entryDep{d.Set, d.ID, sum[:], stale})
 	}
 	for _, w := range o.warnings {
-		var pe *render.PosError
+		var pe *parse.PosError
 		var k interface{ Kind() string }
 		if !errors.As(w, &pe) || !errors.As(w, &k) || w.Error() != pe.Error() {
 			return nil, false
@@ -324,7 +325,7 @@ func (cc *chapterCache) decodeEntry(data []byte) (o chapterOut, page rendercache
 		}
 	}
 	for _, w := range e.Warnings {
-		o.warnings = append(o.warnings, cachedWarning{&render.PosError{Pos: w.Pos, Msg: w.Msg}, w.Kind})
+		o.warnings = append(o.warnings, cachedWarning{&parse.PosError{Pos: w.Pos, Msg: w.Msg}, w.Kind})
 	}
 	o.search, ok = cc.rc.c.Get(e.Search)
 	o.claims, o.sets = e.Claims, e.Sets
@@ -347,7 +348,7 @@ func (cc *chapterCache) get(i int) (page rendercache.Blob, o chapterOut, ok bool
 
 // put keeps chapter i's output and the blob of its page, made reading
 // what rec recorded.
-func (cc *chapterCache) put(i int, rec render.Results, page rendercache.Blob, o chapterOut) {
+func (cc *chapterCache) put(i int, rec evaluate.Results, page rendercache.Blob, o chapterOut) {
 	r, ok := rec.(*recorder)
 	if cc == nil || !ok {
 		return
@@ -364,7 +365,7 @@ func (cc *chapterCache) put(i int, rec render.Results, page rendercache.Blob, o 
 
 // record returns the Results a chapter is evaluated against: res itself,
 // or with a cache, res noting which results the chapter reads.
-func (cc *chapterCache) record(res *Results) render.Results {
+func (cc *chapterCache) record(res *Results) evaluate.Results {
 	if cc == nil {
 		return res
 	}

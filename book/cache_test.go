@@ -16,8 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"measuredbook/evaluate"
+	"measuredbook/parse"
 	"measuredbook/probes"
-	"measuredbook/render"
 	"measuredbook/rendercache"
 	"measuredbook/store"
 )
@@ -74,7 +75,7 @@ func TestCacheIsInvisible(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if i := slices.IndexFunc(b.full, func(d *render.Doc) bool { return d != nil }); i >= 0 {
+	if i := slices.IndexFunc(b.full, func(d *parse.Doc) bool { return d != nil }); i >= 0 {
 		t.Errorf("%s was parsed again, though it did not change", b.Docs[i].File)
 	}
 
@@ -139,9 +140,9 @@ func TestCacheIsInvisible(t *testing.T) {
 
 // Every field of a claim, a warning, the search entries and the page's blob come
 // back from a chapter's entry as they went in: a field added to
-// render.Claim must be added to the entry's encoding too.
+// evaluate.Claim must be added to the entry's encoding too.
 func TestEntryKeepsEveryField(t *testing.T) {
-	var c render.Claim
+	var c evaluate.Claim
 	var fill func(v reflect.Value)
 	fill = func(v reflect.Value) {
 		for i := 0; i < v.NumField(); i++ {
@@ -164,17 +165,17 @@ func TestEntryKeepsEveryField(t *testing.T) {
 					case reflect.Struct:
 						fill(e)
 					default:
-						t.Fatalf("render.Claim.%s holds %s: teach encodeEntry to keep it", name, e.Kind())
+						t.Fatalf("evaluate.Claim.%s holds %s: teach encodeEntry to keep it", name, e.Kind())
 					}
 				}
 			default:
-				t.Fatalf("render.Claim.%s is a %s: teach encodeEntry to keep it", v.Type().Field(i).Name, f.Kind())
+				t.Fatalf("evaluate.Claim.%s is a %s: teach encodeEntry to keep it", v.Type().Field(i).Name, f.Kind())
 			}
 		}
 	}
 	fill(reflect.ValueOf(&c).Elem())
-	w := cachedWarning{&render.PosError{Pos: render.Pos{File: "a.md", Line: 3, Col: 4}, Msg: "no result"}, render.KindMissing}
-	in := chapterOut{warnings: []error{w}, claims: []render.Claim{c, {}}, search: []byte(`{"c":"장"}`), sets: []string{"m1", "other"}}
+	w := cachedWarning{&parse.PosError{Pos: parse.Pos{File: "a.md", Line: 3, Col: 4}, Msg: "no result"}, parse.KindMissing}
+	in := chapterOut{warnings: []error{w}, claims: []evaluate.Claim{c, {}}, search: []byte(`{"c":"장"}`), sets: []string{"m1", "other"}}
 	blob := rendercache.Blob{Sum: rendercache.NewHasher("test").String("<html>").Key(), CRC: 7}
 	cc := &chapterCache{rc: &renderCache{c: rendercache.Open(t.TempDir())}, res: NewResults(t.TempDir(), "here", nil)}
 	deps := []dep{{"here", "a"}, {"m1", "a"}}
@@ -184,7 +185,7 @@ func TestEntryKeepsEveryField(t *testing.T) {
 	}
 	out, page, ok := cc.decodeEntry(data)
 	if !ok || page != blob || !reflect.DeepEqual(out.claims, in.claims) || string(out.search) != string(in.search) || !slices.Equal(out.sets, in.sets) ||
-		len(out.warnings) != 1 || out.warnings[0].Error() != w.Error() || WarningKind(out.warnings[0]) != render.KindMissing {
+		len(out.warnings) != 1 || out.warnings[0].Error() != w.Error() || WarningKind(out.warnings[0]) != parse.KindMissing {
 		t.Errorf("entry came back as %+v, %v, %v", out, page, ok)
 	}
 	if _, _, ok := cc.decodeEntry(data[:5]); ok {
@@ -202,7 +203,7 @@ func TestEntryKeepsEveryField(t *testing.T) {
 }
 
 // An experiment comes back from the cache as Parse made it: a field added
-// to render.Experiment must be kept by storedExperiment too.
+// to parse.Experiment must be kept by storedExperiment too.
 func TestStoredExperimentIsParsed(t *testing.T) {
 	all := probes.All()
 	b, err := Load("../chapters", all)
@@ -222,11 +223,11 @@ func TestStoredExperimentIsParsed(t *testing.T) {
 			t.Errorf("%s came back as\n%+v\nnot\n%+v", x.ID, y, x)
 		}
 	}
-	stored, parsed := reflect.TypeFor[storedExperiment](), reflect.TypeFor[render.Experiment]()
+	stored, parsed := reflect.TypeFor[storedExperiment](), reflect.TypeFor[parse.Experiment]()
 	for i := range parsed.NumField() {
 		name := parsed.Field(i).Name
 		if _, ok := stored.FieldByName(name); !ok && name != "Spec" && name != "Combos" {
-			t.Errorf("render.Experiment.%s is not kept in the cache (storedExperiment)", name)
+			t.Errorf("parse.Experiment.%s is not kept in the cache (storedExperiment)", name)
 		}
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"slices"
 	"time"
 
-	"measuredbook/render"
+	"measuredbook/parse"
 	"measuredbook/store"
 )
 
@@ -60,45 +60,45 @@ func LoadConfig(dir string) (Config, error) {
 	} else if err != nil {
 		return c, err
 	}
-	fields, err := render.ParseFields(path, data, []string{"title", "lang", "machine", "machines", "preface", "precision", "budget", "stale-on"}, []string{"machines", "stale-on"})
+	fields, err := parse.ParseFields(path, data, []string{"title", "lang", "machine", "machines", "preface", "precision", "budget", "stale-on"}, []string{"machines", "stale-on"})
 	if err != nil {
 		return c, err
 	}
 	c.Title, c.Lang, c.Machine, c.Preface = fields["title"].Value, fields["lang"].Value, fields["machine"].Value, fields["preface"].Value
 	var errs []error
 	if f, ok := fields["precision"]; ok {
-		if c.Precision, err = render.ParsePrecision(f.Value); err != nil {
-			errs = append(errs, &render.PosError{Pos: f.Pos, Msg: err.Error()})
+		if c.Precision, err = parse.ParsePrecision(f.Value); err != nil {
+			errs = append(errs, &parse.PosError{Pos: f.Pos, Msg: err.Error()})
 		}
 	}
 	if f, ok := fields["budget"]; ok {
 		if c.Budget, err = time.ParseDuration(f.Value); err != nil || c.Budget <= 0 {
-			errs = append(errs, &render.PosError{Pos: f.Pos, Msg: fmt.Sprintf("budget wants a positive duration such as 10s, got %q", f.Value)})
+			errs = append(errs, &parse.PosError{Pos: f.Pos, Msg: fmt.Sprintf("budget wants a positive duration such as 10s, got %q", f.Value)})
 		}
 	}
 	if f, ok := fields["stale-on"]; ok {
 		c.StaleOn = nil
 		for i, k := range f.Items {
 			if !slices.Contains(staleKinds, k) {
-				errs = append(errs, &render.PosError{Pos: f.ItemPos[i], Msg: fmt.Sprintf("stale-on: %q is not go or kernel", k)})
+				errs = append(errs, &parse.PosError{Pos: f.ItemPos[i], Msg: fmt.Sprintf("stale-on: %q is not go or kernel", k)})
 			}
 			c.StaleOn = append(c.StaleOn, k)
 		}
 	}
 	if c.Machine != "" {
 		if err := checkSetName(c.Machine); err != nil {
-			errs = append(errs, &render.PosError{Pos: fields["machine"].Pos, Msg: err.Error()})
+			errs = append(errs, &parse.PosError{Pos: fields["machine"].Pos, Msg: err.Error()})
 		}
 	}
 	ms := fields["machines"]
 	for i, m := range ms.Items {
 		switch err := checkSetName(m); {
 		case m == "":
-			errs = append(errs, &render.PosError{Pos: ms.ItemPos[i], Msg: "machines: an empty name; list result sets, as in machines: [m1, linux-arm64-neoverse-n1-4c]"})
+			errs = append(errs, &parse.PosError{Pos: ms.ItemPos[i], Msg: "machines: an empty name; list result sets, as in machines: [m1, linux-arm64-neoverse-n1-4c]"})
 		case err != nil:
-			errs = append(errs, &render.PosError{Pos: ms.ItemPos[i], Msg: "machines: " + err.Error()})
+			errs = append(errs, &parse.PosError{Pos: ms.ItemPos[i], Msg: "machines: " + err.Error()})
 		case slices.Contains(c.Machines, m):
-			errs = append(errs, &render.PosError{Pos: ms.ItemPos[i], Msg: fmt.Sprintf("machines: %s is listed twice", m)})
+			errs = append(errs, &parse.PosError{Pos: ms.ItemPos[i], Msg: fmt.Sprintf("machines: %s is listed twice", m)})
 		default:
 			c.Machines = append(c.Machines, m)
 		}

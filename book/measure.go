@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"measuredbook/dataset"
+	"measuredbook/parse"
 	"measuredbook/probe"
 	"measuredbook/probe/codehash"
-	"measuredbook/render"
 	"measuredbook/runner"
 	"measuredbook/store"
 )
@@ -57,7 +57,7 @@ func (m *Measurer) measure(ctx context.Context, b *Book, id, label string) (*dat
 	e := b.Experiments[id]
 	p, ok := probe.Lookup(m.Probes, e.Probe)
 	if !ok {
-		return nil, &render.PosError{Pos: e.Pos, Msg: fmt.Sprintf("unknown probe %q", e.Probe)}
+		return nil, &parse.PosError{Pos: e.Pos, Msg: fmt.Sprintf("unknown probe %q", e.Probe)}
 	}
 	rule := m.rule(b, e, p)
 	r := m.Runner
@@ -189,7 +189,7 @@ var MinAutoRuns = func() int {
 	}
 }()
 
-func (m *Measurer) rule(b *Book, e *render.Experiment, p probe.Probe) *runRule {
+func (m *Measurer) rule(b *Book, e *parse.Experiment, p probe.Probe) *runRule {
 	r := &runRule{fixed: e.Runs, start: time.Now()}
 	if m.Runs > 0 {
 		r.fixed = m.Runs
@@ -252,8 +252,8 @@ func (r *runRule) decide(round int, rows []dataset.Row) (bool, int) {
 		return true, MinAutoRuns
 	case r.stop.Interval <= r.precision:
 		r.stop.Why = "precision reached"
-	case round >= render.MaxRuns:
-		r.stop.Why = fmt.Sprintf("at most %d runs", render.MaxRuns)
+	case round >= parse.MaxRuns:
+		r.stop.Why = fmt.Sprintf("at most %d runs", parse.MaxRuns)
 	case elapsed+elapsed/time.Duration(round) > r.budget:
 		r.stop.Why = fmt.Sprintf("budget reached (%v)", r.budget)
 	default:

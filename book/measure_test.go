@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"measuredbook/dataset"
+	"measuredbook/parse"
 	"measuredbook/probe"
-	"measuredbook/render"
 )
 
 // TestAutoRunsStopWhenKnown: runs: auto does at least the runs benchmath
@@ -20,7 +20,7 @@ func TestAutoRunsStopWhenKnown(t *testing.T) {
 	}
 	p := probe.Probe{Spec: probe.Spec{Name: "p", Metrics: []probe.Metric{{Name: "lat"}, {Name: "noise"}}}}
 	b := &Book{Config: Config{Precision: 0.05, Budget: time.Hour}, Headline: map[string][]string{"x": {"lat"}}}
-	e := &render.Experiment{ID: "x", Probe: "p"}
+	e := &parse.Experiment{ID: "x", Probe: "p"}
 	rows := func(n int, lat func(i int) float64) []dataset.Row {
 		row := dataset.Row{}
 		for i := range n {

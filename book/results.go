@@ -13,8 +13,8 @@ import (
 	"sync"
 
 	"measuredbook/dataset"
+	"measuredbook/parse"
 	"measuredbook/probe"
-	"measuredbook/render"
 	"measuredbook/store"
 )
 
@@ -35,7 +35,7 @@ type Results struct {
 	sources *Sources               // what a serving process remembers of the files; nil: nothing
 
 	// BookMachines are the machines the book shows beside its own
-	// (book.yaml's machines:), present or not: render.Sets.
+	// (book.yaml's machines:), present or not: evaluate.Sets.
 	BookMachines []string
 	// This is this machine: a result of its own set measured under
 	// another Go release or kernel is stale (book.yaml's stale-on:).
@@ -101,7 +101,7 @@ func (r *Results) preload(ids []string) {
 	parallel(len(ids), func(i int) { r.Lookup("", ids[i]) })
 }
 
-// Lookup implements render.Results.
+// Lookup implements evaluate.Results.
 func (r *Results) Lookup(set, id string) (*dataset.Result, bool) {
 	f := r.file(set, id)
 	return f.res, f.res != nil
@@ -148,10 +148,10 @@ func (r *Results) setName(set string) string {
 	return set
 }
 
-// Own implements render.Sets: the build's set.
+// Own implements evaluate.Sets: the build's set.
 func (r *Results) Own() string { return r.Machine }
 
-// Shown implements render.Sets: the machines the book shows.
+// Shown implements evaluate.Sets: the machines the book shows.
 func (r *Results) Shown() []string { return r.BookMachines }
 
 // Errors are the result files that exist but could not be read, in the
@@ -176,7 +176,7 @@ func (r *Results) Errors() []error {
 }
 
 // Sets lists the result sets present (directory names), sorted; it
-// implements render.Sets.
+// implements evaluate.Sets.
 //
 // The folder is read once (every chapter asks), and again after Forget:
 // a measurement may have made the set's folder.
@@ -221,7 +221,7 @@ func measuredRule(r *dataset.Result) string {
 }
 
 // wantRule is the run rule e asks for, in measuredRule's words.
-func wantRule(e *render.Experiment, precision float64) string {
+func wantRule(e *parse.Experiment, precision float64) string {
 	if e.Runs > 0 {
 		return fmt.Sprintf("runs: %d", e.Runs)
 	}
@@ -229,7 +229,7 @@ func wantRule(e *render.Experiment, precision float64) string {
 }
 
 // MarkStale records which results of the build's set are stale, so that
-// the pages mark them where they are shown (render.Staleness).
+// the pages mark them where they are shown (evaluate.Staleness).
 func (r *Results) MarkStale(sts []Status) {
 	stale := map[string]string{}
 	for _, st := range sts {
@@ -242,7 +242,7 @@ func (r *Results) MarkStale(sts []Status) {
 	r.stale = stale
 }
 
-// Stale implements render.Staleness for the build's set.
+// Stale implements evaluate.Staleness for the build's set.
 func (r *Results) Stale(set, id string) (string, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -340,7 +340,7 @@ func kernelVersion(k string) string {
 
 // compare says whether r is what e asks for now; precision is the book's
 // for runs: auto.
-func compare(e *render.Experiment, hash func() string, r *dataset.Result, precision float64) (State, string) {
+func compare(e *parse.Experiment, hash func() string, r *dataset.Result, precision float64) (State, string) {
 	var why []string
 	if r.Probe != e.Probe {
 		why = append(why, fmt.Sprintf("measured with probe %s, chapter asks for %s", r.Probe, e.Probe))

@@ -7,14 +7,15 @@ import (
 	"testing/fstest"
 
 	"measuredbook/dataset"
+	"measuredbook/evaluate"
+	"measuredbook/parse"
 	"measuredbook/probe"
 	"measuredbook/probe/codehash"
-	"measuredbook/render"
 )
 
 func TestCompareSaysWhyAResultIsStale(t *testing.T) {
 	p := probe.Probe{Spec: probe.Spec{Name: "readiness"}}
-	e := &render.Experiment{ID: "r", Probe: "readiness", Order: []string{"idle"}, Sweep: map[string][]string{"idle": {"100", "1000"}}, Runs: 3}
+	e := &parse.Experiment{ID: "r", Probe: "readiness", Order: []string{"idle"}, Sweep: map[string][]string{"idle": {"100", "1000"}}, Runs: 3}
 	fresh := func() *dataset.Result {
 		return &dataset.Result{Probe: "readiness", Hash: codehash.Of(p), Order: []string{"idle"}, Sweep: map[string][]string{"idle": {"100", "1000"}}, Runs: 3}
 	}
@@ -59,7 +60,7 @@ func TestCompareSaysWhyAResultIsStale(t *testing.T) {
 // under another Go release or kernel is stale, as far as stale-on: says.
 func TestStaleOnMachineChange(t *testing.T) {
 	p := probe.Probe{Spec: probe.Spec{Name: "readiness"}}
-	e := &render.Experiment{ID: "r", Probe: "readiness", Runs: 3}
+	e := &parse.Experiment{ID: "r", Probe: "readiness", Runs: 3}
 	then := dataset.Fingerprint{Name: "here", Go: "go1.26.8", Kernel: "Linux 6.1"}
 	r := &dataset.Result{Probe: "readiness", Hash: codehash.Of(p), Runs: 3, Machine: then, Source: "measured"}
 	for _, tc := range []struct {
@@ -74,7 +75,7 @@ func TestStaleOnMachineChange(t *testing.T) {
 		{[]string{"kernel"}, dataset.Fingerprint{Name: "here", Go: "go1.27.0", Kernel: "Linux 6.1"}, "here", ""},
 		{[]string{"go", "kernel"}, dataset.Fingerprint{Name: "there", Go: "go1.27.0"}, "here", ""},
 	} {
-		b := &Book{Config: Config{StaleOn: tc.staleOn}, Experiments: map[string]*render.Experiment{"r": e}}
+		b := &Book{Config: Config{StaleOn: tc.staleOn}, Experiments: map[string]*parse.Experiment{"r": e}}
 		res := NewResults(t.TempDir(), tc.set, nil)
 		res.This = tc.now
 		if got := b.machineChanged(res, r); got != tc.want {
@@ -84,9 +85,9 @@ func TestStaleOnMachineChange(t *testing.T) {
 }
 
 // TestStaleMarks: the statuses a build computed decide which results the
-// pages mark as stale (render.Staleness), only in the build's set.
+// pages mark as stale (evaluate.Staleness), only in the build's set.
 func TestStaleMarks(t *testing.T) {
-	var _ render.Staleness = (*Results)(nil)
+	var _ evaluate.Staleness = (*Results)(nil)
 	res := NewResults(t.TempDir(), "here", nil)
 	res.MarkStale([]Status{{ID: "a", State: Stale, Why: "runs changed (3 → 5)"}, {ID: "b", State: Fresh}})
 	if why, ok := res.Stale("", "a"); !ok || why != "runs changed (3 → 5)" {
@@ -109,7 +110,7 @@ func TestCompareHashesForTheResultsMachine(t *testing.T) {
 		"a_bsd.go":   {Data: []byte("//go:build darwin || freebsd\n\npackage a; var kq = 1")},
 	}
 	p := probe.Probe{Spec: probe.Spec{Name: "readiness"}, Sources: []fs.FS{src}}
-	e := &render.Experiment{ID: "r", Probe: "readiness", Runs: 3}
+	e := &parse.Experiment{ID: "r", Probe: "readiness", Runs: 3}
 	mac := &dataset.Result{Probe: "readiness", Hash: codehash.For(p, "darwin", "arm64"), Runs: 3,
 		Machine: dataset.Fingerprint{Kernel: "Darwin 23.4.0", Arch: "arm64"}}
 	// As Status hashes it: for the result's machine, once per Book.

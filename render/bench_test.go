@@ -1,13 +1,13 @@
 package render
 
 import (
+	"measuredbook/evaluate"
+	"measuredbook/parse"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-
-	"go.yaml.in/yaml/v3"
 
 	"measuredbook/dataset"
 	"measuredbook/probe"
@@ -67,12 +67,12 @@ func bookResults(b testing.TB, all []probe.Probe) sets {
 }
 
 // parseBook parses every chapter and indexes their experiments.
-func parseBook(b testing.TB, all []probe.Probe) ([]*Doc, map[string]*Experiment) {
+func parseBook(b testing.TB, all []probe.Probe) ([]*parse.Doc, map[string]*parse.Experiment) {
 	files, srcs := bookChapters(b)
-	var docs []*Doc
-	exps := map[string]*Experiment{}
+	var docs []*parse.Doc
+	exps := map[string]*parse.Experiment{}
 	for i := range files {
-		d, err := Parse(files[i], srcs[i], all)
+		d, err := parse.Parse(files[i], srcs[i], all)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -89,44 +89,12 @@ func BenchmarkParse(b *testing.B) {
 	files, srcs := bookChapters(b)
 	for b.Loop() {
 		for i := range files {
-			if _, err := Parse(files[i], srcs[i], all); err != nil {
+			if _, err := parse.Parse(files[i], srcs[i], all); err != nil {
 				b.Fatal(err)
 			}
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(files))/1e6, "ms/chapter")
-}
-
-// BenchmarkParseYAML decodes the book's YAML texts (front matter and
-// directive bodies) as ybody.decode does (yaml=fast) and with
-// yaml.Unmarshal alone, as before fastYAML (yaml=unmarshal).
-func BenchmarkParseYAML(b *testing.B) {
-	_, srcs := bookChapters(b)
-	var texts [][]byte
-	for _, src := range srcs {
-		_, ts := yamlBodies(string(src))
-		for _, t := range ts {
-			texts = append(texts, []byte(t))
-		}
-	}
-	for _, c := range []struct {
-		name   string
-		decode func([]byte) (*yaml.Node, error)
-	}{
-		{"yaml=fast", func(t []byte) (*yaml.Node, error) { return newYBody(t, nil).decode() }},
-		{"yaml=unmarshal", unmarshalYAML},
-	} {
-		b.Run(c.name, func(b *testing.B) {
-			for b.Loop() {
-				for _, t := range texts {
-					if _, err := c.decode(t); err != nil {
-						b.Fatal(err)
-					}
-				}
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(texts))/1e3, "µs/text")
-		})
-	}
 }
 
 func BenchmarkEvaluate(b *testing.B) {
@@ -135,7 +103,7 @@ func BenchmarkEvaluate(b *testing.B) {
 	res := bookResults(b, all)
 	for b.Loop() {
 		for _, d := range docs {
-			if _, err := Evaluate(d, res, exps); err != nil {
+			if _, err := evaluate.Evaluate(d, res, exps); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -157,12 +125,12 @@ func BenchmarkPlot(b *testing.B) {
 	if len(blocks) == 0 {
 		b.Fatal("the book has no plots")
 	}
-	d, err := Parse("plots.md", []byte(strings.Join(blocks, "\n")), all)
+	d, err := parse.Parse("plots.md", []byte(strings.Join(blocks, "\n")), all)
 	if err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := Evaluate(d, res, exps); err != nil {
+		if _, err := evaluate.Evaluate(d, res, exps); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -173,16 +141,16 @@ func BenchmarkHTML(b *testing.B) {
 	all := probes.All()
 	docs, exps := parseBook(b, all)
 	res := bookResults(b, all)
-	pages := make([]*Page, len(docs))
+	pages := make([]*evaluate.Page, len(docs))
 	for i, d := range docs {
 		var err error
-		if pages[i], err = Evaluate(d, res, exps); err != nil {
+		if pages[i], err = evaluate.Evaluate(d, res, exps); err != nil {
 			b.Fatal(err)
 		}
 	}
 	for b.Loop() {
 		for i, d := range docs {
-			if _, err := HTML(d, pages[i]); err != nil {
+			if _, err := HTML(d, pages[i].Views); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"measuredbook/parse"
 	"strings"
 	"testing"
 )
@@ -9,7 +10,7 @@ import (
 // parseErr parses src as chapter.md and returns its error text.
 func parseErr(t *testing.T, src string) string {
 	t.Helper()
-	_, err := Parse("chapter.md", []byte(src), fakeProbes)
+	_, err := parse.Parse("chapter.md", []byte(src), fakeProbes)
 	if err == nil {
 		return ""
 	}
@@ -33,11 +34,11 @@ func TestSlugIsAFileName(t *testing.T) {
 }
 
 func TestByteOrderMarkKeepsFrontMatter(t *testing.T) {
-	d, err := Parse("chapter.md", []byte("\ufeff---\ntitle: 제목\nslug: bom\n---\n# 본문 {{ 1 + }}\n"), fakeProbes)
+	d, err := parse.Parse("chapter.md", []byte("\ufeff---\ntitle: 제목\nslug: bom\n---\n# 본문 {{ 1 + }}\n"), fakeProbes)
 	if err == nil || !strings.HasPrefix(err.Error(), "chapter.md:5:") {
 		t.Errorf("error in the body after a BOM: %v, want it on line 5", err)
 	}
-	d, err = Parse("chapter.md", []byte("\ufeff---\ntitle: 제목\nslug: bom\n---\n# 본문\n"), fakeProbes)
+	d, err = parse.Parse("chapter.md", []byte("\ufeff---\ntitle: 제목\nslug: bom\n---\n# 본문\n"), fakeProbes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +74,7 @@ func TestSweepProductIsBounded(t *testing.T) {
 	}
 	src := "# x\n\n```experiment readiness\nparams:\n  api: [poll, epoll]\n  idle: " + list(1000) + "\n  rounds: " + list(1000) + "\nruns: 2\n```\n"
 	got := parseErr(t, src)
-	if want := fmt.Sprintf("chapter.md:3:15: experiment readiness: its params sweep more than %d combinations", MaxCombos); !strings.HasPrefix(got, want) {
+	if want := fmt.Sprintf("chapter.md:3:15: experiment readiness: its params sweep more than %d combinations", parse.MaxCombos); !strings.HasPrefix(got, want) {
 		t.Errorf("%q, want %q", got, want)
 	}
 	got = parseErr(t, "# x\n\n```experiment readiness\nruns: 1000000000\n```\n")

@@ -1,11 +1,8 @@
 package render
 
-// The goldmark extension, in goldmark's own order: the node kinds (package
-// render/ast), the parsers (a transformer that turns directive code blocks
-// into Directive nodes, an inline parser for {{ EXPR }}), the renderer and
-// the Extender. It is pure syntax: it knows nothing of probes or results, so
-// Markdown().Convert on a chapter shows each directive's YAML and each
-// value's expression; Parse and Evaluate give them meaning.
+// The renderers of the measured book's nodes (package parse/ast), each a
+// function of its node and its view on the page. With no page, each
+// directive shows its YAML and each value its expression.
 
 import (
 	"bytes"
@@ -14,13 +11,12 @@ import (
 
 	"github.com/yuin/goldmark"
 	gast "github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
 	ghtml "github.com/yuin/goldmark/renderer/html"
-	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 
-	"measuredbook/render/ast"
+	"measuredbook/parse/ast"
+	"measuredbook/view"
 )
 
 // Markdown returns the goldmark instance the book parses with, rendering
@@ -36,114 +32,6 @@ import (
 // other GFM extensions leave every spec example untouched (see
 // TestCommonMarkSpec).
 func Markdown() goldmark.Markdown { return newPageHTML(nil).md }
-
-// directiveTransformer replaces every fenced code block whose info
-// string's first word names a directive by an ast.Directive holding the
-// same lines.
-type directiveTransformer struct{}
-
-func (directiveTransformer) Transform(doc *gast.Document, reader text.Reader, pc parser.Context) {
-	source := reader.Source()
-	var blocks []*gast.FencedCodeBlock
-	_ = gast.Walk(doc, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
-		if !entering {
-			return gast.WalkContinue, nil
-		}
-		if fb, ok := n.(*gast.FencedCodeBlock); ok {
-			if ast.IsDirective(string(fb.Language(source))) {
-				blocks = append(blocks, fb)
-			}
-			return gast.WalkSkipChildren, nil
-		}
-		return gast.WalkContinue, nil
-	})
-	for _, fb := range blocks {
-		info := fb.Info.Segment
-		name, arg, _ := strings.Cut(strings.TrimSpace(string(info.Value(source))), " ")
-		d := ast.NewDirective(name, strings.TrimSpace(arg))
-		d.Info = info.Start
-		d.SetLines(fb.Lines())
-		d.SetPos(fb.Pos())
-		d.SetBlankPreviousLines(fb.HasBlankPreviousLines())
-		fb.Parent().ReplaceChild(fb.Parent(), fb, d)
-	}
-}
-
-// valueParser parses {{ EXPR }}. It is triggered by '{' and declines
-// unless a second '{' follows, so a single brace is text. goldmark's
-// inline loop never triggers a parser on an escaped character, so \{{ is a
-// literal "{{" (the backslash escape makes the first brace text, and the
-// second brace is not followed by another). Code spans, autolinks and raw
-// HTML are consumed by their own parsers before a '{' inside them is seen.
-//
-// The closing }} is searched outside double-quoted strings, across the
-// lines of the paragraph, so a long expression may wrap. Inside a GFM
-// table cell the format bar must be written \| (GFM splits cells at every
-// unescaped pipe); the parser turns every \| into | and keeps a map from
-// the expression's bytes back to the source for error positions. A string
-// in a cell needs \| for a pipe too; expr strings know no such escape, so
-// \| is always the cell's pipe.
-type valueParser struct{}
-
-func (valueParser) Trigger() []byte { return []byte{'{'} }
-
-func (valueParser) Parse(parent gast.Node, block text.Reader, pc parser.Context) gast.Node {
-	line, seg := block.PeekLine()
-	if len(line) < 2 || line[0] != '{' || line[1] != '{' {
-		return nil
-	}
-	source := block.Source()
-	start := seg.Start
-	l, pos := block.Position()
-	var expr []byte
-	var offs []int
-	inString, escaped := false, false
-	skip := 2 // the opening braces
-	for {
-		line, seg = block.PeekLine()
-		if line == nil {
-			break
-		}
-		// A line's padding is spaces standing for part of a tab: they are
-		// in line but not in the source.
-		at := func(i int) int { return seg.Start + max(i-seg.Padding, 0) }
-		for i := skip; i < len(line); i++ {
-			c := line[i]
-			if c == '\\' && i+1 < len(line) && line[i+1] == '|' && !escaped {
-				continue // drop the backslash of \|, in a string too
-			}
-			if inString {
-				switch {
-				case escaped:
-					escaped = false
-				case c == '\\':
-					escaped = true
-				case c == '"':
-					inString = false
-				}
-			} else if c == '"' {
-				inString = true
-			} else if c == '}' && i+1 < len(line) && line[i+1] == '}' {
-				offs = append(offs, at(i))
-				block.Advance(i + 2)
-				n := &ast.Value{Expr: string(expr), Map: offs, Raw: source[start : at(i)+2]}
-				n.SetPos(start)
-				return n
-			}
-			expr = append(expr, c)
-			offs = append(offs, at(i))
-		}
-		skip = 0
-		block.AdvanceLine()
-	}
-	// No }}: rewind to just after the opening braces and report them;
-	// the rest of the paragraph is parsed as usual.
-	block.SetPosition(l, pos)
-	block.Advance(2)
-	n := &ast.Value{Unclosed: true, Raw: source[start : start+2], Map: []int{start}}
-	n.SetPos(start)
-	return n
-}
 
 // htmlRenderer renders Directive and Value nodes from their views on a
 // page (none: each shows its source).
@@ -240,17 +128,17 @@ func (r htmlRenderer) renderValue(w util.BufWriter, source []byte, node gast.Nod
 	if out == nil {
 		// Not evaluated (plain Markdown().Convert, or an error): show the
 		// source so nothing silently disappears.
-		out = &ast.Out{Class: "mb-unevaluated", Text: string(n.Raw)}
+		out = &view.Out{State: view.Unevaluated, Text: string(n.Raw)}
 	}
 	writeSpan(w, out)
 	return gast.WalkSkipChildren, nil
 }
 
-func writeSpan(w util.BufWriter, out *ast.Out) {
+func writeSpan(w util.BufWriter, out *view.Out) {
 	w.WriteString(`<span class="`)
-	w.WriteString(html.EscapeString(out.Class))
+	w.WriteString(outClass(out))
 	w.WriteString(`"`)
-	if out.Title != "" && !titleInData(out) {
+	if out.Title != "" && !out.TitleInData {
 		w.WriteString(` title="`)
 		w.WriteString(html.EscapeString(out.Title))
 		w.WriteString(`"`)
@@ -268,21 +156,23 @@ func (r htmlRenderer) renderDirective(w util.BufWriter, source []byte, node gast
 	n := node.(*ast.Directive)
 	var b bytes.Buffer
 	switch v := r.h.page.View(n).(type) {
-	case *ast.Experiment:
+	case *view.Experiment:
 		writeExperiment(&b, v)
-	case *ast.TableView:
+	case *view.TableView:
 		writeTableView(&b, v)
-	case *ast.Plot:
-		writePlot(&b, v)
-	case *ast.Claim:
+	case *view.Plot:
+		if err := writePlot(&b, v); err != nil {
+			return gast.WalkStop, err
+		}
+	case *view.Claim:
 		writeClaim(&b, v, r.h.fragment(v.Text))
-	case *ast.When:
+	case *view.When:
 		if v.Body == nil {
 			b.WriteString(`<p class="mb-missing">` + esc(v.Missing) + "</p>\n")
 		} else {
 			b.Write(r.h.fragment(v.Body))
 		}
-	case *ast.Error:
+	case *view.Error:
 		b.WriteString(`<div class="mb-error">`)
 		b.WriteString(html.EscapeString(v.Msg))
 		b.WriteString("</div>\n")
@@ -301,19 +191,13 @@ func (r htmlRenderer) renderDirective(w util.BufWriter, source []byte, node gast
 	return gast.WalkSkipChildren, nil
 }
 
-// extender adds the measured book's directives and inline values to a
-// goldmark instance, rendered from h's page.
+// extender adds the renderers of the measured book's nodes to a goldmark
+// instance, each from h's page, and colours code blocks at build time with
+// classes, not inline styles, so the site's light and dark themes both
+// apply.
 type extender struct{ h *pageHTML }
 
-// Extension is the goldmark Extender of the measured book: directives and
-// inline values, rendered unevaluated (their source). It is exported for
-// tools that build their own goldmark instance.
-var Extension goldmark.Extender = extender{&pageHTML{}}
-
 func (x extender) Extend(m goldmark.Markdown) {
-	m.Parser().AddOptions(
-		parser.WithInlineParsers(util.Prioritized(valueParser{}, 500)),
-		parser.WithASTTransformers(util.Prioritized(directiveTransformer{}, 500)),
-	)
 	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(htmlRenderer{x.h}, 500)))
+	extendCodeBlocks(m)
 }

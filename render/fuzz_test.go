@@ -2,6 +2,8 @@ package render
 
 import (
 	"fmt"
+	"measuredbook/evaluate"
+	"measuredbook/parse"
 	"testing"
 	"time"
 )
@@ -28,24 +30,24 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src string) {
 		defer watchdog(src)()
-		d, err := Parse("f.md", []byte(src), fakeProbes)
+		d, err := parse.Parse("f.md", []byte(src), fakeProbes)
 		if err != nil {
 			for _, e := range unwrapAll(err) {
-				if _, ok := e.(*PosError); !ok {
+				if _, ok := e.(*parse.PosError); !ok {
 					t.Fatalf("error without a position: %v", e)
 				}
 			}
 			return
 		}
-		p, err := Evaluate(d, sets{}, nil)
+		p, err := evaluate.Evaluate(d, sets{}, nil)
 		if err != nil {
 			for _, e := range unwrapAll(err) {
-				if _, ok := e.(*PosError); !ok {
+				if _, ok := e.(*parse.PosError); !ok {
 					t.Fatalf("error without a position: %v", e)
 				}
 			}
 		}
-		if _, err := HTML(d, p); err != nil {
+		if _, err := HTML(d, p.Views); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -17,7 +17,7 @@ import (
 	gast "github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
 
-	"measuredbook/render/ast"
+	"measuredbook/parse/ast"
 )
 
 // chromaGo is what chroma's own Go lexer makes of code, coalesced.
@@ -222,7 +222,7 @@ func TestGoHighlightHTML(t *testing.T) {
 		fmt.Fprintf(&md, "text %d\n\n````%s\n%s````\n\n", i, lang, code)
 	}
 	ext := goldmark.New(goldmark.WithExtensions(highlighting.NewHighlighting(highlighting.WithFormatOptions(highlightOptions...))))
-	ours := goldmark.New(goldmark.WithExtensions(Site))
+	ours := goldmark.New(goldmark.WithExtensions(site{}))
 	var want, got bytes.Buffer
 	if err := ext.Convert(md.Bytes(), &want); err != nil {
 		t.Fatal(err)

@@ -6,16 +6,18 @@ package render
 
 import (
 	"bytes"
+	"fmt"
 	"html"
 	"strings"
 
 	"measuredbook/expr"
-	"measuredbook/render/ast"
+	"measuredbook/plotsvg"
+	"measuredbook/view"
 )
 
 func esc(s string) string { return html.EscapeString(s) }
 
-func writeTable(b *bytes.Buffer, class string, t *ast.Table) {
+func writeTable(b *bytes.Buffer, class string, t *view.Table) {
 	b.WriteString(`<table class="` + class + `">` + "\n")
 	if t.Caption != "" {
 		b.WriteString("<caption>" + esc(t.Caption) + "</caption>\n")
@@ -38,7 +40,7 @@ func writeTable(b *bytes.Buffer, class string, t *ast.Table) {
 	b.WriteString("</tbody>\n</table>\n")
 }
 
-func writeCell(b *bytes.Buffer, c ast.Cell, head bool) {
+func writeCell(b *bytes.Buffer, c view.Cell, head bool) {
 	tag := "td"
 	if c.Head {
 		tag = "th"
@@ -47,7 +49,7 @@ func writeCell(b *bytes.Buffer, c ast.Cell, head bool) {
 	if !head && c.Head {
 		b.WriteString(` scope="row"`)
 	}
-	class := c.Class
+	class := cellGapClass[c.Gap]
 	if c.Number {
 		class = join(class, "mb-num")
 	}
@@ -60,6 +62,27 @@ func writeCell(b *bytes.Buffer, c ast.Cell, head bool) {
 	b.WriteString(">" + esc(c.Text) + "</" + tag + ">")
 }
 
+// outStateClass is the class of an inline value in each state.
+var outStateClass = [...]string{view.Figure: "mb-value", view.Missing: "mb-missing", view.Failed: "mb-error", view.Unevaluated: "mb-unevaluated"}
+
+// outClass is an inline value's classes: its state's, and a figure's marks.
+func outClass(out *view.Out) string {
+	class := outStateClass[out.State]
+	if out.Ref {
+		class += " mb-ref"
+	}
+	if out.Stale {
+		class += " mb-stale"
+	}
+	if out.Words {
+		class += " mb-text"
+	}
+	return class
+}
+
+// cellGapClass is the class of a table cell with each gap.
+var cellGapClass = [...]string{view.NoGap: "", view.GapMissing: "mb-missing", view.GapFailed: "mb-failed"}
+
 func join(a, b string) string {
 	if a == "" {
 		return b
@@ -71,7 +94,7 @@ func join(a, b string) string {
 // provenance line. With show: none the table goes (the chapter shows the
 // figures its own way) but the provenance line stays: every experiment on
 // a page says who measured it, when and how often.
-func writeExperiment(b *bytes.Buffer, v *ast.Experiment) {
+func writeExperiment(b *bytes.Buffer, v *view.Experiment) {
 	id := ` id="experiment-` + esc(v.ID) + `"`
 	if v.Missing != "" {
 		if v.Hidden {
@@ -86,7 +109,7 @@ func writeExperiment(b *bytes.Buffer, v *ast.Experiment) {
 		writeTable(b, "mb-results", v.Table)
 	}
 	if v.Fixed != "" {
-		b.WriteString(`<p class="mb-fixed">고정: ` + esc(v.Fixed) + "</p>\n")
+		b.WriteString(`<p class="mb-fixed">` + esc(view.FixedPrefix+v.Fixed) + "</p>\n")
 	}
 	class := "mb-provenance"
 	if !v.Measured {
@@ -99,7 +122,7 @@ func writeExperiment(b *bytes.Buffer, v *ast.Experiment) {
 	b.WriteString(`<figcaption class="` + class + `"` + title + ">" + esc(v.Provenance) + "</figcaption>\n</figure>\n")
 }
 
-func writeTableView(b *bytes.Buffer, v *ast.TableView) {
+func writeTableView(b *bytes.Buffer, v *view.TableView) {
 	if v.Missing != "" {
 		b.WriteString(`<p class="mb-missing">` + esc(v.Missing) + "</p>\n")
 		return
@@ -109,56 +132,57 @@ func writeTableView(b *bytes.Buffer, v *ast.TableView) {
 	b.WriteString(`<figcaption class="mb-provenance">` + esc(v.Provenance) + "</figcaption>\n</figure>\n")
 }
 
-func writePlot(b *bytes.Buffer, v *ast.Plot) {
+// writePlot draws the plot's input here, at render time: evaluation
+// gives the figures, the renderer their picture.
+func writePlot(b *bytes.Buffer, v *view.Plot) error {
 	if v.Missing != "" {
 		b.WriteString(`<p class="mb-missing">` + esc(v.Missing) + "</p>\n")
-		return
+		return nil
+	}
+	svg, err := plotsvg.Render(v.Input)
+	if err != nil {
+		return fmt.Errorf("%s: plot: %v", v.At, err)
 	}
 	b.WriteString(`<figure class="mb-plot">` + "\n")
-	b.Write(v.SVG)
+	b.Write(svg)
 	b.WriteString("\n<figcaption>")
 	if v.Caption != "" {
 		b.WriteString(esc(v.Caption) + " ")
 	}
 	b.WriteString(`<span class="mb-provenance">` + esc(v.Provenance) + "</span></figcaption>\n</figure>\n")
+	return nil
 }
 
-var verdictMark = map[expr.Truth]string{expr.True: "✓", expr.False: "✗", expr.Unknown: "?"}
-
-// ruleNote is the hover of a claim a probe decides by rule: its verdict
-// restates the probe's definition, it is not a finding.
-const ruleNote = "규칙으로 판정: 프로브가 정한 규칙에 따른 값이며, 측정으로 확인한 결과가 아닙니다"
-
 // writeClaim writes a claim's verdict; text is its text as inline HTML.
-func writeClaim(b *bytes.Buffer, v *ast.Claim, text []byte) {
+func writeClaim(b *bytes.Buffer, v *view.Claim, text []byte) {
 	if v.Unavailable != "" {
 		// Not a verdict: the claim is about what this machine cannot
 		// measure, and says so in place of one.
-		b.WriteString(`<div class="mb-claim mb-unavailable"><span class="mb-verdict">– 해당 없음</span> <span class="mb-claim-text">`)
+		b.WriteString(`<div class="mb-claim mb-unavailable"><span class="mb-verdict">` + esc(view.Unavailable.String()) + `</span> <span class="mb-claim-text">`)
 		b.Write(text)
-		b.WriteString(`</span><div class="mb-explain">` + esc(unavailableKo(v.Unavailable)) + "</div></div>\n")
+		b.WriteString(`</span><div class="mb-explain">` + esc(view.UnavailableNote(v.Unavailable)) + "</div></div>\n")
 		return
 	}
-	class := "mb-claim mb-" + v.Verdict.String()
+	class := "mb-claim mb-" + view.VerdictOf(v.Verdict, "").Class()
 	if v.Rule {
 		class += " mb-rule"
 	}
 	b.WriteString(`<div class="` + class + `"`)
 	switch {
 	case v.Rule && v.Verdict == expr.True:
-		b.WriteString(` title="` + esc(ruleNote+" · "+v.Explain) + `"`)
+		b.WriteString(` title="` + esc(view.RuleNote+" · "+v.Explain) + `"`)
 	case v.Rule:
-		b.WriteString(` title="` + esc(ruleNote) + `"`)
+		b.WriteString(` title="` + esc(view.RuleNote) + `"`)
 	case v.Verdict == expr.True:
 		b.WriteString(` title="` + esc(v.Explain) + `"`)
 	}
 	b.WriteString(">")
-	b.WriteString(`<span class="mb-verdict">` + verdictMark[v.Verdict] + " " + esc(verdictLabel(v.Verdict)) + "</span> ")
+	b.WriteString(`<span class="mb-verdict">` + esc(view.VerdictOf(v.Verdict, "").String()) + "</span> ")
 	if len(v.Machines) > 0 {
 		b.WriteString(`<span class="mb-machine">` + esc(strings.Join(v.Machines, " + ")) + "</span> ")
 	}
 	if v.Rule {
-		b.WriteString(`<span class="mb-basis">규칙</span> `)
+		b.WriteString(`<span class="mb-basis">` + view.RuleWord + `</span> `)
 	}
 	b.WriteString(`<span class="mb-claim-text">`)
 	b.Write(text)
@@ -167,7 +191,7 @@ func writeClaim(b *bytes.Buffer, v *ast.Claim, text []byte) {
 	case len(v.On) > 0:
 		writeVerdicts(b, v.On)
 	case v.Verdict != expr.True:
-		b.WriteString(`<div class="mb-explain">측정값: <code>` + esc(v.Explain) + "</code></div>")
+		b.WriteString(`<div class="mb-explain">` + view.MeasuredPrefix + `<code>` + esc(v.Explain) + "</code></div>")
 	}
 	b.WriteString("</div>\n")
 }
@@ -175,11 +199,11 @@ func writeClaim(b *bytes.Buffer, v *ast.Claim, text []byte) {
 // writeVerdicts lists a claim's verdict on each machine: its name and
 // verdict, with the values it was decided on on hover, and shown where it
 // does not hold.
-func writeVerdicts(b *bytes.Buffer, on []ast.MachineVerdict) {
+func writeVerdicts(b *bytes.Buffer, on []view.MachineVerdict) {
 	b.WriteString(`<ul class="mb-on">`)
 	for _, o := range on {
-		b.WriteString(`<li class="mb-` + o.Verdict.String() + `" title="` + esc(o.Explain) + `">`)
-		b.WriteString(`<span class="mb-machine">` + esc(o.Machine) + `</span> <span class="mb-verdict">` + verdictMark[o.Verdict] + " " + esc(verdictLabel(o.Verdict)) + "</span>")
+		b.WriteString(`<li class="mb-` + view.VerdictOf(o.Verdict, "").Class() + `" title="` + esc(o.Explain) + `">`)
+		b.WriteString(`<span class="mb-machine">` + esc(o.Machine) + `</span> <span class="mb-verdict">` + esc(view.VerdictOf(o.Verdict, "").String()) + "</span>")
 		if o.Verdict != expr.True {
 			b.WriteString(` <code>` + esc(o.Explain) + "</code>")
 		}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
+	"measuredbook/evaluate"
+	"measuredbook/parse"
 	"reflect"
 	"slices"
 	"strings"
@@ -18,7 +20,7 @@ import (
 )
 
 // readinessChapter is testdata/readiness.txtar and its chapter, parsed.
-func readinessChapter(t *testing.T) (*txtar.Archive, *Doc) {
+func readinessChapter(t *testing.T) (*txtar.Archive, *parse.Doc) {
 	t.Helper()
 	a, err := txtar.ParseFile("testdata/readiness.txtar")
 	if err != nil {
@@ -30,7 +32,7 @@ func readinessChapter(t *testing.T) (*txtar.Archive, *Doc) {
 			src = f.Data
 		}
 	}
-	d, err := Parse("chapter.md", src, fakeProbes)
+	d, err := parse.Parse("chapter.md", src, fakeProbes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,19 +55,19 @@ func TestEvaluateTwice(t *testing.T) {
 	// poll's does, so the claim that it is flat fails.
 	second := sets{"": {"readiness": grown(first[""]["readiness"], "epoll")}, "m1": first["m1"]}
 
-	p1, err := Evaluate(d, first, nil)
+	p1, err := evaluate.Evaluate(d, first, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	html1, err := HTML(d, p1)
+	html1, err := HTML(d, p1.Views)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p2, err := Evaluate(d, second, nil)
+	p2, err := evaluate.Evaluate(d, second, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	html2, err := HTML(d, p2)
+	html2, err := HTML(d, p2.Views)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,13 +79,13 @@ func TestEvaluateTwice(t *testing.T) {
 		t.Errorf("the unevaluated document renders otherwise after two evaluations:\n%s", again)
 	}
 	// The first page still renders as it did, after the second evaluation.
-	if again, _ := HTML(d, p1); !bytes.Equal(again, html1) {
+	if again, _ := HTML(d, p1.Views); !bytes.Equal(again, html1) {
 		t.Error("the first page changed when the document was evaluated again")
 	}
 	if bytes.Equal(html1, html2) {
 		t.Fatal("two result sets gave the same page")
 	}
-	verdicts := func(p *Page) []expr.Truth {
+	verdicts := func(p *evaluate.Page) []expr.Truth {
 		var v []expr.Truth
 		for _, c := range p.Claims {
 			v = append(v, c.Verdict)
@@ -99,8 +101,8 @@ func TestEvaluateTwice(t *testing.T) {
 	// Where the results are the same (the reference set m1), so are the
 	// pages' values.
 	same := 0
-	for n, v1 := range p1.values {
-		if v2 := p2.values[n]; strings.Contains(v1.Class, "mb-ref") {
+	for _, v := range d.Values() {
+		if v1, v2 := p1.Views.Value(v.Node), p2.Views.Value(v.Node); v1.Ref {
 			if !reflect.DeepEqual(*v1, *v2) {
 				t.Errorf("a value from the unchanged set m1 differs: %+v, %+v", v1, v2)
 			}
@@ -217,11 +219,11 @@ func TestClaimPlainText(t *testing.T) {
 		"  **a** &amp; _b_ \\* `c &amp; <d>` [e](http://x) ![alt](i.png) <b>f</b> &copy;\n" +
 		"  <https://g.example> ~~h~~ {{ readiness.round[api=epoll, idle=100] }}\n```\n\n" +
 		"```claim\nexpect: readiness.round[api=epoll, idle=100] < 1s\ntext: |\n  one *x*\n\n  - two\n  - three\n```\n"
-	d, err := Parse("c.md", []byte(src), fakeProbes)
+	d, err := parse.Parse("c.md", []byte(src), fakeProbes)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := Evaluate(d, sets{}, nil)
+	p, _ := evaluate.Evaluate(d, sets{}, nil)
 	var got []string
 	for _, c := range p.Claims {
 		got = append(got, c.Text)
@@ -235,25 +237,25 @@ func TestClaimPlainText(t *testing.T) {
 	}
 }
 
-// TestEvaluateConcurrently: a Doc is only read, so pages of it may be
+// TestEvaluateConcurrently: a parse.Doc is only read, so pages of it may be
 // evaluated and rendered at once (go test -race checks it).
 func TestEvaluateConcurrently(t *testing.T) {
 	a, d := readinessChapter(t)
 	res := loadSets(t, a)
-	p0, err := Evaluate(d, res, nil)
+	p0, err := evaluate.Evaluate(d, res, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := HTML(d, p0)
+	want, _ := HTML(d, p0.Views)
 	var wg sync.WaitGroup
 	for range 4 {
 		wg.Go(func() {
-			p, err := Evaluate(d, res, nil)
+			p, err := evaluate.Evaluate(d, res, nil)
 			if err != nil {
 				t.Error(err)
 				return
 			}
-			if got, _ := HTML(d, p); !bytes.Equal(got, want) {
+			if got, _ := HTML(d, p.Views); !bytes.Equal(got, want) {
 				t.Error("a page evaluated beside others renders otherwise")
 			}
 		})

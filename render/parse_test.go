@@ -3,6 +3,8 @@ package render
 import (
 	"fmt"
 	"maps"
+	"measuredbook/evaluate"
+	"measuredbook/parse"
 	"reflect"
 	"strings"
 	"testing"
@@ -33,11 +35,11 @@ show: none
 caption: 인계
 timeout: 45s
 ` + "```\n"
-	d, err := Parse("ch.md", []byte(src), fakeProbes)
+	d, err := parse.Parse("ch.md", []byte(src), fakeProbes)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (Front{Title: "제목", Order: 2, Slug: "two", Lang: "ko"}); d.Front != want {
+	if want := (parse.Front{Title: "제목", Order: 2, Slug: "two", Lang: "ko"}); d.Front != want {
 		t.Errorf("front = %+v, want %+v", d.Front, want)
 	}
 	if len(d.Experiments) != 1 {
@@ -47,7 +49,7 @@ timeout: 45s
 	if x.ID != "handoff" || x.Probe != "threads.handoff" || x.Runs != 5 || x.Show != "none" || x.Caption != "인계" || x.Timeout != 45*time.Second {
 		t.Errorf("experiment = %+v", x)
 	}
-	if x.Pos != (Pos{File: "ch.md", Line: 9, Col: 1}) {
+	if x.Pos != (parse.Pos{File: "ch.md", Line: 9, Col: 1}) {
 		t.Errorf("pos = %v", x.Pos)
 	}
 	if !reflect.DeepEqual(x.Order, []string{"sleeping", "delay"}) {
@@ -64,16 +66,6 @@ timeout: 45s
 	}
 	if got := strings.Join(keys, " "); got != "delay=500µs/sleeping=100 delay=500µs/sleeping=0 delay=500µs/sleeping=1000" {
 		t.Errorf("combos = %s", got)
-	}
-}
-
-// TestPosColumns: columns count characters, lines start at 1.
-func TestPosColumns(t *testing.T) {
-	f := newFile("f.md", []byte("ab\n한글x\n\n"))
-	for off, want := range map[int]Pos{0: {"f.md", 1, 1}, 2: {"f.md", 1, 3}, 3: {"f.md", 2, 1}, 9: {"f.md", 2, 3}, 10: {"f.md", 2, 4}, 11: {"f.md", 3, 1}} {
-		if got := f.pos(off); got != want {
-			t.Errorf("pos(%d) = %v, want %v", off, got, want)
-		}
 	}
 }
 
@@ -97,7 +89,7 @@ func (o oneResult) Lookup(set, id string) (*dataset.Result, bool) {
 	return o.r, set == "" && id == o.r.Experiment
 }
 
-func ExampleRenderFragment() {
+func Example() {
 	probes := []probe.Probe{{Spec: probe.Spec{
 		Name:    "syscall",
 		Params:  []probe.Param{{Name: "calls", Kind: probe.Int, Default: "1000"}},
@@ -113,7 +105,7 @@ func ExampleRenderFragment() {
 	}
 	res.Machine.Name = "box"
 	src := "```experiment syscall\nshow: none\n```\n\n`getpid` 한 번은 {{ syscall.getpid[] }}입니다.\n"
-	html, warnings, err := RenderFragment("ch.md", []byte(src), probes, oneResult{res}, nil)
+	html, warnings, err := renderFragment("ch.md", []byte(src), probes, oneResult{res}, nil)
 	fmt.Print(string(html), warnings, err)
 	// Output:
 	// <figure class="mb-experiment" id="experiment-syscall">
@@ -128,7 +120,7 @@ func ExampleRenderFragment() {
 // --strict on inconclusive conditions and to print stale results.
 func TestCountKinds(t *testing.T) {
 	src := []byte("```experiment blocking\nruns: 2\n```\n\n{{ blocking.ready_read[] < 1us ? \"a\" : \"b\" }} {{ blocking.ready_read[] < 1us ? \"a\" : \"b\" ~ \"c\" }}\n")
-	d, err := Parse("c.md", src, fakeProbes)
+	d, err := parse.Parse("c.md", src, fakeProbes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,14 +129,14 @@ func TestCountKinds(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := staleSets{sets: loadSets(t, a), why: map[string]string{"blocking": "runs changed"}}
-	p, err := Evaluate(d, res, nil)
+	p, err := evaluate.Evaluate(d, res, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := CountKinds(append(p.Warnings, fmt.Errorf("a plain error")))
-	want := map[string]int{KindInconclusive: 1, KindStale: 1}
+	got := parse.CountKinds(append(p.Warnings, fmt.Errorf("a plain error")))
+	want := map[string]int{parse.KindInconclusive: 1, parse.KindStale: 1}
 	if !maps.Equal(got, want) {
-		t.Errorf("CountKinds = %v, want %v", got, want)
+		t.Errorf("parse.CountKinds = %v, want %v", got, want)
 	}
 }
 
@@ -157,7 +149,7 @@ func TestUses(t *testing.T) {
 		"```table\nfrom: readiness\nrows: idle\ncols: api\nvalue: usable\n```\n\n" +
 		"```experiment blocking\nruns: 4\n```\n\n" +
 		"```claim\nexpect: blocking.ready_read < 1s\n```\nA read is fast.\n"
-	d, err := Parse("ch.md", []byte(src), fakeProbes)
+	d, err := parse.Parse("ch.md", []byte(src), fakeProbes)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,83 +3,17 @@ package render
 import (
 	"html"
 	"sort"
-	"strconv"
-	"strings"
 
 	"github.com/yuin/goldmark/util"
 
-	"measuredbook/render/ast"
+	"measuredbook/view"
 )
-
-// provenanceData is what a live value's popover says about the results
-// it draws on (ast.Out.Data): its experiment, machine and measuring date,
-// and whether it is another set's (a transcribed one, or another
-// machine's). A value that combines figures of several machines names
-// them all ("A (CPU) + B (CPU)") and says how many (mixed), without a
-// date or set of its own: its title says which figure is whose.
-func (ev *eval) provenanceData(sets []setID) map[string]string {
-	d := map[string]string{"exp": sets[0].id}
-	var names []string
-	for _, s := range sets {
-		r, _ := ev.env.find(s.set, s.id)
-		name := ev.env.machineName(s.set, r)
-		if r.Machine.CPU != "" {
-			name += " (" + r.Machine.CPU + ")"
-		}
-		names = append(names, name)
-	}
-	d["machine"] = strings.Join(names, " + ")
-	if len(sets) > 1 {
-		d["mixed"] = strconv.Itoa(len(sets))
-		return d
-	}
-	r, _ := ev.env.find(sets[0].set, sets[0].id)
-	if !r.Start.IsZero() {
-		d["date"] = r.Start.UTC().Format("2006-01-02")
-	}
-	if !r.Measured() {
-		d["ref"] = "transcribed"
-	} else if sets[0].set != "" {
-		d["ref"] = sets[0].set
-	}
-	return d
-}
-
-// titleInData reports whether out's title says nothing its Data does not
-// (the popover, or the stylesheet without a script, shows the Data):
-// the range, the runs and the machine, or that the figure was transcribed
-// from the original book (whose source the environment page gives).
-func titleInData(out *ast.Out) bool {
-	d := out.Data
-	if d == nil {
-		return false
-	}
-	if d["ref"] == "transcribed" {
-		// One note and nothing else: a second set, a setting or a
-		// stale result would follow " · ".
-		return strings.HasPrefix(out.Title, d["machine"]+": 원 책에서 옮겨 적은 값") && !strings.Contains(out.Title, " · ")
-	}
-	var parts []string
-	if d["range"] != "" {
-		parts = append(parts, d["range"])
-	}
-	if d["runs"] != "" {
-		parts = append(parts, plural(atoi(d["runs"]), "run", "runs"))
-	}
-	parts = append(parts, d["machine"])
-	return out.Title == strings.Join(parts, " · ")
-}
-
-func atoi(s string) int {
-	n, _ := strconv.Atoi(s)
-	return n
-}
 
 // writeData writes out's Data as data-KEY attributes in key order,
 // skipping empty values, and makes a live value with something to tell
 // (its provenance, or a title: a setting's) focusable, so a keyboard or a
 // touch reaches it.
-func writeData(w util.BufWriter, out *ast.Out) {
+func writeData(w util.BufWriter, out *view.Out) {
 	keys := make([]string, 0, len(out.Data))
 	for k, v := range out.Data {
 		if v != "" {
@@ -90,7 +24,7 @@ func writeData(w util.BufWriter, out *ast.Out) {
 	for _, k := range keys {
 		w.WriteString(` data-` + k + `="` + html.EscapeString(out.Data[k]) + `"`)
 	}
-	if strings.HasPrefix(out.Class, "mb-value") && (len(keys) > 0 || out.Title != "") {
+	if out.State == view.Figure && (len(keys) > 0 || out.Title != "") {
 		w.WriteString(` tabindex="0"`)
 	}
 }

@@ -3,10 +3,16 @@ package render
 import (
 	"bytes"
 	"flag"
+	"measuredbook/evaluate"
+	"measuredbook/parse"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/util"
 
 	"golang.org/x/tools/txtar"
 
@@ -79,6 +85,30 @@ var fakeProbes = []probe.Probe{
 	}},
 }
 
+// renderFragment is what `go run . render FILE|-` prints: Parse, Evaluate
+// and HTML of one document, with the evaluation's warnings.
+func renderFragment(file string, src []byte, probes []probe.Probe, res evaluate.Results, experiments map[string]*parse.Experiment) ([]byte, []error, error) {
+	d, err := parse.Parse(file, src, probes)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, evalErr := evaluate.Evaluate(d, res, experiments)
+	out, err := HTML(d, p.Views)
+	if err != nil {
+		return nil, p.Warnings, err
+	}
+	return out, p.Warnings, evalErr
+}
+
+// site is what the published pages add to standard Markdown: heading ids
+// and code coloured with classes.
+type site struct{}
+
+func (site) Extend(m goldmark.Markdown) {
+	m.Parser().AddOptions(parser.WithASTTransformers(util.Prioritized(parse.HeadingIDs, 600)))
+	extendCodeBlocks(m)
+}
+
 // sets is a Results from txtar files: results/ID.txt is the build's set,
 // NAME/ID.txt the reference set NAME; a file "stale" lists "ID why" lines
 // of the build's set that are stale.
@@ -120,7 +150,7 @@ func (s namedSets) Sets() []string {
 	return out
 }
 
-func loadResults(t *testing.T, a *txtar.Archive) Results {
+func loadResults(t *testing.T, a *txtar.Archive) evaluate.Results {
 	s := loadSets(t, a)
 	for _, f := range a.Files {
 		switch f.Name {
@@ -226,26 +256,28 @@ func TestCases(t *testing.T) {
 				t.Fatal("no chapter.md")
 			}
 			got := map[string]string{}
-			d, err := Parse("chapter.md", src, fakeProbes)
+			d, err := parse.Parse("chapter.md", src, fakeProbes)
 			if err != nil {
 				got["errors"] = errLines(err)
 			} else {
-				p, err := Evaluate(d, loadResults(t, a), nil)
+				p, err := evaluate.Evaluate(d, loadResults(t, a), nil)
 				got["errors"] = errLines(err)
 				for _, w := range p.Warnings {
 					got["warnings"] += "[" + w.(interface{ Kind() string }).Kind() + "] " + w.Error() + "\n"
 				}
+				var out []byte
 				if err == nil {
-					out, err := HTML(d, p)
-					if err != nil {
-						t.Fatal(err)
-					}
+					// Drawing a plot may fail too, when the page is rendered.
+					out, err = HTML(d, p.Views)
+					got["errors"] = errLines(err)
+				}
+				if err == nil {
 					got["html"] = string(out)
 					// Rendering is deterministic: a second evaluation of
 					// the same input gives the same bytes.
-					d2, _ := Parse("chapter.md", src, fakeProbes)
-					p2, _ := Evaluate(d2, loadResults(t, a), nil)
-					out2, _ := HTML(d2, p2)
+					d2, _ := parse.Parse("chapter.md", src, fakeProbes)
+					p2, _ := evaluate.Evaluate(d2, loadResults(t, a), nil)
+					out2, _ := HTML(d2, p2.Views)
 					if !bytes.Equal(out, out2) {
 						t.Errorf("two renderings differ")
 					}

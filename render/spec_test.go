@@ -32,7 +32,7 @@ func TestCommonMarkSpec(t *testing.T) {
 	if len(examples) < 600 {
 		t.Fatalf("only %d examples", len(examples))
 	}
-	plain := goldmark.New(goldmark.WithRendererOptions(html.WithUnsafe()), goldmark.WithExtensions(Site))
+	plain := goldmark.New(goldmark.WithRendererOptions(html.WithUnsafe()), goldmark.WithExtensions(site{}))
 	ours := Markdown()
 	for _, ex := range examples {
 		var want, got bytes.Buffer
@@ -45,7 +45,7 @@ func TestCommonMarkSpec(t *testing.T) {
 		if got.String() != want.String() {
 			t.Errorf("example %d (%s): Markdown() differs\nsource: %q\ngot:  %q\nwant: %q", ex.Example, ex.Section, ex.Markdown, got.String(), want.String())
 		}
-		frag, warnings, err := RenderFragment("spec.md", []byte(ex.Markdown), fakeProbes, sets{}, nil)
+		frag, warnings, err := renderFragment("spec.md", []byte(ex.Markdown), fakeProbes, sets{}, nil)
 		if err != nil || len(warnings) > 0 {
 			t.Errorf("example %d: RenderFragment: %v %v", ex.Example, err, warnings)
 			continue

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"measuredbook/book"
+	"measuredbook/evaluate"
+	"measuredbook/parse"
 	"measuredbook/probes"
 	"measuredbook/render"
 	"measuredbook/site"
@@ -39,15 +41,15 @@ func bookChapters(tb testing.TB) (chs []chapter, has map[string]bool, pageOf map
 		if err != nil {
 			tb.Fatal(err)
 		}
-		doc, err := render.Parse(d.File, src, all)
+		doc, err := parse.Parse(d.File, src, all)
 		if err != nil {
 			tb.Fatal(err)
 		}
-		p, err := render.Evaluate(doc, res, bk.Experiments)
+		p, err := evaluate.Evaluate(doc, res, bk.Experiments)
 		if err != nil {
 			tb.Fatal(err)
 		}
-		body, err := render.HTML(doc, p)
+		body, err := render.HTML(doc, p.Views)
 		if err != nil {
 			tb.Fatal(err)
 		}

@@ -9,25 +9,14 @@ import (
 	"strings"
 
 	"measuredbook/dataset"
-	"measuredbook/render"
+	"measuredbook/evaluate"
+	"measuredbook/view"
 )
 
 // ChapterClaims is one chapter's claims, for the claims page.
 type ChapterClaims struct {
 	Title, Slug string
-	Claims      []render.Claim
-}
-
-var verdictKo = map[string]string{"holds": "✓ 성립", "fails": "✗ 불성립", "inconclusive": "? 판단 보류", "unavailable": "– 해당 없음"}
-
-// verdictOf is a claim's verdict as the page names it: "unavailable" for a
-// claim about what the machine cannot measure, else holds, fails or
-// inconclusive.
-func verdictOf(cl render.Claim) string {
-	if cl.Unavailable != "" {
-		return "unavailable"
-	}
-	return cl.Verdict.String()
+	Claims      []evaluate.Claim
 }
 
 // ClaimsBody is the claims page: every claim of every chapter, its
@@ -36,28 +25,28 @@ func verdictOf(cl render.Claim) string {
 // per machine gives its verdict on each.
 func ClaimsBody(own string, chapters []ChapterClaims) []byte {
 	var b bytes.Buffer
-	count := map[string]int{}
+	count := map[view.Verdict]int{}
 	total := 0
 	for _, c := range chapters {
 		for _, cl := range c.Claims {
-			count[verdictOf(cl)]++
+			count[cl.Shown()]++
 			total++
 		}
 	}
 	b.Grow(512 * (total + 1)) // a claim takes ~400 bytes
 	na := ""
-	if n := count["unavailable"]; n > 0 {
-		na = fmt.Sprintf(", 이 기계에서는 잴 수 없는 것에 관한 주장이라 해당 없음 %d", n)
+	if n := count[view.Unavailable]; n > 0 {
+		na = fmt.Sprintf(", 이 기계에서는 잴 수 없는 것에 관한 주장이라 %s %d", view.Unavailable.Word(), n)
 	}
-	fmt.Fprintf(&b, "<p>이 책의 문장 가운데 측정값으로 검사한 주장 %d개: 성립 %d, 불성립 %d, 판단 보류 %d%s. 판정은 %s의 수치로 했고, 다른 기계의 수치로 판정한 주장은 그 기계를 적었습니다.</p>\n",
-		total, count["holds"], count["fails"], count["inconclusive"], na, html.EscapeString(own))
+	fmt.Fprintf(&b, "<p>이 책의 문장 가운데 측정값으로 검사한 주장 %d개: %s %d, %s %d, %s %d%s. 판정은 %s의 수치로 했고, 다른 기계의 수치로 판정한 주장은 그 기계를 적었습니다.</p>\n",
+		total, view.Holds.Word(), count[view.Holds], view.Fails.Word(), count[view.Fails], view.Inconclusive.Word(), count[view.Inconclusive], na, html.EscapeString(own))
 	for _, c := range chapters {
 		if len(c.Claims) == 0 {
 			continue
 		}
 		fmt.Fprintf(&b, "<h2 id=\"%s\"><a href=\"%s.html\">%s</a></h2>\n<ul class=\"claims\">\n", html.EscapeString(c.Slug), html.EscapeString(c.Slug), html.EscapeString(c.Title))
 		for _, cl := range c.Claims {
-			v := verdictKo[verdictOf(cl)]
+			v := cl.Shown()
 			basis := ""
 			if cl.Basis == "rule" {
 				basis = `<span class="mb-basis">규칙</span>`
@@ -65,7 +54,7 @@ func ClaimsBody(own string, chapters []ChapterClaims) []byte {
 			if len(cl.Machines) > 0 && !slices.Equal(cl.Machines, []string{own}) {
 				basis += `<span class="mb-machine">` + html.EscapeString(strings.Join(cl.Machines, " + ")) + "</span> "
 			}
-			fmt.Fprintf(&b, "<li class=\"mb-claim mb-%s\"><span class=\"mb-verdict\">%s</span> %s%s", verdictOf(cl), v, basis, html.EscapeString(cl.Text))
+			fmt.Fprintf(&b, "<li class=\"mb-claim mb-%s\"><span class=\"mb-verdict\">%s</span> %s%s", v.Class(), v, basis, html.EscapeString(cl.Text))
 			if len(cl.On) == 0 {
 				fmt.Fprintf(&b, "<br><code class=\"explain\">%s</code>", html.EscapeString(cl.Explain))
 			} else {
@@ -73,12 +62,9 @@ func ClaimsBody(own string, chapters []ChapterClaims) []byte {
 				// the claim's.
 				b.WriteString("<ul class=\"mb-on\">")
 				for _, o := range cl.On {
-					ov := o.Verdict.String()
-					if o.Unavailable != "" {
-						ov = "unavailable"
-					}
+					ov := view.VerdictOf(o.Verdict, o.Unavailable)
 					fmt.Fprintf(&b, "<li class=\"mb-%s\"><span class=\"mb-machine\">%s</span> <span class=\"mb-verdict\">%s</span> <code class=\"explain\">%s</code></li>",
-						ov, html.EscapeString(o.Machine), verdictKo[ov], html.EscapeString(o.Explain))
+						ov.Class(), html.EscapeString(o.Machine), ov, html.EscapeString(o.Explain))
 				}
 				b.WriteString("</ul>")
 			}

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"measuredbook/dataset"
+	"measuredbook/evaluate"
 	"measuredbook/expr"
 	"measuredbook/probe"
-	"measuredbook/render"
 )
 
 func TestNumbering(t *testing.T) {
@@ -125,16 +125,16 @@ func TestExportAndLinks(t *testing.T) {
 // does a per-machine verdict on a machine that cannot measure it.
 func TestClaimsPageSaysNotApplicable(t *testing.T) {
 	kq := "kqueue is not available on linux"
-	body := string(ClaimsBody("linux-box", []ChapterClaims{{Title: "2장", Slug: "ch2", Claims: []render.Claim{
+	body := string(ClaimsBody("linux-box", []ChapterClaims{{Title: "2장", Slug: "ch2", Claims: []evaluate.Claim{
 		{Text: "epoll은 평평하다", Verdict: expr.True, Explain: "growth = 1.1× < 2"},
 		{Text: "kqueue는 평평하다", Verdict: expr.Unknown, Explain: "이 기계에서는 잴 수 없음: " + kq, Unavailable: kq},
-		{Text: "kqueue는 기계마다 평평하다", Verdict: expr.Unknown, Explain: "이 기계에서는 잴 수 없음: " + kq, Unavailable: kq, On: []render.MachineVerdict{
+		{Text: "kqueue는 기계마다 평평하다", Verdict: expr.Unknown, Explain: "이 기계에서는 잴 수 없음: " + kq, Unavailable: kq, On: []evaluate.MachineVerdict{
 			{Machine: "linux-box", Verdict: expr.Unknown, Explain: "이 기계에서는 잴 수 없음: " + kq, Unavailable: kq},
 			{Machine: "m1", Verdict: expr.True, Explain: "growth = 1.2× < 2"},
 		}},
 	}}}))
 	for _, want := range []string{
-		"주장 3개: 성립 1, 불성립 0, 판단 보류 0, 이 기계에서는 잴 수 없는 것에 관한 주장이라 해당 없음 2.",
+		"주장 3개: 성립 1, 불성립 0, 판정 보류 0, 이 기계에서는 잴 수 없는 것에 관한 주장이라 해당 없음 2.",
 		`<li class="mb-claim mb-unavailable"><span class="mb-verdict">– 해당 없음</span> kqueue는 평평하다`,
 		`<li class="mb-unavailable"><span class="mb-machine">linux-box</span> <span class="mb-verdict">– 해당 없음</span>`,
 		`<li class="mb-holds"><span class="mb-machine">m1</span> <span class="mb-verdict">✓ 성립</span>`,

@@ -1,4 +1,4 @@
-package render
+package parse
 
 import (
 	"cmp"
@@ -94,23 +94,50 @@ func (f *file) pos(off int) Pos {
 }
 
 // errs collects positioned errors.
-type errs struct {
+type Errs struct {
 	f    *file
 	list []*PosError
 }
 
-func (e *errs) at(off int, format string, args ...any) {
+func (e *Errs) At(off int, format string, args ...any) {
 	e.list = append(e.list, &PosError{Pos: e.f.pos(off), Msg: fmt.Sprintf(format, args...)})
 }
 
 // kindAt adds a warning of a kind.
-func (e *errs) kindAt(kind string, off int, format string, args ...any) {
+func (e *Errs) KindAt(kind string, off int, format string, args ...any) {
 	e.list = append(e.list, &PosError{Pos: e.f.pos(off), Msg: fmt.Sprintf(format, args...), kind: kind})
 }
 
 // err returns the errors sorted by position (stable, so two errors at one
 // place keep the order they were found in), joined; nil if none.
-func (e *errs) err() error { return joinSorted(e.list) }
+func (e *Errs) Err() error { return joinSorted(e.list) }
+
+// Relay adds each error of from to e, its message after prefix, as a
+// warning of kind (of its own kind when kind is "").
+func (e *Errs) Relay(from *Errs, prefix, kind string) {
+	for _, w := range from.list {
+		k := cmp.Or(kind, w.kind)
+		e.list = append(e.list, &PosError{Pos: w.Pos, Msg: prefix + w.Msg, kind: k})
+	}
+}
+
+// Msgs are the errors' messages, in the order they were found.
+func (e *Errs) Msgs() []string {
+	var msgs []string
+	for _, w := range e.list {
+		msgs = append(msgs, w.Msg)
+	}
+	return msgs
+}
+
+// Sorted returns the errors sorted by position, as Err joins them; nil if
+// none.
+func (e *Errs) Sorted() []error {
+	if err := joinSorted(e.list); err != nil {
+		return err.(interface{ Unwrap() []error }).Unwrap()
+	}
+	return nil
+}
 
 func joinSorted(list []*PosError) error {
 	if len(list) == 0 {
@@ -127,18 +154,18 @@ func joinSorted(list []*PosError) error {
 	return errors.Join(out...)
 }
 
-// offmap maps byte offsets in a derived text (a directive's YAML body, a
+// Offmap maps byte offsets in a derived text (a directive's YAML body, a
 // scalar's value, a Markdown sub-document, an expression) to byte offsets
 // in the file. Derived texts are made of pieces of the file, so maps
 // compose: the map of an expression inside a when block's Markdown inside
 // the YAML body is three functions applied in turn.
-type offmap func(k int) int
+type Offmap func(k int) int
 
-// pieces builds an offmap from a list of pieces: bytes [from, from+n) of
+// pieces builds an Offmap from a list of pieces: bytes [from, from+n) of
 // the derived text are the bytes [to, to+n) of the text below. An offset
 // between pieces maps to the end of the piece before it (a folded line
 // break maps to the end of its line); one before every piece to dflt.
-func pieces(ps []piece, dflt int) offmap {
+func pieces(ps []piece, dflt int) Offmap {
 	return func(k int) int {
 		best := -1
 		for i, p := range ps {
@@ -156,9 +183,9 @@ func pieces(ps []piece, dflt int) offmap {
 
 type piece struct{ from, to, n int }
 
-// table is an offmap from a table of offsets (ast.Value.Map): offsets past
+// table is an Offmap from a table of offsets (ast.Value.Map): offsets past
 // its end map to the last entry.
-func table(t []int, below offmap) offmap {
+func table(t []int, below Offmap) Offmap {
 	return func(k int) int {
 		if len(t) == 0 {
 			return below(0)
@@ -167,5 +194,5 @@ func table(t []int, below offmap) offmap {
 	}
 }
 
-// shift is the offmap of a text that starts at byte base of the text below.
-func shift(base int) offmap { return func(k int) int { return base + k } }
+// shift is the Offmap of a text that starts at byte base of the text below.
+func shift(base int) Offmap { return func(k int) int { return base + k } }

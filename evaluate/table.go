@@ -1,4 +1,4 @@
-package render
+package evaluate
 
 import (
 	"fmt"
@@ -9,8 +9,9 @@ import (
 
 	"measuredbook/dataset"
 	"measuredbook/expr"
+	"measuredbook/parse"
 	"measuredbook/probe"
-	"measuredbook/render/ast"
+	"measuredbook/view"
 )
 
 // rowIndex indexes a result's rows, failures and the combinations its
@@ -47,11 +48,11 @@ func unavailableReasons(r *dataset.Result) string {
 	if len(reasons) == 0 {
 		return ""
 	}
-	return unavailableKo(strings.Join(reasons, "; "))
+	return view.UnavailableNote(strings.Join(reasons, "; "))
 }
 
 // cell shows one metric of one combination: see figureCell.
-func (ix rowIndex) cell(p probe.Params, m probe.Metric, format string, labels map[string]string) (ast.Cell, error) {
+func (ix rowIndex) cell(p probe.Params, m probe.Metric, format string, labels map[string]string) (view.Cell, error) {
 	key := p.Key()
 	row, ok := ix.rows[key]
 	return figureCell(row, ok, ix.failures[key], ix.unavailable[key], m, format, labels)
@@ -63,36 +64,36 @@ func (ix rowIndex) cell(p probe.Params, m probe.Metric, format string, labels ma
 // machine cannot measure it (unavailable says why) or that it was not
 // measured. A code shown by its name takes the directive's label for that
 // name, if any.
-func figureCell(row dataset.Row, found bool, failed, unavailable string, m probe.Metric, format string, labels map[string]string) (ast.Cell, error) {
+func figureCell(row dataset.Row, found bool, failed, unavailable string, m probe.Metric, format string, labels map[string]string) (view.Cell, error) {
 	if !found {
 		if failed != "" {
-			return ast.Cell{Text: "실패", Title: failed, Class: "mb-failed"}, nil
+			return view.Cell{Text: view.FailedCell, Title: failed, Gap: view.GapFailed}, nil
 		}
 		if unavailable != "" {
-			return ast.Cell{Text: "—", Title: unavailableKo(unavailable), Class: "mb-missing"}, nil
+			return view.Cell{Text: "—", Title: view.UnavailableNote(unavailable), Gap: view.GapMissing}, nil
 		}
-		return ast.Cell{Text: "—", Title: "측정 없음", Class: "mb-missing"}, nil
+		return view.Cell{Text: "—", Title: view.NotMeasured, Gap: view.GapMissing}, nil
 	}
 	s, ok := dataset.Summarize(row, m.Name)
 	if !ok {
-		why := "이 결과에 없는 지표"
+		why := view.NoSuchMetric
 		if m.Optional != "" {
-			why = "해당 없음: " + m.Optional
+			why = view.NotApplicable("", m.Optional)
 		}
-		return ast.Cell{Text: "—", Title: why, Class: "mb-missing"}, nil
+		return view.Cell{Text: "—", Title: why, Gap: view.GapMissing}, nil
 	}
 	// The same Value a reference to this cell would evaluate to, so a
 	// table and an inline value show a figure alike.
 	v, err := expr.FromSample(&expr.Metric{Unit: m.Unit, Labels: m.Labels}, expr.Sample{Median: s.Median, Min: s.Min, Max: s.Max, Runs: s.N})
 	if err != nil {
-		return ast.Cell{}, err
+		return view.Cell{}, err
 	}
 	if format == "" && len(m.Labels) > 0 {
 		format = "label"
 	}
 	text, err := v.Format(format)
 	if err != nil {
-		return ast.Cell{}, err
+		return view.Cell{}, err
 	}
 	title := plural(s.N, "run", "runs")
 	if r := rangeText(v); r != "" && format != "label" {
@@ -101,71 +102,71 @@ func figureCell(row dataset.Row, found bool, failed, unavailable string, m probe
 	if format == "label" {
 		text = label(labels, text)
 	}
-	return ast.Cell{Text: text, Title: title, Number: true}, nil
+	return view.Cell{Text: text, Title: title, Number: true}, nil
 }
 
 // experiment renders an experiment directive: every combination × metric,
 // and the provenance line.
-func (ev *eval) experiment(dir *directive) any {
-	x := dir.exp
-	view := &ast.Experiment{ID: x.ID, Hidden: x.Show == "none"}
+func (ev *eval) experiment(dir *parse.Directive) view.View {
+	x := dir.Exp
+	out := &view.Experiment{ID: x.ID, Hidden: x.Show == "none"}
 	var fixed []string
 	for _, name := range x.Order {
 		if len(x.Sweep[name]) == 1 {
 			fixed = append(fixed, label(x.Labels, name)+"="+label(x.Labels, x.Sweep[name][0]))
 		}
 	}
-	view.Fixed = strings.Join(fixed, ", ")
+	out.Fixed = strings.Join(fixed, ", ")
 	r, ok := ev.env.lookup("", x.ID)
 	if !ok {
-		view.Missing = missingKo("", x.ID)
-		if !view.Hidden {
-			ev.warn.kindAt(KindMissing, dir.off, "%s", missingMsg("", x.ID))
+		out.Missing = view.MissingNote("", x.ID)
+		if !out.Hidden {
+			ev.warn.KindAt(parse.KindMissing, dir.Off, "%s", missingMsg("", x.ID))
 		}
-		return view
+		return out
 	}
 	why, stale := ev.env.stale("", x.ID)
 	if stale {
-		ev.warn.kindAt(KindStale, dir.off, "experiment %s is stale (%s): its figures are shown, marked; measure it again with `go run . run %s`", x.ID, why, x.ID)
+		ev.warn.KindAt(parse.KindStale, dir.Off, "experiment %s is stale (%s): its figures are shown, marked; measure it again with `go run . run %s`", x.ID, why, x.ID)
 	}
-	view.Provenance = provenance(r, x.Spec.Metrics, func(s string) string { return label(x.Labels, s) }, why)
-	view.SpreadNote = spreadNote
-	view.Measured = r.Measured()
-	if view.Hidden {
-		return view
+	out.Provenance = provenance(r, x.Spec.Metrics, func(s string) string { return label(x.Labels, s) }, why)
+	out.SpreadNote = view.SpreadNote
+	out.Measured = r.Measured()
+	if out.Hidden {
+		return out
 	}
-	t := &ast.Table{Caption: x.Caption}
+	t := &view.Table{Caption: x.Caption}
 	var swept []string
 	for _, name := range x.Order {
 		if len(x.Sweep[name]) > 1 {
 			swept = append(swept, name)
-			t.Head = append(t.Head, ast.Cell{Text: label(x.Labels, name), Head: true, Title: paramDoc(x.Spec, name)})
+			t.Head = append(t.Head, view.Cell{Text: label(x.Labels, name), Head: true, Title: paramDoc(x.Spec, name)})
 		}
 	}
 	for _, m := range x.Spec.Metrics {
-		t.Head = append(t.Head, ast.Cell{Text: label(x.Labels, m.Name), Head: true, Title: m.Doc, Number: true})
+		t.Head = append(t.Head, view.Cell{Text: label(x.Labels, m.Name), Head: true, Title: m.Doc, Number: true})
 	}
 	ix := indexRows(r)
 	for _, c := range x.Combos {
-		var row []ast.Cell
+		var row []view.Cell
 		for _, name := range swept {
-			row = append(row, ast.Cell{Text: label(x.Labels, c[name]), Head: true})
+			row = append(row, view.Cell{Text: label(x.Labels, c[name]), Head: true})
 		}
 		for _, m := range x.Spec.Metrics {
 			cell, err := ix.cell(c, m, "", x.Labels)
 			if err != nil {
-				ev.errs.at(dir.off, "experiment %s, metric %s: %v", x.ID, m.Name, err)
-				return &ast.Error{Msg: err.Error()}
+				ev.errs.At(dir.Off, "experiment %s, metric %s: %v", x.ID, m.Name, err)
+				return &view.Error{Msg: err.Error()}
 			}
 			row = append(row, cell)
 		}
 		t.Rows = append(t.Rows, row)
 	}
 	for _, f := range r.Failures {
-		ev.warn.kindAt(KindFailed, dir.off, "experiment %s: combination [%s] failed: %s", x.ID, f.Params.Key(), f.Err)
+		ev.warn.KindAt(parse.KindFailed, dir.Off, "experiment %s: combination [%s] failed: %s", x.ID, f.Params.Key(), f.Err)
 	}
-	view.Table = t
-	return view
+	out.Table = t
+	return out
 }
 
 func paramDoc(s probe.Spec, name string) string {
@@ -179,9 +180,9 @@ func paramDoc(s probe.Spec, name string) string {
 func provenance(r *dataset.Result, metrics []probe.Metric, name func(string) string, stale string) string {
 	var parts []string
 	if r.Measured() {
-		parts = append(parts, "✅ 실측")
+		parts = append(parts, view.MeasuredMark)
 	} else {
-		parts = append(parts, "📄 옮겨 적음")
+		parts = append(parts, view.TranscribedMark)
 	}
 	parts = append(parts, machineLine(r))
 	if !r.Start.IsZero() {
@@ -191,26 +192,22 @@ func provenance(r *dataset.Result, metrics []probe.Metric, name func(string) str
 		parts = append(parts, s)
 	}
 	if s := spreads(r, metrics, name); s != "" {
-		parts = append(parts, "편차 "+s)
+		parts = append(parts, view.Spread(s))
 	}
 	if n := len(r.Failures); n > 0 {
-		parts = append(parts, fmt.Sprintf("실패 %d건", n))
+		parts = append(parts, view.Failures(n))
 	}
 	if s := unavailableReasons(r); s != "" {
 		parts = append(parts, s)
 	}
 	if stale != "" {
-		parts = append(parts, staleKo(stale))
+		parts = append(parts, view.StaleNote(stale))
 	}
 	if !r.Measured() {
 		parts = append(parts, r.Source)
 	}
 	return strings.Join(parts, " · ")
 }
-
-// spreadNote defines the spread where it is shown (the provenance line's
-// hover).
-const spreadNote = "편차: 지표마다, 조합별 (최댓값 − 최솟값) ÷ 중앙값의 절반 가운데 가장 큰 값. 중앙값이 1보다 작은 횟수는 상대 편차가 뜻이 없어 뺍니다."
 
 // spreads is the spread of each metric shown, "ready_read ±13%, sndbuf
 // ±2%": half the widest (max−min)/median over the combinations with two
@@ -239,16 +236,16 @@ func spreads(r *dataset.Result, metrics []probe.Metric, name func(string) string
 		case worst == 0:
 			same = true
 		case worst/2 < 0.0005:
-			out = append(out, name(m.Name)+" ±0.1% 미만")
+			out = append(out, view.BelowTenthPercent(name(m.Name)))
 		default:
 			out = append(out, name(m.Name)+" ±"+percent(worst/2))
 		}
 	}
 	switch {
 	case same && len(out) == 0:
-		return "실행마다 같음"
+		return view.SameEachRun
 	case same:
-		out = append(out, "그 밖은 실행마다 같음")
+		out = append(out, view.RestSameEachRun)
 	}
 	return strings.Join(out, ", ")
 }
@@ -258,7 +255,7 @@ func spreads(r *dataset.Result, metrics []probe.Metric, name func(string) string
 func shortProvenance(r *dataset.Result, stale string) string {
 	parts := []string{r.Machine.Name}
 	if !r.Measured() {
-		parts[0] = "📄 " + parts[0] + " (옮겨 적음)"
+		parts[0] = view.TranscribedMachine(parts[0])
 	} else {
 		parts[0] = "✅ " + parts[0]
 	}
@@ -269,7 +266,7 @@ func shortProvenance(r *dataset.Result, stale string) string {
 		parts = append(parts, s)
 	}
 	if stale != "" {
-		parts = append(parts, staleKo(stale))
+		parts = append(parts, view.StaleNote(stale))
 	}
 	return strings.Join(parts, " · ")
 }
@@ -280,22 +277,16 @@ func shortProvenance(r *dataset.Result, stale string) string {
 // median, and says so when that missed the precision asked.
 func runsText(r *dataset.Result) string {
 	lo, hi := r.StoredRuns()
-	s := fmt.Sprintf("%d–%d회 실행", lo, hi)
-	switch {
-	case !r.Measured() || hi == 0:
+	if !r.Measured() || hi == 0 {
 		return ""
-	case lo == hi:
-		s = fmt.Sprintf("%d회 실행", hi)
 	}
+	s := view.Runs(lo, hi)
 	if st := r.Stop; st.Auto {
-		if math.IsInf(st.Interval, 0) {
-			s += ", 신뢰구간 없음"
-		} else {
-			s += ", ±" + strings.TrimSuffix(percent(st.Interval), "%") + " %"
+		interval := ""
+		if !math.IsInf(st.Interval, 0) {
+			interval = strings.TrimSuffix(percent(st.Interval), "%")
 		}
-		if !st.Reached() {
-			s += fmt.Sprintf(" (목표 ±%g %% 미달: %s)", 100*st.Precision, st.Why)
-		}
+		s += view.Interval(interval, st.Reached(), 100*st.Precision, st.Why)
 	}
 	return s
 }
@@ -321,7 +312,7 @@ func percent(f float64) string {
 // selection is what a table or plot draws from: the experiment, its
 // result, and the params pinned to one value.
 type selection struct {
-	x    *Experiment
+	x    *parse.Experiment
 	r    *dataset.Result
 	pins probe.Params // every param that is not free, with its value
 }
@@ -333,7 +324,7 @@ type freeParam struct{ field, param string }
 // selectFrom resolves the free params and where against experiment x.
 // Every other param must have one value. It returns nil after reporting
 // an error; a missing result gives a selection with a nil r.
-func (ev *eval) selectFrom(dir *directive, x *Experiment, where map[string]string, free []freeParam) *selection {
+func (ev *eval) selectFrom(dir *parse.Directive, x *parse.Experiment, where map[string]string, free []freeParam) *selection {
 	ok := true
 	isFree := map[string]string{}
 	var fields []string
@@ -343,7 +334,7 @@ func (ev *eval) selectFrom(dir *directive, x *Experiment, where map[string]strin
 			continue
 		}
 		if _, known := x.Spec.Param(f.param); !known {
-			ev.errs.at(dir.at[f.field], "experiment %s (probe %s) has no param %q%s", x.ID, x.Probe, f.param, expr.DidYouMean(f.param, x.Order))
+			ev.errs.At(dir.At[f.field], "experiment %s (probe %s) has no param %q%s", x.ID, x.Probe, f.param, expr.DidYouMean(f.param, x.Order))
 			ok = false
 			continue
 		}
@@ -353,24 +344,24 @@ func (ev *eval) selectFrom(dir *directive, x *Experiment, where map[string]strin
 	for _, name := range sortedKeys(where) {
 		prm, known := x.Spec.Param(name)
 		if !known {
-			ev.errs.at(dir.at["where."+name], "experiment %s (probe %s) has no param %q%s", x.ID, x.Probe, name, expr.DidYouMean(name, x.Order))
+			ev.errs.At(dir.At["where."+name], "experiment %s (probe %s) has no param %q%s", x.ID, x.Probe, name, expr.DidYouMean(name, x.Order))
 			ok = false
 			continue
 		}
 		sel.pins[name] = where[name] // even when wrong: it is not left free
 		if field, dup := isFree[name]; dup {
-			ev.errs.at(dir.at["where."+name], "where pins %s, which is already %s", name, field)
+			ev.errs.At(dir.At["where."+name], "where pins %s, which is already %s", name, field)
 			ok = false
 			continue
 		}
 		c, err := probe.Canonical(prm, where[name])
 		if err != nil {
-			ev.errs.at(dir.at["where="+name], "%v", err)
+			ev.errs.At(dir.At["where="+name], "%v", err)
 			ok = false
 			continue
 		}
-		if !contains(x.Sweep[name], c) {
-			ev.errs.at(dir.at["where="+name], "experiment %s does not measure %s=%s (it measures %s)", x.ID, name, c, strings.Join(x.Sweep[name], ", "))
+		if !slices.Contains(x.Sweep[name], c) {
+			ev.errs.At(dir.At["where="+name], "experiment %s does not measure %s=%s (it measures %s)", x.ID, name, c, strings.Join(x.Sweep[name], ", "))
 			ok = false
 			continue
 		}
@@ -390,8 +381,8 @@ func (ev *eval) selectFrom(dir *directive, x *Experiment, where map[string]strin
 		}
 		vals := x.Sweep[name]
 		if len(vals) != 1 {
-			ev.errs.at(dir.off, "%s from %s: param %s takes %d values (%s); make it %s, or pin it with where: {%s: %s}",
-				dir.node.Name, x.ID, name, len(vals), strings.Join(vals, ", "), strings.Join(fields, " or "), name, vals[0])
+			ev.errs.At(dir.Off, "%s from %s: param %s takes %d values (%s); make it %s, or pin it with where: {%s: %s}",
+				dir.Node.Name, x.ID, name, len(vals), strings.Join(vals, ", "), strings.Join(fields, " or "), name, vals[0])
 			ok = false
 			continue
 		}
@@ -420,79 +411,79 @@ func (s *selection) params(kv ...string) probe.Params {
 }
 
 // table renders a table directive: rows × cols of one metric.
-func (ev *eval) table(dir *directive) any {
-	t := dir.table
-	if t.rows != "" && t.rows == t.cols {
-		ev.errs.at(dir.at["cols"], "rows and cols are both %s", t.rows)
-		return &ast.Error{Msg: "table could not be evaluated"}
+func (ev *eval) table(dir *parse.Directive) view.View {
+	t := dir.Table
+	if t.Rows != "" && t.Rows == t.Cols {
+		ev.errs.At(dir.At["cols"], "rows and cols are both %s", t.Rows)
+		return &view.Error{Msg: "table could not be evaluated"}
 	}
-	fail := &ast.Error{Msg: "table could not be evaluated"}
-	x, err := ev.env.experiment(t.from)
+	fail := &view.Error{Msg: "table could not be evaluated"}
+	x, err := ev.env.experiment(t.From)
 	if err != nil {
-		ev.errs.at(dir.at["from"], "%v", err)
+		ev.errs.At(dir.At["from"], "%v", err)
 		return fail
 	}
-	m, mok := x.Spec.Metric(t.value)
+	m, mok := x.Spec.Metric(t.Value)
 	if !mok {
-		ev.errs.at(dir.at["value"], "experiment %s (probe %s) has no metric %q%s", x.ID, x.Probe, t.value, expr.DidYouMean(t.value, metricNames(x.Spec)))
+		ev.errs.At(dir.At["value"], "experiment %s (probe %s) has no metric %q%s", x.ID, x.Probe, t.Value, expr.DidYouMean(t.Value, metricNames(x.Spec)))
 	}
-	sel := ev.selectFrom(dir, x, t.where, []freeParam{{"rows", t.rows}, {"cols", t.cols}})
+	sel := ev.selectFrom(dir, x, t.Where, []freeParam{{"rows", t.Rows}, {"cols", t.Cols}})
 	if sel == nil || !mok {
 		return fail
 	}
-	if t.machines != nil {
+	if t.Machines != nil {
 		return ev.machinesTable(dir, x, m, sel)
 	}
-	dir.checkLabels(t.labels, x, ev.errs)
-	lbl := func(s string) string { return label(t.labels, s) }
+	dir.CheckLabels(t.Labels, x, ev.errs)
+	lbl := func(s string) string { return label(t.Labels, s) }
 	if sel.r == nil {
-		ev.warn.kindAt(KindMissing, dir.off, "%s", missingMsg("", x.ID))
-		return &ast.TableView{Missing: missingKo("", x.ID)}
+		ev.warn.KindAt(parse.KindMissing, dir.Off, "%s", missingMsg("", x.ID))
+		return &view.TableView{Missing: view.MissingNote("", x.ID)}
 	}
 	rowVals, colVals := []string{""}, []string{""}
-	if t.rows != "" {
-		rowVals = x.Sweep[t.rows]
+	if t.Rows != "" {
+		rowVals = x.Sweep[t.Rows]
 	}
-	if t.cols != "" {
-		colVals = x.Sweep[t.cols]
+	if t.Cols != "" {
+		colVals = x.Sweep[t.Cols]
 	}
-	tab := &ast.Table{Caption: t.caption}
-	corner := lbl(t.rows)
-	if t.rows != "" && t.cols != "" {
-		corner = lbl(t.rows) + " \\ " + lbl(t.cols)
+	tab := &view.Table{Caption: t.Caption}
+	corner := lbl(t.Rows)
+	if t.Rows != "" && t.Cols != "" {
+		corner = lbl(t.Rows) + " \\ " + lbl(t.Cols)
 	}
-	if t.rows != "" {
-		tab.Head = append(tab.Head, ast.Cell{Text: corner, Head: true})
+	if t.Rows != "" {
+		tab.Head = append(tab.Head, view.Cell{Text: corner, Head: true})
 	}
 	for _, c := range colVals {
 		name := lbl(c)
-		if t.cols == "" {
+		if t.Cols == "" {
 			name = lbl(m.Name)
 		}
-		tab.Head = append(tab.Head, ast.Cell{Text: name, Head: true, Title: m.Doc, Number: true})
+		tab.Head = append(tab.Head, view.Cell{Text: name, Head: true, Title: m.Doc, Number: true})
 	}
 	ix := indexRows(sel.r)
 	for _, rv := range rowVals {
-		var row []ast.Cell
-		if t.rows != "" {
-			row = append(row, ast.Cell{Text: lbl(rv), Head: true})
+		var row []view.Cell
+		if t.Rows != "" {
+			row = append(row, view.Cell{Text: lbl(rv), Head: true})
 		}
 		for _, cv := range colVals {
-			cell, err := ix.cell(sel.params(t.rows, rv, t.cols, cv), m, t.format, t.labels)
+			cell, err := ix.cell(sel.params(t.Rows, rv, t.Cols, cv), m, t.Format, t.Labels)
 			if err != nil {
-				off, ok := dir.at["format"]
+				off, ok := dir.At["format"]
 				if !ok {
-					off = dir.off
+					off = dir.Off
 				}
-				ev.errs.at(off, "%v", err)
-				return &ast.Error{Msg: err.Error()}
+				ev.errs.At(off, "%v", err)
+				return &view.Error{Msg: err.Error()}
 			}
 			row = append(row, cell)
 		}
 		tab.Rows = append(tab.Rows, row)
 	}
 	why, _ := ev.env.stale("", x.ID)
-	return &ast.TableView{Table: tab, Provenance: shortProvenance(sel.r, why)}
+	return &view.TableView{Table: tab, Provenance: shortProvenance(sel.r, why)}
 }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
@@ -516,4 +507,19 @@ func rangeText(v expr.Value) string {
 		return ""
 	}
 	return r
+}
+
+// label is name's label, or name itself.
+func label(labels map[string]string, name string) string {
+	if l, ok := labels[name]; ok {
+		return l
+	}
+	return name
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -1,4 +1,4 @@
-package render
+package parse
 
 import (
 	"bytes"
@@ -19,10 +19,10 @@ import (
 type ybody struct {
 	text  []byte
 	lines []int // byte offset of each line's start in text
-	m     offmap
+	m     Offmap
 }
 
-func newYBody(text []byte, m offmap) *ybody {
+func newYBody(text []byte, m Offmap) *ybody {
 	b := &ybody{text: text, lines: []int{0}, m: m}
 	for i, c := range text {
 		if c == '\n' && i+1 < len(text) {
@@ -67,7 +67,7 @@ func (b *ybody) lineEnd(start int) int {
 // escape in a quoted line (the rest of that line maps to where the match
 // stopped). indent is the least indentation of a continuation line (the
 // column of the scalar's key: YAML wants continuations indented more).
-func (b *ybody) scalarMap(n *yaml.Node, indent int) offmap {
+func (b *ybody) scalarMap(n *yaml.Node, indent int) Offmap {
 	start := b.off(n.Line, n.Column)
 	val := n.Value
 	block := n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0
@@ -168,7 +168,7 @@ func yamlLine(n int, problem string) int {
 
 // parse decodes the text into a mapping node. A YAML syntax error is
 // reported at the start of the line it names, mapped into the chapter.
-func (b *ybody) parse(what string, e *errs) (*yaml.Node, bool) {
+func (b *ybody) parse(what string, e *Errs) (*yaml.Node, bool) {
 	doc, err := b.decode()
 	if err != nil {
 		msg := err.Error()
@@ -191,7 +191,7 @@ func (b *ybody) parse(what string, e *errs) (*yaml.Node, bool) {
 		} else {
 			msg = strings.TrimPrefix(msg, "yaml: ")
 		}
-		e.at(b.m(off), "malformed YAML in %s: %s", what, msg)
+		e.At(b.m(off), "malformed YAML in %s: %s", what, msg)
 		return nil, false
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
@@ -199,7 +199,7 @@ func (b *ybody) parse(what string, e *errs) (*yaml.Node, bool) {
 	}
 	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
-		e.at(b.at(root), "%s wants a YAML mapping of fields (key: value), got %s", what, nodeKind(root))
+		e.At(b.at(root), "%s wants a YAML mapping of fields (key: value), got %s", what, nodeKind(root))
 		return nil, false
 	}
 	return root, true
@@ -255,21 +255,21 @@ type field struct{ key, val *yaml.Node }
 // fields checks a mapping's keys against the known ones: an unknown key is
 // an error at the key, with the closest known name suggested; a repeated
 // key is an error at its second occurrence.
-func (b *ybody) fields(what string, root *yaml.Node, known []string, e *errs) map[string]field {
+func (b *ybody) fields(what string, root *yaml.Node, known []string, e *Errs) map[string]field {
 	out := map[string]field{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
 		name := k.Value
 		if k.Kind != yaml.ScalarNode {
-			e.at(b.at(k), "%s: a field name must be a plain word", what)
+			e.At(b.at(k), "%s: a field name must be a plain word", what)
 			continue
 		}
 		if !contains(known, name) {
-			e.at(b.at(k), "unknown field %q in %s%s", name, what, expr.DidYouMean(name, known))
+			e.At(b.at(k), "unknown field %q in %s%s", name, what, expr.DidYouMean(name, known))
 			continue
 		}
 		if _, dup := out[name]; dup {
-			e.at(b.at(k), "duplicate field %q in %s", name, what)
+			e.At(b.at(k), "duplicate field %q in %s", name, what)
 			continue
 		}
 		out[name] = field{k, v}
@@ -279,9 +279,9 @@ func (b *ybody) fields(what string, root *yaml.Node, known []string, e *errs) ma
 
 // scalar returns a field's value as a string; a list or a mapping is an
 // error.
-func (b *ybody) scalar(what, name string, f field, e *errs) (string, bool) {
+func (b *ybody) scalar(what, name string, f field, e *Errs) (string, bool) {
 	if f.val.Kind != yaml.ScalarNode {
-		e.at(b.at(f.val), "%s wants a single value for %s, got %s", what, name, nodeKind(f.val))
+		e.At(b.at(f.val), "%s wants a single value for %s, got %s", what, name, nodeKind(f.val))
 		return "", false
 	}
 	return f.val.Value, true
@@ -316,7 +316,7 @@ type Field struct {
 // front matter.
 func ParseFields(name string, src []byte, known, lists []string) (map[string]Field, error) {
 	f := newFile(name, src)
-	e := &errs{f: f}
+	e := &Errs{f: f}
 	bom := 0
 	if bytes.HasPrefix(src, []byte("\ufeff")) {
 		bom = len("\ufeff")
@@ -326,7 +326,7 @@ func ParseFields(name string, src []byte, known, lists []string) (map[string]Fie
 	what := filepath.Base(name)
 	root, ok := y.parse(what, e)
 	if !ok {
-		return out, e.err()
+		return out, e.Err()
 	}
 	for k, fl := range y.fields(what, root, known, e) {
 		fd := Field{Pos: f.pos(y.at(fl.val))}
@@ -338,12 +338,12 @@ func ParseFields(name string, src []byte, known, lists []string) (map[string]Fie
 			continue
 		}
 		if fl.val.Kind != yaml.SequenceNode {
-			e.at(y.at(fl.val), "%s wants a list for %s, as in %s: [a, b], got %s", what, k, k, nodeKind(fl.val))
+			e.At(y.at(fl.val), "%s wants a list for %s, as in %s: [a, b], got %s", what, k, k, nodeKind(fl.val))
 			continue
 		}
 		for _, it := range fl.val.Content {
 			if it.Kind != yaml.ScalarNode {
-				e.at(y.at(it), "%s wants plain values in the list %s, got %s", what, k, nodeKind(it))
+				e.At(y.at(it), "%s wants plain values in the list %s, got %s", what, k, nodeKind(it))
 				continue
 			}
 			fd.Items = append(fd.Items, it.Value)
@@ -351,5 +351,5 @@ func ParseFields(name string, src []byte, known, lists []string) (map[string]Fie
 		}
 		out[k] = fd
 	}
-	return out, e.err()
+	return out, e.Err()
 }

@@ -1,4 +1,4 @@
-package render
+package evaluate
 
 import (
 	"fmt"
@@ -9,9 +9,10 @@ import (
 
 	"measuredbook/dataset"
 	"measuredbook/expr"
+	"measuredbook/parse"
 	"measuredbook/plotsvg"
 	"measuredbook/probe"
-	"measuredbook/render/ast"
+	"measuredbook/view"
 )
 
 // scale is a display unit: values in base units are divided by div.
@@ -75,35 +76,35 @@ type rawSeries struct {
 // the min–max over the runs; with ref: the reference set's points as
 // dashed series beside them, and with machines: every machine's series,
 // each labelled with its machine, another machine's dashed.
-func (ev *eval) plot(dir *directive) any {
-	p := dir.plot
-	if p.cdf {
+func (ev *eval) plot(dir *parse.Directive) view.View {
+	p := dir.Plot
+	if p.Cdf {
 		return ev.cdf(dir)
 	}
-	fail := &ast.Error{Msg: "plot could not be evaluated"}
-	if p.series != "" && p.series == p.x {
-		ev.errs.at(dir.at["series"], "series and x are both %s", p.x)
+	fail := &view.Error{Msg: "plot could not be evaluated"}
+	if p.Series != "" && p.Series == p.X {
+		ev.errs.At(dir.At["series"], "series and x are both %s", p.X)
 		return fail
 	}
-	x, err := ev.env.experiment(p.from)
+	x, err := ev.env.experiment(p.From)
 	if err != nil {
-		ev.errs.at(dir.at["from"], "%v", err)
+		ev.errs.At(dir.At["from"], "%v", err)
 		return fail
 	}
-	ym, ok := x.Spec.Metric(p.y)
+	ym, ok := x.Spec.Metric(p.Y)
 	if !ok {
-		ev.errs.at(dir.at["y"], "experiment %s (probe %s) has no metric %q%s", x.ID, x.Probe, p.y, expr.DidYouMean(p.y, metricNames(x.Spec)))
+		ev.errs.At(dir.At["y"], "experiment %s (probe %s) has no metric %q%s", x.ID, x.Probe, p.Y, expr.DidYouMean(p.Y, metricNames(x.Spec)))
 	}
-	if xp, known := x.Spec.Param(p.x); known && xp.Kind == probe.String {
-		ev.errs.at(dir.at["x"], "x wants a numeric param; %s takes words (%s): make it the series", p.x, strings.Join(x.Sweep[p.x], ", "))
+	if xp, known := x.Spec.Param(p.X); known && xp.Kind == probe.String {
+		ev.errs.At(dir.At["x"], "x wants a numeric param; %s takes words (%s): make it the series", p.X, strings.Join(x.Sweep[p.X], ", "))
 		ok = false
 	}
-	sel := ev.selectFrom(dir, x, p.where, []freeParam{{"x", p.x}, {"series", p.series}})
+	sel := ev.selectFrom(dir, x, p.Where, []freeParam{{"x", p.X}, {"series", p.Series}})
 	if sel == nil || !ok {
 		return fail
 	}
-	xp, _ := x.Spec.Param(p.x)
-	views, ok := ev.plotViews(dir, sel, []freeParam{{"x", p.x}, {"series", p.series}})
+	xp, _ := x.Spec.Param(p.X)
+	views, ok := ev.plotViews(dir, sel, []freeParam{{"x", p.X}, {"series", p.Series}})
 	if !ok {
 		return fail
 	}
@@ -118,11 +119,11 @@ func (ev *eval) plot(dir *directive) any {
 		if mv.r == nil {
 			continue
 		}
-		for _, sv := range seriesOf(mv, p.series) {
+		for _, sv := range seriesOf(mv, p.Series) {
 			s := rawSeries{name: ev.seriesName(dir, mv, sp, sv), dashed: mv.set != ""}
-			for _, xv := range mv.vals[p.x] {
+			for _, xv := range mv.vals[p.X] {
 				key := []string{xv}
-				if p.series != "" {
+				if p.Series != "" {
 					key = append(key, sv)
 				}
 				row, ok := mv.rows[rowKey(key...)]
@@ -133,7 +134,7 @@ func (ev *eval) plot(dir *directive) any {
 				if ok {
 					s.points = append(s.points, pt)
 				} else if _, has := dataset.Summarize(row, ym.Name); !has && ym.Optional != "" && mv.set == "" {
-					inapplicable = append(inapplicable, strings.TrimPrefix(seriesNote(p.series, sv)+", ", ", ")+p.x+"="+xv)
+					inapplicable = append(inapplicable, strings.TrimPrefix(seriesNote(p.Series, sv)+", ", ", ")+p.X+"="+xv)
 				}
 			}
 			sortPoints(s.points)
@@ -147,19 +148,19 @@ func (ev *eval) plot(dir *directive) any {
 	}
 	if len(all) == 0 {
 		if views[0].r == nil {
-			return &ast.Plot{Missing: missingKo("", x.ID), Caption: p.caption}
+			return &view.Plot{Missing: view.MissingNote("", x.ID), Caption: p.Caption}
 		}
-		ev.warn.kindAt(KindMissing, dir.off, "the result of %s has no %s figures to plot", x.ID, ym.Name)
-		return &ast.Plot{Missing: fmt.Sprintf("측정 없음: %s 결과에 %s 값이 없습니다", x.ID, ym.Name), Caption: p.caption}
+		ev.warn.KindAt(parse.KindMissing, dir.Off, "the result of %s has no %s figures to plot", x.ID, ym.Name)
+		return &view.Plot{Missing: view.NoFigures(x.ID, ym.Name), Caption: p.Caption}
 	}
 	provenance := ev.plotProvenance(dir, views, x.ID)
 	if len(inapplicable) > 0 {
 		// A point the metric does not apply to is left out, and said so.
-		provenance += " · 해당 없음(" + strings.Join(inapplicable, "; ") + "): " + ym.Optional
+		provenance += " · " + view.NotApplicable(strings.Join(inapplicable, "; "), ym.Optional)
 	}
-	if p.ref != "" && len(views) > 1 && views[1].r != nil && own == 1 && all[0].name == views[0].name {
+	if p.Ref != "" && len(views) > 1 && views[1].r != nil && own == 1 && all[0].name == views[0].name {
 		// One series beside a reference set: name both by their set.
-		all[0].name = "이 기계 (" + views[0].name + ")"
+		all[0].name = view.ThisMachineAs(views[0].name)
 	}
 
 	var xv, yv []float64
@@ -171,14 +172,14 @@ func (ev *eval) plot(dir *directive) any {
 	}
 	xs := scale{"", 1}
 	if xp.Kind == probe.Duration {
-		xs = pickScale(probe.Seconds, xv, p.xlog)
+		xs = pickScale(probe.Seconds, xv, p.XLog)
 	}
-	ys := pickScale(ym.Unit, yv, p.ylog)
-	title := p.title
+	ys := pickScale(ym.Unit, yv, p.YLog)
+	title := p.Title
 	if title == "" {
-		title = fmt.Sprintf("%s에 따른 %s", lbl(p.x), lbl(ym.Name))
+		title = view.PlotTitle(lbl(p.X), lbl(ym.Name))
 	}
-	pl := plotsvg.Plot{Title: title, XLabel: xs.label(lbl(p.x)), YLabel: ys.label(lbl(ym.Name)), XLog: p.xlog, YLog: p.ylog}
+	pl := plotsvg.Plot{Title: title, XLabel: xs.label(lbl(p.X)), YLabel: ys.label(lbl(ym.Name)), XLog: p.XLog, YLog: p.YLog}
 	for _, s := range all {
 		ps := plotsvg.Series{Name: s.name, Dashed: s.dashed}
 		for _, pt := range s.points {
@@ -186,12 +187,7 @@ func (ev *eval) plot(dir *directive) any {
 		}
 		pl.Series = append(pl.Series, ps)
 	}
-	svg, err := plotsvg.Render(pl)
-	if err != nil {
-		ev.errs.at(dir.off, "plot: %v", err)
-		return fail
-	}
-	return &ast.Plot{SVG: svg, Input: pl, Caption: p.caption, Provenance: provenance}
+	return &view.Plot{Input: pl, Caption: p.Caption, Provenance: provenance, At: ev.d.Pos(dir.Off).String()}
 }
 
 func point(row dataset.Row, xp probe.Param, xv, metric string) (rawPoint, bool) {
@@ -244,26 +240,26 @@ func sortPoints(ps []rawPoint) {
 // plotViews is the machines a plot draws: the build's own set, and the
 // set its ref: names or the sets its machines: names. ok is false after an
 // error (an unknown set, a set with two figures for one point).
-func (ev *eval) plotViews(dir *directive, sel *selection, free []freeParam) (views []machineView, ok bool) {
-	p := dir.plot
+func (ev *eval) plotViews(dir *parse.Directive, sel *selection, free []freeParam) (views []machineView, ok bool) {
+	p := dir.Plot
 	sets, field := []string{""}, "ref"
 	switch {
-	case p.machines != nil:
-		if sets, ok = ev.machineSets(p.machines); !ok {
+	case p.Machines != nil:
+		if sets, ok = ev.machineSets(p.Machines); !ok {
 			return nil, false
 		}
 		field = "machines"
-	case p.ref != "":
-		if err := ev.env.checkSet(p.ref); err != nil {
-			ev.errs.at(dir.at["ref"], "ref: %v", err)
+	case p.Ref != "":
+		if err := ev.env.checkSet(p.Ref); err != nil {
+			ev.errs.At(dir.At["ref"], "ref: %v", err)
 			return nil, false
 		}
-		sets = append(sets, p.ref)
+		sets = append(sets, p.Ref)
 	}
 	for _, set := range sets {
-		mv, err := ev.machineView(set, sel, p.where, free)
+		mv, err := ev.machineView(set, sel, p.Where, free)
 		if err != nil {
-			ev.errs.at(dir.at[field], "%v", err)
+			ev.errs.At(dir.At[field], "%v", err)
 			return nil, false
 		}
 		views = append(views, mv)
@@ -276,24 +272,24 @@ func (ev *eval) plotViews(dir *directive, sel *selection, free []freeParam) (vie
 // plot shows) and the series param; or, when the build's own result is
 // not stored and the plot shows no other machine, the placeholder plot to
 // show instead.
-func (ev *eval) plotSeries(dir *directive, x *Experiment, views []machineView) (lbl func(string) string, sp probe.Param, missing *ast.Plot) {
-	p := dir.plot
+func (ev *eval) plotSeries(dir *parse.Directive, x *parse.Experiment, views []machineView) (lbl func(string) string, sp probe.Param, missing *view.Plot) {
+	p := dir.Plot
 	var names []string
-	if p.machines != nil {
+	if p.Machines != nil {
 		for _, mv := range views {
 			names = append(names, mv.name)
 		}
 	}
-	dir.checkLabels(p.labels, x, ev.errs, names...)
-	lbl = func(s string) string { return label(p.labels, s) }
-	if p.series != "" {
-		sp, _ = x.Spec.Param(p.series)
+	dir.CheckLabels(p.Labels, x, ev.errs, names...)
+	lbl = func(s string) string { return label(p.Labels, s) }
+	if p.Series != "" {
+		sp, _ = x.Spec.Param(p.Series)
 	}
-	if p.machines != nil {
+	if p.Machines != nil {
 		ev.machinesMissing(dir, views, x.ID)
 	} else if views[0].r == nil {
-		ev.warn.kindAt(KindMissing, dir.off, "%s", missingMsg("", x.ID))
-		return lbl, sp, &ast.Plot{Missing: missingKo("", x.ID), Caption: p.caption}
+		ev.warn.KindAt(parse.KindMissing, dir.Off, "%s", missingMsg("", x.ID))
+		return lbl, sp, &view.Plot{Missing: view.MissingNote("", x.ID), Caption: p.Caption}
 	}
 	return lbl, sp, nil
 }
@@ -310,25 +306,25 @@ func seriesOf(mv machineView, series string) []string {
 // seriesName names a series in the legend: by its value, and on a plot
 // over several machines by its machine too; a reference set's series
 // carry the set's name.
-func (ev *eval) seriesName(dir *directive, mv machineView, sp probe.Param, sv string) string {
-	p := dir.plot
+func (ev *eval) seriesName(dir *parse.Directive, mv machineView, sp probe.Param, sv string) string {
+	p := dir.Plot
 	name := mv.name
-	if p.machines != nil {
-		name = label(p.labels, name)
+	if p.Machines != nil {
+		name = label(p.Labels, name)
 	}
 	switch {
 	case sv == "":
 		return name
-	case mv.set == "" && p.machines == nil:
-		return seriesLabel(sp, sv, p.labels)
+	case mv.set == "" && p.Machines == nil:
+		return seriesLabel(sp, sv, p.Labels)
 	}
-	return seriesLabel(sp, sv, p.labels) + " · " + name
+	return seriesLabel(sp, sv, p.Labels) + " · " + name
 }
 
 // plotProvenance is the line under a plot: its own set's provenance and,
 // after "점선:", the dashed machines'. A reference set with no result is
 // a warning at ref: (the plot shows the build's figures alone).
-func (ev *eval) plotProvenance(dir *directive, views []machineView, id string) string {
+func (ev *eval) plotProvenance(dir *parse.Directive, views []machineView, id string) string {
 	// A series a machine cannot measure (kqueue on Linux) is left out,
 	// and said so beside that machine's part of the line.
 	unavailable := func(r *dataset.Result) string {
@@ -337,10 +333,10 @@ func (ev *eval) plotProvenance(dir *directive, views []machineView, id string) s
 		}
 		return " · " + unavailableReasons(r)
 	}
-	if dir.plot.machines != nil {
+	if dir.Plot.Machines != nil {
 		line := ev.machinesProvenance(views[:1], id) + unavailable(views[0].r)
 		if len(views) > 1 {
-			line += "; 점선: " + ev.machinesProvenance(views[1:], id)
+			line += view.DashedNote + ev.machinesProvenance(views[1:], id)
 		}
 		return line
 	}
@@ -348,10 +344,10 @@ func (ev *eval) plotProvenance(dir *directive, views []machineView, id string) s
 	line := shortProvenance(views[0].r, why) + unavailable(views[0].r)
 	if len(views) > 1 {
 		if rr := views[1].r; rr == nil {
-			ev.warn.kindAt(KindMissing, dir.at["ref"], "%s", missingMsg(views[1].set, id))
+			ev.warn.KindAt(parse.KindMissing, dir.At["ref"], "%s", missingMsg(views[1].set, id))
 		} else {
 			stale, _ := ev.env.staleIn(views[1].set, id)
-			line += "; 점선: " + shortProvenance(rr, stale)
+			line += view.DashedNote + shortProvenance(rr, stale)
 		}
 	}
 	return line
@@ -361,34 +357,34 @@ func (ev *eval) plotProvenance(dir *directive, views []machineView, id string) s
 // curve without it), the quantile metrics' medians over the runs on x and
 // their fractions on y, as a step line (the fraction holds until the next
 // quantile). A reference set's curves are dashed.
-func (ev *eval) cdf(dir *directive) any {
-	p := dir.plot
-	fail := &ast.Error{Msg: "plot could not be evaluated"}
-	x, err := ev.env.experiment(p.from)
+func (ev *eval) cdf(dir *parse.Directive) view.View {
+	p := dir.Plot
+	fail := &view.Error{Msg: "plot could not be evaluated"}
+	x, err := ev.env.experiment(p.From)
 	if err != nil {
-		ev.errs.at(dir.at["from"], "%v", err)
+		ev.errs.At(dir.At["from"], "%v", err)
 		return fail
 	}
 	var unit probe.Unit
 	ok := true
-	for i, q := range p.quantiles {
-		m, known := x.Spec.Metric(q.metric)
+	for i, q := range p.Quantiles {
+		m, known := x.Spec.Metric(q.Metric)
 		switch {
 		case !known:
-			ev.errs.at(q.off, "experiment %s (probe %s) has no metric %q%s", x.ID, x.Probe, q.metric, expr.DidYouMean(q.metric, metricNames(x.Spec)))
+			ev.errs.At(q.Off, "experiment %s (probe %s) has no metric %q%s", x.ID, x.Probe, q.Metric, expr.DidYouMean(q.Metric, metricNames(x.Spec)))
 			ok = false
 		case i > 0 && m.Unit != unit:
-			ev.errs.at(q.off, "quantiles: %s is in %s, the others in %s: a distribution has one unit", q.metric, m.Unit, unit)
+			ev.errs.At(q.Off, "quantiles: %s is in %s, the others in %s: a distribution has one unit", q.Metric, m.Unit, unit)
 			ok = false
 		default:
 			unit = m.Unit
 		}
 	}
-	sel := ev.selectFrom(dir, x, p.where, []freeParam{{"series", p.series}})
+	sel := ev.selectFrom(dir, x, p.Where, []freeParam{{"series", p.Series}})
 	if sel == nil || !ok {
 		return fail
 	}
-	views, ok := ev.plotViews(dir, sel, []freeParam{{"series", p.series}})
+	views, ok := ev.plotViews(dir, sel, []freeParam{{"series", p.Series}})
 	if !ok {
 		return fail
 	}
@@ -398,9 +394,9 @@ func (ev *eval) cdf(dir *directive) any {
 	}
 	curve := func(row dataset.Row) []rawPoint {
 		var pts []rawPoint
-		for _, q := range p.quantiles {
-			if s, ok := dataset.Summarize(row, q.metric); ok {
-				pts = append(pts, rawPoint{x: s.Median, y: q.frac, lo: q.frac, hi: q.frac})
+		for _, q := range p.Quantiles {
+			if s, ok := dataset.Summarize(row, q.Metric); ok {
+				pts = append(pts, rawPoint{x: s.Median, y: q.Frac, lo: q.Frac, hi: q.Frac})
 			}
 		}
 		sortPoints(pts)
@@ -412,7 +408,7 @@ func (ev *eval) cdf(dir *directive) any {
 		if mv.r == nil {
 			continue
 		}
-		for _, sv := range seriesOf(mv, p.series) {
+		for _, sv := range seriesOf(mv, p.Series) {
 			row, ok := mv.rows[rowKey(sv)]
 			if !ok {
 				continue
@@ -427,14 +423,14 @@ func (ev *eval) cdf(dir *directive) any {
 	}
 	if len(all) == 0 {
 		if views[0].r == nil {
-			return &ast.Plot{Missing: missingKo("", x.ID), Caption: p.caption}
+			return &view.Plot{Missing: view.MissingNote("", x.ID), Caption: p.Caption}
 		}
-		ev.warn.kindAt(KindMissing, dir.off, "the result of %s has none of the quantile metrics to plot", x.ID)
-		return &ast.Plot{Missing: fmt.Sprintf("측정 없음: %s 결과에 분포 값이 없습니다", x.ID), Caption: p.caption}
+		ev.warn.KindAt(parse.KindMissing, dir.Off, "the result of %s has none of the quantile metrics to plot", x.ID)
+		return &view.Plot{Missing: view.NoDistribution(x.ID), Caption: p.Caption}
 	}
 	provenance := ev.plotProvenance(dir, views, x.ID)
-	if p.ref != "" && len(all) > own && own == 1 && all[0].name == views[0].name {
-		all[0].name = "이 기계 (" + views[0].name + ")"
+	if p.Ref != "" && len(all) > own && own == 1 && all[0].name == views[0].name {
+		all[0].name = view.ThisMachineAs(views[0].name)
 	}
 	var xv []float64
 	for _, s := range all {
@@ -442,18 +438,18 @@ func (ev *eval) cdf(dir *directive) any {
 			xv = append(xv, pt.x)
 		}
 	}
-	xs := pickScale(unit, xv, p.xlog)
-	name := p.quantiles[len(p.quantiles)/2].metric
-	for _, q := range p.quantiles {
-		if q.frac == 0.5 {
-			name = q.metric
+	xs := pickScale(unit, xv, p.XLog)
+	name := p.Quantiles[len(p.Quantiles)/2].Metric
+	for _, q := range p.Quantiles {
+		if q.Frac == 0.5 {
+			name = q.Metric
 		}
 	}
-	title := p.title
+	title := p.Title
 	if title == "" {
-		title = lbl(name) + "의 분포"
+		title = view.DistributionTitle(lbl(name))
 	}
-	pl := plotsvg.Plot{Title: title, XLabel: xs.label(lbl(name)), YLabel: "누적 비율", XLog: p.xlog}
+	pl := plotsvg.Plot{Title: title, XLabel: xs.label(lbl(name)), YLabel: view.CumulativeShare, XLog: p.XLog}
 	for _, s := range all {
 		ps := plotsvg.Series{Name: s.name, Dashed: s.dashed, Step: true}
 		for _, pt := range s.points {
@@ -461,10 +457,5 @@ func (ev *eval) cdf(dir *directive) any {
 		}
 		pl.Series = append(pl.Series, ps)
 	}
-	svg, err := plotsvg.Render(pl)
-	if err != nil {
-		ev.errs.at(dir.off, "plot: %v", err)
-		return fail
-	}
-	return &ast.Plot{SVG: svg, Input: pl, Caption: p.caption, Provenance: provenance}
+	return &view.Plot{Input: pl, Caption: p.Caption, Provenance: provenance, At: ev.d.Pos(dir.Off).String()}
 }

@@ -1,19 +1,18 @@
-// Package render turns a chapter of the measured book into HTML: it parses
-// the Markdown and its directives, evaluates every figure against stored
-// results, and renders the page body.
+// Package parse reads a chapter of the measured book: its front matter,
+// its Markdown (goldmark) and the directives and {{ }} values in it, each
+// checked against the probes. It is the first of three steps:
 //
-// The flow is three calls, each a pure function of its inputs:
-//
-//	d, err := render.Parse(file, src, probes)        // syntax, experiments checked against the probes
-//	page, err := render.Evaluate(d, results, all)    // values, tables, plots, claims, when blocks
-//	body, err := render.HTML(d, page)                // the chapter body as an HTML fragment
+//	d, err := parse.Parse(file, src, probes)         // syntax, experiments checked against the probes
+//	page, err := evaluate.Evaluate(d, results, all)  // values, tables, plots, claims, when blocks
+//	body, err := render.HTML(d, page.Views)          // the chapter body as an HTML fragment
 //
 // Parse never looks at results and Evaluate never runs a probe: measuring
-// happens between the two, outside this package, for the experiments that
-// Parse returned. A Doc is never changed after Parse: Evaluate returns a
-// Page (the views keyed by node, the claims, the warnings), so one parsed
-// chapter can be evaluated against several result sets, and HTML is a
-// pure function of the two.
+// happens between the two, for the experiments that Parse returned. A Doc
+// is never changed after Parse: Evaluate returns a Page (the views keyed
+// by node, the claims, the warnings), so one parsed chapter can be
+// evaluated against several result sets, and HTML is a pure function of
+// the two. This comment is the chapters' reference: what each directive
+// and value means, evaluated, is described here with their syntax.
 //
 // # Directives
 //
@@ -140,7 +139,7 @@
 // (KindInconclusive, KindInconclusiveClaim, KindMissing, KindFailed,
 // KindStale, KindNotApplicable): a build groups and counts them by it, and
 // fails --strict on KindInconclusive.
-package render
+package parse
 
 import (
 	"bytes"
@@ -149,16 +148,14 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	gast "github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 
 	"measuredbook/expr"
+	"measuredbook/parse/ast"
 	"measuredbook/probe"
-	"measuredbook/render/ast"
 )
 
 // Front is a chapter's YAML front matter.
@@ -181,8 +178,8 @@ type Doc struct {
 	f          *file
 	body       []byte // the Markdown after the front matter
 	root       gast.Node
-	values     []*value // inline values of the body, in document order
-	directives []*directive
+	values     []*InlineValue // inline values of the body, in document order
+	directives []*Directive
 }
 
 // Experiment is one experiment directive, validated against its probe.
@@ -204,42 +201,13 @@ type Experiment struct {
 	Labels map[string]string
 }
 
-// Claim is an evaluated claim, for the check report.
-type Claim struct {
-	Pos     Pos
-	Text    string     // the claim's text as plain text, values substituted
-	Expect  string     // the expression
-	Verdict expr.Truth // holds, fails or inconclusive
-	Explain string     // the comparison with the measured values substituted
-	Basis   string     // "" when measured; "rule" when a probe decides it by rule
-	// Machines names the machines whose figures decided Verdict: the
-	// build's own, and any that on() names.
-	Machines []string
-	// On is the verdict on each machine the claim's machines: field
-	// names, the build's own first (whose verdict is Verdict); nil
-	// without machines:. Only Verdict decides check and --strict.
-	On []MachineVerdict
-	// Unavailable, when set, is why the claim does not apply to the set's
-	// machine: its figures are of a combination the machine cannot
-	// measure (kqueue on Linux). Its Verdict is then Unknown.
-	Unavailable string
-}
-
-// MachineVerdict is a claim's verdict on one machine.
-type MachineVerdict = ast.MachineVerdict
-
-// docParser is Markdown's parser, shared by every Doc: goldmark's parsers
-// keep their state in the parse's context, so one serves every chapter,
-// in parallel, and is made once instead of once per chapter.
-var docParser = sync.OnceValue(func() parser.Parser { return Markdown().Parser() })
-
 // Parse parses one chapter: optional YAML front matter (title, order,
 // slug, lang; any other key is an error) between "---" lines, then
 // Markdown with directives. probes is the registry, used to validate
 // experiments. The error joins one *PosError per problem found.
 func Parse(file string, src []byte, probes []probe.Probe) (*Doc, error) {
 	d := &Doc{File: file, f: newFile(file, src)}
-	e := &errs{f: d.f}
+	e := &Errs{f: d.f}
 	bodyOff := d.parseFront(src, e)
 	d.body = src[bodyOff:]
 	d.root = docParser().Parse(text.NewReader(d.body))
@@ -265,9 +233,9 @@ func Parse(file string, src []byte, probes []probe.Probe) (*Doc, error) {
 				break
 			}
 			d.directives = append(d.directives, dir)
-			if x := dir.exp; x != nil {
+			if x := dir.Exp; x != nil {
 				if first, dup := ids[x.ID]; dup {
-					e.at(dir.argOff, "duplicate experiment id %q (first at %s)", x.ID, first.Pos)
+					e.At(dir.ArgOff, "duplicate experiment id %q (first at %s)", x.ID, first.Pos)
 				} else {
 					ids[x.ID] = x
 					d.Experiments = append(d.Experiments, x)
@@ -276,7 +244,7 @@ func Parse(file string, src []byte, probes []probe.Probe) (*Doc, error) {
 		}
 		return gast.WalkContinue, nil
 	})
-	if err := e.err(); err != nil {
+	if err := e.Err(); err != nil {
 		return nil, err
 	}
 	d.Uses = d.uses()
@@ -287,7 +255,7 @@ func Parse(file string, src []byte, probes []probe.Probe) (*Doc, error) {
 // would be left there literally (a URL is not prose, so no value is
 // evaluated in it). The error points at the URL, found after the start
 // of the paragraph holding the link (or anywhere, for a reference).
-func checkURL(n gast.Node, dest, title, body []byte, base offmap, e *errs) {
+func checkURL(n gast.Node, dest, title, body []byte, base Offmap, e *Errs) {
 	for _, part := range [][]byte{dest, title} {
 		if !bytes.Contains(part, []byte("{{")) {
 			continue
@@ -307,7 +275,7 @@ func checkURL(n gast.Node, dest, title, body []byte, base offmap, e *errs) {
 		if _, ok := n.(*gast.Link); ok {
 			what = "a link's"
 		}
-		e.at(base(from+at), "{{ }} in %s URL or title is not evaluated; a URL must be written out", what)
+		e.At(base(from+at), "{{ }} in %s URL or title is not evaluated; a URL must be written out", what)
 	}
 }
 
@@ -322,7 +290,7 @@ var frontKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*[ \t]*:`)
 // not look like one (a first line "---" that is not followed by a
 // "key:" line, such as a thematic break over a setext heading) is left to
 // Markdown, so that standard Markdown keeps its meaning.
-func (d *Doc) parseFront(src []byte, e *errs) int {
+func (d *Doc) parseFront(src []byte, e *Errs) int {
 	// A byte order mark (some editors save one) is no part of the text.
 	bom := 0
 	if bytes.HasPrefix(src, []byte("\ufeff")) {
@@ -360,7 +328,7 @@ func (d *Doc) parseFront(src []byte, e *errs) int {
 		off += len(line) + 1
 	}
 	if end < 0 {
-		e.at(0, "front matter is not closed: expected a line \"---\" after the fields")
+		e.At(0, "front matter is not closed: expected a line \"---\" after the fields")
 		return len(src)
 	}
 	y := newYBody(src[start:end], shift(start))
@@ -383,7 +351,7 @@ func (d *Doc) parseFront(src []byte, e *errs) int {
 			d.Front.Title = v
 		case "slug":
 			if err := checkSlug(v); err != nil {
-				e.at(y.at(f.val), "%v", err)
+				e.At(y.at(f.val), "%v", err)
 			}
 			d.Front.Slug = v
 		case "lang":
@@ -391,7 +359,7 @@ func (d *Doc) parseFront(src []byte, e *errs) int {
 		case "order":
 			n, err := strconv.Atoi(v)
 			if err != nil {
-				e.at(y.at(f.val), "order wants a whole number, got %q", v)
+				e.At(y.at(f.val), "order wants a whole number, got %q", v)
 			}
 			d.Front.Order = n
 		}
@@ -422,21 +390,21 @@ func checkSlug(s string) error {
 	return nil
 }
 
-// value is an inline value with its parsed expression and the map from
+// InlineValue is an inline value with its parsed expression and the map from
 // the expression's offsets to the file's.
-type value struct {
-	node *ast.Value
-	e    *expr.Expr
-	m    offmap
-	at   int // file offset of the opening {{, where warnings point
+type InlineValue struct {
+	Node *ast.Value
+	E    *expr.Expr
+	M    Offmap
+	At   int // file offset of the opening {{, where warnings point
 }
 
 // parseValue parses an inline value node; base maps offsets in the source
 // the node was parsed from to file offsets.
-func parseValue(n *ast.Value, base offmap, e *errs) *value {
+func parseValue(n *ast.Value, base Offmap, e *Errs) *InlineValue {
 	m := table(n.Map, base)
 	if n.Unclosed {
-		e.at(base(n.Pos()), "unclosed {{: expected }} to end the value")
+		e.At(base(n.Pos()), "unclosed {{: expected }} to end the value")
 		return nil
 	}
 	x, err := expr.Parse(n.Expr)
@@ -444,68 +412,63 @@ func parseValue(n *ast.Value, base offmap, e *errs) *value {
 		exprError(e, m, err)
 		return nil
 	}
-	return &value{node: n, e: x, m: m, at: base(n.Pos())}
+	return &InlineValue{Node: n, E: x, M: m, At: base(n.Pos())}
 }
 
 // exprError reports an error from package expr at the culprit's position.
-func exprError(e *errs, m offmap, err error) {
+func exprError(e *Errs, m Offmap, err error) {
 	if xe, ok := err.(*expr.Error); ok {
-		e.at(m(xe.Off), "%s", xe.Msg)
+		e.At(m(xe.Off), "%s", xe.Msg)
 		return
 	}
-	e.at(m(0), "%s", err)
+	e.At(m(0), "%s", err)
 }
 
-// subdoc is Markdown held in a directive's field (a claim's text, a when
+// Subdoc is Markdown held in a directive's field (a claim's text, a when
 // block's branches): parsed like the body, with its own source.
-type subdoc struct {
-	src    []byte
-	root   gast.Node
-	values []*value
+type Subdoc struct {
+	Src    []byte
+	Root   gast.Node
+	Values []*InlineValue
 }
 
-func (d *Doc) parseSub(src string, m offmap, what string, e *errs) *subdoc {
-	s := &subdoc{src: []byte(src)}
-	s.root = docParser().Parse(text.NewReader(s.src))
-	_ = gast.Walk(s.root, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
+func (d *Doc) parseSub(src string, m Offmap, what string, e *Errs) *Subdoc {
+	s := &Subdoc{Src: []byte(src)}
+	s.Root = docParser().Parse(text.NewReader(s.Src))
+	_ = gast.Walk(s.Root, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
 		if !entering {
 			return gast.WalkContinue, nil
 		}
 		switch n := n.(type) {
 		case *ast.Value:
 			if v := parseValue(n, m, e); v != nil {
-				s.values = append(s.values, v)
+				s.Values = append(s.Values, v)
 			}
 		case *ast.Directive:
-			e.at(m(n.Pos()), "a %s directive cannot be nested inside %s", n.Name, what)
+			e.At(m(n.Pos()), "a %s directive cannot be nested inside %s", n.Name, what)
 		}
 		return gast.WalkContinue, nil
 	})
 	return s
 }
 
-// RenderFragment is what `go run . render FILE|-` prints: Parse, Evaluate
-// and HTML of one document. experiments may be nil (then the document's
-// own experiments are all there is). On an evaluation error the HTML is
-// still returned, with the failing parts marked, beside the error.
-func RenderFragment(file string, src []byte, probes []probe.Probe, res Results, experiments map[string]*Experiment) ([]byte, []error, error) {
-	d, err := Parse(file, src, probes)
-	if err != nil {
-		return nil, nil, err
-	}
-	p, evalErr := Evaluate(d, res, experiments)
-	out, err := HTML(d, p)
-	if err != nil {
-		return nil, p.Warnings, err
-	}
-	return out, p.Warnings, evalErr
-}
-
 var idRE = regexp.MustCompile(`^[\p{L}_][\p{L}\p{N}_]*(\.[\p{L}_][\p{L}\p{N}_]*)*$`)
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
+// Body is the chapter's Markdown after the front matter: the source the
+// segments of Root point into.
+func (d *Doc) Body() []byte { return d.body }
+
+// Root is the body's goldmark AST.
+func (d *Doc) Root() gast.Node { return d.root }
+
+// Values are the body's inline values, in document order.
+func (d *Doc) Values() []*InlineValue { return d.values }
+
+// Directives are the body's directives, in document order.
+func (d *Doc) Directives() []*Directive { return d.directives }
+
+// Pos is the position of a file offset.
+func (d *Doc) Pos(off int) Pos { return d.f.pos(off) }
+
+// Errs starts a list of errors at positions in d.
+func (d *Doc) Errs() *Errs { return &Errs{f: d.f} }

@@ -1,4 +1,10 @@
-package render
+// Package evaluate is the second step of a chapter's flow (see package
+// parse): it evaluates every inline value, table, plot, claim and when
+// block of a parsed chapter against stored results, into a Page of views
+// (package view): figures, tables, plot inputs, verdicts and gaps, with
+// the claims for the check report and the warnings. It writes no HTML and
+// draws nothing; package render does.
+package evaluate
 
 import (
 	"errors"
@@ -9,8 +15,9 @@ import (
 
 	"measuredbook/dataset"
 	"measuredbook/expr"
+	"measuredbook/parse"
 	"measuredbook/probe"
-	"measuredbook/render/ast"
+	"measuredbook/view"
 )
 
 // Results gives the evaluator the stored results. set "" is the build's
@@ -54,14 +61,11 @@ func (v *env) staleIn(set, id string) (string, bool) {
 	return s.Stale(set, id)
 }
 
-// staleKo is a stale result's mark on the page.
-func staleKo(why string) string { return "⚠ 오래된 결과 (stale: " + why + ")" }
-
 // env is the expr.Env of one evaluation: every experiment of the book and
 // the stored results.
 type env struct {
 	res  Results
-	exps map[string]*Experiment
+	exps map[string]*parse.Experiment
 
 	// base is the set that "" stands for: the build's own (""), or
 	// another machine's while a claim is decided on it.
@@ -79,7 +83,7 @@ type env struct {
 	drawn map[string]bool
 }
 
-func newEnv(res Results, exps map[string]*Experiment) *env {
+func newEnv(res Results, exps map[string]*parse.Experiment) *env {
 	v := &env{res: res, exps: exps, drawn: map[string]bool{}}
 	if s, ok := res.(Sets); ok {
 		v.own, v.shown = s.Own(), s.Shown()
@@ -135,10 +139,10 @@ func (v *env) machineName(set string, r *dataset.Result) string {
 	case v.own != "":
 		return v.own
 	}
-	return "이 기계"
+	return view.ThisMachine
 }
 
-func (v *env) experiment(id string) (*Experiment, error) {
+func (v *env) experiment(id string) (*parse.Experiment, error) {
 	x, ok := v.exps[id]
 	if !ok {
 		// The book's ids, sorted, only for the suggestion: a chapter
@@ -254,83 +258,103 @@ func metricNames(s probe.Spec) []string {
 	return out
 }
 
-// gap is a reference the page cannot show: its result is not stored, or
-// the combination it names failed to measure (failed says which and why),
-// or it lacks an optional metric (inapplicable says why it does not apply),
-// or its stale result was measured without the value it selects (stale),
-// or a transcribed set holds no such figure (absent names it), or the
-// set's machine did not record a fact (fact, of machine), or the set's
-// machine cannot measure the combination at all (unavailable says why).
-type gap struct{ set, id, failed, metric, inapplicable, stale, absent, fact, machine, unavailable string }
+// gap is a reference the page cannot show: of experiment id in set ("" is
+// the build's own), what its kind says is missing.
+type gap struct {
+	kind    gapKind
+	set, id string
+	what    string // the combination, figure, selected value or machine fact it lacks
+	why     string // the failure, the reason, or why the result is stale
+	metric  string // gapInapplicable: the optional metric
+	machine string // gapFact: the machine that did not record it
+}
 
-// kind is the kind of the gap's warning.
-func (g gap) kind() string {
-	switch {
-	case g.unavailable != "":
-		return KindUnavailable
-	case g.inapplicable != "":
-		return KindNotApplicable
-	case g.failed != "":
-		return KindFailed
+// gapKind is why a reference has no figure.
+type gapKind int
+
+const (
+	gapNoResult     gapKind = iota // its result is not stored
+	gapFailed                      // the combination what failed to measure: why
+	gapUnavailable                 // the set's machine cannot measure what: why
+	gapInapplicable                // metric does not apply to what: why
+	gapStale                       // the stale result (why) was measured without what
+	gapTranscribed                 // the transcribed set holds no figure what
+	gapFact                        // machine did not record the fact what
+)
+
+// warnKind is the kind of the gap's warning.
+func (g gap) warnKind() string {
+	switch g.kind {
+	case gapUnavailable:
+		return parse.KindUnavailable
+	case gapInapplicable:
+		return parse.KindNotApplicable
+	case gapFailed:
+		return parse.KindFailed
 	}
-	return KindMissing
+	return parse.KindMissing
 }
 
 // msg is the warning: what is missing and the command that measures it.
 func (g gap) msg() string {
-	if g.fact != "" {
-		return fmt.Sprintf("machine %s did not record machine.%s (a transcribed set, or results measured before it was recorded; measuring the set again records it)", g.machine, g.fact)
-	}
-	if g.absent != "" {
-		return fmt.Sprintf("no result of experiment %s for %s: the transcribed set %sholds no such figure", g.id, g.absent, setNote(g.set))
-	}
-	if g.stale != "" {
-		return fmt.Sprintf("the stored result of experiment %s has no %s: measure it again with `go run . run %s`", g.id, g.stale, g.id)
-	}
-	if g.unavailable != "" {
-		return fmt.Sprintf("experiment %s has no figure for %s, which its machine cannot measure: %s", g.id, g.failed, g.unavailable)
-	}
-	if g.inapplicable != "" {
-		return fmt.Sprintf("%s.%s does not apply to %s, so the expression has no value: %s", g.id, g.metric, g.failed, g.inapplicable)
-	}
-	if g.failed != "" && g.set != "" {
-		return fmt.Sprintf("experiment %s failed for %s in set %s (measured on that machine)", g.id, g.failed, g.set)
-	}
-	if g.failed != "" {
-		return fmt.Sprintf("experiment %s failed for %s; measure it again with `go run . run %s`", g.id, g.failed, g.id)
+	switch g.kind {
+	case gapFact:
+		return fmt.Sprintf("machine %s did not record machine.%s (a transcribed set, or results measured before it was recorded; measuring the set again records it)", g.machine, g.what)
+	case gapTranscribed:
+		return fmt.Sprintf("no result of experiment %s for %s: the transcribed set %sholds no such figure", g.id, g.what, setNote(g.set))
+	case gapStale:
+		return fmt.Sprintf("the stored result of experiment %s has no %s (%s): measure it again with `go run . run %s`", g.id, g.what, g.why, g.id)
+	case gapUnavailable:
+		return fmt.Sprintf("experiment %s has no figure for %s, which its machine cannot measure: %s", g.id, g.what, g.why)
+	case gapInapplicable:
+		return fmt.Sprintf("%s.%s does not apply to %s, so the expression has no value: %s", g.id, g.metric, g.what, g.why)
+	case gapFailed:
+		if g.set != "" {
+			return fmt.Sprintf("experiment %s failed for %s: %s in set %s (measured on that machine)", g.id, g.what, g.why, g.set)
+		}
+		return fmt.Sprintf("experiment %s failed for %s: %s; measure it again with `go run . run %s`", g.id, g.what, g.why, g.id)
 	}
 	return missingMsg(g.set, g.id)
 }
 
-// ko is the placeholder's text on the page.
+// ko is the gap's placeholder on the page.
 func (g gap) ko() string {
-	if g.fact != "" {
-		return "기록 없음: " + g.machine + "의 machine." + g.fact
+	switch g.kind {
+	case gapFact:
+		return view.NoRecordNote(g.machine, g.what)
+	case gapTranscribed:
+		return view.NotInOriginalNote(g.what)
+	case gapStale:
+		return view.StaleLacksNote(g.what, g.why)
+	case gapUnavailable:
+		if g.set != "" {
+			return view.FailedNote(g.set, g.what, "")
+		}
+		return view.UnavailableNote(g.why)
+	case gapInapplicable:
+		return view.NotApplicable(g.what, g.why)
+	case gapFailed:
+		return view.FailedNote(g.set, g.what, g.why)
 	}
-	if g.absent != "" {
-		return "원서에 없는 수치: " + g.absent
-	}
-	if g.failed != "" && g.set != "" && g.inapplicable == "" {
-		return g.set + "에서 측정 실패: " + g.failed
-	}
-	if g.stale != "" {
-		return "측정 없음: 오래된 결과에 " + g.stale + " 값이 없습니다"
-	}
-	if g.unavailable != "" {
-		return unavailableKo(g.unavailable)
-	}
-	if g.inapplicable != "" {
-		return "해당 없음 (" + g.failed + "): " + g.inapplicable
-	}
-	if g.failed != "" {
-		return "측정 실패: " + g.failed
-	}
-	return missingKo(g.set, g.id)
+	return view.MissingNote(g.set, g.id)
 }
 
-// unavailableKo is the gap's text where the set's machine cannot measure a
-// combination: the probe's own reason ("kqueue is not available on linux").
-func unavailableKo(reason string) string { return "이 기계에서는 잴 수 없음: " + reason }
+// mark is the gap's text in place of a figure: a dash where no figure can
+// be, else that none was measured.
+func (g gap) mark() string {
+	if g.kind == gapInapplicable || g.kind == gapUnavailable {
+		return "—"
+	}
+	return view.NotMeasured
+}
+
+// unavailable is why the gap's machine cannot measure it; "" for another gap.
+func (g gap) unavailable() string {
+	if g.kind == gapUnavailable {
+		return g.why
+	}
+	return ""
+}
 
 // missing returns the first reference of x whose experiment is known but
 // whose result is not stored, or whose selector could pick a combination
@@ -343,18 +367,18 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 		set := v.resolve(r.Set)
 		res, stored := v.find(set, r.Experiment)
 		if !stored {
-			return gap{set: set, id: r.Experiment}, true
+			return gap{kind: gapNoResult, set: set, id: r.Experiment}, true
 		}
 		for _, f := range res.Failures {
 			if selects(r.Selector, f.Params) {
-				return gap{set: set, id: r.Experiment, failed: "[" + f.Params.Key() + "]: " + f.Err}, true
+				return gap{kind: gapFailed, set: set, id: r.Experiment, what: "[" + f.Params.Key() + "]", why: f.Err}, true
 			}
 		}
 		// A combination the machine cannot measure (kqueue on Linux) is
 		// a result: a gap with its reason, whatever else is stored.
 		for _, u := range res.Unavailable {
 			if selects(r.Selector, u.Params) {
-				return gap{set: set, id: r.Experiment, failed: "[" + u.Params.Key() + "]", unavailable: u.Reason}, true
+				return gap{kind: gapUnavailable, set: set, id: r.Experiment, what: "[" + u.Params.Key() + "]", why: u.Reason}, true
 			}
 		}
 		// A stale result measured without a value the chapter now sweeps
@@ -363,7 +387,7 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 		if why, stale := v.staleIn(set, r.Experiment); stale {
 			for _, sel := range r.Selector {
 				if !slices.ContainsFunc(res.Sweep[sel.Key], func(have string) bool { return expr.ValueMatches(sel.Value, have) }) {
-					return gap{set: set, id: r.Experiment, stale: fmt.Sprintf("%s=%s", sel.Key, sel.Value) + " (" + why + ")"}, true
+					return gap{kind: gapStale, set: set, id: r.Experiment, what: sel.Key + "=" + sel.Value, why: why}, true
 				}
 			}
 		}
@@ -371,14 +395,14 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 		// not every combination and metric a chapter asks for: what it
 		// lacks is a gap on the page, not an error in the chapter.
 		if !res.Measured() && !holds(res, r, v.exps[r.Experiment], set == "") {
-			return gap{set: set, id: r.Experiment, absent: fmt.Sprintf("%s[%s]", r.Metric, selText(r.Selector))}, true
+			return gap{kind: gapTranscribed, set: set, id: r.Experiment, what: fmt.Sprintf("%s[%s]", r.Metric, selText(r.Selector))}, true
 		}
 		// An optional metric a selected combination does not have: the
 		// expression has no value there, not a zero.
 		if m, ok := v.exps[r.Experiment].Spec.Metric(r.Metric); ok && m.Optional != "" {
 			for _, row := range res.Rows {
 				if _, has := dataset.Summarize(row, r.Metric); !has && selects(r.Selector, row.Params) {
-					return gap{set: set, id: r.Experiment, failed: "[" + row.Params.Key() + "]", metric: r.Metric, inapplicable: m.Optional}, true
+					return gap{kind: gapInapplicable, set: set, id: r.Experiment, what: "[" + row.Params.Key() + "]", why: m.Optional, metric: r.Metric}, true
 				}
 			}
 		}
@@ -387,7 +411,7 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 	// set, or results older than the fact's record) is a gap too.
 	for _, fact := range x.Facts() {
 		if f, err := v.Machine(fact.Set); err == nil && !expr.Recorded(f, fact.Field) {
-			return gap{set: v.resolve(fact.Set), fact: fact.Field, machine: f.Name}, true
+			return gap{kind: gapFact, set: v.resolve(fact.Set), what: fact.Field, machine: f.Name}, true
 		}
 	}
 	return gap{}, false
@@ -397,7 +421,7 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 // selector may pick and, when every combination counts (the build's own
 // set is transcribed, so a growth over a sweep needs each point of the
 // chapter's sweep), a figure for every combination of x it may pick.
-func holds(res *dataset.Result, r expr.Ref, x *Experiment, every bool) bool {
+func holds(res *dataset.Result, r expr.Ref, x *parse.Experiment, every bool) bool {
 	var have []probe.Params
 	for _, row := range res.Rows {
 		if _, ok := dataset.Summarize(row, r.Metric); !ok {
@@ -487,22 +511,14 @@ func missingMsg(set, id string) string {
 	return fmt.Sprintf("no result of experiment %s: measure it with `go run . run %s`", id, id)
 }
 
-// missingKo is the placeholder's text on the page.
-func missingKo(set, id string) string {
-	if set != "" {
-		return fmt.Sprintf("세트 %s에 %s 결과가 없습니다", set, id)
-	}
-	return fmt.Sprintf("측정 없음: go run . run %s", id)
-}
-
 // eval is one evaluation of a document: its environment, the page it
 // fills, errors and warnings.
 type eval struct {
-	d    *Doc
+	d    *parse.Doc
 	p    *Page
 	env  *env
-	errs *errs
-	warn *errs
+	errs *parse.Errs
+	warn *parse.Errs
 }
 
 // Evaluate evaluates every inline value, table, plot, claim and when block
@@ -518,8 +534,8 @@ type eval struct {
 // Evaluate never changes d: it may be called again, with other results,
 // and each call returns a page of its own. On an error the page is still
 // returned, with the failing parts marked.
-func Evaluate(d *Doc, res Results, experiments map[string]*Experiment) (*Page, error) {
-	exps := map[string]*Experiment{}
+func Evaluate(d *parse.Doc, res Results, experiments map[string]*parse.Experiment) (*Page, error) {
+	exps := map[string]*parse.Experiment{}
 	for id, x := range experiments {
 		exps[id] = x
 	}
@@ -528,86 +544,82 @@ func Evaluate(d *Doc, res Results, experiments map[string]*Experiment) (*Page, e
 			exps[x.ID] = x
 		}
 	}
-	p := &Page{values: map[*ast.Value]*ast.Out{}, views: map[*ast.Directive]any{}}
-	ev := &eval{d: d, p: p, env: newEnv(res, exps), errs: &errs{f: d.f}, warn: &errs{f: d.f}}
-	for _, v := range d.values {
+	p := &Page{Views: view.NewPage()}
+	ev := &eval{d: d, p: p, env: newEnv(res, exps), errs: d.Errs(), warn: d.Errs()}
+	for _, v := range d.Values() {
 		ev.value(v)
 	}
-	for _, dir := range d.directives {
-		var view any
+	for _, dir := range d.Directives() {
+		var v view.View
 		switch {
-		case dir.exp != nil:
-			view = ev.experiment(dir)
-		case dir.table != nil:
-			view = ev.table(dir)
-		case dir.plot != nil:
-			view = ev.plot(dir)
-		case dir.claim != nil:
-			view = ev.claim(dir)
-		case dir.when != nil:
-			view = ev.when(dir)
+		case dir.Exp != nil:
+			v = ev.experiment(dir)
+		case dir.Table != nil:
+			v = ev.table(dir)
+		case dir.Plot != nil:
+			v = ev.plot(dir)
+		case dir.Claim != nil:
+			v = ev.claim(dir)
+		case dir.When != nil:
+			v = ev.when(dir)
 		default:
 			continue
 		}
-		p.views[dir.node] = view
+		p.Views.SetView(dir.Node, v)
 	}
 	p.Sets = sortedKeys(ev.env.drawn)
-	if w := joinSorted(ev.warn.list); w != nil {
-		p.Warnings = w.(interface{ Unwrap() []error }).Unwrap()
-	}
-	return p, ev.errs.err()
+	p.Warnings = ev.warn.Sorted()
+	return p, ev.errs.Err()
 }
 
 // exprErr reports an error from package expr at its culprit.
-func (ev *eval) exprErr(m offmap, err error) {
+func (ev *eval) exprErr(m parse.Offmap, err error) {
 	var xe *expr.Error
 	if errors.As(err, &xe) {
-		ev.errs.at(m(xe.Off), "%s", xe.Msg)
+		ev.errs.At(m(xe.Off), "%s", xe.Msg)
 		return
 	}
-	ev.errs.at(m(0), "%s", err)
+	ev.errs.At(m(0), "%s", err)
 }
 
 // value evaluates one inline value into its view on the page.
-func (ev *eval) value(v *value) {
-	ev.p.values[v.node] = ev.inline(v)
+func (ev *eval) value(v *parse.InlineValue) {
+	out := ev.inline(v)
+	out.TitleInData = titleInData(out)
+	ev.p.Views.SetValue(v.Node, out)
 }
 
 // inline evaluates an inline value for display: the text, with a title
 // giving its interval, runs and machine.
-func (ev *eval) inline(v *value) *ast.Out {
-	x, m := v.e, v.m
+func (ev *eval) inline(v *parse.InlineValue) *view.Out {
+	x, m := v.E, v.M
 	if !ev.grounded(x, m, "{{ "+strings.TrimSpace(x.String())+" }}", true) || !ev.knownSets(x, m) {
-		return &ast.Out{Class: "mb-error", Text: "{{" + x.String() + "}}", Title: "no measurement"}
+		return &view.Out{State: view.Failed, Text: "{{" + x.String() + "}}", Title: "no measurement"}
 	}
 	if g, miss := ev.env.missing(x); miss {
-		ev.warn.kindAt(g.kind(), v.at, "%s", g.msg())
-		text := "측정 없음"
-		if g.inapplicable != "" || g.unavailable != "" {
-			text = "—"
-		}
-		return &ast.Out{Class: "mb-missing", Text: text, Title: g.ko()}
+		ev.warn.KindAt(g.warnKind(), v.At, "%s", g.msg())
+		return &view.Out{State: view.Missing, Text: g.mark(), Title: g.ko()}
 	}
 	val, err := x.Eval(ev.env)
 	if err != nil {
 		ev.exprErr(m, err)
-		return &ast.Out{Class: "mb-error", Text: "{{" + x.String() + "}}", Title: err.Error()}
+		return &view.Out{State: view.Failed, Text: "{{" + x.String() + "}}", Title: err.Error()}
 	}
-	ev.inconclusive(val, v.at)
+	ev.inconclusive(val, v.At)
 	var text string
 	switch val.Kind {
 	case expr.Bool:
-		text = verdictLabel(val.Truth)
+		text = view.VerdictOf(val.Truth, "").Word()
 	case expr.String:
 		text = val.Str
 	default:
 		text, err = val.Format(x.Format())
 		if err != nil {
 			ev.exprErr(m, err)
-			return &ast.Out{Class: "mb-error", Text: "{{" + x.String() + "}}", Title: err.Error()}
+			return &view.Out{State: view.Failed, Text: "{{" + x.String() + "}}", Title: err.Error()}
 		}
 	}
-	out := &ast.Out{Class: "mb-value", Text: text}
+	out := &view.Out{Text: text}
 	var title, machines, stale []string
 	ref, transcribed := false, false
 	sets := ev.sets(x)
@@ -622,11 +634,11 @@ func (ev *eval) inline(v *value) *ast.Out {
 	}
 	if len(sets) > 1 {
 		// Figures of several machines in one value: never silent.
-		title = append(title, mixedKo(len(sets)))
+		title = append(title, view.MixedNote(len(sets)))
 	}
 	for _, r := range x.Refs() {
-		if why, ok := ev.env.stale(r.Set, r.Experiment); ok && !slices.Contains(stale, staleKo(why)) {
-			stale = append(stale, staleKo(why))
+		if why, ok := ev.env.stale(r.Set, r.Experiment); ok && !slices.Contains(stale, view.StaleNote(why)) {
+			stale = append(stale, view.StaleNote(why))
 		}
 	}
 	if val.Runs > 0 {
@@ -644,27 +656,20 @@ func (ev *eval) inline(v *value) *ast.Out {
 	}
 	title = append(title, machines...)
 	for _, p := range x.Params() {
-		title = append(title, fmt.Sprintf("설정: 실험 %s의 %s", p.Experiment, p.Name))
+		title = append(title, view.SettingNote(p.Experiment, p.Name))
 	}
 	var fingerprints []string
 	for _, fact := range x.Facts() {
-		if f, err := ev.env.Machine(fact.Set); err == nil && !slices.Contains(fingerprints, "기계 지문: "+f.Name) {
-			fingerprints = append(fingerprints, "기계 지문: "+f.Name)
+		if f, err := ev.env.Machine(fact.Set); err == nil && !slices.Contains(fingerprints, view.FingerprintNote(f.Name)) {
+			fingerprints = append(fingerprints, view.FingerprintNote(f.Name))
 		}
 		ref = ref || ev.env.resolve(fact.Set) != ""
 	}
 	title = append(title, fingerprints...)
 	title = append(title, stale...)
-	if ref {
-		out.Class = "mb-value mb-ref"
-	}
-	if len(stale) > 0 {
-		out.Class += " mb-stale"
-	}
-	if val.Kind == expr.String {
-		// Words chosen by ?: flow like prose; numbers never break.
-		out.Class += " mb-text"
-	}
+	out.Ref, out.Stale = ref, len(stale) > 0
+	// Words chosen by ?: flow like prose; numbers never break.
+	out.Words = val.Kind == expr.String
 	out.Title = strings.Join(title, " · ")
 	return out
 }
@@ -678,16 +683,13 @@ func (ev *eval) machineNote(set string, r *dataset.Result) string {
 		name += " (" + r.Machine.CPU + ")"
 	}
 	if !r.Measured() {
-		return fmt.Sprintf("%s: 원 책에서 옮겨 적은 값, 여기서 측정하지 않음 (%s)", name, r.Source)
+		return view.TranscribedNote(name, r.Source)
 	}
 	if set != "" {
-		return fmt.Sprintf("%s: 다른 기계의 세트 %s", name, set)
+		return view.OtherSetNote(name, set)
 	}
 	return name
 }
-
-// mixedKo is the note on a value that combines figures of n machines.
-func mixedKo(n int) string { return fmt.Sprintf("기계 %d대의 수치를 섞은 값", n) }
 
 type setID struct{ set, id string }
 
@@ -715,11 +717,11 @@ func (ev *eval) sets(x *expr.Expr) []setID {
 // knownSets reports every set the expression names that is neither
 // present nor a machine of the book, at the name: a typo must fail the
 // build, not turn into a gap.
-func (ev *eval) knownSets(x *expr.Expr, m offmap) bool {
+func (ev *eval) knownSets(x *expr.Expr, m parse.Offmap) bool {
 	ok := true
 	for _, s := range x.Sets() {
 		if err := ev.env.checkSet(s.Name); err != nil {
-			ev.errs.at(m(s.Off+1), "%v", err) // the name, inside its quotes
+			ev.errs.At(m(s.Off+1), "%v", err) // the name, inside its quotes
 			ok = false
 		}
 	}
@@ -730,14 +732,14 @@ func (ev *eval) knownSets(x *expr.Expr, m offmap) bool {
 // result (or a reference set's), or, where settings may stand (inline
 // values and when), a setting or a machine fact. {{ 5 * 3 }} and
 // expect: 1 < 2 state nothing measured: an error at the expression.
-func (ev *eval) grounded(x *expr.Expr, m offmap, what string, settings bool) bool {
+func (ev *eval) grounded(x *expr.Expr, m parse.Offmap, what string, settings bool) bool {
 	if len(x.Refs()) > 0 || settings && (len(x.Params()) > 0 || len(x.Facts()) > 0) {
 		return true
 	}
 	if settings {
-		ev.errs.at(m(0), "%s refers to nothing measured: use a result (ID.METRIC[…]), a setting (ID.param.NAME) or a machine fact (machine.FIELD), or write the text as prose", what)
+		ev.errs.At(m(0), "%s refers to nothing measured: use a result (ID.METRIC[…]), a setting (ID.param.NAME) or a machine fact (machine.FIELD), or write the text as prose", what)
 	} else {
-		ev.errs.at(m(0), "%s refers to no measured result: a claim must test a figure (ID.METRIC[…])", what)
+		ev.errs.At(m(0), "%s refers to no measured result: a claim must test a figure (ID.METRIC[…])", what)
 	}
 	return false
 }
@@ -746,35 +748,24 @@ func (ev *eval) grounded(x *expr.Expr, m offmap, what string, settings bool) boo
 // left undecided: the sentence took its else branch on a coin toss.
 func (ev *eval) inconclusive(val expr.Value, at int) {
 	for _, c := range val.Inconclusive {
-		ev.warn.kindAt(KindInconclusive, at, "inconclusive condition %s: the runs disagree, so the else branch was taken; add an unsure branch (COND ? A : B ~ UNSURE)", c)
+		ev.warn.KindAt(parse.KindInconclusive, at, "inconclusive condition %s: the runs disagree, so the else branch was taken; add an unsure branch (COND ? A : B ~ UNSURE)", c)
 	}
-}
-
-// verdictLabel localises a verdict for the Korean book.
-func verdictLabel(v expr.Truth) string {
-	switch v {
-	case expr.True:
-		return "성립"
-	case expr.False:
-		return "불성립"
-	}
-	return "판정 보류"
 }
 
 // condition evaluates a claim's or when's condition. ok is false after an
 // error; a missing result gives Unknown and the gap, with the warning
 // already made.
-func (ev *eval) condition(what string, x *expr.Expr, m offmap) (val expr.Value, missing *gap, ok bool) {
+func (ev *eval) condition(what string, x *expr.Expr, m parse.Offmap) (val expr.Value, missing *gap, ok bool) {
 	field := map[string]string{"when": "when's if", "claim": "claim's expect"}[what]
 	if !ev.grounded(x, m, field+" "+strings.TrimSpace(x.String()), what == "when") || !ev.knownSets(x, m) {
 		return val, nil, false
 	}
 	if g, miss := ev.env.missing(x); miss {
 		verb := "not decided"
-		if g.unavailable != "" && what == "claim" {
+		if g.kind == gapUnavailable && what == "claim" {
 			verb = "does not apply"
 		}
-		ev.warn.kindAt(g.kind(), m(0), "%s %s: %s", what, verb, g.msg())
+		ev.warn.KindAt(g.warnKind(), m(0), "%s %s: %s", what, verb, g.msg())
 		return expr.Value{Kind: expr.Bool, Truth: expr.Unknown}, &g, true
 	}
 	val, err := x.Eval(ev.env)
@@ -783,7 +774,7 @@ func (ev *eval) condition(what string, x *expr.Expr, m offmap) (val expr.Value, 
 		return val, nil, false
 	}
 	if val.Kind != expr.Bool {
-		ev.errs.at(m(0), "%s wants a condition (a comparison such as a < b), got a %s", what, kindWord(val))
+		ev.errs.At(m(0), "%s wants a condition (a comparison such as a < b), got a %s", what, kindWord(val))
 		return val, nil, false
 	}
 	ev.inconclusive(val, m(0))
@@ -802,58 +793,58 @@ func kindWord(v expr.Value) string {
 	return "number"
 }
 
-func (ev *eval) claim(dir *directive) any {
-	c := dir.claim
-	pos := ev.d.f.pos(dir.off)
-	text := ev.sub(c.text, true)
+func (ev *eval) claim(dir *parse.Directive) view.View {
+	c := dir.Claim
+	pos := ev.d.Pos(dir.Off)
+	text := ev.sub(c.Text, true)
 	plain := ev.p.plain(text)
-	cl := Claim{Pos: pos, Text: plain, Expect: c.src, Basis: c.basis}
+	cl := Claim{Pos: pos, Text: plain, Expect: c.Src, Basis: c.Basis}
 	var sets []string
 	setsOK := true
-	if c.machines != nil {
-		sets, setsOK = ev.machineSets(c.machines)
+	if c.Machines != nil {
+		sets, setsOK = ev.machineSets(c.Machines)
 	}
 	own, ok := ev.decide(dir, plain)
 	if !ok || !setsOK {
-		return &ast.Error{Msg: "claim could not be evaluated: " + c.src}
+		return &view.Error{Msg: "claim could not be evaluated: " + c.Src}
 	}
 	cl.Verdict, cl.Explain, cl.Unavailable = own.Verdict, own.Explain, own.Unavailable
-	view := &ast.Claim{Verdict: cl.Verdict, Text: text, Expect: c.src, Explain: cl.Explain, Rule: c.basis == "rule", Unavailable: cl.Unavailable}
-	for _, s := range ev.sets(c.expect) {
+	out := &view.Claim{Verdict: cl.Verdict, Text: text, Expect: c.Src, Explain: cl.Explain, Rule: c.Basis == "rule", Unavailable: cl.Unavailable}
+	for _, s := range ev.sets(c.Expect) {
 		r, _ := ev.env.find(s.set, s.id)
 		cl.Machines = append(cl.Machines, ev.env.machineName(s.set, r))
 		if s.set != "" {
-			view.Machines = cl.Machines // named on the page: not the build's own alone
+			out.Machines = cl.Machines // named on the page: not the build's own alone
 		}
 	}
-	if c.machines != nil {
+	if c.Machines != nil {
 		own.Machine = ev.env.machineName("", nil)
 		cl.On = ev.claimOn(dir, plain, own, sets[1:])
-		view.On = cl.On
+		out.On = cl.On
 	}
 	ev.p.Claims = append(ev.p.Claims, cl)
-	return view
+	return out
 }
 
 // decide decides a claim against ev's environment: its verdict and the
 // values it was decided on, or the gap that leaves it open. ok is false
 // after an error.
-func (ev *eval) decide(dir *directive, plain string) (v ast.MachineVerdict, ok bool) {
-	c := dir.claim
-	val, missing, ok := ev.condition("claim", c.expect, c.m)
+func (ev *eval) decide(dir *parse.Directive, plain string) (v view.MachineVerdict, ok bool) {
+	c := dir.Claim
+	val, missing, ok := ev.condition("claim", c.Expect, c.M)
 	if !ok {
 		return v, false
 	}
-	v = ast.MachineVerdict{Verdict: val.Truth}
+	v = view.MachineVerdict{Verdict: val.Truth}
 	if missing != nil {
 		// A claim about what the machine cannot measure (kqueue on
 		// Linux) does not apply to it: neither held nor undecided.
-		v.Explain, v.Unavailable = missing.ko(), missing.unavailable
+		v.Explain, v.Unavailable = missing.ko(), missing.unavailable()
 		return v, true
 	}
-	v.Explain = c.expect.Explain(ev.env)
+	v.Explain = c.Expect.Explain(ev.env)
 	if v.Verdict == expr.Unknown {
-		ev.warn.kindAt(KindInconclusiveClaim, dir.off, "claim inconclusive (the runs disagree): %s: %s", plain, v.Explain)
+		ev.warn.KindAt(parse.KindInconclusiveClaim, dir.Off, "claim inconclusive (the runs disagree): %s: %s", plain, v.Explain)
 	}
 	return v, true
 }
@@ -862,9 +853,9 @@ func (ev *eval) decide(dir *directive, plain string) (v ast.MachineVerdict, ok b
 // an error in one this machine does not take is still reported; but only
 // the branch shown warns about its gaps: a branch about kqueue, not taken
 // on Linux, has no figures there and shows none.
-func (ev *eval) when(dir *directive) any {
-	w := dir.when
-	val, missing, ok := ev.condition("when", w.cond, w.m)
+func (ev *eval) when(dir *parse.Directive) view.View {
+	w := dir.When
+	val, missing, ok := ev.condition("when", w.Cond, w.M)
 	branch := "else"
 	switch {
 	case !ok:
@@ -873,36 +864,36 @@ func (ev *eval) when(dir *directive) any {
 		branch = "missing"
 	case val.Truth == expr.True:
 		branch = "then"
-	case val.Truth == expr.Unknown && w.unsure != nil:
+	case val.Truth == expr.Unknown && w.Unsure != nil:
 		branch = "unsure"
 	case val.Truth == expr.Unknown:
-		ev.warn.kindAt(KindInconclusive, w.m(0), "inconclusive condition %s: the runs disagree, so the else branch was shown; add an unsure: branch", w.cond.Explain(ev.env))
+		ev.warn.KindAt(parse.KindInconclusive, w.M(0), "inconclusive condition %s: the runs disagree, so the else branch was shown; add an unsure: branch", w.Cond.Explain(ev.env))
 	}
-	body := map[string]*ast.Fragment{}
+	body := map[string]*view.Fragment{}
 	for _, b := range []struct {
 		name string
-		s    *subdoc
-	}{{"then", w.then}, {"else", w.els}, {"unsure", w.unsure}} {
+		s    *parse.Subdoc
+	}{{"then", w.Then}, {"else", w.Else}, {"unsure", w.Unsure}} {
 		if b.s != nil {
 			body[b.name] = ev.subShown(b.s, b.name == branch)
 		}
 	}
 	switch branch {
 	case "":
-		return &ast.Error{Msg: "when could not be evaluated: " + w.src}
+		return &view.Error{Msg: "when could not be evaluated: " + w.Src}
 	case "missing":
 		// No data decides it: a gap, never a branch stated as fact.
-		return &ast.When{Branch: "missing", Missing: missing.ko()}
+		return &view.When{Missing: missing.ko()}
 	}
-	return &ast.When{Branch: branch, Body: body[branch]}
+	return &view.When{Body: body[branch]}
 }
 
 // subShown is sub for a fragment that may not be shown: its errors are
 // reported all the same, its warnings only when it is shown.
-func (ev *eval) subShown(s *subdoc, shown bool) *ast.Fragment {
+func (ev *eval) subShown(s *parse.Subdoc, shown bool) *view.Fragment {
 	if !shown {
 		warn := ev.warn
-		ev.warn = &errs{f: ev.d.f}
+		ev.warn = ev.d.Errs()
 		defer func() { ev.warn = warn }()
 	}
 	return ev.sub(s, false)
@@ -910,9 +901,9 @@ func (ev *eval) subShown(s *subdoc, shown bool) *ast.Fragment {
 
 // sub evaluates the values of a Markdown field; the fragment is rendered
 // with the page. inline drops the paragraph around a one-paragraph text.
-func (ev *eval) sub(s *subdoc, inline bool) *ast.Fragment {
-	for _, v := range s.values {
+func (ev *eval) sub(s *parse.Subdoc, inline bool) *view.Fragment {
+	for _, v := range s.Values {
 		ev.value(v)
 	}
-	return &ast.Fragment{Source: s.src, Root: s.root, Inline: inline}
+	return &view.Fragment{Source: s.Src, Root: s.Root, Inline: inline}
 }

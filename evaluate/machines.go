@@ -1,4 +1,4 @@
-package render
+package evaluate
 
 // Several machines in one view: a table, plot or claim with machines:
 // shows the build's own set first and each named set beside it, every
@@ -10,72 +10,22 @@ import (
 	"slices"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
 	"measuredbook/dataset"
 	"measuredbook/expr"
+	"measuredbook/parse"
 	"measuredbook/probe"
-	"measuredbook/render/ast"
+	"measuredbook/view"
 )
-
-// machinesField is a directive's machines: a list of result sets, or the
-// word book for the machines chapters/book.yaml names.
-type machinesField struct {
-	book  bool
-	names []string
-	offs  []int // file offset of each name
-	off   int   // of the field's value
-}
-
-// machines decodes the optional machines: field.
-func (dir *directive) machines(fs map[string]field, e *errs) *machinesField {
-	f, ok := fs["machines"]
-	if !ok {
-		return nil
-	}
-	mf := &machinesField{off: dir.y.at(f.val)}
-	const want = "machines wants a list of result sets, as in machines: [m1, linux-arm64-neoverse-n1-4c], or book for the machines chapters/book.yaml names"
-	switch f.val.Kind {
-	case yaml.ScalarNode:
-		if strings.TrimSpace(f.val.Value) != "book" {
-			e.at(mf.off, "%s; got %q (write [%s] for one set)", want, f.val.Value, strings.TrimSpace(f.val.Value))
-			return nil
-		}
-		mf.book = true
-	case yaml.SequenceNode:
-		if len(f.val.Content) == 0 {
-			e.at(mf.off, "%s; got an empty list", want)
-			return nil
-		}
-		for _, it := range f.val.Content {
-			name := strings.TrimSpace(it.Value)
-			switch {
-			case it.Kind != yaml.ScalarNode || name == "":
-				e.at(dir.y.at(it), "machines: wants the name of a result set, got %s", nodeKind(it))
-				return nil
-			case slices.Contains(mf.names, name):
-				e.at(dir.y.at(it), "machines: %s is listed twice", name)
-				return nil
-			}
-			mf.names = append(mf.names, name)
-			mf.offs = append(mf.offs, dir.y.at(it))
-		}
-	default:
-		e.at(mf.off, "%s; got %s", want, nodeKind(f.val))
-		return nil
-	}
-	return mf
-}
 
 // machineSets resolves a machines: field to the sets a view shows: the
 // build's own ("") first, then each named set that is not the build's, in
 // the order given. A name that is neither a set present nor a machine of
 // the book is an error at the name; ok is false after an error.
-func (ev *eval) machineSets(f *machinesField) (sets []string, ok bool) {
-	names, offs := f.names, f.offs
-	if f.book {
+func (ev *eval) machineSets(f *parse.MachinesField) (sets []string, ok bool) {
+	names, offs := f.Names, f.Offs
+	if f.Book {
 		if len(ev.env.shown) == 0 {
-			ev.errs.at(f.off, "machines: book shows the machines chapters/book.yaml names in its machines: field, and it names none; add machines: [NAME, …] there, or list the sets here")
+			ev.errs.At(f.Off, "machines: book shows the machines chapters/book.yaml names in its machines: field, and it names none; add machines: [NAME, …] there, or list the sets here")
 			return nil, false
 		}
 		names, offs = ev.env.shown, nil
@@ -84,7 +34,7 @@ func (ev *eval) machineSets(f *machinesField) (sets []string, ok bool) {
 	for i, name := range names {
 		if offs != nil {
 			if err := ev.env.checkSet(name); err != nil {
-				ev.errs.at(offs[i], "machines: %v", err)
+				ev.errs.At(offs[i], "machines: %v", err)
 				ok = false
 				continue
 			}
@@ -214,7 +164,7 @@ func (ev *eval) machinesProvenance(views []machineView, id string) string {
 	var parts []string
 	for _, mv := range views {
 		if mv.r == nil {
-			parts = append(parts, mv.name+": 결과 없음")
+			parts = append(parts, view.NoResultOn(mv.name))
 			continue
 		}
 		why, _ := ev.env.staleIn(mv.set, id)
@@ -225,16 +175,16 @@ func (ev *eval) machinesProvenance(views []machineView, id string) string {
 
 // machinesMissing warns about each machine of a view with no result: the
 // build's own at the directive, another's at its machines: field.
-func (ev *eval) machinesMissing(dir *directive, views []machineView, id string) {
+func (ev *eval) machinesMissing(dir *parse.Directive, views []machineView, id string) {
 	for _, mv := range views {
 		if mv.r != nil {
 			continue
 		}
-		off := dir.off
+		off := dir.Off
 		if mv.set != "" {
-			off = dir.at["machines"]
+			off = dir.At["machines"]
 		}
-		ev.warn.kindAt(KindMissing, off, "%s", missingMsg(mv.set, id))
+		ev.warn.KindAt(parse.KindMissing, off, "%s", missingMsg(mv.set, id))
 	}
 }
 
@@ -243,33 +193,33 @@ func (ev *eval) machinesMissing(dir *directive, views []machineView, id string) 
 // machine's own values: the build's sweep, the values another set has).
 // Rows are every value any machine has; a figure a machine lacks is a
 // gap, and every cell's hover names its machine.
-func (ev *eval) machinesTable(dir *directive, x *Experiment, m probe.Metric, sel *selection) any {
-	t := dir.table
-	fail := &ast.Error{Msg: "table could not be evaluated"}
-	sets, ok := ev.machineSets(t.machines)
+func (ev *eval) machinesTable(dir *parse.Directive, x *parse.Experiment, m probe.Metric, sel *selection) view.View {
+	t := dir.Table
+	fail := &view.Error{Msg: "table could not be evaluated"}
+	sets, ok := ev.machineSets(t.Machines)
 	if !ok {
 		return fail
 	}
-	free := []freeParam{{"rows", t.rows}, {"cols", t.cols}}
+	free := []freeParam{{"rows", t.Rows}, {"cols", t.Cols}}
 	var views []machineView
 	var names []string
 	for _, set := range sets {
-		mv, err := ev.machineView(set, sel, t.where, free)
+		mv, err := ev.machineView(set, sel, t.Where, free)
 		if err != nil {
-			ev.errs.at(dir.at["machines"], "%v", err)
+			ev.errs.At(dir.At["machines"], "%v", err)
 			return fail
 		}
 		views, names = append(views, mv), append(names, mv.name)
 	}
-	dir.checkLabels(t.labels, x, ev.errs, names...)
-	lbl := func(s string) string { return label(t.labels, s) }
+	dir.CheckLabels(t.Labels, x, ev.errs, names...)
+	lbl := func(s string) string { return label(t.Labels, s) }
 	ev.machinesMissing(dir, views, x.ID)
 	rowVals := []string{""}
-	if t.rows != "" {
+	if t.Rows != "" {
 		rowVals = nil
 		for _, mv := range views {
-			for _, v := range mv.vals[t.rows] {
-				if !contains(rowVals, v) {
+			for _, v := range mv.vals[t.Rows] {
+				if !slices.Contains(rowVals, v) {
 					rowVals = append(rowVals, v)
 				}
 			}
@@ -280,18 +230,18 @@ func (ev *eval) machinesTable(dir *directive, x *Experiment, m probe.Metric, sel
 		val string // of cols; "" without
 	}
 	var cols []column
-	tab := &ast.Table{Caption: t.caption}
-	if t.rows != "" {
-		corner := lbl(t.rows)
-		if t.cols != "" {
-			corner += " \\ " + lbl(t.cols)
+	tab := &view.Table{Caption: t.Caption}
+	if t.Rows != "" {
+		corner := lbl(t.Rows)
+		if t.Cols != "" {
+			corner += " \\ " + lbl(t.Cols)
 		}
-		tab.Head = append(tab.Head, ast.Cell{Text: corner, Head: true})
+		tab.Head = append(tab.Head, view.Cell{Text: corner, Head: true})
 	}
 	for i := range views {
 		mv := &views[i]
-		vals := mv.vals[t.cols]
-		if t.cols == "" || len(vals) == 0 {
+		vals := mv.vals[t.Cols]
+		if t.Cols == "" || len(vals) == 0 {
 			vals = []string{""}
 		}
 		for _, v := range vals {
@@ -300,42 +250,42 @@ func (ev *eval) machinesTable(dir *directive, x *Experiment, m probe.Metric, sel
 			if v != "" {
 				head = lbl(v) + " · " + head
 			}
-			tab.Head = append(tab.Head, ast.Cell{Text: head, Head: true, Title: m.Doc, Number: true})
+			tab.Head = append(tab.Head, view.Cell{Text: head, Head: true, Title: m.Doc, Number: true})
 		}
 	}
 	for _, rv := range rowVals {
-		var row []ast.Cell
-		if t.rows != "" {
-			row = append(row, ast.Cell{Text: lbl(rv), Head: true})
+		var row []view.Cell
+		if t.Rows != "" {
+			row = append(row, view.Cell{Text: lbl(rv), Head: true})
 		}
 		for _, c := range cols {
 			var key []string
-			if t.rows != "" {
+			if t.Rows != "" {
 				key = append(key, rv)
 			}
-			if t.cols != "" {
+			if t.Cols != "" {
 				key = append(key, c.val)
 			}
-			cell := ast.Cell{Text: "—", Title: missingKo(c.mv.set, x.ID), Class: "mb-missing"}
+			cell := view.Cell{Text: "—", Title: view.MissingNote(c.mv.set, x.ID), Gap: view.GapMissing}
 			if c.mv.r != nil {
 				k := rowKey(key...)
 				found, has := c.mv.rows[k]
 				var err error
-				if cell, err = figureCell(found, has, c.mv.failed[k], c.mv.unavailable[k], m, t.format, t.labels); err != nil {
-					off, ok := dir.at["format"]
+				if cell, err = figureCell(found, has, c.mv.failed[k], c.mv.unavailable[k], m, t.Format, t.Labels); err != nil {
+					off, ok := dir.At["format"]
 					if !ok {
-						off = dir.off
+						off = dir.Off
 					}
-					ev.errs.at(off, "%v", err)
-					return &ast.Error{Msg: err.Error()}
+					ev.errs.At(off, "%v", err)
+					return &view.Error{Msg: err.Error()}
 				}
 				switch {
 				case !has && c.mv.failed[k] == "" && c.mv.unavailable[k] == "" && c.mv.set != "":
-					cell.Title = c.mv.name + "에 없는 수치"
+					cell.Title = view.NotOn(c.mv.name)
 				case has && !c.mv.r.Measured():
 					// One figure per combination: its "runs" would
 					// count lines, not the original's runs.
-					cell.Title = "원서에서 옮겨 적은 값"
+					cell.Title = view.TranscribedCell
 				}
 			}
 			cell.Title += " · " + c.mv.name
@@ -343,7 +293,7 @@ func (ev *eval) machinesTable(dir *directive, x *Experiment, m probe.Metric, sel
 		}
 		tab.Rows = append(tab.Rows, row)
 	}
-	return &ast.TableView{Table: tab, Provenance: ev.machinesProvenance(views, x.ID)}
+	return &view.TableView{Table: tab, Provenance: ev.machinesProvenance(views, x.ID)}
 }
 
 // claimOn decides a claim on each of the other machines its machines:
@@ -353,22 +303,16 @@ func (ev *eval) machinesTable(dir *directive, x *Experiment, m probe.Metric, sel
 // error there (the chapter was checked against the build's own set, and
 // another set may have been measured with another sweep): each is a
 // warning naming the machine.
-func (ev *eval) claimOn(dir *directive, plain string, own ast.MachineVerdict, others []string) []ast.MachineVerdict {
-	out := []ast.MachineVerdict{own}
+func (ev *eval) claimOn(dir *parse.Directive, plain string, own view.MachineVerdict, others []string) []view.MachineVerdict {
+	out := []view.MachineVerdict{own}
 	for _, set := range others {
-		other := &eval{d: ev.d, p: ev.p, env: ev.env.on(set), errs: &errs{f: ev.d.f}, warn: &errs{f: ev.d.f}}
+		other := &eval{d: ev.d, p: ev.p, env: ev.env.on(set), errs: ev.d.Errs(), warn: ev.d.Errs()}
 		v, ok := other.decide(dir, plain)
 		v.Machine = ev.env.machineName(set, nil)
-		for _, w := range other.warn.list {
-			ev.warn.list = append(ev.warn.list, &PosError{Pos: w.Pos, Msg: "on " + v.Machine + ": " + w.Msg, kind: w.kind})
-		}
+		ev.warn.Relay(other.warn, "on "+v.Machine+": ", "")
 		if !ok {
-			var msgs []string
-			for _, e := range other.errs.list {
-				msgs = append(msgs, e.Msg)
-				ev.warn.list = append(ev.warn.list, &PosError{Pos: e.Pos, Msg: "on " + v.Machine + ": claim not decided: " + e.Msg, kind: KindMissing})
-			}
-			v = ast.MachineVerdict{Machine: v.Machine, Verdict: expr.Unknown, Explain: strings.Join(msgs, "; ")}
+			ev.warn.Relay(other.errs, "on "+v.Machine+": claim not decided: ", parse.KindMissing)
+			v = view.MachineVerdict{Machine: v.Machine, Verdict: expr.Unknown, Explain: strings.Join(other.errs.Msgs(), "; ")}
 		}
 		out = append(out, v)
 	}

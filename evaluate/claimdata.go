@@ -1,20 +1,23 @@
-package render
+package evaluate
 
-import "measuredbook/expr"
+import (
+	"measuredbook/expr"
+	"measuredbook/view"
+)
 
-// Tally counts claims by verdict; a claim about what the set's machine
-// cannot measure (Unavailable) is counted apart, as not applicable.
+// Tally counts claims by the verdict a page shows; a claim about what the
+// set's machine cannot measure is counted apart, as not applicable.
 func Tally(claims []Claim) (holds, fails, unsure, na int) {
 	for _, c := range claims {
-		switch {
-		case c.Unavailable != "":
-			na++
-		case c.Verdict == expr.True:
+		switch c.Shown() {
+		case view.Holds:
 			holds++
-		case c.Verdict == expr.False:
+		case view.Fails:
 			fails++
-		default:
+		case view.Inconclusive:
 			unsure++
+		case view.Unavailable:
+			na++
 		}
 	}
 	return

@@ -1,8 +1,9 @@
-package render
+package parse
 
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,66 +13,66 @@ import (
 
 	"measuredbook/dataset"
 	"measuredbook/expr"
+	"measuredbook/parse/ast"
 	"measuredbook/probe"
-	"measuredbook/render/ast"
 )
 
-// directive is a parsed directive: the node, the file offsets it reports
+// Directive is a parsed directive: the node, the file offsets it reports
 // errors at, and exactly one of the per-kind fields.
-type directive struct {
-	node   *ast.Directive
-	off    int // the opening fence
-	argOff int // the info string's argument (an experiment's id)
+type Directive struct {
+	Node   *ast.Directive
+	Off    int // the opening fence
+	ArgOff int // the info string's argument (an experiment's id)
 	y      *ybody
-	at     map[string]int // file offset of each field's value
+	At     map[string]int // file offset of each field's value
 
-	exp   *Experiment
-	table *tableDir
-	plot  *plotDir
-	claim *claimDir
-	when  *whenDir
+	Exp   *Experiment
+	Table *TableDir
+	Plot  *PlotDir
+	Claim *ClaimDir
+	When  *WhenDir
 }
 
-type tableDir struct {
-	from, rows, cols, value, format, caption string
-	where, labels                            map[string]string
-	machines                                 *machinesField // nil: the build's set alone
+type TableDir struct {
+	From, Rows, Cols, Value, Format, Caption string
+	Where, Labels                            map[string]string
+	Machines                                 *MachinesField // nil: the build's set alone
 }
 
-type plotDir struct {
-	from, x, y, series, title, ref, caption string
-	xlog, ylog                              bool
-	where, labels                           map[string]string
-	cdf                                     bool       // kind: cdf
-	quantiles                               []quantile // kind: cdf, by fraction
-	machines                                *machinesField
+type PlotDir struct {
+	From, X, Y, Series, Title, Ref, Caption string
+	XLog, YLog                              bool
+	Where, Labels                           map[string]string
+	Cdf                                     bool       // kind: cdf
+	Quantiles                               []Quantile // kind: cdf, by fraction
+	Machines                                *MachinesField
 }
 
-// quantile is one entry of a cdf plot's quantiles: a metric that holds
+// Quantile is one entry of a cdf plot's quantiles: a metric that holds
 // the value below which a fraction of the samples fall.
-type quantile struct {
-	metric string
-	frac   float64
-	off    int // of the metric's name, for errors
+type Quantile struct {
+	Metric string
+	Frac   float64
+	Off    int // of the metric's name, for errors
 }
 
-type claimDir struct {
-	basis  string // "" (measured) or "rule": a probe decides it by rule, not by measurement
-	expect *expr.Expr
-	src    string // the expect expression as written
-	m      offmap // expect offsets → file
-	text   *subdoc
+type ClaimDir struct {
+	Basis  string // "" (measured) or "rule": a probe decides it by rule, not by measurement
+	Expect *expr.Expr
+	Src    string // the expect expression as written
+	M      Offmap // expect offsets → file
+	Text   *Subdoc
 	// machines: the claim is decided on each of these machines too.
-	machines *machinesField
+	Machines *MachinesField
 }
 
-type whenDir struct {
-	cond      *expr.Expr
-	src       string
-	m         offmap
-	then, els *subdoc
-	unsure    *subdoc // nil without an unsure: branch
-	hasElse   bool
+type WhenDir struct {
+	Cond       *expr.Expr
+	Src        string
+	M          Offmap
+	Then, Else *Subdoc
+	Unsure     *Subdoc // nil without an unsure: branch
+	HasElse    bool
 }
 
 var directiveFields = map[string][]string{
@@ -84,7 +85,7 @@ var directiveFields = map[string][]string{
 
 // parseDirective decodes a directive's YAML body. source is the text the
 // node's lines point into and base maps it to the file.
-func (d *Doc) parseDirective(n *ast.Directive, source []byte, base offmap, probes []probe.Probe, e *errs) *directive {
+func (d *Doc) parseDirective(n *ast.Directive, source []byte, base Offmap, probes []probe.Probe, e *Errs) *Directive {
 	// The body is the concatenation of the block's lines; a line's
 	// padding (columns of a tab the container's indentation split) is
 	// spaces that map to the line's first byte.
@@ -98,21 +99,21 @@ func (d *Doc) parseDirective(n *ast.Directive, source []byte, base offmap, probe
 	}
 	fence := base(n.Pos())
 	inner := pieces(ps, n.Pos())
-	dir := &directive{
-		node:   n,
-		off:    fence,
-		argOff: fence,
+	dir := &Directive{
+		Node:   n,
+		Off:    fence,
+		ArgOff: fence,
 		y:      newYBody(body, func(k int) int { return base(inner(k)) }),
-		at:     map[string]int{},
+		At:     map[string]int{},
 	}
 	if n.Info >= 0 {
-		dir.argOff = base(n.Info + len(n.Name))
-		for dir.argOff < len(d.f.src) && d.f.src[dir.argOff] == ' ' {
-			dir.argOff++
+		dir.ArgOff = base(n.Info + len(n.Name))
+		for dir.ArgOff < len(d.f.src) && d.f.src[dir.ArgOff] == ' ' {
+			dir.ArgOff++
 		}
 	}
 	if n.Name != "experiment" && n.Arg != "" {
-		e.at(dir.argOff, "unexpected %q after %s: only an experiment takes an id on its fence line", n.Arg, n.Name)
+		e.At(dir.ArgOff, "unexpected %q after %s: only an experiment takes an id on its fence line", n.Arg, n.Name)
 	}
 	root, ok := dir.y.parse(n.Name, e)
 	if !ok {
@@ -120,119 +121,119 @@ func (d *Doc) parseDirective(n *ast.Directive, source []byte, base offmap, probe
 	}
 	fs := dir.y.fields(n.Name, root, directiveFields[n.Name], e)
 	for name, f := range fs {
-		dir.at[name] = dir.y.at(f.val)
+		dir.At[name] = dir.y.at(f.val)
 	}
 	switch n.Name {
 	case "experiment":
-		dir.exp = d.parseExperiment(dir, fs, probes, e)
-		if dir.exp == nil {
+		dir.Exp = d.parseExperiment(dir, fs, probes, e)
+		if dir.Exp == nil {
 			return nil
 		}
 	case "table":
-		t := &tableDir{}
-		dir.strings(fs, e, map[string]*string{"from": &t.from, "rows": &t.rows, "cols": &t.cols,
-			"value": &t.value, "format": &t.format, "caption": &t.caption})
+		t := &TableDir{}
+		dir.strings(fs, e, map[string]*string{"from": &t.From, "rows": &t.Rows, "cols": &t.Cols,
+			"value": &t.Value, "format": &t.Format, "caption": &t.Caption})
 		dir.require(fs, e, "from", "value")
-		t.where = dir.where(fs, e)
-		t.labels = dir.labels(fs, e)
-		t.machines = dir.machines(fs, e)
-		if t.format != "" {
-			checkFormat(t.format, dir.at["format"], e)
+		t.Where = dir.where(fs, e)
+		t.Labels = dir.labels(fs, e)
+		t.Machines = dir.machines(fs, e)
+		if t.Format != "" {
+			checkFormat(t.Format, dir.At["format"], e)
 		}
-		dir.table = t
+		dir.Table = t
 	case "plot":
-		p := &plotDir{}
+		p := &PlotDir{}
 		var xscale, yscale, kind string
-		dir.strings(fs, e, map[string]*string{"from": &p.from, "x": &p.x, "y": &p.y, "series": &p.series,
-			"title": &p.title, "ref": &p.ref, "caption": &p.caption, "xscale": &xscale, "yscale": &yscale, "kind": &kind})
+		dir.strings(fs, e, map[string]*string{"from": &p.From, "x": &p.X, "y": &p.Y, "series": &p.Series,
+			"title": &p.Title, "ref": &p.Ref, "caption": &p.Caption, "xscale": &xscale, "yscale": &yscale, "kind": &kind})
 		switch kind {
 		case "", "line":
 			dir.require(fs, e, "from", "x", "y")
 			if _, has := fs["quantiles"]; has {
-				e.at(dir.at["quantiles"], "quantiles belong to a distribution plot: add kind: cdf")
+				e.At(dir.At["quantiles"], "quantiles belong to a distribution plot: add kind: cdf")
 			}
 		case "cdf":
-			p.cdf = true
+			p.Cdf = true
 			dir.require(fs, e, "from", "quantiles")
 			for _, f := range []string{"x", "y"} {
 				if _, has := fs[f]; has {
-					e.at(dir.at[f], "a cdf plot takes its axes from quantiles (x: the metrics' values, y: the fractions); remove %s", f)
+					e.At(dir.At[f], "a cdf plot takes its axes from quantiles (x: the metrics' values, y: the fractions); remove %s", f)
 				}
 			}
-			p.quantiles = dir.quantiles(fs, e)
+			p.Quantiles = dir.quantiles(fs, e)
 		default:
-			e.at(dir.at["kind"], "kind wants line or cdf, got %q%s", kind, expr.DidYouMean(kind, []string{"line", "cdf"}))
+			e.At(dir.At["kind"], "kind wants line or cdf, got %q%s", kind, expr.DidYouMean(kind, []string{"line", "cdf"}))
 		}
-		p.xlog = dir.scale("xscale", xscale, e)
-		p.ylog = dir.scale("yscale", yscale, e)
-		p.where = dir.where(fs, e)
-		p.labels = dir.labels(fs, e)
-		p.machines = dir.machines(fs, e)
-		if p.machines != nil && p.ref != "" {
-			e.at(dir.at["ref"], "a plot takes ref: or machines:, not both; machines: [%s] draws what ref: %s does, every line labelled with its machine", p.ref, p.ref)
+		p.XLog = dir.scale("xscale", xscale, e)
+		p.YLog = dir.scale("yscale", yscale, e)
+		p.Where = dir.where(fs, e)
+		p.Labels = dir.labels(fs, e)
+		p.Machines = dir.machines(fs, e)
+		if p.Machines != nil && p.Ref != "" {
+			e.At(dir.At["ref"], "a plot takes ref: or machines:, not both; machines: [%s] draws what ref: %s does, every line labelled with its machine", p.Ref, p.Ref)
 		}
-		dir.plot = p
+		dir.Plot = p
 	case "claim":
-		c := &claimDir{}
+		c := &ClaimDir{}
 		if !dir.require(fs, e, "expect") {
 			return nil
 		}
-		c.expect, c.src, c.m = dir.expr(fs["expect"], e)
+		c.Expect, c.Src, c.M = dir.expr(fs["expect"], e)
 		// Without a text, the claim shows its expression as code.
-		text, m := "`"+c.src+"`", offmap(func(k int) int { return c.m(k - 1) })
+		text, m := "`"+c.Src+"`", Offmap(func(k int) int { return c.M(k - 1) })
 		if f, ok := fs["text"]; ok {
 			if s, ok := dir.y.scalar("claim", "text", f, e); ok {
 				text, m = s, dir.y.scalarMap(f.val, f.key.Column)
 			}
 		}
-		c.text = d.parseSub(text, m, "a claim's text", e)
+		c.Text = d.parseSub(text, m, "a claim's text", e)
 		if f, ok := fs["basis"]; ok {
 			if v, ok := dir.y.scalar("claim", "basis", f, e); ok {
 				switch v = strings.TrimSpace(v); v {
 				case "measurement":
 				case "rule":
-					c.basis = v
+					c.Basis = v
 				default:
-					e.at(dir.at["basis"], "basis wants measurement or rule, got %q%s", v, expr.DidYouMean(v, []string{"measurement", "rule"}))
+					e.At(dir.At["basis"], "basis wants measurement or rule, got %q%s", v, expr.DidYouMean(v, []string{"measurement", "rule"}))
 				}
 			}
 		}
-		c.machines = dir.machines(fs, e)
-		if c.expect == nil {
+		c.Machines = dir.machines(fs, e)
+		if c.Expect == nil {
 			return nil
 		}
-		dir.claim = c
+		dir.Claim = c
 	case "when":
-		w := &whenDir{}
+		w := &WhenDir{}
 		if !dir.require(fs, e, "if", "then") {
 			return nil
 		}
-		w.cond, w.src, w.m = dir.expr(fs["if"], e)
-		w.then = dir.markdown(d, fs["then"], "then", e)
+		w.Cond, w.Src, w.M = dir.expr(fs["if"], e)
+		w.Then = dir.markdown(d, fs["then"], "then", e)
 		if f, ok := fs["else"]; ok {
-			w.els = dir.markdown(d, f, "else", e)
-			w.hasElse = true
+			w.Else = dir.markdown(d, f, "else", e)
+			w.HasElse = true
 		} else {
-			w.els = d.parseSub("", shift(dir.off), "when", e)
+			w.Else = d.parseSub("", shift(dir.Off), "when", e)
 		}
 		if f, ok := fs["unsure"]; ok {
-			if w.unsure = dir.markdown(d, f, "unsure", e); w.unsure == nil {
+			if w.Unsure = dir.markdown(d, f, "unsure", e); w.Unsure == nil {
 				return nil
 			}
 		}
-		if w.cond == nil || w.then == nil || w.els == nil {
+		if w.Cond == nil || w.Then == nil || w.Else == nil {
 			return nil
 		}
-		dir.when = w
+		dir.When = w
 	}
 	return dir
 }
 
 // strings decodes single-valued string fields.
-func (dir *directive) strings(fs map[string]field, e *errs, dst map[string]*string) {
+func (dir *Directive) strings(fs map[string]field, e *Errs, dst map[string]*string) {
 	for name, p := range dst {
 		if f, ok := fs[name]; ok {
-			if v, ok := dir.y.scalar(dir.node.Name, name, f, e); ok {
+			if v, ok := dir.y.scalar(dir.Node.Name, name, f, e); ok {
 				*p = strings.TrimSpace(v)
 			}
 		}
@@ -240,48 +241,48 @@ func (dir *directive) strings(fs map[string]field, e *errs, dst map[string]*stri
 }
 
 // require reports every missing required field at the opening fence.
-func (dir *directive) require(fs map[string]field, e *errs, names ...string) bool {
+func (dir *Directive) require(fs map[string]field, e *Errs, names ...string) bool {
 	ok := true
 	for _, name := range names {
 		if _, has := fs[name]; !has {
-			e.at(dir.off, "%s needs a %q field", dir.node.Name, name)
+			e.At(dir.Off, "%s needs a %q field", dir.Node.Name, name)
 			ok = false
 		}
 	}
 	return ok
 }
 
-func (dir *directive) scale(name, v string, e *errs) bool {
+func (dir *Directive) scale(name, v string, e *Errs) bool {
 	switch v {
 	case "", "linear":
 		return false
 	case "log":
 		return true
 	}
-	e.at(dir.at[name], "%s wants linear or log, got %q", name, v)
+	e.At(dir.At[name], "%s wants linear or log, got %q", name, v)
 	return false
 }
 
 // where decodes the optional where: mapping that pins params.
-func (dir *directive) where(fs map[string]field, e *errs) map[string]string {
+func (dir *Directive) where(fs map[string]field, e *Errs) map[string]string {
 	f, ok := fs["where"]
 	if !ok {
 		return nil
 	}
 	if f.val.Kind != yaml.MappingNode {
-		e.at(dir.y.at(f.val), "where wants a mapping of params to values, e.g. where: {rounds: 2000}")
+		e.At(dir.y.at(f.val), "where wants a mapping of params to values, e.g. where: {rounds: 2000}")
 		return nil
 	}
 	out := map[string]string{}
 	for i := 0; i+1 < len(f.val.Content); i += 2 {
 		k, v := f.val.Content[i], f.val.Content[i+1]
 		if v.Kind != yaml.ScalarNode {
-			e.at(dir.y.at(v), "where: %s wants a single value, got %s", k.Value, nodeKind(v))
+			e.At(dir.y.at(v), "where: %s wants a single value, got %s", k.Value, nodeKind(v))
 			continue
 		}
 		out[k.Value] = v.Value
-		dir.at["where."+k.Value] = dir.y.at(k)
-		dir.at["where="+k.Value] = dir.y.at(v)
+		dir.At["where."+k.Value] = dir.y.at(k)
+		dir.At["where="+k.Value] = dir.y.at(v)
 	}
 	return out
 }
@@ -289,70 +290,62 @@ func (dir *directive) where(fs map[string]field, e *errs) map[string]string {
 // labels decodes the optional labels: mapping, which names params,
 // metrics and values in the chapter's language: {idle: 유휴 연결, round:
 // 한 바퀴}.
-func (dir *directive) labels(fs map[string]field, e *errs) map[string]string {
+func (dir *Directive) labels(fs map[string]field, e *Errs) map[string]string {
 	f, ok := fs["labels"]
 	if !ok {
 		return nil
 	}
 	if f.val.Kind != yaml.MappingNode {
-		e.at(dir.y.at(f.val), "labels wants a mapping of names to labels, e.g. labels: {idle: 유휴 연결, round: 한 바퀴}")
+		e.At(dir.y.at(f.val), "labels wants a mapping of names to labels, e.g. labels: {idle: 유휴 연결, round: 한 바퀴}")
 		return nil
 	}
 	out := map[string]string{}
 	for i := 0; i+1 < len(f.val.Content); i += 2 {
 		k, v := f.val.Content[i], f.val.Content[i+1]
 		if v.Kind != yaml.ScalarNode || strings.TrimSpace(v.Value) == "" {
-			e.at(dir.y.at(v), "labels: %s wants a text, got %s", k.Value, nodeKind(v))
+			e.At(dir.y.at(v), "labels: %s wants a text, got %s", k.Value, nodeKind(v))
 			continue
 		}
 		out[k.Value] = strings.TrimSpace(v.Value)
-		dir.at["labels."+k.Value] = dir.y.at(k)
+		dir.At["labels."+k.Value] = dir.y.at(k)
 	}
 	return out
 }
 
 // quantiles decodes a cdf plot's quantiles: a mapping of metric to
 // fraction, {wake_min: 0, wake: 0.5, wake_max: 1}, sorted by fraction.
-func (dir *directive) quantiles(fs map[string]field, e *errs) []quantile {
+func (dir *Directive) quantiles(fs map[string]field, e *Errs) []Quantile {
 	f, ok := fs["quantiles"]
 	if !ok {
 		return nil
 	}
 	if f.val.Kind != yaml.MappingNode || len(f.val.Content) == 0 {
-		e.at(dir.y.at(f.val), "quantiles wants a mapping of metrics to fractions, e.g. quantiles: {wake_min: 0, wake: 0.5, wake_max: 1}")
+		e.At(dir.y.at(f.val), "quantiles wants a mapping of metrics to fractions, e.g. quantiles: {wake_min: 0, wake: 0.5, wake_max: 1}")
 		return nil
 	}
-	var out []quantile
+	var out []Quantile
 	for i := 0; i+1 < len(f.val.Content); i += 2 {
 		k, v := f.val.Content[i], f.val.Content[i+1]
 		x, err := strconv.ParseFloat(strings.TrimSpace(v.Value), 64)
 		if v.Kind != yaml.ScalarNode || err != nil || !(x >= 0 && x <= 1) {
-			e.at(dir.y.at(v), "quantiles: %s wants a fraction from 0 to 1 (0.5 for the median), got %q", k.Value, v.Value)
+			e.At(dir.y.at(v), "quantiles: %s wants a fraction from 0 to 1 (0.5 for the median), got %q", k.Value, v.Value)
 			continue
 		}
 		for _, q := range out {
-			if q.frac == x {
-				e.at(dir.y.at(v), "quantiles: %s and %s are both at %g", q.metric, k.Value, x)
+			if q.Frac == x {
+				e.At(dir.y.at(v), "quantiles: %s and %s are both at %g", q.Metric, k.Value, x)
 			}
 		}
-		out = append(out, quantile{metric: k.Value, frac: x, off: dir.y.at(k)})
+		out = append(out, Quantile{Metric: k.Value, Frac: x, Off: dir.y.at(k)})
 	}
-	slices.SortStableFunc(out, func(a, b quantile) int { return cmp.Compare(a.frac, b.frac) })
+	slices.SortStableFunc(out, func(a, b Quantile) int { return cmp.Compare(a.Frac, b.Frac) })
 	return out
-}
-
-// label is name's label, or name itself.
-func label(labels map[string]string, name string) string {
-	if l, ok := labels[name]; ok {
-		return l
-	}
-	return name
 }
 
 // checkLabels reports a label for a name the directive cannot show: a
 // misspelt param, metric or value would silently keep its raw name.
 // Names in extra (the machines a view shows) may be labelled too.
-func (dir *directive) checkLabels(labels map[string]string, x *Experiment, e *errs, extra ...string) {
+func (dir *Directive) CheckLabels(labels map[string]string, x *Experiment, e *Errs, extra ...string) {
 	known := append(slices.Clone(x.Order), extra...)
 	for _, m := range x.Spec.Metrics {
 		known = append(known, m.Name)
@@ -361,17 +354,17 @@ func (dir *directive) checkLabels(labels map[string]string, x *Experiment, e *er
 	for _, vals := range x.Sweep {
 		known = append(known, vals...)
 	}
-	for _, k := range sortedKeys(labels) {
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
 		if !slices.Contains(known, k) {
-			e.at(dir.at["labels."+k], "labels: %s is not a param, metric, value or code name of experiment %s%s", k, x.ID, expr.DidYouMean(k, known))
+			e.At(dir.At["labels."+k], "labels: %s is not a param, metric, value or code name of experiment %s%s", k, x.ID, expr.DidYouMean(k, known))
 		}
 	}
 }
 
 // expr parses an expression field; a syntax error is reported at the very
 // character and a nil Expr returned.
-func (dir *directive) expr(f field, e *errs) (*expr.Expr, string, offmap) {
-	src, ok := dir.y.scalar(dir.node.Name, f.key.Value, f, e)
+func (dir *Directive) expr(f field, e *Errs) (*expr.Expr, string, Offmap) {
+	src, ok := dir.y.scalar(dir.Node.Name, f.key.Value, f, e)
 	m := dir.y.scalarMap(f.val, f.key.Column)
 	if !ok {
 		return nil, "", m
@@ -384,8 +377,8 @@ func (dir *directive) expr(f field, e *errs) (*expr.Expr, string, offmap) {
 	return x, src, m
 }
 
-func (dir *directive) markdown(d *Doc, f field, what string, e *errs) *subdoc {
-	src, ok := dir.y.scalar(dir.node.Name, what, f, e)
+func (dir *Directive) markdown(d *Doc, f field, what string, e *Errs) *Subdoc {
+	src, ok := dir.y.scalar(dir.Node.Name, what, f, e)
 	if !ok {
 		return nil
 	}
@@ -394,36 +387,36 @@ func (dir *directive) markdown(d *Doc, f field, what string, e *errs) *subdoc {
 
 // checkFormat validates a format name by asking package expr, which knows
 // the formats and suggests the closest one.
-func checkFormat(format string, off int, e *errs) {
+func checkFormat(format string, off int, e *Errs) {
 	const lead = "0 | "
 	if _, err := expr.Parse(lead + format); err != nil {
 		msg := err.Error()
 		if xe, ok := err.(*expr.Error); ok {
 			msg = xe.Msg
 		}
-		e.at(off, "%s", msg)
+		e.At(off, "%s", msg)
 	}
 }
 
 // parseExperiment validates an experiment against its probe: the probe
 // exists, every param exists and every value has the param's type.
-func (d *Doc) parseExperiment(dir *directive, fs map[string]field, probes []probe.Probe, e *errs) *Experiment {
-	x := &Experiment{ID: dir.node.Arg, Pos: d.f.pos(dir.off), Show: "table", Sweep: map[string][]string{}}
+func (d *Doc) parseExperiment(dir *Directive, fs map[string]field, probes []probe.Probe, e *Errs) *Experiment {
+	x := &Experiment{ID: dir.Node.Arg, Pos: d.f.pos(dir.Off), Show: "table", Sweep: map[string][]string{}}
 	ok := true
 	if x.ID == "" {
-		e.at(dir.off, "experiment needs an id after the fence: ```experiment ID")
+		e.At(dir.Off, "experiment needs an id after the fence: ```experiment ID")
 		return nil
 	}
 	if !idRE.MatchString(x.ID) {
-		e.at(dir.argOff, "experiment id %q: use letters, digits and _ (dots separate words)", x.ID)
+		e.At(dir.ArgOff, "experiment id %q: use letters, digits and _ (dots separate words)", x.ID)
 		ok = false
 	}
 	x.Probe = x.ID
-	probeOff := dir.argOff
+	probeOff := dir.ArgOff
 	if f, has := fs["probe"]; has {
 		if v, good := dir.y.scalar("experiment", "probe", f, e); good {
 			x.Probe = strings.TrimSpace(v)
-			probeOff = dir.at["probe"]
+			probeOff = dir.At["probe"]
 		}
 	}
 	var names []string
@@ -435,7 +428,7 @@ func (d *Doc) parseExperiment(dir *directive, fs map[string]field, probes []prob
 		}
 	}
 	if p == nil {
-		e.at(probeOff, "unknown probe %q%s", x.Probe, expr.DidYouMean(x.Probe, names))
+		e.At(probeOff, "unknown probe %q%s", x.Probe, expr.DidYouMean(x.Probe, names))
 		return nil
 	}
 	x.Spec = p.Spec
@@ -454,7 +447,7 @@ func (d *Doc) parseExperiment(dir *directive, fs map[string]field, probes []prob
 		}
 		c, err := probe.Canonical(prm, prm.Default)
 		if err != nil {
-			e.at(dir.off, "probe %s: default of param %s: %v", x.Probe, prm.Name, err)
+			e.At(dir.Off, "probe %s: default of param %s: %v", x.Probe, prm.Name, err)
 			ok = false
 			continue
 		}
@@ -469,7 +462,7 @@ func (d *Doc) parseExperiment(dir *directive, fs map[string]field, probes []prob
 			case "table", "none":
 				x.Show = v
 			default:
-				e.at(dir.at["show"], "show wants table or none, got %q%s", v, expr.DidYouMean(v, []string{"table", "none"}))
+				e.At(dir.At["show"], "show wants table or none, got %q%s", v, expr.DidYouMean(v, []string{"table", "none"}))
 				ok = false
 			}
 		}
@@ -484,7 +477,7 @@ func (d *Doc) parseExperiment(dir *directive, fs map[string]field, probes []prob
 		if v, good := dir.y.scalar("experiment", "timeout", f, e); good {
 			t, err := time.ParseDuration(strings.ReplaceAll(strings.TrimSpace(v), "μ", "µ"))
 			if err != nil || t <= 0 {
-				e.at(dir.at["timeout"], "timeout wants a positive duration such as 60s, got %q", v)
+				e.At(dir.At["timeout"], "timeout wants a positive duration such as 60s, got %q", v)
 				ok = false
 			}
 			x.Timeout = t
@@ -497,13 +490,13 @@ func (d *Doc) parseExperiment(dir *directive, fs map[string]field, probes []prob
 		for _, k := range x.Order {
 			n *= len(x.Sweep[k])
 			if n > MaxCombos {
-				e.at(dir.argOff, "experiment %s: its params sweep more than %d combinations (the product of their lists' lengths); sweep fewer values or split the experiment", x.ID, MaxCombos)
+				e.At(dir.ArgOff, "experiment %s: its params sweep more than %d combinations (the product of their lists' lengths); sweep fewer values or split the experiment", x.ID, MaxCombos)
 				ok = false
 				break
 			}
 		}
 		if x.Runs > MaxRuns {
-			e.at(dir.at["runs"], "runs is %d, more than the %d runs per combination an experiment may ask", x.Runs, MaxRuns)
+			e.At(dir.At["runs"], "runs is %d, more than the %d runs per combination an experiment may ask", x.Runs, MaxRuns)
 			ok = false
 		}
 	}
@@ -511,19 +504,19 @@ func (d *Doc) parseExperiment(dir *directive, fs map[string]field, probes []prob
 		return nil
 	}
 	x.Combos = dataset.Combos(x.Order, x.Sweep)
-	dir.checkLabels(x.Labels, x, e)
+	dir.CheckLabels(x.Labels, x, e)
 	return x
 }
 
 // parseRuns reads an experiment's run rule: runs (auto, the default, or
 // a count), and runs: auto's precision and budget.
-func (dir *directive) parseRuns(x *Experiment, fs map[string]field, e *errs) bool {
+func (dir *Directive) parseRuns(x *Experiment, fs map[string]field, e *Errs) bool {
 	ok := true
 	if f, has := fs["runs"]; has {
 		if v, good := dir.y.scalar("experiment", "runs", f, e); good && strings.TrimSpace(v) != "auto" {
 			n, err := strconv.Atoi(strings.TrimSpace(v))
 			if err != nil || n < 1 {
-				e.at(dir.at["runs"], "runs wants auto or a whole number of at least 1, got %q", v)
+				e.At(dir.At["runs"], "runs wants auto or a whole number of at least 1, got %q", v)
 				ok = false
 			}
 			x.Runs = n
@@ -533,7 +526,7 @@ func (dir *directive) parseRuns(x *Experiment, fs map[string]field, e *errs) boo
 		if v, good := dir.y.scalar("experiment", "precision", f, e); good {
 			p, err := ParsePrecision(v)
 			if err != nil {
-				e.at(dir.at["precision"], "%v", err)
+				e.At(dir.At["precision"], "%v", err)
 				ok = false
 			}
 			x.Precision = p
@@ -543,7 +536,7 @@ func (dir *directive) parseRuns(x *Experiment, fs map[string]field, e *errs) boo
 		if v, good := dir.y.scalar("experiment", "budget", f, e); good {
 			t, err := time.ParseDuration(strings.TrimSpace(v))
 			if err != nil || t <= 0 {
-				e.at(dir.at["budget"], "budget wants a positive duration such as 20s, got %q", v)
+				e.At(dir.At["budget"], "budget wants a positive duration such as 20s, got %q", v)
 				ok = false
 			}
 			x.Budget = t
@@ -568,33 +561,33 @@ func (d *Doc) uses() map[string][]string {
 			}
 		}
 	}
-	values := func(s *subdoc) {
+	values := func(s *Subdoc) {
 		if s != nil {
-			for _, v := range s.values {
-				refs(v.e)
+			for _, v := range s.Values {
+				refs(v.E)
 			}
 		}
 	}
 	for _, v := range d.values {
-		refs(v.e)
+		refs(v.E)
 	}
 	for _, dir := range d.directives {
 		switch {
-		case dir.table != nil:
-			add(dir.table.from, dir.table.value)
-		case dir.plot != nil:
-			add(dir.plot.from, dir.plot.y)
-			for _, q := range dir.plot.quantiles {
-				add(dir.plot.from, q.metric)
+		case dir.Table != nil:
+			add(dir.Table.From, dir.Table.Value)
+		case dir.Plot != nil:
+			add(dir.Plot.From, dir.Plot.Y)
+			for _, q := range dir.Plot.Quantiles {
+				add(dir.Plot.From, q.Metric)
 			}
-		case dir.claim != nil:
-			refs(dir.claim.expect)
-			values(dir.claim.text)
-		case dir.when != nil:
-			refs(dir.when.cond)
-			values(dir.when.then)
-			values(dir.when.els)
-			values(dir.when.unsure)
+		case dir.Claim != nil:
+			refs(dir.Claim.Expect)
+			values(dir.Claim.Text)
+		case dir.When != nil:
+			refs(dir.When.Cond)
+			values(dir.When.Then)
+			values(dir.When.Else)
+			values(dir.When.Unsure)
 		}
 	}
 	return u
@@ -622,9 +615,9 @@ const (
 	MaxRuns   = 1_000
 )
 
-func (d *Doc) parseParams(dir *directive, x *Experiment, f field, e *errs) bool {
+func (d *Doc) parseParams(dir *Directive, x *Experiment, f field, e *Errs) bool {
 	if f.val.Kind != yaml.MappingNode {
-		e.at(dir.y.at(f.val), "params wants a mapping of param names to values, got %s", nodeKind(f.val))
+		e.At(dir.y.at(f.val), "params wants a mapping of param names to values, got %s", nodeKind(f.val))
 		return false
 	}
 	ok := true
@@ -632,12 +625,12 @@ func (d *Doc) parseParams(dir *directive, x *Experiment, f field, e *errs) bool 
 		k, v := f.val.Content[i], f.val.Content[i+1]
 		prm, known := x.Spec.Param(k.Value)
 		if !known {
-			e.at(dir.y.at(k), "probe %s has no param %q%s", x.Probe, k.Value, expr.DidYouMean(k.Value, x.Order))
+			e.At(dir.y.at(k), "probe %s has no param %q%s", x.Probe, k.Value, expr.DidYouMean(k.Value, x.Order))
 			ok = false
 			continue
 		}
 		if _, dup := x.Sweep[prm.Name]; dup {
-			e.at(dir.y.at(k), "duplicate param %q", k.Value)
+			e.At(dir.y.at(k), "duplicate param %q", k.Value)
 			ok = false
 			continue
 		}
@@ -648,30 +641,30 @@ func (d *Doc) parseParams(dir *directive, x *Experiment, f field, e *errs) bool 
 		case yaml.SequenceNode:
 			items = v.Content
 			if len(items) == 0 {
-				e.at(dir.y.at(v), "param %s: an empty list sweeps nothing", prm.Name)
+				e.At(dir.y.at(v), "param %s: an empty list sweeps nothing", prm.Name)
 				ok = false
 				continue
 			}
 		default:
-			e.at(dir.y.at(v), "param %s wants a value or a list of values, got %s", prm.Name, nodeKind(v))
+			e.At(dir.y.at(v), "param %s wants a value or a list of values, got %s", prm.Name, nodeKind(v))
 			ok = false
 			continue
 		}
 		var vals []string
 		for _, it := range items {
 			if it.Kind != yaml.ScalarNode {
-				e.at(dir.y.at(it), "param %s wants a value, got %s", prm.Name, nodeKind(it))
+				e.At(dir.y.at(it), "param %s wants a value, got %s", prm.Name, nodeKind(it))
 				ok = false
 				continue
 			}
 			c, err := probe.Canonical(prm, it.Value)
 			if err != nil {
-				e.at(dir.y.at(it), "%v", err)
+				e.At(dir.y.at(it), "%v", err)
 				ok = false
 				continue
 			}
 			if contains(vals, c) {
-				e.at(dir.y.at(it), "param %s: value %s repeats in the sweep", prm.Name, c)
+				e.At(dir.y.at(it), "param %s: value %s repeats in the sweep", prm.Name, c)
 				ok = false
 				continue
 			}

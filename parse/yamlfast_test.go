@@ -1,4 +1,4 @@
-package render
+package parse
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 	"golang.org/x/tools/txtar"
@@ -108,7 +109,7 @@ func TestYAMLFastPathCorpus(t *testing.T) {
 			add("docs, testdata", string(src))
 		}
 	}
-	cases, _ := filepath.Glob("testdata/*.txtar")
+	cases, _ := filepath.Glob("../render/testdata/*.txtar")
 	for _, f := range cases {
 		a, err := txtar.ParseFile(f)
 		if err != nil {
@@ -369,4 +370,55 @@ func TestYAMLFastPathRandom(t *testing.T) {
 	if taken < n/10 {
 		t.Errorf("only %d of %d random texts on the fast path: the test checks too little", taken, n)
 	}
+}
+
+// BenchmarkParseYAML decodes the book's YAML texts (front matter and
+// directive bodies) as ybody.decode does (yaml=fast) and with
+// yaml.Unmarshal alone, as before fastYAML (yaml=unmarshal).
+func BenchmarkParseYAML(b *testing.B) {
+	files, _ := filepath.Glob("../chapters/*.md")
+	var texts [][]byte
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_, ts := yamlBodies(string(src))
+		for _, t := range ts {
+			texts = append(texts, []byte(t))
+		}
+	}
+	for _, c := range []struct {
+		name   string
+		decode func([]byte) (*yaml.Node, error)
+	}{
+		{"yaml=fast", func(t []byte) (*yaml.Node, error) { return newYBody(t, nil).decode() }},
+		{"yaml=unmarshal", unmarshalYAML},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				for _, t := range texts {
+					if _, err := c.decode(t); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(texts))/1e3, "µs/text")
+		})
+	}
+}
+
+// watchdog panics, naming input, if the call it returns is not made
+// within 3 s: a fuzz input that makes the parser crawl fails as a crash
+// would, instead of stalling the run.
+func watchdog(input string) (stop func()) {
+	done := make(chan bool)
+	go func() {
+		select {
+		case <-done:
+		case <-time.After(3 * time.Second):
+			panic(fmt.Sprintf("slow input %q", input))
+		}
+	}()
+	return func() { close(done) }
 }

@@ -1,0 +1,81 @@
+// Package ast defines the goldmark AST nodes of the measured book's
+// Markdown extension: a Directive block for the fenced experiment, table,
+// plot, claim and when blocks, and a Value inline for {{ EXPR }}.
+//
+// A node holds only what the parser found in the source: a parsed chapter
+// is never written to again. What evaluation makes of a node is its view
+// (package view), kept beside the document.
+package ast
+
+import gast "github.com/yuin/goldmark/ast"
+
+// Directive names, the first word of a fenced block's info string.
+var DirectiveNames = []string{"experiment", "table", "plot", "claim", "when"}
+
+// IsDirective reports whether name is the first word of a directive's info string.
+func IsDirective(name string) bool {
+	for _, n := range DirectiveNames {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// KindDirective is the NodeKind of a Directive.
+var KindDirective = gast.NewNodeKind("MeasuredDirective")
+
+// Directive is a fenced code block whose info string names a directive.
+// Its Lines are the YAML body, as goldmark's code block lines (so each
+// segment still points into the source, which keeps positions exact).
+type Directive struct {
+	gast.BaseBlock
+	Name string // experiment, table, plot, claim or when
+	Arg  string // the rest of the info string, trimmed (an experiment's id)
+	// Info is the byte offset of the info string in the source, for
+	// errors about it; -1 if unknown.
+	Info int
+}
+
+// Kind implements gast.Node.
+func (n *Directive) Kind() gast.NodeKind { return KindDirective }
+
+// IsRaw implements gast.Node: the body is YAML, never inline Markdown.
+func (n *Directive) IsRaw() bool { return true }
+
+// Dump implements gast.Node.
+func (n *Directive) Dump(source []byte, level int) {
+	gast.DumpHelper(n, source, level, map[string]string{"Name": n.Name, "Arg": n.Arg}, nil)
+}
+
+// NewDirective returns a Directive with the given name and argument.
+func NewDirective(name, arg string) *Directive {
+	return &Directive{Name: name, Arg: arg, Info: -1}
+}
+
+// KindValue is the NodeKind of a Value.
+var KindValue = gast.NewNodeKind("MeasuredValue")
+
+// Value is an inline {{ EXPR }}.
+type Value struct {
+	gast.BaseInline
+	// Expr is the text between {{ and }}, with every \| turned into |
+	// (the escape GFM asks for inside table cells).
+	Expr string
+	// Map gives, for each byte offset k of Expr (0 ≤ k ≤ len(Expr)), the
+	// offset of that byte in the source the node was parsed from.
+	Map []int
+	// Raw is the source segment from {{ to }} inclusive.
+	Raw []byte
+	// Unclosed is set when no }} closed the {{: then Expr is empty and
+	// Raw is just "{{".
+	Unclosed bool
+}
+
+// Kind implements gast.Node.
+func (n *Value) Kind() gast.NodeKind { return KindValue }
+
+// Dump implements gast.Node.
+func (n *Value) Dump(source []byte, level int) {
+	gast.DumpHelper(n, source, level, map[string]string{"Expr": n.Expr}, nil)
+}

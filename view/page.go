@@ -1,0 +1,39 @@
+package view
+
+import "measuredbook/parse/ast"
+
+// Page is the views of one evaluation of a document, keyed by node: the
+// document is left as it was parsed, so it may be evaluated again, and
+// the renderer reads each node's view here.
+type Page struct {
+	values map[*ast.Value]*Out
+	views  map[*ast.Directive]View
+}
+
+// NewPage returns a page with no views.
+func NewPage() *Page {
+	return &Page{values: map[*ast.Value]*Out{}, views: map[*ast.Directive]View{}}
+}
+
+// Value is the view of an inline value; nil when it was not evaluated (it
+// failed to parse, or p is nil).
+func (p *Page) Value(n *ast.Value) *Out {
+	if p == nil {
+		return nil
+	}
+	return p.values[n]
+}
+
+// View is the view of a directive; nil when it was not evaluated.
+func (p *Page) View(n *ast.Directive) View {
+	if p == nil {
+		return nil
+	}
+	return p.views[n]
+}
+
+// SetValue sets the view of an inline value.
+func (p *Page) SetValue(n *ast.Value, o *Out) { p.values[n] = o }
+
+// SetView sets the view of a directive.
+func (p *Page) SetView(n *ast.Directive, v View) { p.views[n] = v }
