@@ -476,6 +476,9 @@ const cgroupPrefix = "mbook-threads-ceiling-"
 // makePidsCgroup makes a pids cgroup with pids.max = limit at the top of the
 // v1 pids hierarchy, or else of the v2 one (enabling the pids controller
 // for the root's children). Empty ones left by a killed run are removed.
+// errNoPidsController: the machine has no pids cgroup controller to use.
+var errNoPidsController = errors.New("pids_limit needs a pids cgroup controller (v1, or v2 with pids available) and none was found")
+
 func makePidsCgroup(limit int) (string, error) {
 	mount := ""
 	for _, c := range pidsCgroupDirs() {
@@ -492,7 +495,7 @@ func makePidsCgroup(limit int) (string, error) {
 		break
 	}
 	if mount == "" {
-		return "", fmt.Errorf("pids_limit needs a pids cgroup controller (v1, or v2 with pids available) and none was found")
+		return "", errNoPidsController
 	}
 	if stale, _ := filepath.Glob(filepath.Join(mount, cgroupPrefix+"*")); len(stale) > 0 {
 		for _, d := range stale {
