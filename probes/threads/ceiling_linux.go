@@ -26,6 +26,9 @@ import (
 	"measuredbook/probes/internal/kern"
 )
 
+// ceilingGoMaxEnv is the Go thread limit the grandchild sets.
+const ceilingGoMaxEnv = "MBOOK_THREADS_CEILING_GOMAX"
+
 // ceilingCgroupEnv names the pids cgroup the grandchild joins first (the
 // pids_limit param).
 const ceilingCgroupEnv = "MBOOK_THREADS_CEILING_CGROUP"
@@ -38,11 +41,15 @@ const ceilingTimeLimit = 20 * time.Second
 // the process (normally by os.Exit at the cap, or by the Go runtime's
 // fatal error when clone(2) fails), so it never returns.
 func ceilingHelper() {
-	v := os.Getenv(ceilingEnv)
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 0 {
-		fmt.Fprintf(os.Stderr, "%s=%q: want a thread count\n", ceilingEnv, v)
-		os.Exit(2)
+	var counts [2]int
+	for i, env := range []string{ceilingEnv, ceilingGoMaxEnv} {
+		v := os.Getenv(env)
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			fmt.Fprintf(os.Stderr, "%s=%q: want a thread count\n", env, v)
+			os.Exit(2)
+		}
+		counts[i] = n
 	}
 	if dir := os.Getenv(ceilingCgroupEnv); dir != "" {
 		// Join the pids cgroup the parent made before creating any thread
@@ -52,7 +59,7 @@ func ceilingHelper() {
 			os.Exit(2)
 		}
 	}
-	ceilingChild(n)
+	ceilingChild(counts[0], counts[1])
 	os.Exit(0)
 }
 
@@ -64,19 +71,15 @@ func ceilingHelper() {
 const ceilingProcs = 64
 
 // ceilingGoMax is the Go thread limit the grandchild sets for a cap.
-func ceilingGoMax(capN int) int {
-	if testMaxThreads > 0 {
-		return testMaxThreads
-	}
-	return capN + 100 + ceilingProcs
-}
+func ceilingGoMax(capN int) int { return capN + 100 + ceilingProcs }
 
-// ceilingChild creates up to n parked threads. Each, once locked to its
+// ceilingChild creates up to n parked threads under a Go thread limit of
+// goMax. Each, once locked to its
 // own thread, prints its ordinal ("N\n", one write(2) of its own) and parks;
 // when all n are there the grandchild prints "cap T\n" (T = its live
 // threads) and exits.
-func ceilingChild(n int) {
-	debug.SetMaxThreads(ceilingGoMax(n))
+func ceilingChild(n, goMax int) {
+	debug.SetMaxThreads(goMax)
 	debug.SetGCPercent(-1)
 	runtime.GOMAXPROCS(ceilingProcs)
 	words := make([]uint32, max(n, 1))
@@ -102,10 +105,6 @@ func ceilingChild(n int) {
 	}
 	fmt.Fprintf(os.Stdout, "cap %d\n", t)
 }
-
-// testMaxThreads, set only by this package's tests (in the test binary,
-// which is also the grandchild), lowers the grandchild's Go thread limit.
-var testMaxThreads int
 
 // limits is what the parent reads before starting the grandchild.
 type limits struct {
@@ -171,7 +170,7 @@ func runCeiling(ctx context.Context, p probe.Params) (probe.Values, error) {
 		// The grandchild alone lives in the new cgroup.
 		lim.pidsMax, lim.pidsCurrent = int64(pidsLimit), 0
 	}
-	out, err := runGrandchild(ctx, capN, cgDir)
+	out, err := runGrandchild(ctx, capN, ceilingGoMax(capN), cgDir)
 	if err != nil {
 		return nil, err
 	}
@@ -199,9 +198,9 @@ func runCeiling(ctx context.Context, p probe.Params) (probe.Values, error) {
 	}, nil
 }
 
-// runGrandchild starts the ceiling helper, counts its
-// lines and reads its fate.
-func runGrandchild(ctx context.Context, capN int, cgDir string) (outcome, error) {
+// runGrandchild starts the ceiling helper with a cap and a Go thread
+// limit, counts its lines and reads its fate.
+func runGrandchild(ctx context.Context, capN, goMax int, cgDir string) (outcome, error) {
 	var out outcome
 	ctx, cancel := context.WithTimeout(ctx, ceilingTimeLimit)
 	defer cancel()
@@ -209,7 +208,7 @@ func runGrandchild(ctx context.Context, capN int, cgDir string) (outcome, error)
 	if err != nil {
 		return out, err
 	}
-	cmd.Env = append(cmd.Env, ceilingEnv+"="+strconv.Itoa(capN))
+	cmd.Env = append(cmd.Env, ceilingEnv+"="+strconv.Itoa(capN), ceilingGoMaxEnv+"="+strconv.Itoa(goMax))
 	if cgDir != "" {
 		cmd.Env = append(cmd.Env, ceilingCgroupEnv+"="+cgDir)
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -37,8 +36,7 @@ func TestCeilingCap(t *testing.T) {
 // The Go runtime's thread limit is a real ceiling: a grandchild whose
 // SetMaxThreads is below what it needs dies with "thread exhaustion".
 func TestCeilingGoMaxThreads(t *testing.T) {
-	t.Setenv("MBOOK_THREADS_TEST_MAXTHREADS", "60")
-	out, err := runGrandchild(context.Background(), 200, "")
+	out, err := runGrandchild(context.Background(), 200, 60, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,13 +200,6 @@ func TestHandoff(t *testing.T) {
 func TestHandoffDefaultPinned(t *testing.T) {
 	if p, _ := handoffSpec.Param("cpus"); p.Default != "same" {
 		t.Errorf("cpus defaults to %q, want same", p.Default)
-	}
-}
-
-func init() {
-	// Lets TestCeilingGoMaxThreads lower the grandchild's Go thread limit.
-	if v, err := strconv.Atoi(os.Getenv("MBOOK_THREADS_TEST_MAXTHREADS")); err == nil {
-		testMaxThreads = v
 	}
 }
 
