@@ -504,6 +504,31 @@ func TestTheBook(t *testing.T) {
 	}
 }
 
+// TestTheBookFromEverySet: the book builds from every set it holds, a
+// transcribed one with gaps, and measures nothing.
+func TestTheBookFromEverySet(t *testing.T) {
+	sets, err := os.ReadDir("results")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, set := range sets {
+		if !set.IsDir() {
+			continue
+		}
+		opts := book.Options{Chapters: "chapters", Results: "results", Out: filepath.Join(t.TempDir(), "out"), Machine: set.Name(),
+			Probes: probes.All(), Runner: &runner.Runner{Exe: filepath.Join(t.TempDir(), "no-probe-may-run")},
+			This: dataset.Fingerprint{Name: "not-the-books-machine"}, Log: io.Discard}
+		rep, err := book.Build(context.Background(), opts)
+		if err != nil {
+			t.Errorf("the book does not build from set %s: %v", set.Name(), err)
+			continue
+		}
+		if len(rep.Measured) > 0 {
+			t.Errorf("the build from set %s measured %v", set.Name(), rep.Measured)
+		}
+	}
+}
+
 // TestAuthoringGuide builds every example of docs/authoring.md as a
 // chapter of the real book, against the real results: an example that
 // stops working fails here.

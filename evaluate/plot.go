@@ -254,7 +254,11 @@ func (ev *eval) plotViews(dir *parse.Directive, sel *selection, free []freeParam
 			ev.errs.At(dir.At["ref"], "ref: %v", err)
 			return nil, false
 		}
-		sets = append(sets, p.Ref)
+		// On a build from the reference set itself there is nothing to
+		// overlay: the plot is that set's own lines.
+		if ev.env.resolve(p.Ref) != "" {
+			sets = append(sets, p.Ref)
+		}
 	}
 	for _, set := range sets {
 		mv, err := ev.machineView(set, sel, p.Where, free)
