@@ -339,14 +339,10 @@ func (g gap) ko() string {
 	return view.MissingNote(g.set, g.id)
 }
 
-// mark is the gap's text in place of a figure: a dash where no figure can
-// be, else that none was measured.
-func (g gap) mark() string {
-	if g.kind == gapInapplicable || g.kind == gapUnavailable {
-		return "—"
-	}
-	return view.NotMeasured
-}
+// mark is the gap's text in place of a figure: a dash, as in a table,
+// whose title (ko) says why. A word would be read with the sentence's
+// counter ("측정 없음개").
+func (g gap) mark() string { return "—" }
 
 // unavailable is why the gap's machine cannot measure it; "" for another gap.
 func (g gap) unavailable() string {
@@ -395,7 +391,7 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 		// not every combination and metric a chapter asks for: what it
 		// lacks is a gap on the page, not an error in the chapter.
 		if !res.Measured() && !holds(res, r, v.exps[r.Experiment], set == "") {
-			return gap{kind: gapTranscribed, set: set, id: r.Experiment, what: fmt.Sprintf("%s[%s]", r.Metric, selText(r.Selector))}, true
+			return gap{kind: gapTranscribed, set: set, id: r.Experiment, what: refText(r)}, true
 		}
 		// An optional metric a selected combination does not have: the
 		// expression has no value there, not a zero.
@@ -471,6 +467,16 @@ func paramSel(p probe.Params) []expr.Sel {
 		sel = append(sel, expr.Sel{Key: k, Value: v})
 	}
 	return sel
+}
+
+// refText names a reference for a reader: experiment.metric, and the
+// selector's params after it when it has any ("handoff.handoff (sleeping=0)").
+func refText(r expr.Ref) string {
+	s := r.Experiment + "." + r.Metric
+	if len(r.Selector) > 0 {
+		s += " (" + selText(r.Selector) + ")"
+	}
+	return s
 }
 
 func selText(sel []expr.Sel) string {

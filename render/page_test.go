@@ -229,7 +229,7 @@ func TestClaimPlainText(t *testing.T) {
 		got = append(got, c.Text)
 	}
 	want := []string{
-		"a & b * c &amp; <d> e  f ©\nhttps://g.example h 측정 없음",
+		"a & b * c &amp; <d> e  f ©\nhttps://g.example h —",
 		"one x\ntwo\nthree",
 	}
 	if !slices.Equal(got, want) {
