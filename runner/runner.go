@@ -115,31 +115,14 @@ func (r *Runner) Run(ctx context.Context, p probe.Probe, params probe.Params) (p
 	if err := ctx.Err(); err != nil {
 		return nil, &RunError{Probe: p.Name, Params: params, Cause: "interrupted before it started", Err: err}
 	}
-	outR, outW, err := os.Pipe()
+	pp, err := newPipes()
 	if err != nil {
 		return nil, err
 	}
-	defer outR.Close()
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		outW.Close()
-		return nil, err
-	}
-	defer errR.Close()
-	// A lifeline: the child watches the read end and kills its whole group
-	// when it reads EOF, which happens when this process dies, however it
-	// dies (the portable twin of Pdeathsig, and it takes grandchildren in
-	// the group along).
-	lifeR, lifeW, err := os.Pipe()
-	if err != nil {
-		outW.Close()
-		errW.Close()
-		return nil, err
-	}
-	defer lifeW.Close()
+	defer pp.close()
 	cmd := exec.Command(r.exe(ctx), ChildVerb, p.Name, string(arg))
-	cmd.Stdout, cmd.Stderr = outW, errW
-	cmd.ExtraFiles = []*os.File{lifeR}
+	cmd.Stdout, cmd.Stderr = pp.outW, pp.errW
+	cmd.ExtraFiles = []*os.File{pp.lifeR}
 	cmd.Env = append(os.Environ(), lifelineEnv+"=3")
 	// Its own process group, so a timeout also kills any grandchild the
 	// probe started (the thread-ceiling probe does).
@@ -148,74 +131,25 @@ func (r *Runner) Run(ctx context.Context, p probe.Probe, params probe.Params) (p
 	defer unlock()
 	oomBefore := oomKills()
 
-	stdout := &capped{max: MaxResult, over: make(chan struct{})}
-	stderr := &headTail{keep: stderrKeep / 2}
-	outDone, errDone := make(chan struct{}), make(chan struct{})
-	go func() { stdout.fill(outR); close(outDone) }()
-	go func() { io.Copy(stderr, errR); close(errDone) }()
-
+	c := &child{cmd: cmd, pipes: pp, stdout: &capped{max: MaxResult, over: make(chan struct{})},
+		stderr: &headTail{keep: stderrKeep / 2}, outDone: make(chan struct{}), errDone: make(chan struct{})}
+	go func() { c.stdout.fill(pp.outR); close(c.outDone) }()
+	go func() { io.Copy(c.stderr, pp.errR); close(c.errDone) }()
 	fail := func(format string, a ...any) *RunError {
 		cause := fmt.Sprintf(format, a...)
-		if s := crashSummary(stderr.String()); s != "" {
+		if s := crashSummary(c.stderr.String()); s != "" {
 			cause += ": " + s
 		}
 		return &RunError{Probe: p.Name, Params: params, Cause: cause}
 	}
 	err = cmd.Start()
-	outW.Close()
-	errW.Close()
-	lifeR.Close()
+	pp.closeChildEnds()
 	if err != nil {
-		<-outDone
-		<-errDone
+		<-c.outDone
+		<-c.errDone
 		return nil, fail("cannot start child: %v", err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	killGroup := func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	var stopped string // why the parent stopped the child, if it did
-	var stopErr error
-	select {
-	case err = <-done:
-	case <-timer.C:
-		killGroup()
-		<-done
-		stopped = fmt.Sprintf("timed out after %v (killed)", timeout)
-	case <-stdout.over:
-		killGroup()
-		<-done
-		stopped = tooLarge
-	case <-ctx.Done():
-		killGroup()
-		<-done
-		stopped, stopErr = "interrupted ("+ctx.Err().Error()+"), child killed", ctx.Err()
-	}
-	// Whatever the child left behind in its group goes too.
-	killGroup()
-	// A process outside the group may still hold the pipes: wait a little,
-	// then find and kill it, so the run ends and nothing escapes.
-	left := ""
-	g := time.NewTimer(grace)
-	defer g.Stop()
-	for _, ch := range []chan struct{}{outDone, errDone} {
-		select {
-		case <-ch:
-		case <-g.C:
-			left = leftBehind(outR, errR)
-			outR.Close()
-			errR.Close()
-			<-outDone
-			<-errDone
-		}
-	}
-	if left != "" {
-		if stopped != "" {
-			stopped += "; "
-		}
-		stopped += left
-	}
+	stopped, stopErr, err := c.wait(ctx, timeout)
 	if stopErr != nil {
 		return nil, &RunError{Probe: p.Name, Params: params, Cause: stopped, Err: stopErr}
 	}
@@ -230,12 +164,12 @@ func (r *Runner) Run(ctx context.Context, p probe.Probe, params probe.Params) (p
 		return nil, fail("child: %v", err)
 	}
 	switch {
-	case stdout.n > MaxResult: // it exited before the parent saw the flood
+	case c.stdout.n > MaxResult: // it exited before the parent saw the flood
 		return nil, fail("%s", tooLarge)
-	case stdout.n == 0:
+	case c.stdout.n == 0:
 		return nil, fail("child exited without printing a result")
 	}
-	v, err := decode(p, stdout.buf.Bytes())
+	v, err := decode(p, c.stdout.buf.Bytes())
 	if err != nil {
 		re := &RunError{Probe: p.Name, Params: params, Cause: err.Error()}
 		var ue *probe.UnavailableError
@@ -245,6 +179,114 @@ func (r *Runner) Run(ctx context.Context, p probe.Probe, params probe.Params) (p
 		return nil, re
 	}
 	return v, nil
+}
+
+// pipes are a child's stdout, stderr and lifeline: the child watches the
+// lifeline's read end and kills its whole group when it reads EOF, which
+// happens when this process dies, however it dies (the portable twin of
+// Pdeathsig, and it takes grandchildren in the group along).
+type pipes struct {
+	outR, outW, errR, errW, lifeR, lifeW *os.File
+}
+
+func newPipes() (*pipes, error) {
+	var pp pipes
+	var err error
+	if pp.outR, pp.outW, err = os.Pipe(); err != nil {
+		return nil, err
+	}
+	if pp.errR, pp.errW, err = os.Pipe(); err == nil {
+		if pp.lifeR, pp.lifeW, err = os.Pipe(); err == nil {
+			return &pp, nil
+		}
+	}
+	pp.closeChildEnds()
+	pp.close()
+	return nil, err
+}
+
+// closeChildEnds closes the ends the child holds once it has them.
+func (pp *pipes) closeChildEnds() {
+	for _, f := range []*os.File{pp.outW, pp.errW, pp.lifeR} {
+		if f != nil {
+			f.Close()
+		}
+	}
+}
+
+// close closes this process's ends; closing the lifeline's write end is
+// what tells a child still running to go.
+func (pp *pipes) close() {
+	for _, f := range []*os.File{pp.outR, pp.errR, pp.lifeW} {
+		if f != nil {
+			f.Close()
+		}
+	}
+}
+
+// child is one started run: its command, pipes, and what it printed.
+type child struct {
+	cmd              *exec.Cmd
+	pipes            *pipes
+	stdout           *capped
+	stderr           *headTail
+	outDone, errDone chan struct{}
+}
+
+// wait waits for the child to exit, to overrun its time or its output, or
+// for ctx to end, then kills what is left of its group and drains its
+// pipes. stopped says why the parent stopped it ("" when it exited of
+// itself, with err its exit), stopErr is ctx's error when that was why.
+func (c *child) wait(ctx context.Context, timeout time.Duration) (stopped string, stopErr, err error) {
+	done := make(chan error, 1)
+	go func() { done <- c.cmd.Wait() }()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	killGroup := func() { syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL) }
+	select {
+	case err = <-done:
+	case <-timer.C:
+		killGroup()
+		<-done
+		stopped = fmt.Sprintf("timed out after %v (killed)", timeout)
+	case <-c.stdout.over:
+		killGroup()
+		<-done
+		stopped = tooLarge
+	case <-ctx.Done():
+		killGroup()
+		<-done
+		stopped, stopErr = "interrupted ("+ctx.Err().Error()+"), child killed", ctx.Err()
+	}
+	// Whatever the child left behind in its group goes too.
+	killGroup()
+	if left := c.drain(); left != "" {
+		if stopped != "" {
+			stopped += "; "
+		}
+		stopped += left
+	}
+	return stopped, stopErr, err
+}
+
+// drain waits for the output pipes to close. A process outside the group
+// may still hold them: after a grace period it is found and named, and
+// the pipes are closed, so the run ends and nothing escapes.
+func (c *child) drain() (left string) {
+	g := time.NewTimer(grace)
+	defer g.Stop()
+	for _, ch := range []chan struct{}{c.outDone, c.errDone} {
+		select {
+		case <-ch:
+		case <-g.C:
+			left = leftBehind(c.pipes.outR, c.pipes.errR)
+			c.pipes.outR.Close()
+			c.pipes.errR.Close()
+			<-c.outDone
+			<-c.errDone
+		}
+	}
+	return left
 }
 
 // Unavailable reports whether err is a run whose probe said that this
