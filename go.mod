@@ -10,7 +10,6 @@ require (
 	github.com/fsnotify/fsnotify v1.10.1
 	github.com/spf13/pflag v1.1.0
 	github.com/yuin/goldmark v1.8.7
-	github.com/yuin/goldmark-highlighting/v2 v2.0.0-20230729083705-37449abec8cc
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/image v0.46.0
 	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da

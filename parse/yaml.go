@@ -169,7 +169,8 @@ func yamlLine(n int, problem string) int {
 // parse decodes the text into a mapping node. A YAML syntax error is
 // reported at the start of the line it names, mapped into the chapter.
 func (b *ybody) parse(what string, e *Errs) (*yaml.Node, bool) {
-	doc, err := b.decode()
+	doc := new(yaml.Node)
+	err := yaml.Unmarshal(b.text, doc)
 	if err != nil {
 		msg := err.Error()
 		off := 0
@@ -203,22 +204,6 @@ func (b *ybody) parse(what string, e *Errs) (*yaml.Node, bool) {
 		return nil, false
 	}
 	return root, true
-}
-
-// decode builds the text's document node: by fastYAML when it takes
-// the text, which is most directives' and front matters' (and is a few
-// times faster), else by yaml.Unmarshal, with the same result.
-func (b *ybody) decode() (*yaml.Node, error) {
-	if doc := fastYAML(b.text); doc != nil {
-		return doc, nil
-	}
-	return unmarshalYAML(b.text)
-}
-
-// unmarshalYAML is yaml.v3's document node of text.
-func unmarshalYAML(text []byte) (*yaml.Node, error) {
-	doc := new(yaml.Node)
-	return doc, yaml.Unmarshal(text, doc)
 }
 
 // tabAfter returns the offset of the first tab in the indentation of a
@@ -295,8 +280,6 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
-
-// suggest returns " (did you mean X?)" for the closest candidate, or "".
 
 // Field is one field of a YAML file of fields (ParseFields): its value,
 // or a list field's items, and where each is.

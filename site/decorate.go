@@ -38,8 +38,8 @@ type Links struct {
 // Decorate returns a page's body with its experiments' provenance linked
 // to their raw data, a link after every h2–h4 to itself, every table in a
 // labelled, focusable scroll region, plot series coloured from the
-// stylesheet and plots kept wide enough for their text, code blocks
-// focusable and live values linked to the page of their experiment; and
+// stylesheet and plots kept wide enough for their text, and live
+// values linked to the page of their experiment; and
 // the h2 and h3 for the in-page contents.
 func Decorate(body []byte, links Links) (string, []Heading) {
 	var toc []Heading
@@ -66,9 +66,6 @@ func Decorate(body []byte, links Links) (string, []Heading) {
 	})
 	p.run(recolour)
 	p.run(plotWidths)
-	p.run(func(dst, page []byte) ([]byte, bool) {
-		return replaceString(dst, page, `<pre class="chroma">`, `<pre class="chroma" tabindex="0">`)
-	})
 	p.run(func(dst, page []byte) ([]byte, bool) { return linkExperiments(dst, page, links) })
 	return p.done(), toc
 }

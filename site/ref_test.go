@@ -85,7 +85,6 @@ func refDecorate(body []byte) ([]byte, []Heading) {
 		}
 		return fmt.Appendf(nil, `<div class="scroll" role="region" aria-label="%s" tabindex="0">%s</div>`, html.EscapeString(label), svg)
 	})
-	body = bytes.ReplaceAll(body, []byte(`<pre class="chroma">`), []byte(`<pre class="chroma" tabindex="0">`))
 	return body, toc
 }
 

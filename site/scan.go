@@ -58,25 +58,6 @@ func (p *passes) done() string {
 	return s
 }
 
-// replaceString replaces every old by new.
-func replaceString(dst, body []byte, old, new string) ([]byte, bool) {
-	out, last, changed := dst, 0, false
-	sep := []byte(old)
-	for i := 0; ; {
-		j := bytes.Index(body[i:], sep)
-		if j < 0 {
-			break
-		}
-		j += i
-		out = append(append(out, body[last:j]...), new...)
-		last, i, changed = j+len(old), j+len(old), true
-	}
-	if !changed {
-		return dst, false
-	}
-	return append(out, body[last:]...), true
-}
-
 // headingTag matches <h([2-4]) id="([^"]+)"> at b[j:]: the level, the id
 // and where the tag ends; level 0: no match.
 func headingTag(b []byte, j int) (level int, id []byte, end int) {

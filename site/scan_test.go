@@ -113,12 +113,6 @@ var scans = []struct {
 			return m
 		})
 	}},
-	{"replaceString", func(s string) string {
-		return rewritten(s, func(dst, body []byte) ([]byte, bool) { return replaceString(dst, body, "<pre", "[pre]") })
-	}, func(s string) string { return strings.ReplaceAll(s, "<pre", "[pre]") }},
-	{"replaceString overlapping", func(s string) string {
-		return rewritten(s, func(dst, body []byte) ([]byte, bool) { return replaceString(dst, body, "<<", "<") })
-	}, func(s string) string { return strings.ReplaceAll(s, "<<", "<") }},
 	{"nextHeading", func(s string) string { return matches(s, nextHeading) },
 		func(s string) string { return reMatches(s, refSectionRE) }},
 	{"experimentFigure", func(s string) string { return matches(s, experimentFigure) },
