@@ -15,7 +15,7 @@ import (
 // chroma's formatter writes.
 func sameAsChroma(t *testing.T, name string, tokens []chroma.Token) {
 	t.Helper()
-	cb := newCodeBlocks()
+	cb := newCodeBlocks(highlightOptions...)
 	if cb.classes == nil {
 		t.Fatal("no classFormatter: chroma's output for no tokens has no </code>")
 	}

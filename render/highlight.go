@@ -32,6 +32,7 @@ import (
 // formatter and style are safe for concurrent use, so the pages rendered
 // in parallel share them.
 type codeBlocks struct {
+	options   []chromahtml.Option
 	formatter *chromahtml.Formatter
 	style     *chroma.Style
 	classes   *classFormatter // formatter's output, faster; nil if it cannot promise it
@@ -39,20 +40,53 @@ type codeBlocks struct {
 
 var highlightOptions = []chromahtml.Option{chromahtml.WithClasses(true)}
 
-var sharedCodeBlocks = newCodeBlocks()
+var (
+	sharedCodeBlocks = newCodeBlocks(highlightOptions...)
+	// siteCodeBlocks' <pre> is focusable, as Hugo's is.
+	siteCodeBlocks = newCodeBlocks(append(slices.Clip(highlightOptions), chromahtml.WithPreWrapper(focusablePre{}))...)
+)
 
-func newCodeBlocks() *codeBlocks {
-	cb := &codeBlocks{formatter: chromahtml.New(highlightOptions...), style: githubStyle}
+// extendCodeBlocks colours m's code blocks; on h's site pages (h may be
+// nil) they are focusable.
+func extendCodeBlocks(m goldmark.Markdown, h *pageHTML) {
+	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(codeRenderer{h}, 200)))
+}
+
+// codeRenderer colours code blocks, on a site page focusable (they may
+// scroll sideways).
+type codeRenderer struct{ h *pageHTML }
+
+func (r codeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(gast.KindFencedCodeBlock, func(w util.BufWriter, source []byte, n gast.Node, entering bool) (gast.WalkStatus, error) {
+		if r.h != nil && r.h.site != nil {
+			return siteCodeBlocks.render(w, source, n, entering)
+		}
+		return sharedCodeBlocks.render(w, source, n, entering)
+	})
+}
+
+func newCodeBlocks(options ...chromahtml.Option) *codeBlocks {
+	cb := &codeBlocks{options: options, formatter: chromahtml.New(options...), style: githubStyle}
 	cb.classes = newClassFormatter(cb.formatter, cb.style)
 	return cb
 }
 
-func extendCodeBlocks(m goldmark.Markdown) {
-	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(sharedCodeBlocks, 200)))
+// focusablePre is chroma's pre-wrapper with tabindex="0" on the <pre> of
+// the code, so a keyboard reaches a block that scrolls sideways.
+type focusablePre struct{}
+
+func (focusablePre) Start(code bool, styleAttr string) string {
+	if code {
+		return `<pre` + styleAttr + ` tabindex="0"><code>`
+	}
+	return `<pre` + styleAttr + `>`
 }
 
-func (cb *codeBlocks) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
-	reg.Register(gast.KindFencedCodeBlock, cb.render)
+func (focusablePre) End(code bool) string {
+	if code {
+		return `</code></pre>`
+	}
+	return `</pre>`
 }
 
 func (cb *codeBlocks) render(w util.BufWriter, source []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
@@ -81,7 +115,7 @@ func (cb *codeBlocks) render(w util.BufWriter, source []byte, node gast.Node, en
 		if iterator, err := tokenise(lexer, code.String()); err == nil {
 			switch {
 			case attrs != nil:
-				_ = chromahtml.New(append(slices.Clip(highlightOptions), options...)...).Format(w, cb.style, iterator)
+				_ = chromahtml.New(append(slices.Clip(cb.options), options...)...).Format(w, cb.style, iterator)
 			case cb.classes != nil:
 				cb.classes.format(w, iterator.Tokens())
 			default:

@@ -108,7 +108,7 @@ func highlightPair(tb testing.TB, md []byte) (want, got string) {
 	tb.Helper()
 	ext := goldmark.New(goldmark.WithExtensions(highlighting.NewHighlighting(highlighting.WithFormatOptions(highlightOptions...))))
 	ours := goldmark.New()
-	extendCodeBlocks(ours)
+	extendCodeBlocks(ours, nil)
 	var w, g bytes.Buffer
 	if err := ext.Convert(md, &w); err != nil {
 		tb.Fatal(err)

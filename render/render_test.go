@@ -106,7 +106,7 @@ type site struct{}
 
 func (site) Extend(m goldmark.Markdown) {
 	m.Parser().AddOptions(parser.WithASTTransformers(util.Prioritized(parse.HeadingIDs, 600)))
-	extendCodeBlocks(m)
+	extendCodeBlocks(m, nil)
 }
 
 // sets is a Results from txtar files: results/ID.txt is the build's set,
