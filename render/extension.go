@@ -40,7 +40,6 @@ func Markdown() goldmark.Markdown { return newPageHTML(nil).md }
 // page (none: each shows its source).
 type htmlRenderer struct{ h *pageHTML }
 
-
 func (r htmlRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindDirective, r.renderDirective)
 	reg.Register(ast.KindValue, r.renderValue)

@@ -18,9 +18,9 @@ import (
 
 func esc(s string) string { return html.EscapeString(s) }
 
-// minPlotText is the smallest plot text, in CSS pixels, a site page
+// MinPlotText is the smallest plot text, in CSS pixels, a site page
 // shows: a plot narrower than that scrolls in its region instead.
-const minPlotText = 11
+const MinPlotText = 11
 
 // RegionStart opens a labelled, focusable region that scrolls what it
 // holds, a wide table or plot, on a narrow screen.
@@ -171,7 +171,7 @@ func writeTableView(b *bytes.Buffer, s *Site, v *view.TableView) {
 // writePlot draws the plot's input here, at render time: evaluation
 // gives the figures, the renderer their picture. On a site page (s) the
 // stylesheet colours its series, and it scrolls in a region where its
-// text would be smaller than minPlotText.
+// text would be smaller than MinPlotText.
 func writePlot(b *bytes.Buffer, s *Site, v *view.Plot) error {
 	if v.Missing != "" {
 		b.WriteString(`<p class="mb-missing">` + esc(v.Missing) + "</p>\n")
@@ -179,7 +179,7 @@ func writePlot(b *bytes.Buffer, s *Site, v *view.Plot) error {
 	}
 	var o plotsvg.Options
 	if s != nil {
-		o = plotsvg.Options{SeriesVar: "--mb-s", MinText: minPlotText}
+		o = plotsvg.Options{SeriesVar: "--mb-s", MinText: MinPlotText}
 	}
 	svg, err := plotsvg.RenderWith(v.Input, o)
 	if err != nil {
