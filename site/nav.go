@@ -1,3 +1,8 @@
+// Package site is what the published book adds around the chapters'
+// pages (which package render writes final, render.SitePage): the
+// navigation and in-page contents, the contents page's note on chapter
+// numbers, the search index, the claims and environment pages, and each
+// experiment's raw data for download.
 package site
 
 import (
