@@ -6,10 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
-
 	"measuredbook/evaluate"
-	"measuredbook/parse"
 	"measuredbook/view"
 )
 
@@ -18,22 +15,8 @@ import (
 // and plots in scroll regions, the plot's width and series colours,
 // focusable code, data links and the page of each value's experiment.
 func TestSitePage(t *testing.T) {
-	a, err := txtar.ParseFile("testdata/readiness.txtar")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var src []byte
-	for _, f := range a.Files {
-		if f.Name == "chapter.md" {
-			src = bytes.Clone(f.Data)
-		}
-	}
-	src = append(src, "\n## 배경 `x<y` {{ readiness.round[api=poll, idle=10000] }}\n\n### A &amp; B\n\n#### 넷째\n\n##### 다섯째\n\n"+
-		"| a | b |\n|---|---|\n| 1 | 2 |\n\n```go\nfunc f() {}\n```\n"...)
-	d, err := parse.Parse("chapter.md", src, fakeProbes)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, d := readinessChapter(t, "\n## 배경 `x<y` {{ readiness.round[api=poll, idle=10000] }}\n\n### A &amp; B\n\n#### 넷째\n\n##### 다섯째\n\n",
+		"| a | b |\n|---|---|\n| 1 | 2 |\n\n```go\nfunc f() {}\n```\n")
 	p, err := evaluate.Evaluate(d, loadResults(t, a), nil)
 	if err != nil {
 		t.Fatal(err)
