@@ -24,7 +24,7 @@ func writeData(w util.BufWriter, s *Site, out *view.Out) {
 	sort.Strings(keys)
 	for _, k := range keys {
 		w.WriteString(` data-` + k + `="` + html.EscapeString(out.Data[k]) + `"`)
-		if p, ok := s.pageOf(out.Data[k]); ok && k == "exp" {
+		if p, ok := s.pageOf(out.Data[k]); k == "exp" && ok {
 			w.WriteString(` data-page="` + html.EscapeString(p) + `"`)
 		}
 	}
