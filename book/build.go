@@ -567,16 +567,16 @@ func (b *Book) renderChapter(l *layout, i int) (o chapterOut) {
 		return o
 	}
 	o.claims, o.sets = p.Claims, p.Sets
-	body, err := render.HTML(doc, p.Views)
+	body, headings, err := render.SitePage(doc, p.Views, render.Site{Page: name, Data: l.has, PageOf: l.pageOf})
 	if err != nil {
 		o.err = err
 		return o
 	}
-	decorated, toc := site.Decorate(body, site.Links{Page: name, Has: l.has, PageOf: l.pageOf})
-	o.search = site.SearchEntries(site.Sections(d.Front.Title, d.Front.Slug, decorated, toc))
+	text := string(body)
+	o.search = site.SearchEntries(site.Sections(d.Front.Title, d.Front.Slug, text, headings))
 	page := l.base
-	page.Page, page.Body = d.Front.Title, template.HTML(decorated)
-	if page.pageExtras, err = extras(l, name, toc); err != nil {
+	page.Page, page.Body = d.Front.Title, template.HTML(text)
+	if page.pageExtras, err = extras(l, name, site.Contents(headings)); err != nil {
 		o.err = err
 		return o
 	}

@@ -9,6 +9,7 @@ import (
 	"measuredbook/rendercache"
 	"measuredbook/site"
 	"measuredbook/templates"
+	"measuredbook/view"
 )
 
 // pageExtras is what the site adds to a page's layout data: the sidebar
@@ -19,7 +20,7 @@ type pageExtras struct {
 	Search    bool // the page is the search page: it loads the index
 }
 
-func extras(l *layout, page string, toc []site.Heading) (pageExtras, error) {
+func extras(l *layout, page string, toc []view.Heading) (pageExtras, error) {
 	nav, err := l.sidebar.Nav(page, toc)
 	e := pageExtras{Nav: nav, Search: page == "search.html"}
 	if page == "index.html" {
@@ -84,15 +85,15 @@ func (b *Book) extraPages(l *layout, outs []chapterOut) error {
 	}
 	for _, p := range []struct {
 		file, title string
-		body        func() []byte
+		body        func() ([]byte, []view.Heading)
 		inputs      any // what the body is made of beside the site's key, for the cache; nil: not kept
 	}{
 		// The claims page lists every claim of the book, which a save
 		// rarely changes and a book of many chapters takes a while to lay
 		// out again.
-		{"claims.html", "검사한 주장", func() []byte { return site.ClaimsBody(res.Machine, claims) }, claims},
-		{"environment.html", "측정 환경", func() []byte { return site.EnvironmentBody(sets) }, nil},
-		{"search.html", "검색", func() []byte { return nil }, nil},
+		{"claims.html", "검사한 주장", func() ([]byte, []view.Heading) { return site.ClaimsBody(res.Machine, claims) }, claims},
+		{"environment.html", "측정 환경", func() ([]byte, []view.Heading) { return site.EnvironmentBody(sets) }, nil},
+		{"search.html", "검색", func() ([]byte, []view.Heading) { return nil, nil }, nil},
 	} {
 		key, placed, err := l.cachedPage(p.file, p.inputs)
 		if placed || err != nil {
@@ -102,7 +103,7 @@ func (b *Book) extraPages(l *layout, outs []chapterOut) error {
 			continue
 		}
 		page := l.base
-		body, toc := site.Decorate(p.body(), site.Links{})
+		body, toc := p.body()
 		page.Page, page.Body = p.title, template.HTML(body)
 		if page.pageExtras, err = extras(l, p.file, toc); err != nil {
 			return err

@@ -122,31 +122,62 @@ var (
 // point, if p has no series, a series has no points, a value is NaN or
 // infinite, a value on a log axis is not positive, or Lo, Y, Hi are out of
 // order; all such problems are reported together.
-func Render(p Plot) ([]byte, error) {
+func Render(p Plot) ([]byte, error) { return RenderWith(p, Options{}) }
+
+// Options are what a page may ask of a plot's picture beyond Render's.
+type Options struct {
+	// SeriesVar, if set, colours the series from CSS custom properties of
+	// that prefix instead of the palette: with "--mb-s" the first series'
+	// colour is var(--mb-s1), so a stylesheet gives each theme its own.
+	SeriesVar string
+	// MinText, if set, is the smallest size in CSS pixels the plot's text
+	// may shrink to: the plot gets a min-width at which it is that size.
+	MinText float64
+}
+
+// RenderWith draws p as Render does, with o.
+func RenderWith(p Plot, o Options) ([]byte, error) {
 	if err := p.check(); err != nil {
 		return nil, err
 	}
-	doc, err := p.vgsvgDocument()
+	doc, smallest, err := p.vgsvgDocument()
 	if err != nil {
 		return nil, err
 	}
 	w, h := p.size()
-	return finish(doc, p.accessibleName(), w, h)
+	minWidth := 0.0
+	if o.MinText > 0 && smallest > 0 {
+		minWidth = w * o.MinText / smallest
+	}
+	return finish(doc, p.AccessibleName(), w, h, o.SeriesVar, minWidth)
 }
 
 // vgsvgDocument draws p, already checked, with vgsvg's canvas and returns
-// its document.
-func (p Plot) vgsvgDocument() ([]byte, error) {
+// its document and the size of its smallest text, in points.
+func (p Plot) vgsvgDocument() (doc []byte, smallest float64, err error) {
 	w, h := p.size()
-	c := vgsvg.New(vg.Length(w), vg.Length(h))
+	c := &smallestText{CanvasSizer: vgsvg.New(vg.Length(w), vg.Length(h))}
 	if err := p.draw(c); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	var doc bytes.Buffer
-	if _, err := c.WriteTo(&doc); err != nil {
-		return nil, fmt.Errorf("plotsvg: %w", err)
+	var b bytes.Buffer
+	if _, err := c.CanvasSizer.(*vgsvg.Canvas).WriteTo(&b); err != nil {
+		return nil, 0, fmt.Errorf("plotsvg: %w", err)
 	}
-	return doc.Bytes(), nil
+	return b.Bytes(), c.points, nil
+}
+
+// smallestText is a canvas that keeps the smallest size it writes text in.
+type smallestText struct {
+	vg.CanvasSizer
+	points float64
+}
+
+func (c *smallestText) FillString(f font.Face, pt vg.Point, s string) {
+	if size := f.Font.Size.Points(); size > 0 && (c.points == 0 || size < c.points) {
+		c.points = size
+	}
+	c.CanvasSizer.FillString(f, pt, s)
 }
 
 // draw lays p, already checked, out on c and draws it.
@@ -407,9 +438,9 @@ func (p Plot) size() (w, h float64) {
 	return w, h
 }
 
-// accessibleName is the text of <title>: the title, or failing that what
+// AccessibleName is the text of <title>: the title, or failing that what
 // the axes show.
-func (p Plot) accessibleName() string {
+func (p Plot) AccessibleName() string {
 	switch {
 	case p.Title != "":
 		return p.Title

@@ -32,7 +32,7 @@ var textFont = regexp.MustCompile(`font-family:[^;"]*;?`)
 // vgsvg writes no ids, random or otherwise, and formats every number with
 // a fixed precision, so its bytes are already a function of the input; this
 // step keeps it so.
-func finish(doc []byte, title string, w, h float64) ([]byte, error) {
+func finish(doc []byte, title string, w, h float64, seriesVar string, minWidth float64) ([]byte, error) {
 	i := bytes.Index(doc, []byte("<svg"))
 	if i < 0 {
 		return nil, fmt.Errorf("plotsvg: vgsvg output has no <svg> element")
@@ -49,16 +49,27 @@ func finish(doc []byte, title string, w, h float64) ([]byte, error) {
 	body = bytes.ReplaceAll(body, []byte("stroke:#000000"), []byte("stroke:currentColor"))
 	body = bytes.ReplaceAll(body, []byte("fill:#000000"), []byte("fill:currentColor"))
 	body = bytes.ReplaceAll(body, []byte("stroke:#E0E0E0"), []byte("stroke:currentColor;stroke-opacity:0.15"))
-
-	return append(appendHead(make([]byte, 0, len(body)+512), title, w, h), body...), nil
+	if seriesVar != "" {
+		for i, c := range palette[:len(palette)-1] { // the last, black, is currentColor
+			hex := fmt.Sprintf("#%02X%02X%02X", c.R, c.G, c.B)
+			v := fmt.Sprintf("var(%s%d)", seriesVar, i+1)
+			body = bytes.ReplaceAll(body, []byte("stroke:"+hex), []byte("stroke:"+v))
+			body = bytes.ReplaceAll(body, []byte("fill:"+hex), []byte("fill:"+v))
+		}
+	}
+	return append(appendHead(make([]byte, 0, len(body)+512), title, w, h, minWidth), body...), nil
 }
 
-// appendHead appends the start tag and the <title> that finish writes.
-func appendHead(b []byte, title string, w, h float64) []byte {
+// appendHead appends the start tag and the <title> that finish writes,
+// with a min-width in CSS pixels unless that is 0.
+func appendHead(b []byte, title string, w, h, minWidth float64) []byte {
 	// Points in the viewBox; at its natural size a point is 4/3 CSS pixels.
 	b = fmt.Appendf(b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %.5g %.5g" `+
-		`width="100%%" style="max-width:%.5gpx;height:auto" role="img" fill="currentColor" font-family="%s">`,
-		w, h, w*4/3, fontFamily)
+		`width="100%%" style="max-width:%.5gpx;height:auto`, w, h, w*4/3)
+	if minWidth > 0 {
+		b = fmt.Appendf(b, ";min-width:%.0fpx", minWidth)
+	}
+	b = fmt.Appendf(b, `" role="img" fill="currentColor" font-family="%s">`, fontFamily)
 	b = append(b, "<title>"...)
 	b = append(b, html.EscapeString(title)...)
 	return append(b, "</title>"...)

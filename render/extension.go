@@ -5,12 +5,15 @@ package render
 // directive shows its YAML and each value its expression.
 
 import (
+	"bufio"
 	"bytes"
 	"html"
 	"strings"
 
 	"github.com/yuin/goldmark"
 	gast "github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/renderer"
 	ghtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/util"
@@ -41,21 +44,105 @@ func (r htmlRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindDirective, r.renderDirective)
 	reg.Register(ast.KindValue, r.renderValue)
 	reg.Register(gast.KindImage, r.renderImage)
+	reg.Register(gast.KindHeading, r.renderHeading)
+	reg.Register(east.KindTable, r.renderTable)
 }
 
-// defaultImage is goldmark's own image renderer (with the options of
-// Markdown), used for every image whose alt text holds no value.
-var defaultImage = func() renderer.NodeRendererFunc {
-	var c captureImage
-	ghtml.NewRenderer(ghtml.WithUnsafe()).RegisterFuncs(&c)
+// The renderers goldmark's own, with the options of Markdown, would use
+// for images, headings and tables: the measured book's write what a site
+// page adds around them.
+var (
+	defaultImage   = goldmarkFunc(ghtml.NewRenderer(ghtml.WithUnsafe()), gast.KindImage)
+	defaultHeading = goldmarkFunc(ghtml.NewRenderer(ghtml.WithUnsafe()), gast.KindHeading)
+	defaultTable   = goldmarkFunc(extension.NewTableHTMLRenderer(), east.KindTable)
+)
+
+// goldmarkFunc is the function r renders nodes of kind k with.
+func goldmarkFunc(r renderer.NodeRenderer, k gast.NodeKind) renderer.NodeRendererFunc {
+	c := capture{kind: k}
+	r.RegisterFuncs(&c)
 	return c.f
-}()
+}
 
-type captureImage struct{ f renderer.NodeRendererFunc }
+type capture struct {
+	kind gast.NodeKind
+	f    renderer.NodeRendererFunc
+}
 
-func (c *captureImage) Register(k gast.NodeKind, f renderer.NodeRendererFunc) {
-	if k == gast.KindImage {
+func (c *capture) Register(k gast.NodeKind, f renderer.NodeRendererFunc) {
+	if k == c.kind {
 		c.f = f
+	}
+}
+
+// renderHeading renders a heading as goldmark does; on a site page an
+// h2–h4 ends with a link to itself and is recorded for the page's
+// contents.
+func (r htmlRenderer) renderHeading(w util.BufWriter, source []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
+	n := node.(*gast.Heading)
+	id, ok := n.AttributeString("id")
+	if r.h.site == nil || n.Level < 2 || n.Level > 4 || !ok {
+		return defaultHeading(w, source, node, entering)
+	}
+	if entering {
+		var text strings.Builder
+		r.plainText(&text, source, n)
+		r.h.headings = append(r.h.headings, view.Heading{Level: n.Level, ID: string(id.([]byte)), Text: strings.TrimSpace(text.String())})
+		return defaultHeading(w, source, node, entering)
+	}
+	h := r.h.headings[len(r.h.headings)-1]
+	w.WriteString(" " + HeadingLink(h.ID, h.Text))
+	return defaultHeading(w, source, node, entering)
+}
+
+// renderTable renders a table as goldmark does, on a site page in a
+// scroll region.
+func (r htmlRenderer) renderTable(w util.BufWriter, source []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
+	if r.h.site == nil {
+		return defaultTable(w, source, node, entering)
+	}
+	if entering {
+		w.WriteString(RegionStart(view.TableWord))
+		return defaultTable(w, source, node, entering)
+	}
+	w.WriteString("</table></div>\n")
+	return gast.WalkContinue, nil
+}
+
+// plainText is the text a reader reads in n, values as their text.
+func (r htmlRenderer) plainText(b *strings.Builder, source []byte, n gast.Node) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c := c.(type) {
+		case *gast.Text:
+			// As goldmark writes it (escapes and entities resolved), unescaped.
+			var t bytes.Buffer
+			w := bufio.NewWriter(&t)
+			ghtml.DefaultWriter.Write(w, c.Segment.Value(source))
+			if c.SoftLineBreak() {
+				w.WriteByte('\n')
+			}
+			w.Flush()
+			b.WriteString(html.UnescapeString(t.String()))
+		case *gast.String:
+			b.Write(c.Value)
+		case *gast.AutoLink:
+			b.Write(c.Label(source))
+		case *ast.Value:
+			if out := r.h.page.Value(c); out != nil {
+				b.WriteString(out.Text)
+			} else {
+				b.Write(c.Raw)
+			}
+		case *gast.CodeSpan:
+			for t := c.FirstChild(); t != nil; t = t.NextSibling() {
+				if t, ok := t.(*gast.Text); ok {
+					b.Write(t.Segment.Value(source))
+				}
+			}
+		case *gast.RawHTML, *gast.Image:
+		default:
+			r.plainText(b, source, c)
+		}
 	}
 }
 
@@ -130,11 +217,11 @@ func (r htmlRenderer) renderValue(w util.BufWriter, source []byte, node gast.Nod
 		// source so nothing silently disappears.
 		out = &view.Out{State: view.Unevaluated, Text: string(n.Raw)}
 	}
-	writeSpan(w, out)
+	writeSpan(w, r.h.site, out)
 	return gast.WalkSkipChildren, nil
 }
 
-func writeSpan(w util.BufWriter, out *view.Out) {
+func writeSpan(w util.BufWriter, s *Site, out *view.Out) {
 	w.WriteString(`<span class="`)
 	w.WriteString(outClass(out))
 	w.WriteString(`"`)
@@ -143,7 +230,7 @@ func writeSpan(w util.BufWriter, out *view.Out) {
 		w.WriteString(html.EscapeString(out.Title))
 		w.WriteString(`"`)
 	}
-	writeData(w, out)
+	writeData(w, s, out)
 	w.WriteString(">")
 	w.WriteString(html.EscapeString(out.Text))
 	w.WriteString("</span>")
@@ -157,11 +244,11 @@ func (r htmlRenderer) renderDirective(w util.BufWriter, source []byte, node gast
 	var b bytes.Buffer
 	switch v := r.h.page.View(n).(type) {
 	case *view.Experiment:
-		writeExperiment(&b, v)
+		writeExperiment(&b, r.h.site, v)
 	case *view.TableView:
-		writeTableView(&b, v)
+		writeTableView(&b, r.h.site, v)
 	case *view.Plot:
-		if err := writePlot(&b, v); err != nil {
+		if err := writePlot(&b, r.h.site, v); err != nil {
 			return gast.WalkStop, err
 		}
 	case *view.Claim:
@@ -198,6 +285,6 @@ func (r htmlRenderer) renderDirective(w util.BufWriter, source []byte, node gast
 type extender struct{ h *pageHTML }
 
 func (x extender) Extend(m goldmark.Markdown) {
-	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(htmlRenderer{x.h}, 500)))
+	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(htmlRenderer{x.h}, 400)))
 	extendCodeBlocks(m)
 }

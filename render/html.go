@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"fmt"
 	"html"
+	"slices"
 	"strings"
 
 	"measuredbook/expr"
@@ -17,7 +18,32 @@ import (
 
 func esc(s string) string { return html.EscapeString(s) }
 
-func writeTable(b *bytes.Buffer, class string, t *view.Table) {
+// MinPlotText is the smallest plot text, in CSS pixels, a site page
+// shows: a plot narrower than that scrolls in its region instead.
+const MinPlotText = 11
+
+// RegionStart opens a labelled, focusable region that scrolls what it
+// holds, a wide table or plot, on a narrow screen.
+func RegionStart(label string) string {
+	return `<div class="scroll" role="region" aria-label="` + esc(label) + `" tabindex="0">`
+}
+
+// HeadingLink is the link a heading of a site page ends with, to itself:
+// its id and text.
+func HeadingLink(id, text string) string {
+	return `<a class="anchor" href="#` + esc(id) + `" aria-label="` + esc(view.SectionLink+text) + `">#</a>`
+}
+
+// writeTable writes t, on a site page (s) in a scroll region named by its
+// caption.
+func writeTable(b *bytes.Buffer, s *Site, class string, t *view.Table) {
+	if s != nil {
+		label := view.TableWord
+		if t.Caption != "" {
+			label += ": " + strings.TrimSpace(t.Caption)
+		}
+		b.WriteString(RegionStart(label))
+	}
 	b.WriteString(`<table class="` + class + `">` + "\n")
 	if t.Caption != "" {
 		b.WriteString("<caption>" + esc(t.Caption) + "</caption>\n")
@@ -37,7 +63,11 @@ func writeTable(b *bytes.Buffer, class string, t *view.Table) {
 		}
 		b.WriteString("</tr>\n")
 	}
-	b.WriteString("</tbody>\n</table>\n")
+	b.WriteString("</tbody>\n</table>")
+	if s != nil {
+		b.WriteString("</div>")
+	}
+	b.WriteString("\n")
 }
 
 func writeCell(b *bytes.Buffer, c view.Cell, head bool) {
@@ -94,7 +124,8 @@ func join(a, b string) string {
 // provenance line. With show: none the table goes (the chapter shows the
 // figures its own way) but the provenance line stays: every experiment on
 // a page says who measured it, when and how often.
-func writeExperiment(b *bytes.Buffer, v *view.Experiment) {
+// On a site page its provenance links to its raw data, if the site has it.
+func writeExperiment(b *bytes.Buffer, s *Site, v *view.Experiment) {
 	id := ` id="experiment-` + esc(v.ID) + `"`
 	if v.Missing != "" {
 		if v.Hidden {
@@ -106,7 +137,7 @@ func writeExperiment(b *bytes.Buffer, v *view.Experiment) {
 	}
 	b.WriteString(`<figure class="mb-experiment"` + id + ">\n")
 	if !v.Hidden {
-		writeTable(b, "mb-results", v.Table)
+		writeTable(b, s, "mb-results", v.Table)
 	}
 	if v.Fixed != "" {
 		b.WriteString(`<p class="mb-fixed">` + esc(view.FixedPrefix+v.Fixed) + "</p>\n")
@@ -119,31 +150,48 @@ func writeExperiment(b *bytes.Buffer, v *view.Experiment) {
 	if v.SpreadNote != "" {
 		title = ` title="` + esc(v.SpreadNote) + `"`
 	}
-	b.WriteString(`<figcaption class="` + class + `"` + title + ">" + esc(v.Provenance) + "</figcaption>\n</figure>\n")
+	b.WriteString(`<figcaption class="` + class + `"` + title + ">" + esc(v.Provenance))
+	if s != nil && s.Data[v.ID] {
+		e := esc(v.ID)
+		b.WriteString(` <span class="mb-data">원자료 <a href="data/` + e + `.csv" download>CSV</a> · <a href="data/` + e + `.json" download>JSON</a></span>`)
+	}
+	b.WriteString("</figcaption>\n</figure>\n")
 }
 
-func writeTableView(b *bytes.Buffer, v *view.TableView) {
+func writeTableView(b *bytes.Buffer, s *Site, v *view.TableView) {
 	if v.Missing != "" {
 		b.WriteString(`<p class="mb-missing">` + esc(v.Missing) + "</p>\n")
 		return
 	}
 	b.WriteString(`<figure class="mb-table">` + "\n")
-	writeTable(b, "mb-results", v.Table)
+	writeTable(b, s, "mb-results", v.Table)
 	b.WriteString(`<figcaption class="mb-provenance">` + esc(v.Provenance) + "</figcaption>\n</figure>\n")
 }
 
 // writePlot draws the plot's input here, at render time: evaluation
-// gives the figures, the renderer their picture.
-func writePlot(b *bytes.Buffer, v *view.Plot) error {
+// gives the figures, the renderer their picture. On a site page (s) the
+// stylesheet colours its series, and it scrolls in a region where its
+// text would be smaller than MinPlotText.
+func writePlot(b *bytes.Buffer, s *Site, v *view.Plot) error {
 	if v.Missing != "" {
 		b.WriteString(`<p class="mb-missing">` + esc(v.Missing) + "</p>\n")
 		return nil
 	}
-	svg, err := plotsvg.Render(v.Input)
+	var o plotsvg.Options
+	if s != nil {
+		o = plotsvg.Options{SeriesVar: "--mb-s", MinText: MinPlotText}
+	}
+	svg, err := plotsvg.RenderWith(v.Input, o)
 	if err != nil {
 		return fmt.Errorf("%s: plot: %v", v.At, err)
 	}
 	b.WriteString(`<figure class="mb-plot">` + "\n")
+	if s != nil {
+		// The region closes right after </svg>, before the line's end.
+		end := bytes.TrimRight(svg, "\n")
+		b.WriteString(RegionStart(view.PlotWord + ": " + v.Input.AccessibleName()))
+		svg = slices.Concat(end, []byte("</div>"), svg[len(end):])
+	}
 	b.Write(svg)
 	b.WriteString("\n<figcaption>")
 	if v.Caption != "" {

@@ -21,28 +21,53 @@ import (
 // directive from its view on p. A nil p (or a node p has no view of) shows
 // the source: nothing silently disappears.
 func HTML(d *parse.Doc, p *view.Page) ([]byte, error) {
+	out, _, err := render(d, p, nil)
+	return out, err
+}
+
+// Site is what a page of the published book links to beyond itself.
+type Site struct {
+	Page   string            // the page's own file name
+	Data   map[string]bool   // the experiments whose raw data the site offers
+	PageOf map[string]string // the page each experiment is shown on
+}
+
+// SitePage renders the chapter body of d as HTML shows it on page s of the
+// site: as HTML does, with a link after every h2–h4 to itself, every
+// table and plot in a labelled, focusable scroll region (a plot no
+// narrower than keeps its text readable, its series coloured by the
+// stylesheet), code blocks focusable, each experiment's provenance linked
+// to its raw data and each live value to the page of its experiment. It
+// also returns the page's h2–h4, in order.
+func SitePage(d *parse.Doc, p *view.Page, s Site) ([]byte, []view.Heading, error) {
+	return render(d, p, &s)
+}
+
+func render(d *parse.Doc, p *view.Page, s *Site) ([]byte, []view.Heading, error) {
 	h := pageHTMLs.Get().(*pageHTML)
-	h.page = p
+	h.page, h.site = p, s
 	defer func() {
-		h.page, h.buf = nil, h.buf[:0]
+		h.page, h.site, h.buf, h.headings = nil, nil, h.buf[:0], nil
 		pageHTMLs.Put(h)
 	}()
 	// Rendered into the instance's buffer, kept from page to page, and
 	// copied out at its size: no doubling up from nothing for each page.
 	b := bytes.NewBuffer(h.buf)
 	if err := h.md.Renderer().Render(b, d.Body(), d.Root()); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	h.buf = b.Bytes()
-	return bytes.Clone(h.buf), nil
+	return bytes.Clone(h.buf), h.headings, nil
 }
 
 // pageHTML is the goldmark instance that renders one page: Markdown's,
 // with the measured book's node renderers reading the page's views.
 type pageHTML struct {
-	page *view.Page
-	md   goldmark.Markdown
-	buf  []byte
+	page     *view.Page
+	site     *Site // nil: the body alone, as Markdown renders it
+	headings []view.Heading
+	md       goldmark.Markdown
+	buf      []byte
 }
 
 // pageHTMLs are instances for HTML, each given one page at a time: making

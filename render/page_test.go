@@ -19,8 +19,9 @@ import (
 	"measuredbook/probe"
 )
 
-// readinessChapter is testdata/readiness.txtar and its chapter, parsed.
-func readinessChapter(t *testing.T) (*txtar.Archive, *parse.Doc) {
+// readinessChapter is testdata/readiness.txtar and its chapter, parsed;
+// more is Markdown added at the chapter's end.
+func readinessChapter(t *testing.T, more ...string) (*txtar.Archive, *parse.Doc) {
 	t.Helper()
 	a, err := txtar.ParseFile("testdata/readiness.txtar")
 	if err != nil {
@@ -29,7 +30,7 @@ func readinessChapter(t *testing.T) (*txtar.Archive, *parse.Doc) {
 	var src []byte
 	for _, f := range a.Files {
 		if f.Name == "chapter.md" {
-			src = f.Data
+			src = []byte(string(f.Data) + strings.Join(more, ""))
 		}
 	}
 	d, err := parse.Parse("chapter.md", src, fakeProbes)

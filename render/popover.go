@@ -12,8 +12,9 @@ import (
 // writeData writes out's Data as data-KEY attributes in key order,
 // skipping empty values, and makes a live value with something to tell
 // (its provenance, or a title: a setting's) focusable, so a keyboard or a
-// touch reaches it.
-func writeData(w util.BufWriter, out *view.Out) {
+// touch reaches it. On a site page (s) a value drawing on an experiment
+// shown on another page says which (data-page), for its popover's link.
+func writeData(w util.BufWriter, s *Site, out *view.Out) {
 	keys := make([]string, 0, len(out.Data))
 	for k, v := range out.Data {
 		if v != "" {
@@ -23,8 +24,20 @@ func writeData(w util.BufWriter, out *view.Out) {
 	sort.Strings(keys)
 	for _, k := range keys {
 		w.WriteString(` data-` + k + `="` + html.EscapeString(out.Data[k]) + `"`)
+		if p, ok := s.pageOf(out.Data[k]); k == "exp" && ok {
+			w.WriteString(` data-page="` + html.EscapeString(p) + `"`)
+		}
 	}
 	if out.State == view.Figure && (len(keys) > 0 || out.Title != "") {
 		w.WriteString(` tabindex="0"`)
 	}
+}
+
+// pageOf is the page experiment id is shown on if that is not this one.
+func (s *Site) pageOf(id string) (string, bool) {
+	if s == nil {
+		return "", false
+	}
+	p, ok := s.PageOf[id]
+	return p, ok && p != s.Page
 }

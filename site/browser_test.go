@@ -26,8 +26,8 @@ import (
 	"measuredbook/book"
 	"measuredbook/dataset"
 	"measuredbook/probes"
+	"measuredbook/render"
 	"measuredbook/runner"
-	"measuredbook/site"
 )
 
 // built is the book (../chapters from ../results) built once for every
@@ -283,8 +283,8 @@ func TestSiteInBrowser(t *testing.T) {
 				// plot's scale on the screen.
 				small := value[float64](t, ctx, `Math.min(1e9, ...[...document.querySelectorAll('.mb-plot svg')].flatMap(svg =>
 					[...svg.querySelectorAll('text')].map(tx => parseFloat(getComputedStyle(tx).fontSize) * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width)))`)
-				if small < site.MinPlotText-0.01 {
-					t.Errorf("%s%s: plot text is %.1f px at 360 px, want at least %d", base, page, small, site.MinPlotText)
+				if small < render.MinPlotText-0.01 {
+					t.Errorf("%s%s: plot text is %.1f px at 360 px, want at least %d", base, page, small, render.MinPlotText)
 				}
 				for _, p := range probs.take() {
 					t.Errorf("%s%s: %s", base, page, p)

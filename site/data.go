@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"fmt"
-	"html"
 	"slices"
 	"sort"
 	"strconv"
@@ -110,56 +108,4 @@ func Export(set string, r *dataset.Result) (jsonFile, csvFile []byte, err error)
 		return nil, nil, err
 	}
 	return append(jsonFile, '\n'), buf.Bytes(), w.Error()
-}
-
-// linkData adds to each experiment's provenance line (its figure's
-// caption) the links to its raw data, for the experiments with data (has).
-func linkData(dst, body []byte, has map[string]bool) ([]byte, bool) {
-	out, last, changed := dst, 0, false
-	for from := 0; ; {
-		start, id, open := experimentFigure(body, from)
-		if start < 0 {
-			break
-		}
-		end := bytes.Index(body[open:], []byte("</figure>"))
-		if end < 0 {
-			break
-		}
-		// The links go at the end of the figure's last caption, inside
-		// a span it may end with.
-		prev, fig := from, open+end
-		from = fig
-		cut := bytes.LastIndex(body[prev:fig], []byte("</figcaption>"))
-		if cut < 0 || prev+cut < open {
-			continue
-		}
-		exp := html.UnescapeString(string(id))
-		if !has[exp] {
-			continue
-		}
-		cut += prev
-		if bytes.HasSuffix(body[:cut], []byte("</span>")) {
-			cut -= len("</span>")
-		}
-		e := html.EscapeString(exp)
-		out = fmt.Appendf(append(out, body[last:cut]...),
-			` <span class="mb-data">원자료 <a href="data/%s.csv" download>CSV</a> · <a href="data/%s.json" download>JSON</a></span>`, e, e)
-		last, changed = cut, true
-	}
-	if !changed {
-		return dst, false
-	}
-	return append(out, body[last:]...), true
-}
-
-// linkExperiments tells each live value drawing on an experiment shown on
-// another page where that page is (data-page), for its popover's link.
-func linkExperiments(dst, body []byte, l Links) ([]byte, bool) {
-	return afterAttrs(dst, body, "data-exp", func(value []byte) string {
-		id := html.UnescapeString(string(value))
-		if p, ok := l.PageOf[id]; ok && p != l.Page {
-			return ` data-page="` + html.EscapeString(p) + `"`
-		}
-		return ""
-	})
 }

@@ -1,3 +1,8 @@
+// Package site is what the published book adds around the chapters'
+// pages (which package render writes final, render.SitePage): the
+// navigation and in-page contents, the contents page's note on chapter
+// numbers, the search index, the claims and environment pages, and each
+// experiment's raw data for download.
 package site
 
 import (
@@ -5,14 +10,16 @@ import (
 	"fmt"
 	"html/template"
 	"strings"
+
+	"measuredbook/view"
 )
 
 // Chapter is one chapter as the navigation shows it.
 type Chapter struct {
 	Title, Slug string
 	Order       int
-	Current     bool      // the page being laid out
-	Contents    []Heading // the in-page contents, on the current chapter only
+	Current     bool           // the page being laid out
+	Contents    []view.Heading // the in-page contents, on the current chapter only
 }
 
 // Nav is what a page's layout needs to draw the sidebar: the page's file
@@ -55,7 +62,7 @@ func NewSidebar(t *template.Template, chapters []Chapter) (*Sidebar, error) {
 
 // Nav is the navigation of page; contents is the current chapter's
 // in-page contents (nil on other pages).
-func (s *Sidebar) Nav(page string, contents []Heading) (Nav, error) {
+func (s *Sidebar) Nav(page string, contents []view.Heading) (Nav, error) {
 	i, ok := s.page[page]
 	if !ok {
 		return Nav{Page: page, List: template.HTML(s.lines)}, nil
@@ -103,4 +110,15 @@ func joinKo(items []string) string {
 		return items[0]
 	}
 	return strings.Join(items[:len(items)-1], ", ") + "과 " + items[len(items)-1]
+}
+
+// Contents is a page's in-page contents: its h2s and h3s.
+func Contents(headings []view.Heading) []view.Heading {
+	var toc []view.Heading
+	for _, h := range headings {
+		if h.Level <= 3 {
+			toc = append(toc, h)
+		}
+	}
+	return toc
 }

@@ -10,6 +10,7 @@ import (
 
 	"measuredbook/dataset"
 	"measuredbook/evaluate"
+	"measuredbook/render"
 	"measuredbook/view"
 )
 
@@ -22,9 +23,10 @@ type ChapterClaims struct {
 // ClaimsBody is the claims page: every claim of every chapter, its
 // verdict on the build's set (own) and the figures it was decided on; a
 // claim decided on other machines' figures names them, and a claim stated
-// per machine gives its verdict on each.
-func ClaimsBody(own string, chapters []ChapterClaims) []byte {
+// per machine gives its verdict on each. It also returns the page's h2s.
+func ClaimsBody(own string, chapters []ChapterClaims) ([]byte, []view.Heading) {
 	var b bytes.Buffer
+	var headings []view.Heading
 	count := map[view.Verdict]int{}
 	total := 0
 	for _, c := range chapters {
@@ -44,7 +46,8 @@ func ClaimsBody(own string, chapters []ChapterClaims) []byte {
 		if len(c.Claims) == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "<h2 id=\"%s\"><a href=\"%s.html\">%s</a></h2>\n<ul class=\"claims\">\n", html.EscapeString(c.Slug), html.EscapeString(c.Slug), html.EscapeString(c.Title))
+		headings = writeH2(&b, headings, c.Slug, fmt.Sprintf("<a href=\"%s.html\">%s</a>", html.EscapeString(c.Slug), html.EscapeString(c.Title)), c.Title)
+		b.WriteString("<ul class=\"claims\">\n")
 		for _, cl := range c.Claims {
 			v := cl.Shown()
 			basis := ""
@@ -72,7 +75,15 @@ func ClaimsBody(own string, chapters []ChapterClaims) []byte {
 		}
 		b.WriteString("</ul>\n")
 	}
-	return b.Bytes()
+	return b.Bytes(), headings
+}
+
+// writeH2 writes an h2 of id, holding inner (HTML) whose text is text,
+// with a link to itself, and adds it to headings.
+func writeH2(b *bytes.Buffer, headings []view.Heading, id, inner, text string) []view.Heading {
+	h := view.Heading{Level: 2, ID: id, Text: text}
+	fmt.Fprintf(b, "<h2 id=\"%s\">%s %s</h2>\n", html.EscapeString(id), inner, render.HeadingLink(h.ID, h.Text))
+	return append(headings, h)
 }
 
 // SetMachine is one result set whose figures appear in the book.
@@ -87,9 +98,11 @@ type SetMachine struct {
 // EnvironmentBody is the environment page: each machine whose figures
 // appear, its fingerprint, kernel and limits, and for a transcribed set
 // where each experiment's figures were taken from. A machine the book
-// shows whose set is not here is listed as such: its places are gaps.
-func EnvironmentBody(sets []SetMachine) []byte {
+// shows whose set is not here is listed as such: its places are gaps. It
+// also returns the page's h2s.
+func EnvironmentBody(sets []SetMachine) ([]byte, []view.Heading) {
 	var b bytes.Buffer
+	var headings []view.Heading
 	b.WriteString("<p>이 책의 수치를 잰 기계들입니다. 실험마다 붙은 출처 줄이 어느 기계의 값인지 말합니다.</p>\n")
 	for _, s := range sets {
 		what := "이 책의 측정 세트"
@@ -102,7 +115,7 @@ func EnvironmentBody(sets []SetMachine) []byte {
 		default:
 			what = "다른 기계"
 		}
-		fmt.Fprintf(&b, "<h2 id=\"set-%s\">%s <small>(%s)</small></h2>\n", html.EscapeString(s.Set), html.EscapeString(s.Set), what)
+		headings = writeH2(&b, headings, "set-"+s.Set, fmt.Sprintf("%s <small>(%s)</small>", html.EscapeString(s.Set), what), s.Set+" ("+what+")")
 		if len(s.Experiments) == 0 {
 			fmt.Fprintf(&b, "<p>이 책이 보여 주는 기계이지만 results/%s/에 결과가 없어, 이 기계의 자리는 빈칸으로 남았습니다. 그 기계에서 <code>go run . bundle &gt; FILE</code>로 묶어 와 여기서 <code>go run . import FILE</code>로 더하면 채워집니다.</p>\n", html.EscapeString(s.Set))
 			continue
@@ -113,7 +126,8 @@ func EnvironmentBody(sets []SetMachine) []byte {
 				fmt.Fprintf(&b, "<tr><th scope=\"row\">%s</th><td>%s</td></tr>\n", k, html.EscapeString(v))
 			}
 		}
-		fmt.Fprintf(&b, "<div class=\"scroll\" role=\"region\" aria-label=\"표: %s 기계\" tabindex=\"0\"><table class=\"env\">\n<caption>%s 기계 지문</caption>\n", html.EscapeString(s.Set), html.EscapeString(s.Set))
+		caption := s.Set + " 기계 지문"
+		fmt.Fprintf(&b, "%s<table class=\"env\">\n<caption>%s</caption>\n", render.RegionStart(view.TableWord+": "+caption), html.EscapeString(caption))
 		row("이름", f.Name)
 		row("CPU", f.CPU)
 		if f.Cores > 0 {
@@ -150,5 +164,5 @@ func EnvironmentBody(sets []SetMachine) []byte {
 			b.WriteString("</dl></details>\n")
 		}
 	}
-	return b.Bytes()
+	return b.Bytes(), headings
 }

@@ -1,9 +1,13 @@
 package site
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"html"
 	"strings"
+
+	"measuredbook/view"
 )
 
 // Section is one searchable part of a chapter: the text under one
@@ -15,13 +19,9 @@ type Section struct {
 	Text    string `json:"x"` // the plain text
 }
 
-// Sections splits a decorated chapter body (Decorate's output) into its
-// searchable sections.
-func Sections(title, slug, body string, toc []Heading) []Section {
-	byID := map[string]string{}
-	for _, h := range toc {
-		byID[h.ID] = h.Text
-	}
+// Sections splits a chapter's page body (render.SitePage's) into its
+// searchable sections, one from each of its h2–h4 (headings, in order).
+func Sections(title, slug, body string, headings []view.Heading) []Section {
 	hiddenBuf, textBuf := scratch.Get().(*[]byte), scratch.Get().(*[]byte)
 	defer scratch.Put(hiddenBuf)
 	defer scratch.Put(textBuf)
@@ -39,15 +39,16 @@ func Sections(title, slug, body string, toc []Heading) []Section {
 		text.add(s[start:end])
 		parts = append(parts, part{url, head, n, len(text.out)})
 	}
-	for i := 0; ; {
-		j, idb, end := nextHeading(s, i)
+	for _, h := range headings {
+		// A section starts at its heading's start tag, as the renderer
+		// wrote it; none in what a reader does not read (a script's text).
+		j := bytes.Index(s[start:], fmt.Appendf(nil, `<h%d id="%s">`, h.Level, html.EscapeString(h.ID)))
 		if j < 0 {
-			break
+			continue
 		}
-		add(j)
-		id := html.UnescapeString(string(idb))
-		start, url, head, i = j, slug+".html#"+id, byID[id], end
-		if head == "" {
+		add(start + j)
+		start, url, head = start+j, slug+".html#"+h.ID, h.Text
+		if h.Level > 3 || h.Text == "" { // not in the contents: the section goes by the chapter's title
 			head = title
 		}
 	}

@@ -37,3 +37,11 @@ func (p *Page) SetValue(n *ast.Value, o *Out) { p.values[n] = o }
 
 // SetView sets the view of a directive.
 func (p *Page) SetView(n *ast.Directive, v View) { p.views[n] = v }
+
+// Heading is one h2–h4 of a rendered page, in order: h2 and h3 make its
+// in-page contents, and each starts a searchable section.
+type Heading struct {
+	Level int    // 2, 3 or 4
+	ID    string // the heading's id
+	Text  string // its text, without markup
+}

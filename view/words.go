@@ -71,6 +71,10 @@ const (
 	FixedPrefix     = "고정: "         // an experiment's fixed params
 	RuleWord        = "규칙"           // a claim decided by rule
 	MeasuredPrefix  = "측정값: "        // the values a claim was decided on
+	SectionLink     = "이 절의 링크: "    // a heading's link to itself
+	TableWord       = "표"            // a table's scroll region
+	PlotWord        = "그림"           // a plot's scroll region
+	RawData         = "원자료"          // an experiment's raw data for download
 	// SpreadNote is the hover of a provenance line's spread.
 	SpreadNote = "편차: 지표마다, 조합별 (최댓값 − 최솟값) ÷ 중앙값의 절반 가운데 가장 큰 값. 중앙값이 1보다 작은 횟수는 상대 편차가 뜻이 없어 뺍니다."
 	// RuleNote is the hover of a claim a probe decides by rule: its verdict

@@ -1,0 +1,70 @@
+package render
+
+import (
+	"bytes"
+	"reflect"
+	"strings"
+	"testing"
+
+	"measuredbook/evaluate"
+	"measuredbook/view"
+)
+
+// A site page is the body as HTML renders it with what the site adds,
+// written by the renderers: heading links and the page's headings, tables
+// and plots in scroll regions, the plot's width and series colours,
+// focusable code, data links and the page of each value's experiment.
+func TestSitePage(t *testing.T) {
+	a, d := readinessChapter(t, "\n## 배경 `x<y` {{ readiness.round[api=poll, idle=10000] }}\n\n### A &amp; B\n\n#### 넷째\n\n##### 다섯째\n\n",
+		"| a | b |\n|---|---|\n| 1 | 2 |\n\n```go\nfunc f() {}\n```\n")
+	p, err := evaluate.Evaluate(d, loadResults(t, a), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := HTML(d, p.Views)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, headings, err := SitePage(d, p.Views, Site{Page: "this.html", Data: map[string]bool{"readiness": true},
+		PageOf: map[string]string{"readiness": "other.html"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`5.25 ms</span> <a class="anchor" href="#배경-x-y" aria-label="이 절의 링크: 배경 x&lt;y 5.25 ms">#</a></h2>`,
+		`<h3 id="a-amp-b">A &amp; B <a class="anchor" href="#a-amp-b" aria-label="이 절의 링크: A &amp; B">#</a></h3>`,
+		`<h4 id="넷째">넷째 <a class="anchor" href="#넷째" aria-label="이 절의 링크: 넷째">#</a></h4>`,
+		`<div class="scroll" role="region" aria-label="표: 유휴 연결 수에 따른 준비 확인 1회 비용" tabindex="0"><table class="mb-results">`,
+		"<div class=\"scroll\" role=\"region\" aria-label=\"표\" tabindex=\"0\"><table>\n<thead>",
+		"</table></div>\n",
+		`<div class="scroll" role="region" aria-label="그림: 유휴 연결이 늘 때 poll은 자라고 epoll은 평평하다" tabindex="0"><svg`,
+		`max-width:640px;height:auto;min-width:528px"`, // 480 × 11 / 10: the 10 px text shows at 11 px
+		"stroke:var(--mb-s1)", "fill:var(--mb-s2)",
+		"</svg></div>\n",
+		`<pre class="chroma" tabindex="0"><code>`,
+		`<span class="mb-data">원자료 <a href="data/readiness.csv" download>CSV</a> · <a href="data/readiness.json" download>JSON</a></span></figcaption>`,
+		`data-exp="readiness" data-page="other.html" data-machine=`,
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the site page lacks %s", want)
+		}
+		if bytes.Contains(plain, []byte(want)) {
+			t.Errorf("HTML has %s", want)
+		}
+	}
+	if !bytes.Contains(out, []byte(`<h5 id="다섯째">다섯째</h5>`)) {
+		t.Error("an h5 is not as HTML writes it")
+	}
+	if bytes.Contains(out, []byte("#0072B2")) {
+		t.Error("a series keeps its palette colour")
+	}
+	want := []view.Heading{{Level: 2, ID: "배경-x-y", Text: "배경 x<y 5.25 ms"}, {Level: 3, ID: "a-amp-b", Text: "A & B"}, {Level: 4, ID: "넷째", Text: "넷째"}}
+	if !reflect.DeepEqual(headings, want) {
+		t.Errorf("headings %+v, want %+v", headings, want)
+	}
+	// On the experiment's own page, a value does not link to it.
+	own, _, _ := SitePage(d, p.Views, Site{Page: "other.html", PageOf: map[string]string{"readiness": "other.html"}})
+	if bytes.Contains(own, []byte("data-page")) || bytes.Contains(own, []byte("mb-data")) {
+		t.Error("a page links its own experiment's values to itself, or to data the site lacks")
+	}
+}
