@@ -366,6 +366,10 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 					return gap{set: set, id: r.Experiment, stale: fmt.Sprintf("%s=%s", sel.Key, sel.Value) + " (" + why + ")"}, true
 				}
 			}
+			// Nor has it a metric the probe has recorded only since.
+			if !slices.ContainsFunc(res.Rows, func(row dataset.Row) bool { _, has := dataset.Summarize(row, r.Metric); return has }) {
+				return gap{set: set, id: r.Experiment, stale: r.Metric + " (" + why + ")"}, true
+			}
 		}
 		// A transcribed set holds the figures the original book reported,
 		// not every combination and metric a chapter asks for: what it
