@@ -227,6 +227,9 @@ func (f *checkFlags) run(ctx context.Context, c *cmd, args []string) error {
 		return err
 	}
 	set := res.Machine
+	// As the build does: a stale result's figures are judged, marked, and
+	// what it was not measured with is a gap, not an error.
+	res.MarkStale(b.Status(res, opts.Probes, b.Order))
 	_, warnings, claims, err := b.Render(res)
 	if err != nil {
 		return err

@@ -386,6 +386,10 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 					return gap{kind: gapStale, set: set, id: r.Experiment, what: sel.Key + "=" + sel.Value, why: why}, true
 				}
 			}
+			// Nor has it a metric the probe has recorded only since.
+			if !slices.ContainsFunc(res.Rows, func(row dataset.Row) bool { _, has := dataset.Summarize(row, r.Metric); return has }) {
+				return gap{kind: gapStale, set: set, id: r.Experiment, what: r.Metric, why: why}, true
+			}
 		}
 		// A transcribed set holds the figures the original book reported,
 		// not every combination and metric a chapter asks for: what it

@@ -57,6 +57,7 @@ var fakeProbes = []probe.Probe{
 		},
 		Metrics: []probe.Metric{
 			{Name: "time", Unit: probe.Seconds, Doc: "wake to run"},
+			{Name: "waker_cpu", Unit: probe.Seconds, Doc: "the waker's CPU per wake (recorded since the stored results)"},
 		},
 	}},
 	{Spec: probe.Spec{
