@@ -151,15 +151,36 @@ func (c *Comparison) experiment(id string, ra, rb *dataset.Result) {
 		}
 	}
 	sort.Strings(metrics)
+	pairs, onlyA, onlyB, cannot := pairRows(ra, rb)
+	// One table per metric, as benchstat makes one per unit.
+	for _, m := range metrics {
+		for _, pair := range pairs {
+			rowA, rowB := pair[0], pair[1]
+			sa, sb := sample(rowA, m), sample(rowB, m)
+			if sa == nil || sb == nil {
+				continue
+			}
+			l := line(id, ra, rowA.Params, m, sa, sb, transcribed)
+			c.Lines = append(c.Lines, l)
+		}
+	}
+	if onlyA > 0 || onlyB > 0 {
+		c.Notes = append(c.Notes, fmt.Sprintf("%s: the sets sweep different params (%d combination(s) only in %s, %d only in %s): those are not compared", id, onlyA, c.A, onlyB, c.B))
+	}
+	if len(cannot) > 0 {
+		c.Notes = append(c.Notes, fmt.Sprintf("%s: not compared where one machine cannot measure: %s", id, strings.Join(cannot, "; ")))
+	}
+}
+
+// pairRows pairs the combinations both results have. A combination only
+// one side has is either one the other machine cannot measure at all
+// (kqueue on Linux), said with its reason in cannot, or one the other
+// set's sweep lacks, counted in onlyA or onlyB.
+func pairRows(ra, rb *dataset.Result) (pairs [][2]dataset.Row, onlyA, onlyB int, cannot []string) {
 	rowsB := map[string]dataset.Row{}
 	for _, row := range rb.Rows {
 		rowsB[row.Params.Key()] = row
 	}
-	// A combination only one side has is either one the other machine
-	// cannot measure at all (kqueue on Linux), said with its reason, or
-	// one the other set's sweep lacks.
-	onlyA, onlyB := 0, 0
-	var cannot []string
 	gone := func(other *dataset.Result, p probe.Params) bool {
 		reason, ok := other.UnavailableFor(p)
 		if ok && !slices.Contains(cannot, reason) {
@@ -167,7 +188,6 @@ func (c *Comparison) experiment(id string, ra, rb *dataset.Result) {
 		}
 		return ok
 	}
-	var pairs [][2]dataset.Row
 	matched := map[string]bool{}
 	for _, rowA := range ra.Rows {
 		rowB, ok := rowsB[rowA.Params.Key()]
@@ -185,35 +205,25 @@ func (c *Comparison) experiment(id string, ra, rb *dataset.Result) {
 			onlyB++
 		}
 	}
-	// One table per metric, as benchstat makes one per unit.
-	for _, m := range metrics {
-		for _, pair := range pairs {
-			rowA, rowB := pair[0], pair[1]
-			sa, sb := sample(rowA, m), sample(rowB, m)
-			if sa == nil || sb == nil {
-				continue
-			}
-			l := Line{Experiment: id, Name: strings.TrimPrefix(store.BenchName(ra, rowA.Params), "Benchmark"), Params: rowA.Params,
-				Metric: m, Unit: unitOf(ra.Units[m], m), A: side(sa), B: side(sb)}
-			if l.A.Median != 0 {
-				l.Ratio = l.B.Median / l.A.Median
-			}
-			if len(transcribed) > 0 {
-				l.Note = "no runs: transcribed in " + strings.Join(transcribed, " and ")
-			} else {
-				cmp := benchmath.AssumeNothing.Compare(sa, sb)
-				l.Test = &Test{P: cmp.P, Alpha: cmp.Alpha, Significant: !(cmp.P > cmp.Alpha),
-					Delta: cmp.FormatDelta(l.A.Median, l.B.Median), Notes: texts(cmp.Warnings)}
-			}
-			c.Lines = append(c.Lines, l)
-		}
+	return pairs, onlyA, onlyB, cannot
+}
+
+// line compares one combination's metric: the two medians, their ratio
+// and, unless a side is transcribed (no runs to test), the U-test.
+func line(id string, ra *dataset.Result, params probe.Params, m string, sa, sb *benchmath.Sample, transcribed []string) Line {
+	l := Line{Experiment: id, Name: strings.TrimPrefix(store.BenchName(ra, params), "Benchmark"), Params: params,
+		Metric: m, Unit: unitOf(ra.Units[m], m), A: side(sa), B: side(sb)}
+	if l.A.Median != 0 {
+		l.Ratio = l.B.Median / l.A.Median
 	}
-	if onlyA > 0 || onlyB > 0 {
-		c.Notes = append(c.Notes, fmt.Sprintf("%s: the sets sweep different params (%d combination(s) only in %s, %d only in %s): those are not compared", id, onlyA, c.A, onlyB, c.B))
+	if len(transcribed) > 0 {
+		l.Note = "no runs: transcribed in " + strings.Join(transcribed, " and ")
+		return l
 	}
-	if len(cannot) > 0 {
-		c.Notes = append(c.Notes, fmt.Sprintf("%s: not compared where one machine cannot measure: %s", id, strings.Join(cannot, "; ")))
-	}
+	cmp := benchmath.AssumeNothing.Compare(sa, sb)
+	l.Test = &Test{P: cmp.P, Alpha: cmp.Alpha, Significant: !(cmp.P > cmp.Alpha),
+		Delta: cmp.FormatDelta(l.A.Median, l.B.Median), Notes: texts(cmp.Warnings)}
+	return l
 }
 
 func sample(row dataset.Row, metric string) *benchmath.Sample {
