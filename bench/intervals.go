@@ -62,7 +62,7 @@ func runIntervals(args []string, stdout io.Writer) error {
 		for _, row := range r.Rows {
 			for _, m := range b.Headline[id] {
 				if s, ok := dataset.Summarize(row, m); ok {
-					iv := dataset.Interval(row, m)
+					iv := dataset.Interval(row, m, r.Units[m])
 					lines = append(lines, line{fmt.Sprintf("  %s\t%s\tn=%d\t%.4g\t±%.3g %%", row.Params.Key(), m, s.N, s.Median, 100*iv), iv})
 				}
 			}
