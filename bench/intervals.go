@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -25,6 +26,7 @@ import (
 // precision.
 func runIntervals(args []string, stdout io.Writer) error {
 	fs := pflag.NewFlagSet("bench intervals", pflag.ContinueOnError)
+	chapters := fs.String("chapters", "", "chapters folder (default: the module's chapters/)")
 	results := fs.String("results", "", "results folder (default: the module's results/)")
 	set := fs.String("set", "", "the set to read (default: book.yaml's machine)")
 	top := fs.Int("top", 3, "lines per experiment (0: every one)")
@@ -35,14 +37,14 @@ func runIntervals(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	chapters := filepath.Join(root, "chapters")
+	*chapters = cmp.Or(*chapters, filepath.Join(root, "chapters"))
 	if *set == "" {
-		if *set, err = bookSet(filepath.Join(chapters, "book.yaml")); err != nil {
+		if *set, err = bookSet(filepath.Join(*chapters, "book.yaml")); err != nil {
 			return err
 		}
 	}
 	all := probes.All()
-	b, err := book.Load(chapters, all)
+	b, err := book.Load(*chapters, all)
 	if err != nil {
 		return err
 	}
@@ -58,9 +60,14 @@ func runIntervals(args []string, stdout io.Writer) error {
 			text string
 			iv   float64
 		}
+		headline := b.Headline[id]
+		if len(headline) == 0 {
+			// As the stopping rule: no chapter names a metric, so all count.
+			headline = slices.Sorted(maps.Keys(r.Units))
+		}
 		var lines []line
 		for _, row := range r.Rows {
-			for _, m := range b.Headline[id] {
+			for _, m := range headline {
 				if s, ok := dataset.Summarize(row, m); ok {
 					iv := dataset.Interval(row, m, r.Units[m])
 					lines = append(lines, line{fmt.Sprintf("  %s\t%s\tn=%d\t%.4g\t±%.3g %%", row.Params.Key(), m, s.N, s.Median, 100*iv), iv})

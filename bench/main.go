@@ -75,7 +75,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	toolFlags := fs.StringArray("tool-flag", nil, "a flag added to every build of this tool (repeatable)")
 	coldFlags := fs.StringArray("cold-flag", nil, "a flag added to this tool's full builds only, e.g. one that turns a render cache off (repeatable)")
 	fs.Usage = func() {
-		fmt.Fprintf(stdout, "usage: go run ./bench [flags]\n       go run ./bench child [flags]\n       go run ./bench intervals [--results DIR] [--set NAME] [--top N]\n\nflags:\n%s", fs.FlagUsages())
+		fmt.Fprintf(stdout, "usage: go run ./bench [flags]\n       go run ./bench child [flags]\n       go run ./bench intervals [--chapters DIR] [--results DIR] [--set NAME] [--top N]\n\nflags:\n%s", fs.FlagUsages())
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
