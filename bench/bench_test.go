@@ -144,3 +144,17 @@ func TestTinyBookBuilds(t *testing.T) {
 		}
 	}
 }
+
+// TestIntervals reads the book's own set: every experiment gets a line,
+// and readiness's widest headline figure is one of its rounds.
+func TestIntervals(t *testing.T) {
+	var out bytes.Buffer
+	if err := runIntervals([]string{"--top", "1"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"\nreadiness: ", "  round  n=", "\nwake: "} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %q in:\n%s", want, out.String())
+		}
+	}
+}

@@ -4,6 +4,7 @@
 //	go run ./bench                        # 4, 100 and 1,000 chapters, 5 paired runs each
 //	go run ./bench --chapters 100 --runs 3
 //	go run ./bench child                  # a probe child's start vs a C program's
+//	go run ./bench intervals              # each headline median's 95 % interval in the book's set
 //
 // The books are generated from a seed, so every run builds the same bytes:
 // N chapters of about 13 KB of Korean and English prose, each with one
@@ -61,6 +62,9 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if len(args) > 0 && args[0] == "child" {
 		return runChildStart(ctx, args[1:], stdout)
 	}
+	if len(args) > 0 && args[0] == "intervals" {
+		return runIntervals(args[1:], stdout)
+	}
 	fs := pflag.NewFlagSet("bench", pflag.ContinueOnError)
 	sizes := fs.IntSlice("chapters", []int{4, 100, 1000}, "book sizes in chapters (comma-separated)")
 	runs := fs.Int("runs", 5, "paired runs per size")
@@ -71,7 +75,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	toolFlags := fs.StringArray("tool-flag", nil, "a flag added to every build of this tool (repeatable)")
 	coldFlags := fs.StringArray("cold-flag", nil, "a flag added to this tool's full builds only, e.g. one that turns a render cache off (repeatable)")
 	fs.Usage = func() {
-		fmt.Fprintf(stdout, "usage: go run ./bench [flags]\n       go run ./bench child [flags]\n\nflags:\n%s", fs.FlagUsages())
+		fmt.Fprintf(stdout, "usage: go run ./bench [flags]\n       go run ./bench child [flags]\n       go run ./bench intervals [--chapters DIR] [--results DIR] [--set NAME] [--top N]\n\nflags:\n%s", fs.FlagUsages())
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {

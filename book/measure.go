@@ -171,7 +171,7 @@ type runRule struct {
 	fixed     int
 	precision float64
 	budget    time.Duration
-	headline  []string
+	headline  []probe.Metric
 	start     time.Time
 	rounds    int
 	stop      dataset.Stop
@@ -183,7 +183,7 @@ var MinAutoRuns = func() int {
 	row := dataset.Row{}
 	for n := 1; ; n++ {
 		row.Runs = append(row.Runs, probe.Values{"x": float64(n)})
-		if !math.IsInf(dataset.Interval(row, "x"), 0) {
+		if !math.IsInf(dataset.Interval(row, "x", probe.Seconds), 0) {
 			return n
 		}
 	}
@@ -201,15 +201,13 @@ func (m *Measurer) rule(b *Book, e *parse.Experiment, p probe.Probe) *runRule {
 	r.budget = cmp.Or(e.Budget, b.Config.Budget, DefaultBudget)
 	for _, metric := range p.Metrics {
 		if slices.Contains(b.Headline[e.ID], metric.Name) {
-			r.headline = append(r.headline, metric.Name)
+			r.headline = append(r.headline, metric)
 		}
 	}
 	if len(r.headline) == 0 {
 		// No chapter names a metric: the experiment's own table shows
 		// them all.
-		for _, metric := range p.Metrics {
-			r.headline = append(r.headline, metric.Name)
-		}
+		r.headline = p.Metrics
 	}
 	r.stop = dataset.Stop{Auto: true, Precision: r.precision, Interval: math.Inf(1)}
 	return r
@@ -242,7 +240,7 @@ func (r *runRule) decide(round int, rows []dataset.Row) (bool, int) {
 		r.stop.Interval = 0
 		for _, row := range rows {
 			for _, metric := range r.headline {
-				r.stop.Interval = math.Max(r.stop.Interval, dataset.Interval(row, metric))
+				r.stop.Interval = math.Max(r.stop.Interval, dataset.Interval(row, metric.Name, metric.Unit))
 			}
 		}
 	}

@@ -147,8 +147,12 @@ const Confidence = 0.95
 // Interval is the half-width of the 95 % confidence interval of a
 // metric's median over a row's runs, as benchstat computes it
 // (benchmath.AssumeNothing), relative to the median: +Inf while there are
-// too few runs for the interval to exist.
-func Interval(row Row, metric string) float64 {
+// too few runs for the interval to exist. A count (probe.Count) is
+// relative to its median or to one, whichever is larger: a rare event
+// (0.005 involuntary switches per call, a count that is mostly 0) has no
+// relative precision to reach, and is known once its interval is within
+// ±precision of one event.
+func Interval(row Row, metric string, unit probe.Unit) float64 {
 	var vals []float64
 	for _, run := range row.Runs {
 		if v, ok := run[metric]; ok {
@@ -162,13 +166,17 @@ func Interval(row Row, metric string) float64 {
 	if math.IsInf(s.Lo, 0) || math.IsInf(s.Hi, 0) {
 		return math.Inf(1)
 	}
-	if s.Center == 0 {
-		if s.Lo == 0 && s.Hi == 0 {
-			return 0
-		}
+	half, scale := math.Max(s.Hi-s.Center, s.Center-s.Lo), math.Abs(s.Center)
+	if unit == probe.Count {
+		scale = math.Max(scale, 1)
+	}
+	switch {
+	case half == 0:
+		return 0
+	case scale == 0:
 		return math.Inf(1)
 	}
-	return math.Max(s.Hi-s.Center, s.Center-s.Lo) / math.Abs(s.Center)
+	return half / scale
 }
 
 // UnavailableFor returns why combination p of r cannot be measured on its

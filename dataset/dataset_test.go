@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -122,5 +123,32 @@ func TestCombosAsFirstWritten(t *testing.T) {
 		if got, want := Combos(order, sweep), combosAsFirstWritten(order, sweep); !reflect.DeepEqual(got, want) {
 			t.Fatalf("Combos(%q, %v) = %v, want %v", order, sweep, got, want)
 		}
+	}
+}
+
+// TestIntervalOfARareCount: a count that is mostly 0 has no interval
+// relative to its median, but as a count it is known to a fraction of one
+// event; a count above one, and a time, stay relative to the median.
+func TestIntervalOfARareCount(t *testing.T) {
+	row := func(vals ...float64) Row {
+		var r Row
+		for _, v := range vals {
+			r.Runs = append(r.Runs, probe.Values{"m": v})
+		}
+		return r
+	}
+	rare := row(0, 0.005, 0, 0.01, 0, 0.005, 0, 0)
+	if iv := Interval(rare, "m", probe.Count); iv <= 0 || iv > 0.05 {
+		t.Errorf("a rare count's interval = %v, want within (0, 0.05]", iv)
+	}
+	if iv := Interval(rare, "m", probe.Seconds); !math.IsInf(iv, 1) {
+		t.Errorf("a time with median 0 and runs above it: interval %v, want +Inf", iv)
+	}
+	threads := row(6, 7, 6, 6, 5, 6)
+	if iv := Interval(threads, "m", probe.Count); math.Abs(iv-1.0/6) > 1e-9 {
+		t.Errorf("6 threads, from 5 to 7: interval %v, want 1/6", iv)
+	}
+	if iv := Interval(row(0, 0, 0, 0, 0, 0), "m", probe.Seconds); iv != 0 {
+		t.Errorf("always 0: interval %v, want 0", iv)
 	}
 }
