@@ -187,8 +187,16 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 // takes each chapter once. It parses the chapter again if Load took it
 // from the render cache, or if it was handed over before.
 func (b *Book) doc(i int) (*parse.Doc, error) {
+	d, err := b.parse(i)
+	b.full[i] = nil
+	return d, err
+}
+
+// parse returns chapter i parsed in full and keeps it until it is
+// rendered: a check before measuring (Check) parses what the render
+// then takes.
+func (b *Book) parse(i int) (*parse.Doc, error) {
 	if d := b.full[i]; d != nil {
-		b.full[i] = nil
 		return d, nil
 	}
 	d := b.Docs[i]
@@ -199,7 +207,11 @@ func (b *Book) doc(i int) (*parse.Doc, error) {
 	if sha256.Sum256(src) != b.src[i] {
 		return nil, fmt.Errorf("%s: changed while the book was being built; build again", d.File)
 	}
-	return parse.Parse(d.File, src, b.probes)
+	full, err := parse.Parse(d.File, src, b.probes)
+	if err == nil {
+		b.full[i] = full
+	}
+	return full, err
 }
 
 // Select returns the ids to act on: all, or those named (each must exist).

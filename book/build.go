@@ -202,6 +202,11 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	// The set's results are read here, in parallel; Status asks for them
 	// one by one.
 	res.preload(b.Order)
+	// A chapter's mistakes fail the build before a probe runs, whether
+	// or not its experiments were ever measured.
+	if err := b.Check(res); err != nil {
+		return nil, err
+	}
 	var need []string
 	for _, st := range b.Status(res, opts.Probes, b.Order) {
 		switch {
@@ -394,6 +399,9 @@ func describe(st Status) string {
 // memory, and for check, which only wants the claims. A Book loaded with
 // LoadCached takes unchanged chapters from its render cache.
 func (b *Book) Render(res *Results) (pages map[string][]byte, warnings []error, claims []evaluate.Claim, err error) {
+	if err := b.Check(res); err != nil {
+		return nil, nil, nil, err
+	}
 	m := &memorySite{pages: map[string][]byte{}}
 	r, err := b.renderTo(res, m, b.cache)
 	if err != nil {

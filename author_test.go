@@ -1,0 +1,59 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestMistakesFailBeforeMeasuring: a chapter's mistakes about an
+// experiment that was never measured fail build, check and run at their
+// places, with the words the measured result would give, and no probe
+// runs.
+func TestMistakesFailBeforeMeasuring(t *testing.T) {
+	t.Setenv("MBOOK_MACHINE", "fixture") // the book's machine: a plain build would measure
+	t.Setenv("MBOOK_HERE", "")
+	dir := site(t)
+	missing := filepath.Join(dir, "results", "fixture", "readiness.txt")
+	os.Remove(missing)
+	chapter := filepath.Join(dir, "chapters", "01-sample.md")
+	src, _ := os.ReadFile(chapter)
+	mistakes := "\nA {{ readiness.roundd[api=poll, idle=100] }}.\n" +
+		"B {{ readiness.round[apii=poll, idle=100] }}.\n" +
+		"C {{ readiness.round[api=select, idle=100] }}.\n" +
+		"D {{ readiness.round[api=poll] }}.\n" +
+		"E {{ readiness.round[api=poll, idle=100] | bytes }}.\n" +
+		"\n```claim\nexpect: readiness.round[api=poll, idle=100] > 5\ntext: x\n```\n"
+	os.WriteFile(chapter, append(src, mistakes...), 0o644)
+	line := strings.Count(string(src), "\n") + 2 // the line of A
+	want := []string{
+		`01-sample.md:%d:6: experiment readiness (probe readiness) has no metric "roundd" (did you mean round?)`,
+		`01-sample.md:%d:22: readiness has no param "apii" (did you mean api?)`,
+		`01-sample.md:%d:26: no result has api=select; api is one of poll, epoll`,
+		`01-sample.md:%d:6: selector matches 2 combinations; add one of idle=100|1000`,
+		`01-sample.md:%d:44: format bytes shows a size in bytes, but the value is a duration (use dur, ns, us or ms)`,
+		`01-sample.md:%d:45: unit mismatch: duration > number; write the number with a unit: 5ns, 5us, 5ms or 5s`,
+	}
+	at := []int{0, 1, 2, 3, 4, 7}
+	flags := []string{"--chapters", filepath.Join(dir, "chapters"), "--results", filepath.Join(dir, "results")}
+	for _, args := range [][]string{
+		append([]string{"build", "--out", filepath.Join(dir, "out")}, flags...),
+		append([]string{"check"}, flags...),
+		append([]string{"run", "readiness"}, flags...),
+	} {
+		code, _, stderr := cli(t, "", args...)
+		if code != 1 {
+			t.Errorf("%s: exit %d, want 1", args[0], code)
+		}
+		for i, w := range want {
+			if w = fmt.Sprintf(w, line+at[i]); !strings.Contains(stderr, w) {
+				t.Errorf("%s: no %q in\n%s", args[0], w, stderr)
+			}
+		}
+		if _, err := os.Stat(missing); err == nil || strings.Contains(stderr, "measure readiness") {
+			t.Fatalf("%s measured readiness before reporting the chapter's mistakes", args[0])
+		}
+	}
+}
