@@ -545,7 +545,7 @@ func Evaluate(d *parse.Doc, res Results, experiments map[string]*parse.Experimen
 		}
 	}
 	p := &Page{Views: view.NewPage()}
-	ev := &eval{d: d, p: p, env: newEnv(res, exps), errs: d.Errs(), warn: d.Errs()}
+	ev := &eval{d: d, p: p, env: newEnv(res, exps), errs: d.Errs(), warn: d.Warned()}
 	for _, v := range d.Values() {
 		ev.value(v)
 	}

@@ -146,6 +146,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -180,6 +181,7 @@ type Doc struct {
 	root       gast.Node
 	values     []*InlineValue // inline values of the body, in document order
 	directives []*Directive
+	warn       []*PosError // what Parse warns about (Warned)
 }
 
 // Experiment is one experiment directive, validated against its probe.
@@ -207,7 +209,7 @@ type Experiment struct {
 // experiments. The error joins one *PosError per problem found.
 func Parse(file string, src []byte, probes []probe.Probe) (*Doc, error) {
 	d := &Doc{File: file, f: newFile(file, src)}
-	e := &Errs{f: d.f}
+	e, w := &Errs{f: d.f}, &Errs{f: d.f}
 	bodyOff := d.parseFront(src, e)
 	d.body = src[bodyOff:]
 	d.root = docParser().Parse(text.NewReader(d.body))
@@ -227,7 +229,14 @@ func Parse(file string, src []byte, probes []probe.Probe) (*Doc, error) {
 			if v := parseValue(n, base, e); v != nil {
 				d.values = append(d.values, v)
 			}
+		case *gast.FencedCodeBlock:
+			if checkFence(n, d.body, base, w, KindUnclosed) {
+				misspelt(n, d.body, base, w)
+			}
 		case *ast.Directive:
+			if !checkFence(n, d.body, base, e, "") {
+				break
+			}
 			dir := d.parseDirective(n, d.body, base, probes, e)
 			if dir == nil {
 				break
@@ -248,6 +257,7 @@ func Parse(file string, src []byte, probes []probe.Probe) (*Doc, error) {
 		return nil, err
 	}
 	d.Uses = d.uses()
+	d.warn = w.list
 	return d, nil
 }
 
@@ -472,3 +482,8 @@ func (d *Doc) Pos(off int) Pos { return d.f.pos(off) }
 
 // Errs starts a list of errors at positions in d.
 func (d *Doc) Errs() *Errs { return &Errs{f: d.f} }
+
+// Warned starts a list of warnings at positions in d with those Parse
+// made (a misspelt directive, a broken link): the page's warnings add
+// to them.
+func (d *Doc) Warned() *Errs { return &Errs{f: d.f, list: slices.Clone(d.warn)} }
