@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -55,5 +56,22 @@ func TestMistakesFailBeforeMeasuring(t *testing.T) {
 		if _, err := os.Stat(missing); err == nil || strings.Contains(stderr, "measure readiness") {
 			t.Fatalf("%s measured readiness before reporting the chapter's mistakes", args[0])
 		}
+	}
+}
+
+// TestShellEnvironmentIsIgnored runs tests of the CLI again in a child
+// test binary with the MBOOK_* settings an author may export (the
+// fixture book's own machine, --here by default), under which a test that
+// read them would measure, build from another set and fail; TestMain
+// also fails the child if the tests changed the working tree.
+func TestShellEnvironmentIsIgnored(t *testing.T) {
+	if os.Getenv("MBOOK_HERE") != "" || os.Getenv("MBOOK_MACHINE") != "" {
+		t.Fatal("TestMain left the shell's MBOOK_* settings in place")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run", "^(TestBuildIsReproducibleAndNeverMeasuresAnotherMachine|TestStatusAndCheck|TestFailingClaimIsNamed)$", "-test.count", "1")
+	cmd.Env = append(os.Environ(), "MBOOK_HERE=1", "MBOOK_MACHINE=fixture")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "PASS") {
+		t.Errorf("the tests under MBOOK_HERE=1 MBOOK_MACHINE=fixture: %v\n%s", err, out)
 	}
 }
