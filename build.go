@@ -71,6 +71,9 @@ func (f *buildFlags) run(ctx context.Context, c *cmd, args []string) error {
 		return shown{err}
 	}
 	holds, fails, unsure, na := evaluate.Tally(rep.Claims)
+	if fails > 0 {
+		fmt.Fprintf(c.stderr, "the site is built with the %d claim(s) that do not hold marked, and build exits 0; build --strict and check fail on them\n", fails)
+	}
 	fmt.Fprintf(c.stdout, "built %s from set %s (%d measured now); claims: %d hold, %d fail, %d inconclusive%s",
 		opts.Out, rep.Set, len(rep.Measured), holds, fails, unsure, naText(na))
 	if rep.GapFigures > 0 || len(rep.Gaps) > 0 {

@@ -163,13 +163,15 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	// An unknown id first: the hint that --only measures only here would
+	// suggest a command that fails on it too.
+	only, err := b.Select(opts.Only)
+	if err != nil {
+		return nil, &UsageError{"--only: " + err.Error() + "; go run . status lists the experiments"}
+	}
 	set, err := ChooseSet(b.Config, opts)
 	if err != nil {
 		return nil, err
-	}
-	only, err := b.Select(opts.Only)
-	if err != nil {
-		return nil, &UsageError{"--only: " + err.Error()}
 	}
 	if err := CheckOut(opts.Out); err != nil {
 		return nil, err
@@ -383,7 +385,11 @@ func (b *Book) gaps(res *Results, opts Options, set string) ([]Status, string) {
 		}
 		return gaps, strings.Join(cmds, " and ")
 	}
-	return gaps, "go run . build --here (builds from this machine's numbers; " + set + "'s can only be measured on " + set + ")"
+	var ids []string
+	for _, g := range gaps {
+		ids = append(ids, g.ID)
+	}
+	return gaps, fmt.Sprintf("go run . run %s on %s: set %s is measured on that machine only, and its results committed from there. Here (%s), go run . build --here measures them into this machine's own set and builds a preview from it", strings.Join(ids, " "), set, set, opts.This.Name)
 }
 
 func describe(st Status) string {
