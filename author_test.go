@@ -75,3 +75,33 @@ func TestShellEnvironmentIsIgnored(t *testing.T) {
 		t.Errorf("the tests under MBOOK_HERE=1 MBOOK_MACHINE=fixture: %v\n%s", err, out)
 	}
 }
+
+// TestOtherSetsBuildBesideTheBook: a build from a set other than the
+// book's writes out-SET/, which git ignores, and says so; out/ is the
+// published book's, and --out is obeyed.
+func TestOtherSetsBuildBesideTheBook(t *testing.T) {
+	t.Setenv("MBOOK_MACHINE", "elsewhere")
+	wd, _ := os.Getwd()
+	dir := site(t)
+	t.Chdir(dir)
+	code, stdout, stderr := cli(t, "", append([]string{"build", "--machine", "m1"}, flagsOf(dir)...)...)
+	if code != 0 || !strings.Contains(stdout, "built out-m1 (not the published book's out/; git ignores it) from set m1") {
+		t.Errorf("build --machine m1: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat("out-m1/index.html"); err != nil {
+		t.Error(err)
+	}
+	if _, err := os.Stat("out"); err == nil {
+		t.Error("a build from m1 wrote out/")
+	}
+	if code, stdout, _ := cli(t, "", append([]string{"build"}, flagsOf(dir)...)...); code != 0 || !strings.HasPrefix(stdout, "built out from set fixture") {
+		t.Errorf("build: exit %d, %s", code, stdout)
+	}
+	if code, stdout, _ := cli(t, "", append([]string{"build", "--machine", "m1", "--out", "site"}, flagsOf(dir)...)...); code != 0 || !strings.HasPrefix(stdout, "built site from set m1") {
+		t.Errorf("build --out site: exit %d, %s", code, stdout)
+	}
+	ignore, _ := os.ReadFile(filepath.Join(wd, ".gitignore"))
+	if !strings.Contains(string(ignore), "/out-*/") {
+		t.Error(".gitignore does not ignore out-SET/")
+	}
+}

@@ -30,7 +30,9 @@ import (
 
 // Options are the build's flags.
 type Options struct {
-	Chapters, Results, Out string
+	Chapters, Results string
+	// Out is where the site is written; "": DefaultOut's folder.
+	Out string
 	Machine                string   // --machine: the set to build from
 	Here                   bool     // --here: build from this machine's set, measuring what it lacks
 	Fresh                  bool     // measure everything (or --only) anew into this machine's set
@@ -49,6 +51,7 @@ type Options struct {
 // Report is what a build did.
 type Report struct {
 	Set      string   // the result set the numbers came from
+	Out      string   // where the site was written
 	Measures bool     // whether this build measures into Set (it is this machine's)
 	Measured []string // experiments measured by this build
 	Warnings []error
@@ -147,6 +150,18 @@ func ChooseSet(cfg Config, opts Options) (string, error) {
 	return set, nil
 }
 
+// DefaultOut is where a build from set writes its site when not told:
+// out/, the published book, for the book's own set; out-SET/, which git
+// ignores, for any other (this machine's with --here, --machine's), so
+// that another machine's numbers are never one git add away from the
+// published book.
+func DefaultOut(cfg Config, set string) string {
+	if cfg.Machine == "" || set == cfg.Machine {
+		return "out"
+	}
+	return "out-" + set
+}
+
 // Build loads the chapters, measures what must be measured, evaluates and
 // writes the site. Nothing is written to out/ unless everything succeeded;
 // an interrupt (ctx cancelled) keeps the experiments measured so far and
@@ -173,10 +188,13 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.Out == "" {
+		opts.Out = DefaultOut(b.Config, set)
+	}
 	if err := CheckOut(opts.Out); err != nil {
 		return nil, err
 	}
-	rep := &Report{Set: set, Measures: set == opts.This.Name}
+	rep := &Report{Set: set, Out: opts.Out, Measures: set == opts.This.Name}
 	// A build that may measure waits for another one on the same tree; one
 	// that cannot (another machine's set, --strict) only cleans up when no
 	// other build is at work.
@@ -385,11 +403,12 @@ func (b *Book) gaps(res *Results, opts Options, set string) ([]Status, string) {
 		}
 		return gaps, strings.Join(cmds, " and ")
 	}
-	var ids []string
-	for _, g := range gaps {
-		ids = append(ids, g.ID)
+	there := "go run . build"
+	if set != b.Config.Machine {
+		there += " --here"
 	}
-	return gaps, fmt.Sprintf("go run . run %s on %s: set %s is measured on that machine only, and its results committed from there. Here (%s), go run . build --here measures them into this machine's own set and builds a preview from it", strings.Join(ids, " "), set, set, opts.This.Name)
+	return gaps, fmt.Sprintf("%s on %s (set %s is measured on that machine only, and its results committed from there); here (%s), go run . build --here measures them into this machine's own set and builds a preview from it into %s/",
+		there, set, set, opts.This.Name, DefaultOut(b.Config, opts.This.Name))
 }
 
 func describe(st Status) string {
