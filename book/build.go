@@ -32,17 +32,17 @@ import (
 type Options struct {
 	Chapters, Results string
 	// Out is where the site is written; "": DefaultOut's folder.
-	Out string
-	Machine                string   // --machine: the set to build from
-	Here                   bool     // --here: build from this machine's set, measuring what it lacks
-	Fresh                  bool     // measure everything (or --only) anew into this machine's set
-	Only                   []string // measure only these experiments; every page is still built
-	Strict                 bool     // fail on a failing or undecidable claim, a gap, or anything that would need measuring
-	Probes                 []probe.Probe
-	Runner                 *runner.Runner
-	This                   dataset.Fingerprint // this machine
-	Log                    io.Writer           // notes: which set, what was not measured
-	Progress               *Progress           // measurement progress; nil: silent
+	Out      string
+	Machine  string   // --machine: the set to build from
+	Here     bool     // --here: build from this machine's set, measuring what it lacks
+	Fresh    bool     // measure everything (or --only) anew into this machine's set
+	Only     []string // measure only these experiments; every page is still built
+	Strict   bool     // fail on a failing or undecidable claim, a gap, or anything that would need measuring
+	Probes   []probe.Probe
+	Runner   *runner.Runner
+	This     dataset.Fingerprint // this machine
+	Log      io.Writer           // notes: which set, what was not measured
+	Progress *Progress           // measurement progress; nil: silent
 	// Cache is the render cache's folder (CacheDir beside the chapters,
 	// for the command line); "" builds without one (--no-cache).
 	Cache string
