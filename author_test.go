@@ -105,3 +105,39 @@ func TestOtherSetsBuildBesideTheBook(t *testing.T) {
 		t.Error(".gitignore does not ignore out-SET/")
 	}
 }
+
+// TestLinksAndImages: an image a chapter shows is copied into the site
+// under its path; a missing image, a link to a missing heading and one to
+// a missing chapter are warnings at their places, and fail --strict.
+func TestLinksAndImages(t *testing.T) {
+	t.Setenv("MBOOK_MACHINE", "elsewhere")
+	dir := site(t)
+	os.MkdirAll(filepath.Join(dir, "chapters", "img"), 0o755)
+	os.WriteFile(filepath.Join(dir, "chapters", "img", "ok.png"), []byte("png"), 0o644)
+	chapter := filepath.Join(dir, "chapters", "01-sample.md")
+	src, _ := os.ReadFile(chapter)
+	line := strings.Count(string(src), "\n") + 2
+	os.WriteFile(chapter, append(src, "\n![ok](img/ok.png) ![no](img/no.png)\n[a](#nowhere) [b](nosuch.html#x) [c](sample.html#experiment-readiness) [d](https://example.com/)\n"...), 0o644)
+	out := filepath.Join(dir, "out")
+	want := []string{
+		fmt.Sprintf(`01-sample.md:%d:25: image "img/no.png": no file`, line),
+		fmt.Sprintf(`01-sample.md:%d:5: link "#nowhere": page sample.html has no heading or experiment with id "nowhere"`, line+1),
+		fmt.Sprintf(`01-sample.md:%d:19: link "nosuch.html#x": no page of the book`, line+1),
+	}
+	code, _, stderr := cli(t, "", append([]string{"build", "--strict", "--out", out}, flagsOf(dir)...)...)
+	if code != 1 || strings.Count(stderr, "01-sample.md:") < 3 {
+		t.Errorf("build --strict: exit %d\n%s", code, stderr)
+	}
+	for _, w := range want {
+		if !strings.Contains(stderr, "--strict") || !strings.Contains(stderr, w) {
+			t.Errorf("build --strict: no %q in\n%s", w, stderr)
+		}
+	}
+	code, _, stderr = cli(t, "", append([]string{"build", "-v", "--out", out}, flagsOf(dir)...)...)
+	if code != 0 || !strings.Contains(stderr, "external links (listed, not fetched): https://example.com/") || strings.Contains(stderr, "experiment-readiness") {
+		t.Errorf("build -v: exit %d\n%s", code, stderr)
+	}
+	if b, err := os.ReadFile(filepath.Join(out, "img", "ok.png")); err != nil || string(b) != "png" {
+		t.Errorf("the image is not in the site: %v", err)
+	}
+}

@@ -66,6 +66,9 @@ func (f *buildFlags) run(ctx context.Context, c *cmd, args []string) error {
 	if rep != nil {
 		printFailingClaims(c.stderr, rep.Claims)
 		printWarnings(c.stderr, rep.Warnings, f.verbose, book.Summed)
+		if f.verbose && len(rep.External) > 0 {
+			fmt.Fprintf(c.stderr, "external links (listed, not fetched): %s\n", strings.Join(rep.External, " "))
+		}
 	}
 	if err != nil {
 		return shown{err}

@@ -115,7 +115,7 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 		if c.doc, c.err = parse.Parse(files[i], src, probes); c.err == nil {
 			rc.keepParsed(c.doc, c.sum)
 			if kept.Add(int64(len(src))) > keepParsed {
-				c.doc, c.shallow = &parse.Doc{File: c.doc.File, Front: c.doc.Front, Experiments: c.doc.Experiments, Uses: c.doc.Uses}, true
+				c.doc, c.shallow = &parse.Doc{File: c.doc.File, Front: c.doc.Front, Experiments: c.doc.Experiments, Uses: c.doc.Uses, Links: c.doc.Links, Anchors: c.doc.Anchors}, true
 			}
 		}
 	})
@@ -140,7 +140,7 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 		if !c.shallow {
 			full = c.doc
 		}
-		b.Docs = append(b.Docs, &parse.Doc{File: c.doc.File, Front: c.doc.Front, Experiments: c.doc.Experiments, Uses: c.doc.Uses})
+		b.Docs = append(b.Docs, &parse.Doc{File: c.doc.File, Front: c.doc.Front, Experiments: c.doc.Experiments, Uses: c.doc.Uses, Links: c.doc.Links, Anchors: c.doc.Anchors})
 		b.src = append(b.src, c.sum)
 		b.full = append(b.full, full)
 	}

@@ -67,6 +67,9 @@ type Report struct {
 	// Chapters counts the chapters' pages written, Cached those of them
 	// taken from the render cache rather than evaluated and laid out.
 	Chapters, Cached int
+	// External lists the chapters' links to other sites: listed, never
+	// fetched.
+	External []string
 }
 
 // WarningKind groups warnings for a summary: the warning's own kind when
@@ -275,7 +278,7 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	defer out.discard()
 	r, err := b.renderTo(res, out, rc)
 	rep.Warnings = append(rep.Warnings, r.warnings...)
-	rep.Claims, rep.Chapters, rep.Cached = r.claims, len(b.Docs), r.cached
+	rep.Claims, rep.Chapters, rep.Cached, rep.External = r.claims, len(b.Docs), r.cached, r.external
 	claims := r.claims
 	if err != nil {
 		return rep, err
@@ -312,9 +315,10 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 			failing = append(failing, fmt.Sprintf("%d place(s) show a gap instead of a figure; the first: %v", rep.GapFigures, firstGap))
 		}
 		// A sentence picked by a condition the runs do not decide, with no
-		// unsure branch to say so, states noise as a finding.
+		// unsure branch to say so, states noise as a finding; a link to
+		// nowhere is a broken page.
 		for _, w := range rep.Warnings {
-			if WarningKind(w) == parse.KindInconclusive {
+			if k := WarningKind(w); k == parse.KindInconclusive || k == parse.KindLink {
 				failing = append(failing, w.Error())
 			}
 		}
@@ -438,6 +442,7 @@ func (b *Book) Render(res *Results) (pages map[string][]byte, warnings []error, 
 // rendering is what renderTo returns beside the pages.
 type rendering struct {
 	warnings []error
+	external []string // the chapters' links to other sites, never fetched
 	claims   []evaluate.Claim
 	cached   int // chapters whose page came from the render cache
 }
@@ -548,6 +553,11 @@ func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache) (r renderin
 	}
 	errs = append(errs, res.Errors()...)
 	if err := errors.Join(errs...); err != nil {
+		return r, err
+	}
+	links := b.checkLinks()
+	r.warnings, r.external = append(r.warnings, links.warnings...), links.external
+	if err := b.copyStatic(out, links.static); err != nil {
 		return r, err
 	}
 	var preface bytes.Buffer

@@ -175,6 +175,10 @@ type Doc struct {
 	// Uses names, per experiment id, the metrics this chapter's values,
 	// tables, plots, claims and conditions refer to: its headline metrics.
 	Uses map[string][]string
+	// Links are the chapter's links and images; Anchors the ids its page
+	// has (headings, experiment-ID): what the book's links check needs.
+	Links   []Link
+	Anchors []string
 
 	f          *file
 	body       []byte // the Markdown after the front matter
@@ -257,6 +261,7 @@ func Parse(file string, src []byte, probes []probe.Probe) (*Doc, error) {
 		return nil, err
 	}
 	d.Uses = d.uses()
+	d.links(base)
 	d.warn = w.list
 	return d, nil
 }
@@ -270,22 +275,11 @@ func checkURL(n gast.Node, dest, title, body []byte, base Offmap, e *Errs) {
 		if !bytes.Contains(part, []byte("{{")) {
 			continue
 		}
-		from := 0
-		for p := n.Parent(); p != nil; p = p.Parent() {
-			if p.Type() == gast.TypeBlock && p.Lines().Len() > 0 {
-				from = p.Lines().At(0).Start
-				break
-			}
-		}
-		at := bytes.Index(body[from:], part)
-		if at < 0 {
-			from, at = 0, max(bytes.Index(body, part), 0)
-		}
 		what := "an image's"
 		if _, ok := n.(*gast.Link); ok {
 			what = "a link's"
 		}
-		e.At(base(from+at), "{{ }} in %s URL or title is not evaluated; a URL must be written out", what)
+		e.At(base(urlOff(n, part, body)), "{{ }} in %s URL or title is not evaluated; a URL must be written out", what)
 	}
 }
 
