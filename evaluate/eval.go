@@ -121,6 +121,18 @@ func (v *env) noteSet(set string) string {
 	return set
 }
 
+// fillHint is how a set with no result at all gets one: this machine's
+// by measuring, another's on that machine or by import.
+func (v *env) fillHint(set string) string {
+	switch {
+	case set != "":
+		return "a set is measured on its machine and brought here with go run . import"
+	case v.elsewhere != "":
+		return fmt.Sprintf("measure it on %s; this machine's numbers: go run . build --here", v.elsewhere)
+	}
+	return "go run . build --here measures this machine's set"
+}
+
 // runHint is how a result of the build's set is measured: `go run . run
 // ID` here, or on the set's machine.
 func (v *env) runHint(id string) string {
@@ -315,6 +327,7 @@ const (
 	gapStale                       // the stale result (why) was measured without what
 	gapTranscribed                 // the transcribed set holds no figure what
 	gapFact                        // machine did not record the fact what
+	gapNoMachine                   // the set holds no result at all to read the fact what from
 )
 
 // warnKind is the kind of the gap's warning.
@@ -333,6 +346,8 @@ func (g gap) warnKind() string {
 // msg is the warning: what is missing and the command that measures it.
 func (g gap) msg() string {
 	switch g.kind {
+	case gapNoMachine:
+		return fmt.Sprintf("machine.%s has no value: %s holds no result to read its machine from (%s)", g.what, g.why, g.run)
 	case gapFact:
 		return fmt.Sprintf("machine %s did not record machine.%s (a transcribed set, or results measured before it was recorded; measuring the set again records it)", g.machine, g.what)
 	case gapTranscribed:
@@ -355,7 +370,7 @@ func (g gap) msg() string {
 // ko is the gap's placeholder on the page.
 func (g gap) ko() string {
 	switch g.kind {
-	case gapFact:
+	case gapFact, gapNoMachine:
 		return view.NoRecordNote(g.machine, g.what)
 	case gapTranscribed:
 		return view.NotInOriginalNote(g.what)
@@ -445,7 +460,14 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 	// A machine fact the set's fingerprint does not hold (a transcribed
 	// set, or results older than the fact's record) is a gap too.
 	for _, fact := range x.Facts() {
-		if f, err := v.Machine(fact.Set); err == nil && !expr.Recorded(f, fact.Field) {
+		f, err := v.Machine(fact.Set)
+		if err != nil {
+			// A set with no result at all (a machine that has measured
+			// nothing yet) is a gap, not a mistake in the chapter.
+			set := v.resolve(fact.Set)
+			return gap{kind: gapNoMachine, set: set, what: fact.Field, machine: v.machineName(set, nil), why: v.setName(fact.Set), run: v.fillHint(set)}, true
+		}
+		if !expr.Recorded(f, fact.Field) {
 			return gap{kind: gapFact, set: v.resolve(fact.Set), what: fact.Field, machine: f.Name}, true
 		}
 	}

@@ -42,7 +42,7 @@ func TestCheckWithoutResults(t *testing.T) {
 			t.Errorf("%s: checked before measuring:\n%swant, as after:\n%s", file, got, want)
 		}
 	}
-	if checked < 20 || hidden < 5 {
+	if checked < 20 || hidden < 2 {
 		t.Errorf("%d cases checked, %d of them with errors their results hid: the cases changed", checked, hidden)
 	}
 }
