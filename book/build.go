@@ -279,7 +279,6 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	r, err := b.renderTo(res, out, rc)
 	rep.Warnings = append(rep.Warnings, r.warnings...)
 	rep.Claims, rep.Chapters, rep.Cached, rep.External = r.claims, len(b.Docs), r.cached, r.external
-	claims := r.claims
 	if err != nil {
 		return rep, err
 	}
@@ -297,36 +296,8 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 		return rep, &Interrupted{Cause: cause, Kept: rep.Measured, Out: opts.Out}
 	}
 	if opts.Strict {
-		var failing []string
-		n := 0
-		for _, c := range claims {
-			if c.Verdict == expr.False {
-				n++
-			}
-		}
-		if n > 0 {
-			// The command line names each one with its place.
-			failing = append(failing, fmt.Sprintf("%d claim(s) do not hold", n))
-		}
-		for _, g := range rep.Gaps {
-			failing = append(failing, fmt.Sprintf("%s: experiment %s has no usable result in set %s: %s", b.Experiments[g.ID].Pos, g.ID, set, describe(g)))
-		}
-		if rep.GapFigures > 0 {
-			failing = append(failing, fmt.Sprintf("%d place(s) show a gap instead of a figure; the first: %v", rep.GapFigures, firstGap))
-		}
-		// A sentence picked by a condition the runs do not decide, with no
-		// unsure branch to say so, states noise as a finding; a link to
-		// nowhere is a broken page.
-		for _, w := range rep.Warnings {
-			if k := WarningKind(w); k == parse.KindInconclusive || k == parse.KindLink {
-				failing = append(failing, w.Error())
-			}
-		}
-		if len(rep.Gaps) > 0 && rep.Fill != "" {
-			failing = append(failing, "fill the gaps with: "+rep.Fill)
-		}
-		if len(failing) > 0 {
-			return rep, errors.New("--strict: " + strings.Join(failing, "\n"))
+		if err := b.strictFailures(rep, set, firstGap); err != nil {
+			return rep, err
 		}
 	}
 	if err := out.commit(ctx); err != nil {
@@ -339,6 +310,44 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 		fmt.Fprintf(opts.Log, "render cache: %v (it is safe to delete)\n", err)
 	}
 	return rep, nil
+}
+
+// strictFailures is why a --strict build fails, nil when nothing does: the
+// claims that do not hold, the gaps (and what fills them), undecided
+// conditions and broken links.
+func (b *Book) strictFailures(rep *Report, set string, firstGap error) error {
+	var failing []string
+	n := 0
+	for _, c := range rep.Claims {
+		if c.Verdict == expr.False {
+			n++
+		}
+	}
+	if n > 0 {
+		// The command line names each one with its place.
+		failing = append(failing, fmt.Sprintf("%d claim(s) do not hold", n))
+	}
+	for _, g := range rep.Gaps {
+		failing = append(failing, fmt.Sprintf("%s: experiment %s has no usable result in set %s: %s", b.Experiments[g.ID].Pos, g.ID, set, describe(g)))
+	}
+	if rep.GapFigures > 0 {
+		failing = append(failing, fmt.Sprintf("%d place(s) show a gap instead of a figure; the first: %v", rep.GapFigures, firstGap))
+	}
+	// A sentence picked by a condition the runs do not decide, with no
+	// unsure branch to say so, states noise as a finding; a link to
+	// nowhere is a broken page.
+	for _, w := range rep.Warnings {
+		if k := WarningKind(w); k == parse.KindInconclusive || k == parse.KindLink {
+			failing = append(failing, w.Error())
+		}
+	}
+	if len(rep.Gaps) > 0 && rep.Fill != "" {
+		failing = append(failing, "fill the gaps with: "+rep.Fill)
+	}
+	if len(failing) > 0 {
+		return errors.New("--strict: " + strings.Join(failing, "\n"))
+	}
+	return nil
 }
 
 // Interrupted is a build stopped by a signal (or a cancelled context):
