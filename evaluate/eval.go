@@ -309,7 +309,7 @@ type gap struct {
 	kind    gapKind
 	set, id string
 	what    string // the combination, figure, selected value or machine fact it lacks
-	run     string // the command that measures it (env.runHint)
+	run     string // the command that measures it (env.runHint); "": `go run . run ID` here
 	noted   string // the set its note on the page names (env.noteSet)
 	why     string // the failure, the reason, or why the result is stale
 	metric  string // gapInapplicable: the optional metric
@@ -353,7 +353,7 @@ func (g gap) msg() string {
 	case gapTranscribed:
 		return fmt.Sprintf("no result of experiment %s for %s: the transcribed set %sholds no such figure", g.id, g.what, setNote(g.set))
 	case gapStale:
-		return fmt.Sprintf("the stored result of experiment %s has no %s (%s): measure it again with %s", g.id, g.what, g.why, g.run)
+		return fmt.Sprintf("the stored result of experiment %s has no %s (%s): measure it again with %s", g.id, g.what, g.why, g.runText())
 	case gapUnavailable:
 		return fmt.Sprintf("experiment %s has no figure for %s, which its machine cannot measure: %s", g.id, g.what, g.why)
 	case gapInapplicable:
@@ -362,10 +362,13 @@ func (g gap) msg() string {
 		if g.set != "" {
 			return fmt.Sprintf("experiment %s failed for %s: %s in set %s (measured on that machine)", g.id, g.what, g.why, g.set)
 		}
-		return fmt.Sprintf("experiment %s failed for %s: %s; measure it again with %s", g.id, g.what, g.why, g.run)
+		return fmt.Sprintf("experiment %s failed for %s: %s; measure it again with %s", g.id, g.what, g.why, g.runText())
 	}
-	return missingMsg(g.set, g.id, g.run)
+	return missingMsg(g.set, g.id, g.runText())
 }
+
+// runText is the command that measures the gap's experiment.
+func (g gap) runText() string { return cmp.Or(g.run, fmt.Sprintf("`go run . run %s`", g.id)) }
 
 // ko is the gap's placeholder on the page.
 func (g gap) ko() string {
