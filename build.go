@@ -37,7 +37,7 @@ var buildVerb = verb{name: "build", summary: "write the site to out/ from the bo
 
 func (f *buildFlags) flags(fs *pflag.FlagSet) {
 	f.bookSet.flags(fs)
-	fs.StringVar(&f.out, "out", "out", "where the site is written: an empty folder or a site a build wrote (replaced atomically)")
+	fs.StringVar(&f.out, "out", "", "where the site is written: an empty folder or a site a build wrote (replaced atomically); default out/ for the book's set, out-SET/ (ignored by git) for any other")
 	fs.BoolVar(&f.fresh, "fresh", false, "measure every experiment (or those of --only) anew into this machine's set")
 	fs.StringSliceVar(&f.only, "only", nil, "measure only these experiment ids (comma-separated); every page is still built")
 	fs.BoolVar(&f.strict, "strict", false, "fail on a failing or undecidable claim, a missing figure, or any result that would have to be measured")
@@ -66,13 +66,19 @@ func (f *buildFlags) run(ctx context.Context, c *cmd, args []string) error {
 	if rep != nil {
 		printFailingClaims(c.stderr, rep.Claims)
 		printWarnings(c.stderr, rep.Warnings, f.verbose, book.Summed)
+		if f.verbose && len(rep.External) > 0 {
+			fmt.Fprintf(c.stderr, "external links (listed, not fetched): %s\n", strings.Join(rep.External, " "))
+		}
 	}
 	if err != nil {
 		return shown{err}
 	}
 	holds, fails, unsure, na := evaluate.Tally(rep.Claims)
+	if fails > 0 {
+		fmt.Fprintf(c.stderr, "the site is built with the %d claim(s) that do not hold marked, and build exits 0; build --strict and check fail on them\n", fails)
+	}
 	fmt.Fprintf(c.stdout, "built %s from set %s (%d measured now); claims: %d hold, %d fail, %d inconclusive%s",
-		opts.Out, rep.Set, len(rep.Measured), holds, fails, unsure, naText(na))
+		rep.Out+outNote(rep.Out), rep.Set, len(rep.Measured), holds, fails, unsure, naText(na))
 	if rep.GapFigures > 0 || len(rep.Gaps) > 0 {
 		fmt.Fprintf(c.stdout, "; %d place(s) shown as gaps (-v lists them)", rep.GapFigures)
 		if n := len(rep.Gaps); n > 0 {
@@ -91,6 +97,15 @@ func (f *buildFlags) run(ctx context.Context, c *cmd, args []string) error {
 	}
 	fmt.Fprintln(c.stdout)
 	return nil
+}
+
+// outNote says of a folder other than out/ that it is not the published
+// book.
+func outNote(out string) string {
+	if out == "out" || !strings.HasPrefix(out, "out-") {
+		return ""
+	}
+	return " (not the published book's out/; git ignores it)"
 }
 
 // renderGC makes a build collect less often than Go would: laying out

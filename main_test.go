@@ -37,7 +37,29 @@ func TestMain(m *testing.M) {
 	if os.Getenv("MBOOK_TEST_MAIN") == "1" {
 		os.Exit(cliMain(os.Args[1:]))
 	}
-	os.Exit(m.Run())
+	// Hermetic: the shell's MBOOK_* settings (MBOOK_HERE=1, as an author
+	// may export) must not change what a test does; a test that needs one
+	// sets it.
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "MBOOK_") {
+			os.Unsetenv(k)
+		}
+	}
+	before, tracked := treeState()
+	code := m.Run()
+	if after, _ := treeState(); tracked && after != before {
+		fmt.Fprintf(os.Stderr, "FAIL: the tests changed the working tree (git status --porcelain):\n%s\nwas:\n%s\n", after, before)
+		code = 1
+	}
+	os.Exit(code)
+}
+
+// treeState is what git status says of the working tree; ok is false
+// outside a git work tree (a module copied without .git), where the check
+// is left out.
+func treeState() (status string, ok bool) {
+	out, err := exec.Command("git", "status", "--porcelain").Output()
+	return string(out), err == nil
 }
 
 // cli runs the command line in-process and returns its exit code and output.

@@ -61,6 +61,11 @@ func (f *runFlags) run(ctx context.Context, c *cmd, args []string) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
+	res := book.NewResults(f.results, opts.This.Name, opts.Probes)
+	res.This = opts.This
+	if err := b.Check(res); err != nil {
+		return err
+	}
 	unlock, err := store.Lock(ctx, f.results, c.stderr)
 	if err != nil {
 		return err

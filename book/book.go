@@ -115,7 +115,7 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 		if c.doc, c.err = parse.Parse(files[i], src, probes); c.err == nil {
 			rc.keepParsed(c.doc, c.sum)
 			if kept.Add(int64(len(src))) > keepParsed {
-				c.doc, c.shallow = &parse.Doc{File: c.doc.File, Front: c.doc.Front, Experiments: c.doc.Experiments, Uses: c.doc.Uses}, true
+				c.doc, c.shallow = &parse.Doc{File: c.doc.File, Front: c.doc.Front, Experiments: c.doc.Experiments, Uses: c.doc.Uses, Links: c.doc.Links, Anchors: c.doc.Anchors}, true
 			}
 		}
 	})
@@ -140,7 +140,7 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 		if !c.shallow {
 			full = c.doc
 		}
-		b.Docs = append(b.Docs, &parse.Doc{File: c.doc.File, Front: c.doc.Front, Experiments: c.doc.Experiments, Uses: c.doc.Uses})
+		b.Docs = append(b.Docs, &parse.Doc{File: c.doc.File, Front: c.doc.Front, Experiments: c.doc.Experiments, Uses: c.doc.Uses, Links: c.doc.Links, Anchors: c.doc.Anchors})
 		b.src = append(b.src, c.sum)
 		b.full = append(b.full, full)
 	}
@@ -187,8 +187,16 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 // takes each chapter once. It parses the chapter again if Load took it
 // from the render cache, or if it was handed over before.
 func (b *Book) doc(i int) (*parse.Doc, error) {
+	d, err := b.parse(i)
+	b.full[i] = nil
+	return d, err
+}
+
+// parse returns chapter i parsed in full and keeps it until it is
+// rendered: a check before measuring (Check) parses what the render
+// then takes.
+func (b *Book) parse(i int) (*parse.Doc, error) {
 	if d := b.full[i]; d != nil {
-		b.full[i] = nil
 		return d, nil
 	}
 	d := b.Docs[i]
@@ -199,7 +207,11 @@ func (b *Book) doc(i int) (*parse.Doc, error) {
 	if sha256.Sum256(src) != b.src[i] {
 		return nil, fmt.Errorf("%s: changed while the book was being built; build again", d.File)
 	}
-	return parse.Parse(d.File, src, b.probes)
+	full, err := parse.Parse(d.File, src, b.probes)
+	if err == nil {
+		b.full[i] = full
+	}
+	return full, err
 }
 
 // Select returns the ids to act on: all, or those named (each must exist).

@@ -30,17 +30,19 @@ import (
 
 // Options are the build's flags.
 type Options struct {
-	Chapters, Results, Out string
-	Machine                string   // --machine: the set to build from
-	Here                   bool     // --here: build from this machine's set, measuring what it lacks
-	Fresh                  bool     // measure everything (or --only) anew into this machine's set
-	Only                   []string // measure only these experiments; every page is still built
-	Strict                 bool     // fail on a failing or undecidable claim, a gap, or anything that would need measuring
-	Probes                 []probe.Probe
-	Runner                 *runner.Runner
-	This                   dataset.Fingerprint // this machine
-	Log                    io.Writer           // notes: which set, what was not measured
-	Progress               *Progress           // measurement progress; nil: silent
+	Chapters, Results string
+	// Out is where the site is written; "": DefaultOut's folder.
+	Out      string
+	Machine  string   // --machine: the set to build from
+	Here     bool     // --here: build from this machine's set, measuring what it lacks
+	Fresh    bool     // measure everything (or --only) anew into this machine's set
+	Only     []string // measure only these experiments; every page is still built
+	Strict   bool     // fail on a failing or undecidable claim, a gap, or anything that would need measuring
+	Probes   []probe.Probe
+	Runner   *runner.Runner
+	This     dataset.Fingerprint // this machine
+	Log      io.Writer           // notes: which set, what was not measured
+	Progress *Progress           // measurement progress; nil: silent
 	// Cache is the render cache's folder (CacheDir beside the chapters,
 	// for the command line); "" builds without one (--no-cache).
 	Cache string
@@ -49,6 +51,7 @@ type Options struct {
 // Report is what a build did.
 type Report struct {
 	Set      string   // the result set the numbers came from
+	Out      string   // where the site was written
 	Measures bool     // whether this build measures into Set (it is this machine's)
 	Measured []string // experiments measured by this build
 	Warnings []error
@@ -64,6 +67,9 @@ type Report struct {
 	// Chapters counts the chapters' pages written, Cached those of them
 	// taken from the render cache rather than evaluated and laid out.
 	Chapters, Cached int
+	// External lists the chapters' links to other sites: listed, never
+	// fetched.
+	External []string
 }
 
 // WarningKind groups warnings for a summary: the warning's own kind when
@@ -147,6 +153,18 @@ func ChooseSet(cfg Config, opts Options) (string, error) {
 	return set, nil
 }
 
+// DefaultOut is where a build from set writes its site when not told:
+// out/, the published book, for the book's own set; out-SET/, which git
+// ignores, for any other (this machine's with --here, --machine's), so
+// that another machine's numbers are never one git add away from the
+// published book.
+func DefaultOut(cfg Config, set string) string {
+	if cfg.Machine == "" || set == cfg.Machine {
+		return "out"
+	}
+	return "out-" + set
+}
+
 // Build loads the chapters, measures what must be measured, evaluates and
 // writes the site. Nothing is written to out/ unless everything succeeded;
 // an interrupt (ctx cancelled) keeps the experiments measured so far and
@@ -163,18 +181,23 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	// An unknown id first: the hint that --only measures only here would
+	// suggest a command that fails on it too.
+	only, err := b.Select(opts.Only)
+	if err != nil {
+		return nil, &UsageError{"--only: " + err.Error() + "; go run . status lists the experiments"}
+	}
 	set, err := ChooseSet(b.Config, opts)
 	if err != nil {
 		return nil, err
 	}
-	only, err := b.Select(opts.Only)
-	if err != nil {
-		return nil, &UsageError{"--only: " + err.Error()}
+	if opts.Out == "" {
+		opts.Out = DefaultOut(b.Config, set)
 	}
 	if err := CheckOut(opts.Out); err != nil {
 		return nil, err
 	}
-	rep := &Report{Set: set, Measures: set == opts.This.Name}
+	rep := &Report{Set: set, Out: opts.Out, Measures: set == opts.This.Name}
 	// A build that may measure waits for another one on the same tree; one
 	// that cannot (another machine's set, --strict) only cleans up when no
 	// other build is at work.
@@ -202,6 +225,11 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	// The set's results are read here, in parallel; Status asks for them
 	// one by one.
 	res.preload(b.Order)
+	// A chapter's mistakes fail the build before a probe runs, whether
+	// or not its experiments were ever measured.
+	if err := b.Check(res); err != nil {
+		return nil, err
+	}
 	var need []string
 	for _, st := range b.Status(res, opts.Probes, b.Order) {
 		switch {
@@ -250,8 +278,7 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	defer out.discard()
 	r, err := b.renderTo(res, out, rc)
 	rep.Warnings = append(rep.Warnings, r.warnings...)
-	rep.Claims, rep.Chapters, rep.Cached = r.claims, len(b.Docs), r.cached
-	claims := r.claims
+	rep.Claims, rep.Chapters, rep.Cached, rep.External = r.claims, len(b.Docs), r.cached, r.external
 	if err != nil {
 		return rep, err
 	}
@@ -269,35 +296,8 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 		return rep, &Interrupted{Cause: cause, Kept: rep.Measured, Out: opts.Out}
 	}
 	if opts.Strict {
-		var failing []string
-		n := 0
-		for _, c := range claims {
-			if c.Verdict == expr.False {
-				n++
-			}
-		}
-		if n > 0 {
-			// The command line names each one with its place.
-			failing = append(failing, fmt.Sprintf("%d claim(s) do not hold", n))
-		}
-		for _, g := range rep.Gaps {
-			failing = append(failing, fmt.Sprintf("%s: experiment %s has no usable result in set %s: %s", b.Experiments[g.ID].Pos, g.ID, set, describe(g)))
-		}
-		if rep.GapFigures > 0 {
-			failing = append(failing, fmt.Sprintf("%d place(s) show a gap instead of a figure; the first: %v", rep.GapFigures, firstGap))
-		}
-		// A sentence picked by a condition the runs do not decide, with no
-		// unsure branch to say so, states noise as a finding.
-		for _, w := range rep.Warnings {
-			if WarningKind(w) == parse.KindInconclusive {
-				failing = append(failing, w.Error())
-			}
-		}
-		if len(rep.Gaps) > 0 && rep.Fill != "" {
-			failing = append(failing, "fill the gaps with: "+rep.Fill)
-		}
-		if len(failing) > 0 {
-			return rep, errors.New("--strict: " + strings.Join(failing, "\n"))
+		if err := b.strictFailures(rep, set, firstGap); err != nil {
+			return rep, err
 		}
 	}
 	if err := out.commit(ctx); err != nil {
@@ -310,6 +310,45 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 		fmt.Fprintf(opts.Log, "render cache: %v (it is safe to delete)\n", err)
 	}
 	return rep, nil
+}
+
+// strictFailures is why a --strict build fails, nil when nothing does: the
+// claims that do not hold, the gaps (and what fills them), undecided
+// conditions and broken links.
+func (b *Book) strictFailures(rep *Report, set string, firstGap error) error {
+	var failing []string
+	n := 0
+	for _, c := range rep.Claims {
+		if c.Verdict == expr.False {
+			n++
+		}
+	}
+	if n > 0 {
+		// The command line names each one with its place.
+		failing = append(failing, fmt.Sprintf("%d claim(s) do not hold", n))
+	}
+	for _, g := range rep.Gaps {
+		failing = append(failing, fmt.Sprintf("%s: experiment %s has no usable result in set %s: %s", b.Experiments[g.ID].Pos, g.ID, set, describe(g)))
+	}
+	if rep.GapFigures > 0 {
+		failing = append(failing, fmt.Sprintf("%d place(s) show a gap instead of a figure; the first: %v", rep.GapFigures, firstGap))
+	}
+	// A sentence picked by a condition the runs do not decide, with no
+	// unsure branch to say so, states noise as a finding; a link to
+	// nowhere, a directive shown as code and a code block that swallows
+	// the rest of its chapter are broken pages.
+	for _, w := range rep.Warnings {
+		if k := WarningKind(w); k == parse.KindInconclusive || k == parse.KindLink || k == parse.KindMisspelt || k == parse.KindUnclosed {
+			failing = append(failing, w.Error())
+		}
+	}
+	if len(rep.Gaps) > 0 && rep.Fill != "" {
+		failing = append(failing, "fill the gaps with: "+rep.Fill)
+	}
+	if len(failing) > 0 {
+		return errors.New("--strict: " + strings.Join(failing, "\n"))
+	}
+	return nil
 }
 
 // Interrupted is a build stopped by a signal (or a cancelled context):
@@ -378,7 +417,12 @@ func (b *Book) gaps(res *Results, opts Options, set string) ([]Status, string) {
 		}
 		return gaps, strings.Join(cmds, " and ")
 	}
-	return gaps, "go run . build --here (builds from this machine's numbers; " + set + "'s can only be measured on " + set + ")"
+	there := "go run . build"
+	if set != b.Config.Machine {
+		there += " --here"
+	}
+	return gaps, fmt.Sprintf("%s on %s (set %s is measured on that machine only, and its results committed from there); here (%s), go run . build --here measures them into this machine's own set and builds a preview from it into %s/",
+		there, set, set, opts.This.Name, DefaultOut(b.Config, opts.This.Name))
 }
 
 func describe(st Status) string {
@@ -394,6 +438,9 @@ func describe(st Status) string {
 // memory, and for check, which only wants the claims. A Book loaded with
 // LoadCached takes unchanged chapters from its render cache.
 func (b *Book) Render(res *Results) (pages map[string][]byte, warnings []error, claims []evaluate.Claim, err error) {
+	if err := b.Check(res); err != nil {
+		return nil, nil, nil, err
+	}
 	m := &memorySite{pages: map[string][]byte{}}
 	r, err := b.renderTo(res, m, b.cache)
 	if err != nil {
@@ -405,6 +452,7 @@ func (b *Book) Render(res *Results) (pages map[string][]byte, warnings []error, 
 // rendering is what renderTo returns beside the pages.
 type rendering struct {
 	warnings []error
+	external []string // the chapters' links to other sites, never fetched
 	claims   []evaluate.Claim
 	cached   int // chapters whose page came from the render cache
 }
@@ -515,6 +563,11 @@ func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache) (r renderin
 	}
 	errs = append(errs, res.Errors()...)
 	if err := errors.Join(errs...); err != nil {
+		return r, err
+	}
+	links := b.checkLinks()
+	r.warnings, r.external = append(r.warnings, links.warnings...), links.external
+	if err := b.copyStatic(out, links.static); err != nil {
 		return r, err
 	}
 	var preface bytes.Buffer

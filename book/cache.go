@@ -101,6 +101,8 @@ type parsed struct {
 	Front       parse.Front
 	Experiments []storedExperiment
 	Uses        map[string][]string
+	Links       []parse.Link
+	Anchors     []string
 }
 
 // storedExperiment is an experiment as the cache keeps it: what its
@@ -149,7 +151,7 @@ func (rc *renderCache) parsed(file string, sum [sha256.Size]byte, probes []probe
 	if json.Unmarshal(data, &p) != nil {
 		return nil, false
 	}
-	d := &parse.Doc{File: file, Front: p.Front, Uses: p.Uses}
+	d := &parse.Doc{File: file, Front: p.Front, Uses: p.Uses, Links: p.Links, Anchors: p.Anchors}
 	for _, s := range p.Experiments {
 		x, ok := s.experiment(probes)
 		if !ok {
@@ -165,7 +167,7 @@ func (rc *renderCache) keepParsed(d *parse.Doc, sum [sha256.Size]byte) {
 	if rc == nil {
 		return
 	}
-	p := parsed{Front: d.Front, Uses: d.Uses}
+	p := parsed{Front: d.Front, Uses: d.Uses, Links: d.Links, Anchors: d.Anchors}
 	for _, x := range d.Experiments {
 		p.Experiments = append(p.Experiments, storeExperiment(x))
 	}

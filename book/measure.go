@@ -250,8 +250,8 @@ func (r *runRule) decide(round int, rows []dataset.Row) (bool, int) {
 		return true, MinAutoRuns
 	case r.stop.Interval <= r.precision:
 		r.stop.Why = "precision reached"
-	case round >= parse.MaxRuns:
-		r.stop.Why = fmt.Sprintf("at most %d runs", parse.MaxRuns)
+	case round >= probe.MaxRuns:
+		r.stop.Why = fmt.Sprintf("at most %d runs", probe.MaxRuns)
 	case elapsed+elapsed/time.Duration(round) > r.budget:
 		r.stop.Why = fmt.Sprintf("budget reached (%v)", r.budget)
 	default:

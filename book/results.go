@@ -151,6 +151,10 @@ func (r *Results) setName(set string) string {
 // Own implements evaluate.Sets: the build's set.
 func (r *Results) Own() string { return r.Machine }
 
+// Elsewhere implements evaluate.Elsewhere: the build's set is another
+// machine's than this one (This), so what it lacks is measured there.
+func (r *Results) Elsewhere() bool { return r.This.Name != "" && r.Machine != r.This.Name }
+
 // Shown implements evaluate.Sets: the machines the book shows.
 func (r *Results) Shown() []string { return r.BookMachines }
 

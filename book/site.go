@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -228,7 +229,8 @@ func (s *stagedSite) path(name string) (string, error) {
 	if name == Manifest || !sitePath(name) {
 		return "", fmt.Errorf("page name %q cannot be written into the site", name)
 	}
-	sub, _, nested := strings.Cut(name, "/")
+	sub := filepath.Dir(filepath.FromSlash(name))
+	nested := sub != "."
 	path := filepath.Join(s.tmp, name)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -289,14 +291,11 @@ func (s *stagedSite) commit(ctx context.Context) error {
 // site was not committed, nothing when it was.
 func (s *stagedSite) discard() { os.RemoveAll(s.tmp) }
 
-// sitePath reports whether name may be a file of the site: a plain name,
-// or one in a folder of the site ("data/ID.csv"), nothing deeper.
+// sitePath reports whether name may be a file of the site: a clean,
+// slash-separated path inside it ("data/ID.csv", or a chapter's image
+// "img/plot.png").
 func sitePath(name string) bool {
-	dir, file, ok := strings.Cut(name, "/")
-	if !ok {
-		return filepath.Base(name) == name
-	}
-	return dir == "data" && file != "" && filepath.Base(file) == file && file != "." && file != ".."
+	return name != "" && path.Clean(name) == name && filepath.IsLocal(filepath.FromSlash(name))
 }
 
 // tempSite prefixes the folders WriteSite works in, beside the output.

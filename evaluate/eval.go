@@ -7,6 +7,7 @@
 package evaluate
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -49,6 +50,14 @@ type Sets interface {
 	Shown() []string
 }
 
+// Elsewhere is what a Results may also know: that the build's own set is
+// another machine's (the book's, or --machine's), so that what it lacks
+// is measured on that machine, not here. Without it, the build's set is
+// taken to be this machine's.
+type Elsewhere interface {
+	Elsewhere() bool
+}
+
 // stale reports whether a set's result of id is stale, and why.
 func (v *env) stale(set, id string) (string, bool) { return v.staleIn(v.resolve(set), id) }
 
@@ -81,6 +90,9 @@ type env struct {
 	// result up in: the machines its figures come from, or whose gaps it
 	// shows.
 	drawn map[string]bool
+	// elsewhere is own when the build's set is another machine's
+	// (Elsewhere): a hint names that machine, not a command run here.
+	elsewhere string
 }
 
 func newEnv(res Results, exps map[string]*parse.Experiment) *env {
@@ -94,7 +106,40 @@ func newEnv(res Results, exps map[string]*parse.Experiment) *env {
 		slices.Sort(v.sets)
 		v.sets = slices.Compact(v.sets)
 	}
+	if e, ok := res.(Elsewhere); ok && e.Elsewhere() {
+		v.elsewhere = cmp.Or(v.own, "the build's set")
+	}
 	return v
+}
+
+// noteSet is the set a gap's note names: set, or the build's own by its
+// name when it is another machine's.
+func (v *env) noteSet(set string) string {
+	if set == "" {
+		return v.elsewhere
+	}
+	return set
+}
+
+// fillHint is how a set with no result at all gets one: this machine's
+// by measuring, another's on that machine or by import.
+func (v *env) fillHint(set string) string {
+	switch {
+	case set != "":
+		return "a set is measured on its machine and brought here with go run . import"
+	case v.elsewhere != "":
+		return fmt.Sprintf("measure it on %s; this machine's numbers: go run . build --here", v.elsewhere)
+	}
+	return "go run . build --here measures this machine's set"
+}
+
+// runHint is how a result of the build's set is measured: `go run . run
+// ID` here, or on the set's machine.
+func (v *env) runHint(id string) string {
+	if v.elsewhere == "" {
+		return fmt.Sprintf("`go run . run %s`", id)
+	}
+	return fmt.Sprintf("`go run . run %s` on %s, the set's machine (this machine's numbers: go run . build --here)", id, v.elsewhere)
 }
 
 // on returns the environment in which "" stands for set: a claim decided
@@ -264,6 +309,8 @@ type gap struct {
 	kind    gapKind
 	set, id string
 	what    string // the combination, figure, selected value or machine fact it lacks
+	run     string // the command that measures it (env.runHint); "": `go run . run ID` here
+	noted   string // the set its note on the page names (env.noteSet)
 	why     string // the failure, the reason, or why the result is stale
 	metric  string // gapInapplicable: the optional metric
 	machine string // gapFact: the machine that did not record it
@@ -280,6 +327,7 @@ const (
 	gapStale                       // the stale result (why) was measured without what
 	gapTranscribed                 // the transcribed set holds no figure what
 	gapFact                        // machine did not record the fact what
+	gapNoMachine                   // the set holds no result at all to read the fact what from
 )
 
 // warnKind is the kind of the gap's warning.
@@ -298,12 +346,14 @@ func (g gap) warnKind() string {
 // msg is the warning: what is missing and the command that measures it.
 func (g gap) msg() string {
 	switch g.kind {
+	case gapNoMachine:
+		return fmt.Sprintf("machine.%s has no value: %s holds no result to read its machine from (%s)", g.what, g.why, g.run)
 	case gapFact:
 		return fmt.Sprintf("machine %s did not record machine.%s (a transcribed set, or results measured before it was recorded; measuring the set again records it)", g.machine, g.what)
 	case gapTranscribed:
 		return fmt.Sprintf("no result of experiment %s for %s: the transcribed set %sholds no such figure", g.id, g.what, setNote(g.set))
 	case gapStale:
-		return fmt.Sprintf("the stored result of experiment %s has no %s (%s): measure it again with `go run . run %s`", g.id, g.what, g.why, g.id)
+		return fmt.Sprintf("the stored result of experiment %s has no %s (%s): measure it again with %s", g.id, g.what, g.why, g.runText())
 	case gapUnavailable:
 		return fmt.Sprintf("experiment %s has no figure for %s, which its machine cannot measure: %s", g.id, g.what, g.why)
 	case gapInapplicable:
@@ -312,15 +362,18 @@ func (g gap) msg() string {
 		if g.set != "" {
 			return fmt.Sprintf("experiment %s failed for %s: %s in set %s (measured on that machine)", g.id, g.what, g.why, g.set)
 		}
-		return fmt.Sprintf("experiment %s failed for %s: %s; measure it again with `go run . run %s`", g.id, g.what, g.why, g.id)
+		return fmt.Sprintf("experiment %s failed for %s: %s; measure it again with %s", g.id, g.what, g.why, g.runText())
 	}
-	return missingMsg(g.set, g.id)
+	return missingMsg(g.set, g.id, g.runText())
 }
+
+// runText is the command that measures the gap's experiment.
+func (g gap) runText() string { return cmp.Or(g.run, fmt.Sprintf("`go run . run %s`", g.id)) }
 
 // ko is the gap's placeholder on the page.
 func (g gap) ko() string {
 	switch g.kind {
-	case gapFact:
+	case gapFact, gapNoMachine:
 		return view.NoRecordNote(g.machine, g.what)
 	case gapTranscribed:
 		return view.NotInOriginalNote(g.what)
@@ -336,7 +389,7 @@ func (g gap) ko() string {
 	case gapFailed:
 		return view.FailedNote(g.set, g.what, g.why)
 	}
-	return view.MissingNote(g.set, g.id)
+	return view.MissingNote(g.noted, g.id)
 }
 
 // mark is the gap's text in place of a figure: a dash, as in a table,
@@ -363,11 +416,11 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 		set := v.resolve(r.Set)
 		res, stored := v.find(set, r.Experiment)
 		if !stored {
-			return gap{kind: gapNoResult, set: set, id: r.Experiment}, true
+			return gap{kind: gapNoResult, set: set, id: r.Experiment, run: v.runHint(r.Experiment), noted: v.noteSet(set)}, true
 		}
 		for _, f := range res.Failures {
 			if selects(r.Selector, f.Params) {
-				return gap{kind: gapFailed, set: set, id: r.Experiment, what: "[" + f.Params.Key() + "]", why: f.Err}, true
+				return gap{kind: gapFailed, set: set, id: r.Experiment, what: "[" + f.Params.Key() + "]", why: f.Err, run: v.runHint(r.Experiment)}, true
 			}
 		}
 		// A combination the machine cannot measure (kqueue on Linux) is
@@ -383,7 +436,7 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 		if why, stale := v.staleIn(set, r.Experiment); stale {
 			for _, sel := range r.Selector {
 				if !slices.ContainsFunc(res.Sweep[sel.Key], func(have string) bool { return expr.ValueMatches(sel.Value, have) }) {
-					return gap{kind: gapStale, set: set, id: r.Experiment, what: sel.Key + "=" + sel.Value, why: why}, true
+					return gap{kind: gapStale, set: set, id: r.Experiment, what: sel.Key + "=" + sel.Value, why: why, run: v.runHint(r.Experiment)}, true
 				}
 			}
 			// Nor has it a metric the probe has recorded only since.
@@ -410,7 +463,14 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 	// A machine fact the set's fingerprint does not hold (a transcribed
 	// set, or results older than the fact's record) is a gap too.
 	for _, fact := range x.Facts() {
-		if f, err := v.Machine(fact.Set); err == nil && !expr.Recorded(f, fact.Field) {
+		f, err := v.Machine(fact.Set)
+		if err != nil {
+			// A set with no result at all (a machine that has measured
+			// nothing yet) is a gap, not a mistake in the chapter.
+			set := v.resolve(fact.Set)
+			return gap{kind: gapNoMachine, set: set, what: fact.Field, machine: v.machineName(set, nil), why: v.setName(fact.Set), run: v.fillHint(set)}, true
+		}
+		if !expr.Recorded(f, fact.Field) {
 			return gap{kind: gapFact, set: v.resolve(fact.Set), what: fact.Field, machine: f.Name}, true
 		}
 	}
@@ -512,13 +572,13 @@ func setNote(set string) string {
 }
 
 // missingMsg is the warning for a missing result: the experiment and the
-// command that measures it (a set other than the build's is measured on
+// command that measures it (run, for the build's set: env.runHint) (a set other than the build's is measured on
 // its own machine, or imported: go run . import).
-func missingMsg(set, id string) string {
+func missingMsg(set, id, run string) string {
 	if set != "" {
 		return fmt.Sprintf("no result of experiment %s in set %q (results/%s/%s.txt; a set is measured on its machine and brought here with go run . import)", id, set, set, id)
 	}
-	return fmt.Sprintf("no result of experiment %s: measure it with `go run . run %s`", id, id)
+	return fmt.Sprintf("no result of experiment %s: measure it with %s", id, run)
 }
 
 // eval is one evaluation of a document: its environment, the page it
@@ -555,7 +615,7 @@ func Evaluate(d *parse.Doc, res Results, experiments map[string]*parse.Experimen
 		}
 	}
 	p := &Page{Views: view.NewPage()}
-	ev := &eval{d: d, p: p, env: newEnv(res, exps), errs: d.Errs(), warn: d.Errs()}
+	ev := &eval{d: d, p: p, env: newEnv(res, exps), errs: d.Errs(), warn: d.Warned()}
 	for _, v := range d.Values() {
 		ev.value(v)
 	}

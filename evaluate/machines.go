@@ -184,7 +184,7 @@ func (ev *eval) machinesMissing(dir *parse.Directive, views []machineView, id st
 		if mv.set != "" {
 			off = dir.At["machines"]
 		}
-		ev.warn.KindAt(parse.KindMissing, off, "%s", missingMsg(mv.set, id))
+		ev.warn.KindAt(parse.KindMissing, off, "%s", missingMsg(mv.set, id, ev.env.runHint(id)))
 	}
 }
 
@@ -266,7 +266,7 @@ func (ev *eval) machinesTable(dir *parse.Directive, x *parse.Experiment, m probe
 			if t.Cols != "" {
 				key = append(key, c.val)
 			}
-			cell := view.Cell{Text: "—", Title: view.MissingNote(c.mv.set, x.ID), Gap: view.GapMissing}
+			cell := view.Cell{Text: "—", Title: view.MissingNote(ev.env.noteSet(c.mv.set), x.ID), Gap: view.GapMissing}
 			if c.mv.r != nil {
 				k := rowKey(key...)
 				found, has := c.mv.rows[k]

@@ -148,7 +148,7 @@ func (ev *eval) plot(dir *parse.Directive) view.View {
 	}
 	if len(all) == 0 {
 		if views[0].r == nil {
-			return &view.Plot{Missing: view.MissingNote("", x.ID), Caption: p.Caption}
+			return &view.Plot{Missing: view.MissingNote(ev.env.noteSet(""), x.ID), Caption: p.Caption}
 		}
 		ev.warn.KindAt(parse.KindMissing, dir.Off, "the result of %s has no %s figures to plot", x.ID, ym.Name)
 		return &view.Plot{Missing: view.NoFigures(x.ID, ym.Name), Caption: p.Caption}
@@ -292,8 +292,8 @@ func (ev *eval) plotSeries(dir *parse.Directive, x *parse.Experiment, views []ma
 	if p.Machines != nil {
 		ev.machinesMissing(dir, views, x.ID)
 	} else if views[0].r == nil {
-		ev.warn.KindAt(parse.KindMissing, dir.Off, "%s", missingMsg("", x.ID))
-		return lbl, sp, &view.Plot{Missing: view.MissingNote("", x.ID), Caption: p.Caption}
+		ev.warn.KindAt(parse.KindMissing, dir.Off, "%s", missingMsg("", x.ID, ev.env.runHint(x.ID)))
+		return lbl, sp, &view.Plot{Missing: view.MissingNote(ev.env.noteSet(""), x.ID), Caption: p.Caption}
 	}
 	return lbl, sp, nil
 }
@@ -348,7 +348,7 @@ func (ev *eval) plotProvenance(dir *parse.Directive, views []machineView, id str
 	line := shortProvenance(views[0].r, why) + unavailable(views[0].r)
 	if len(views) > 1 {
 		if rr := views[1].r; rr == nil {
-			ev.warn.KindAt(parse.KindMissing, dir.At["ref"], "%s", missingMsg(views[1].set, id))
+			ev.warn.KindAt(parse.KindMissing, dir.At["ref"], "%s", missingMsg(views[1].set, id, ev.env.runHint(id)))
 		} else {
 			stale, _ := ev.env.staleIn(views[1].set, id)
 			line += view.DashedNote + shortProvenance(rr, stale)
@@ -427,7 +427,7 @@ func (ev *eval) cdf(dir *parse.Directive) view.View {
 	}
 	if len(all) == 0 {
 		if views[0].r == nil {
-			return &view.Plot{Missing: view.MissingNote("", x.ID), Caption: p.Caption}
+			return &view.Plot{Missing: view.MissingNote(ev.env.noteSet(""), x.ID), Caption: p.Caption}
 		}
 		ev.warn.KindAt(parse.KindMissing, dir.Off, "the result of %s has none of the quantile metrics to plot", x.ID)
 		return &view.Plot{Missing: view.NoDistribution(x.ID), Caption: p.Caption}

@@ -119,15 +119,15 @@ func (ev *eval) experiment(dir *parse.Directive) view.View {
 	out.Fixed = strings.Join(fixed, ", ")
 	r, ok := ev.env.lookup("", x.ID)
 	if !ok {
-		out.Missing = view.MissingNote("", x.ID)
+		out.Missing = view.MissingNote(ev.env.noteSet(""), x.ID)
 		if !out.Hidden {
-			ev.warn.KindAt(parse.KindMissing, dir.Off, "%s", missingMsg("", x.ID))
+			ev.warn.KindAt(parse.KindMissing, dir.Off, "%s", missingMsg("", x.ID, ev.env.runHint(x.ID)))
 		}
 		return out
 	}
 	why, stale := ev.env.stale("", x.ID)
 	if stale {
-		ev.warn.KindAt(parse.KindStale, dir.Off, "experiment %s is stale (%s): its figures are shown, marked; measure it again with `go run . run %s`", x.ID, why, x.ID)
+		ev.warn.KindAt(parse.KindStale, dir.Off, "experiment %s is stale (%s): its figures are shown, marked; measure it again with %s", x.ID, why, ev.env.runHint(x.ID))
 	}
 	out.Provenance = provenance(r, x.Spec.Metrics, func(s string) string { return label(x.Labels, s) }, why)
 	out.SpreadNote = view.SpreadNote
@@ -437,8 +437,8 @@ func (ev *eval) table(dir *parse.Directive) view.View {
 	dir.CheckLabels(t.Labels, x, ev.errs)
 	lbl := func(s string) string { return label(t.Labels, s) }
 	if sel.r == nil {
-		ev.warn.KindAt(parse.KindMissing, dir.Off, "%s", missingMsg("", x.ID))
-		return &view.TableView{Missing: view.MissingNote("", x.ID)}
+		ev.warn.KindAt(parse.KindMissing, dir.Off, "%s", missingMsg("", x.ID, ev.env.runHint(x.ID)))
+		return &view.TableView{Missing: view.MissingNote(ev.env.noteSet(""), x.ID)}
 	}
 	rowVals, colVals := []string{""}, []string{""}
 	if t.Rows != "" {

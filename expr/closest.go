@@ -60,3 +60,9 @@ func DidYouMean(name string, candidates []string) string {
 	}
 	return ""
 }
+
+// Distance is the number of edits (insert, delete, substitute, swap two
+// adjacent letters; case ignored) that make a into b.
+func Distance(a, b string) int {
+	return editDistance([]rune(strings.ToLower(a)), []rune(strings.ToLower(b)))
+}

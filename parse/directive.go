@@ -432,27 +432,18 @@ func (d *Doc) parseExperiment(dir *Directive, fs map[string]field, probes []prob
 		return nil
 	}
 	x.Spec = p.Spec
-	for _, prm := range x.Spec.Params {
-		x.Order = append(x.Order, prm.Name)
-	}
-
+	sweep := x.Spec.NewSweep(expr.DidYouMean)
+	x.Order = sweep.Order()
 	if f, has := fs["params"]; has {
-		if !d.parseParams(dir, x, f, e) {
+		if !parseParams(dir, sweep, f, e) {
 			ok = false
 		}
 	}
-	for _, prm := range x.Spec.Params {
-		if _, set := x.Sweep[prm.Name]; set {
-			continue
-		}
-		c, err := probe.Canonical(prm, prm.Default)
-		if err != nil {
-			e.At(dir.Off, "probe %s: default of param %s: %v", x.Probe, prm.Name, err)
-			ok = false
-			continue
-		}
-		x.Sweep[prm.Name] = []string{c}
+	if err := sweep.Fill(); err != nil {
+		e.At(dir.Off, "%v", err)
+		ok = false
 	}
+	x.Sweep = sweep.Values
 	if !dir.parseRuns(x, fs, e) {
 		ok = false
 	}
@@ -484,19 +475,12 @@ func (d *Doc) parseExperiment(dir *Directive, fs map[string]field, probes []prob
 		}
 	}
 	if ok {
-		// Checked before the product is built: a sweep of 10^9 would
-		// take the machine's memory while parsing.
-		n := 1
-		for _, k := range x.Order {
-			n *= len(x.Sweep[k])
-			if n > MaxCombos {
-				e.At(dir.ArgOff, "experiment %s: its params sweep more than %d combinations (the product of their lists' lengths); sweep fewer values or split the experiment", x.ID, MaxCombos)
-				ok = false
-				break
-			}
+		if err := sweep.CheckSize(); err != nil {
+			e.At(dir.ArgOff, "experiment %s: %v", x.ID, err)
+			ok = false
 		}
-		if x.Runs > MaxRuns {
-			e.At(dir.At["runs"], "runs is %d, more than the %d runs per combination an experiment may ask", x.Runs, MaxRuns)
+		if x.Runs > probe.MaxRuns {
+			e.At(dir.At["runs"], "runs is %d, more than the %d runs per combination an experiment may ask", x.Runs, probe.MaxRuns)
 			ok = false
 		}
 	}
@@ -608,14 +592,7 @@ func ParsePrecision(v string) (float64, error) {
 	return f, nil
 }
 
-// MaxCombos bounds an experiment's sweep, and MaxRuns its runs per
-// combination: each run is a child process of its own.
-const (
-	MaxCombos = 10_000
-	MaxRuns   = 1_000
-)
-
-func (d *Doc) parseParams(dir *Directive, x *Experiment, f field, e *Errs) bool {
+func parseParams(dir *Directive, sweep *probe.Sweep, f field, e *Errs) bool {
 	if f.val.Kind != yaml.MappingNode {
 		e.At(dir.y.at(f.val), "params wants a mapping of param names to values, got %s", nodeKind(f.val))
 		return false
@@ -623,14 +600,9 @@ func (d *Doc) parseParams(dir *Directive, x *Experiment, f field, e *Errs) bool 
 	ok := true
 	for i := 0; i+1 < len(f.val.Content); i += 2 {
 		k, v := f.val.Content[i], f.val.Content[i+1]
-		prm, known := x.Spec.Param(k.Value)
-		if !known {
-			e.At(dir.y.at(k), "probe %s has no param %q%s", x.Probe, k.Value, expr.DidYouMean(k.Value, x.Order))
-			ok = false
-			continue
-		}
-		if _, dup := x.Sweep[prm.Name]; dup {
-			e.At(dir.y.at(k), "duplicate param %q", k.Value)
+		prm, err := sweep.Param(k.Value)
+		if err != nil {
+			e.At(dir.y.at(k), "%v", err)
 			ok = false
 			continue
 		}
@@ -650,27 +622,17 @@ func (d *Doc) parseParams(dir *Directive, x *Experiment, f field, e *Errs) bool 
 			ok = false
 			continue
 		}
-		var vals []string
 		for _, it := range items {
 			if it.Kind != yaml.ScalarNode {
 				e.At(dir.y.at(it), "param %s wants a value, got %s", prm.Name, nodeKind(it))
 				ok = false
 				continue
 			}
-			c, err := probe.Canonical(prm, it.Value)
-			if err != nil {
+			if err := sweep.Add(prm, it.Value); err != nil {
 				e.At(dir.y.at(it), "%v", err)
 				ok = false
-				continue
 			}
-			if contains(vals, c) {
-				e.At(dir.y.at(it), "param %s: value %s repeats in the sweep", prm.Name, c)
-				ok = false
-				continue
-			}
-			vals = append(vals, c)
 		}
-		x.Sweep[prm.Name] = vals
 	}
 	return ok
 }

@@ -146,6 +146,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -174,12 +175,17 @@ type Doc struct {
 	// Uses names, per experiment id, the metrics this chapter's values,
 	// tables, plots, claims and conditions refer to: its headline metrics.
 	Uses map[string][]string
+	// Links are the chapter's links and images; Anchors the ids its page
+	// has (headings, experiment-ID): what the book's links check needs.
+	Links   []Link
+	Anchors []string
 
 	f          *file
 	body       []byte // the Markdown after the front matter
 	root       gast.Node
 	values     []*InlineValue // inline values of the body, in document order
 	directives []*Directive
+	warn       []*PosError // what Parse warns about (Warned)
 }
 
 // Experiment is one experiment directive, validated against its probe.
@@ -207,7 +213,7 @@ type Experiment struct {
 // experiments. The error joins one *PosError per problem found.
 func Parse(file string, src []byte, probes []probe.Probe) (*Doc, error) {
 	d := &Doc{File: file, f: newFile(file, src)}
-	e := &Errs{f: d.f}
+	e, w := &Errs{f: d.f}, &Errs{f: d.f}
 	bodyOff := d.parseFront(src, e)
 	d.body = src[bodyOff:]
 	d.root = docParser().Parse(text.NewReader(d.body))
@@ -227,7 +233,14 @@ func Parse(file string, src []byte, probes []probe.Probe) (*Doc, error) {
 			if v := parseValue(n, base, e); v != nil {
 				d.values = append(d.values, v)
 			}
+		case *gast.FencedCodeBlock:
+			if checkFence(n, d.body, base, w, KindUnclosed) {
+				misspelt(n, d.body, base, w)
+			}
 		case *ast.Directive:
+			if !checkFence(n, d.body, base, e, "") {
+				break
+			}
 			dir := d.parseDirective(n, d.body, base, probes, e)
 			if dir == nil {
 				break
@@ -248,6 +261,8 @@ func Parse(file string, src []byte, probes []probe.Probe) (*Doc, error) {
 		return nil, err
 	}
 	d.Uses = d.uses()
+	d.links(base)
+	d.warn = w.list
 	return d, nil
 }
 
@@ -260,22 +275,11 @@ func checkURL(n gast.Node, dest, title, body []byte, base Offmap, e *Errs) {
 		if !bytes.Contains(part, []byte("{{")) {
 			continue
 		}
-		from := 0
-		for p := n.Parent(); p != nil; p = p.Parent() {
-			if p.Type() == gast.TypeBlock && p.Lines().Len() > 0 {
-				from = p.Lines().At(0).Start
-				break
-			}
-		}
-		at := bytes.Index(body[from:], part)
-		if at < 0 {
-			from, at = 0, max(bytes.Index(body, part), 0)
-		}
 		what := "an image's"
 		if _, ok := n.(*gast.Link); ok {
 			what = "a link's"
 		}
-		e.At(base(from+at), "{{ }} in %s URL or title is not evaluated; a URL must be written out", what)
+		e.At(base(urlOff(n, part, body)), "{{ }} in %s URL or title is not evaluated; a URL must be written out", what)
 	}
 }
 
@@ -472,3 +476,8 @@ func (d *Doc) Pos(off int) Pos { return d.f.pos(off) }
 
 // Errs starts a list of errors at positions in d.
 func (d *Doc) Errs() *Errs { return &Errs{f: d.f} }
+
+// Warned starts a list of warnings at positions in d with those Parse
+// made (a misspelt directive, a broken link): the page's warnings add
+// to them.
+func (d *Doc) Warned() *Errs { return &Errs{f: d.f, list: slices.Clone(d.warn)} }

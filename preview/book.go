@@ -70,9 +70,15 @@ func (p *Book) Build() (*Site, error) {
 		pending = append(pending, Pending{ID: st.ID, Why: why, Command: cmd, Here: here})
 		res.Hide(st.ID)
 	}
+	// A chapter's mistakes fail the build before anything is queued to be
+	// measured; a build that fails for want of results (every result
+	// stale, hidden) still queues them, so that --measure fills the set.
+	if err := b.Check(res); err != nil {
+		return nil, err
+	}
 	pages, _, _, err := b.Render(res)
 	if err != nil {
-		return nil, err
+		return &Site{Pending: pending}, err
 	}
 	return &Site{Pages: pages, Pending: pending}, nil
 }

@@ -42,7 +42,8 @@ type Pending struct {
 
 // Builder renders every page from the files on disk now. It never
 // measures. An error is reported on the page; its lines should read
-// FILE:LINE:COL: message.
+// FILE:LINE:COL: message. With an error, a Site may still be returned
+// for its Pending: what the build lacked, for --measure to measure.
 type Builder func() (*Site, error)
 
 // Measurer measures one experiment and stores its result, calling progress
@@ -116,6 +117,11 @@ func (s *Server) Rebuild() bool {
 	if err != nil {
 		s.st.Errors = problems(err)
 		fmt.Fprintf(s.log, "build failed (%v); the page shows the error, the last good pages are still served:\n%v\n", took, err)
+		if site != nil {
+			// What it could not build for want of results is still
+			// what --measure fills.
+			s.st.Pending = append([]Pending{}, site.Pending...)
+		}
 		s.notify()
 		return false
 	}

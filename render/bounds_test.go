@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"measuredbook/parse"
+	"measuredbook/probe"
 	"strings"
 	"testing"
 )
@@ -74,7 +75,7 @@ func TestSweepProductIsBounded(t *testing.T) {
 	}
 	src := "# x\n\n```experiment readiness\nparams:\n  api: [poll, epoll]\n  idle: " + list(1000) + "\n  rounds: " + list(1000) + "\nruns: 2\n```\n"
 	got := parseErr(t, src)
-	if want := fmt.Sprintf("chapter.md:3:15: experiment readiness: its params sweep more than %d combinations", parse.MaxCombos); !strings.HasPrefix(got, want) {
+	if want := fmt.Sprintf("chapter.md:3:15: experiment readiness: its params sweep more than %d combinations", probe.MaxCombos); !strings.HasPrefix(got, want) {
 		t.Errorf("%q, want %q", got, want)
 	}
 	got = parseErr(t, "# x\n\n```experiment readiness\nruns: 1000000000\n```\n")
