@@ -144,17 +144,18 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 		b.src = append(b.src, c.sum)
 		b.full = append(b.full, full)
 	}
-	slugs := map[string]string{}
+	slugs := map[string]*parse.Doc{}
 	for _, d := range b.Docs {
 		if strings.TrimSpace(d.Front.Title) == "" {
 			errs = append(errs, fmt.Errorf("%s:1:1: front matter has no title (the contents page would show an empty link)", d.File))
 		}
 		if d.Front.Slug == "" {
 			errs = append(errs, fmt.Errorf("%s:1:1: front matter has no slug", d.File))
-		} else if other, dup := slugs[d.Front.Slug]; dup {
-			errs = append(errs, fmt.Errorf("%s:1:1: slug %q is already used by %s", d.File, d.Front.Slug, other))
+		} else if other, dup := slugs[strings.ToLower(d.Front.Slug)]; dup {
+			// In any case: on a case-insensitive disk A.html is a.html.
+			errs = append(errs, &parse.PosError{Pos: d.Front.SlugAt, Msg: fmt.Sprintf("slug %q is already used by %s (%s.html), in any case", d.Front.Slug, other.File, other.Front.Slug)})
 		}
-		slugs[d.Front.Slug] = d.File
+		slugs[strings.ToLower(d.Front.Slug)] = d
 		for _, e := range d.Experiments {
 			if prev, dup := b.Experiments[e.ID]; dup {
 				errs = append(errs, &parse.PosError{Pos: e.Pos, Msg: fmt.Sprintf("duplicate experiment id %q (first defined at %s)", e.ID, prev.Pos)})

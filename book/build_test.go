@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"measuredbook/dataset"
+	"measuredbook/parse"
 	"measuredbook/probe"
 	"measuredbook/runner"
 	"measuredbook/store"
@@ -525,5 +526,41 @@ func TestStrictFailsOnAnInconclusiveCondition(t *testing.T) {
 	write(`{{ ok.time[n=1] < ok.time[n=2] ? "작다" : "작지 않다" ~ "실행마다 달랐다" }}`)
 	if _, err := Build(context.Background(), strict); err != nil {
 		t.Fatalf("with an unsure branch: %v", err)
+	}
+}
+
+// Every file and folder the site writes beside the chapters' pages has a
+// name no chapter may take, so a chapter's page never replaces one.
+func TestSiteNamesAreReservedSlugs(t *testing.T) {
+	opts := testOptions(t)
+	t.Setenv("FAKE_SLOW_MS", "1")
+	if _, err := Build(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(opts.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if name == "t.html" || name == Manifest {
+			continue
+		}
+		stem, _, _ := strings.Cut(name, ".")
+		if !parse.ReservedSlug(stem) {
+			t.Errorf("out/%s: a chapter with slug %q would clash with it", name, stem)
+		}
+	}
+}
+
+// Two chapters whose slugs differ only in case name one file on a
+// case-insensitive disk: an error at the second slug.
+func TestSlugClashIsAtTheSlug(t *testing.T) {
+	opts := testOptions(t)
+	os.WriteFile(filepath.Join(opts.Chapters, "u.md"), []byte("---\ntitle: 둘\norder: 2\nslug: T\n---\n\n본문\n"), 0o644)
+	_, err := Load(opts.Chapters, fakes)
+	want := filepath.Join(opts.Chapters, "u.md") + `:4:7: slug "T" is already used by`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %v, want %q", err, want)
 	}
 }

@@ -146,6 +146,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -164,6 +165,8 @@ type Front struct {
 	Order int
 	Slug  string
 	Lang  string
+	// SlugAt is where the slug is written, for a clash between chapters.
+	SlugAt Pos
 }
 
 // Doc is one parsed chapter.
@@ -353,7 +356,7 @@ func (d *Doc) parseFront(src []byte, e *Errs) int {
 			if err := checkSlug(v); err != nil {
 				e.At(y.at(f.val), "%v", err)
 			}
-			d.Front.Slug = v
+			d.Front.Slug, d.Front.SlugAt = v, d.Pos(y.at(f.val))
 		case "lang":
 			d.Front.Lang = v
 		case "order":
@@ -367,9 +370,18 @@ func (d *Doc) parseFront(src []byte, e *Errs) int {
 	return next
 }
 
-// reservedSlugs are names a chapter's page may not take: the site's own
-// files (index.html, style.css) and names kept for them.
-var reservedSlugs = []string{"index", "style", "data", "assets", "static", "search", "404", "sitemap", "feed"}
+// reservedSlugs are names a chapter's page may not take: the stem of every
+// file and folder the site writes beside the chapters (index.html,
+// claims.html, search-index.js, data/, ...; book's tests check that list)
+// and names kept for pages to come.
+var reservedSlugs = []string{"index", "style", "data", "search", "search-index", "site", "claims", "environment",
+	"print", "assets", "static", "404", "sitemap", "feed"}
+
+// ReservedSlug says whether a page named s.html would clash with a file
+// the site writes, in any case (case-insensitive disks).
+func ReservedSlug(s string) bool {
+	return slices.ContainsFunc(reservedSlugs, func(r string) bool { return strings.EqualFold(s, r) })
+}
 
 // checkSlug accepts a slug that is a plain file name: ASCII letters, digits, -
 // and _, not a reserved name (in any case, for case-insensitive disks).
@@ -382,10 +394,8 @@ func checkSlug(s string) error {
 			return fmt.Errorf("slug %q: %q is not allowed; a slug is ASCII letters, digits, - and _ (it names the page's file)", s, c)
 		}
 	}
-	for _, r := range reservedSlugs {
-		if strings.EqualFold(s, r) {
-			return fmt.Errorf("slug %q is reserved for the site's own pages (%s)", s, strings.Join(reservedSlugs, ", "))
-		}
+	if ReservedSlug(s) {
+		return fmt.Errorf("slug %q is reserved for the site's own pages (%s)", s, strings.Join(reservedSlugs, ", "))
 	}
 	return nil
 }

@@ -19,12 +19,15 @@ func parseErr(t *testing.T, src string) string {
 
 func TestSlugIsAFileName(t *testing.T) {
 	for slug, want := range map[string]string{
-		"../../evil":  `chapter.md:3:7: slug "../../evil": '.' is not allowed`,
-		"index":       `chapter.md:3:7: slug "index" is reserved`,
-		"Style":       `chapter.md:3:7: slug "Style" is reserved`,
-		"sub/page":    `chapter.md:3:7: slug "sub/page": '/' is not allowed`,
-		`"a b"`:       `chapter.md:3:7: slug "a b": ' ' is not allowed`,
-		"c10k_2-part": "",
+		"../../evil":   `chapter.md:3:7: slug "../../evil": '.' is not allowed`,
+		"index":        `chapter.md:3:7: slug "index" is reserved`,
+		"Style":        `chapter.md:3:7: slug "Style" is reserved`,
+		"claims":       `chapter.md:3:7: slug "claims" is reserved`,
+		"Environment":  `chapter.md:3:7: slug "Environment" is reserved`,
+		"search-index": `chapter.md:3:7: slug "search-index" is reserved`,
+		"sub/page":     `chapter.md:3:7: slug "sub/page": '/' is not allowed`,
+		`"a b"`:        `chapter.md:3:7: slug "a b": ' ' is not allowed`,
+		"c10k_2-part":  "",
 	} {
 		got := parseErr(t, "---\ntitle: t\nslug: "+slug+"\n---\n# x\n")
 		if want == "" && got != "" || !strings.Contains(got, want) {
