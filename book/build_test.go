@@ -289,6 +289,12 @@ func TestOutIsReplacedOnlyWhenItIsOurs(t *testing.T) {
 	os.WriteFile(filepath.Join(mixed, "draft.md"), []byte("mine"), 0o644)
 	empty := filepath.Join(dir, "empty")
 	os.MkdirAll(empty, 0o755)
+	data := filepath.Join(dir, "data")
+	WriteSite(context.Background(), data, map[string][]byte{"index.html": []byte("x"), "data/ok.csv": []byte("x")})
+	os.WriteFile(filepath.Join(data, "data", "notes.txt"), []byte("mine"), 0o644)
+	nested := filepath.Join(dir, "nested")
+	WriteSite(context.Background(), nested, map[string][]byte{"index.html": []byte("x"), "data/ok.csv": []byte("x")})
+	os.MkdirAll(filepath.Join(nested, "data", "mine"), 0o755)
 	for _, tc := range []struct {
 		out, refusal string
 	}{
@@ -297,6 +303,8 @@ func TestOutIsReplacedOnlyWhenItIsOurs(t *testing.T) {
 		{link, "symbolic link"},
 		{foreign, "no " + Manifest},
 		{mixed, "holds files no build wrote: draft.md"},
+		{data, "holds files no build wrote: data/notes.txt"},
+		{nested, "holds files no build wrote: data/mine"},
 		{filepath.Join(dir, "absent"), ""},
 		{empty, ""},
 		{site, ""},

@@ -69,17 +69,44 @@ func CheckOut(dir string) error {
 	if err != nil {
 		return refuse(err.Error())
 	}
-	var foreign []string
-	for _, e := range entries {
-		if e.Name() != Manifest && !listed[e.Name()] {
-			foreign = append(foreign, e.Name())
-		}
+	foreign, err := unlisted(dir, "", entries, listed)
+	if err != nil {
+		return refuse(err.Error())
 	}
 	if len(foreign) > 0 {
 		sort.Strings(foreign)
 		return refuse("holds files no build wrote: " + strings.Join(foreign, ", "))
 	}
 	return nil
+}
+
+// unlisted names the entries of dir/sub the manifest does not list,
+// looking into the site's own folders (data/), where a file someone added
+// would be lost as surely as one beside index.html.
+func unlisted(dir, sub string, entries []fs.DirEntry, listed map[string]bool) ([]string, error) {
+	var foreign []string
+	for _, e := range entries {
+		name := e.Name()
+		if sub != "" {
+			name = sub + "/" + name
+		}
+		switch {
+		case name == Manifest:
+		case !listed[name]:
+			foreign = append(foreign, name)
+		case sub == "" && e.IsDir():
+			inner, err := os.ReadDir(filepath.Join(dir, name))
+			if err != nil {
+				return nil, err
+			}
+			more, err := unlisted(dir, name, inner, listed)
+			if err != nil {
+				return nil, err
+			}
+			foreign = append(foreign, more...)
+		}
+	}
+	return foreign, nil
 }
 
 // oldSite reports whether entries look like a site of this tool written
