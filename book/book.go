@@ -61,6 +61,10 @@ func LoadCached(dir string, probes []probe.Probe, cacheDir string) (*Book, error
 	return none.LoadCached(dir, probes, cacheDir)
 }
 
+// MaxChapter is the largest chapter read, in bytes: a chapter is read
+// whole, and /dev/zero named *.md must not take the machine's memory.
+const MaxChapter = 16 << 20
+
 // keepParsed bounds the chapters whose syntax tree Load keeps for the
 // render, in bytes of their source: a tree takes about 14 times its
 // source (a thousand 13 KB chapters held 220 MB), so past this a chapter
@@ -102,7 +106,7 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 			}
 		}
 		fi := sources.stat(files[i])
-		src, err := store.ReadFile(files[i], 16<<20) // a FIFO named *.md must not hang the build
+		src, err := store.ReadFile(files[i], MaxChapter) // a FIFO named *.md must not hang the build
 		if err != nil {
 			c.read = err
 			return
@@ -193,7 +197,7 @@ func (b *Book) doc(i int) (*parse.Doc, error) {
 		return d, nil
 	}
 	d := b.Docs[i]
-	src, err := store.ReadFile(d.File, 16<<20)
+	src, err := store.ReadFile(d.File, MaxChapter)
 	if err != nil {
 		return nil, err
 	}
