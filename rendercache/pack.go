@@ -340,6 +340,6 @@ func (c *Cache) Trim() error {
 	if packs := listPacks(c.dir); len(packs) > 0 {
 		errs = append(errs, c.compact(packs, now))
 	}
-	errs = append(errs, os.WriteFile(mark, []byte(now.UTC().Format(time.RFC3339)+"\n"), 0o644))
+	errs = append(errs, writeFile(mark, []byte(now.UTC().Format(time.RFC3339)+"\n"), 0o644))
 	return errors.Join(errs...)
 }
