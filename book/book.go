@@ -10,12 +10,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 
 	"measuredbook/expr"
 	"measuredbook/parse"
@@ -82,11 +82,15 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 		errs = append(errs, err)
 	}
 	b.Config = cfg
-	files, err := filepath.Glob(filepath.Join(dir, "*.md"))
-	if err != nil {
+	files, err := store.Named(dir, "", ".md")
+	switch {
+	case errors.Is(err, syscall.ENOTDIR):
+		return nil, &UsageError{fmt.Sprintf("%s: is a file, not a folder; --chapters names the folder that holds the chapters (*.md) and book.yaml", dir)}
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, &UsageError{fmt.Sprintf("%s: no such folder; --chapters names the folder that holds the chapters (*.md) and book.yaml", dir)}
+	case err != nil:
 		return nil, err
-	}
-	if len(files) == 0 {
+	case len(files) == 0:
 		return nil, fmt.Errorf("%s: no chapters (*.md) found", dir)
 	}
 	type chapter struct {

@@ -572,3 +572,31 @@ func TestSlugClashIsAtTheSlug(t *testing.T) {
 		t.Errorf("err = %v, want %q", err, want)
 	}
 }
+
+// Folder flags are paths, never patterns: --chapters 'ch[ap]ters' is not
+// the folder chapters beside it, and a build into 's[12]/out' leaves the
+// temporary files of s1/ alone. A chapters that is a file says so.
+func TestFolderFlagsArePaths(t *testing.T) {
+	opts := testOptions(t)
+	t.Setenv("FAKE_SLOW_MS", "1")
+	dir := filepath.Dir(opts.Chapters)
+	_, err := Load(filepath.Join(dir, "ch[ap]ters"), fakes)
+	if err == nil || !strings.Contains(err.Error(), "ch[ap]ters: no such folder") {
+		t.Errorf("--chapters ch[ap]ters: %v", err)
+	}
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, []byte("x"), 0o644)
+	if _, err := Load(file, fakes); err == nil || !strings.Contains(err.Error(), "file: is a file, not a folder") {
+		t.Errorf("--chapters FILE: %v", err)
+	}
+	other := filepath.Join(dir, "s1", tempSite+"keep")
+	os.MkdirAll(other, 0o755)
+	os.WriteFile(filepath.Join(dir, "s1", "x"), nil, 0o644)
+	opts.Out = filepath.Join(dir, "s[12]", "out")
+	if _, err := Build(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Errorf("a build into s[12]/out removed s1's files: %v", err)
+	}
+}

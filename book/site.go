@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"measuredbook/rendercache"
+	"measuredbook/store"
 )
 
 // Manifest is the file that marks a folder as a site this tool wrote. It
@@ -333,13 +334,15 @@ const tempSite = ".out-new-"
 // sites beside out/ and half-written result files in results/*/. The caller
 // holds the tree's lock, so no other build is writing them.
 func removeLeftovers(out, results string) {
-	if olds, _ := filepath.Glob(filepath.Join(filepath.Dir(filepath.Clean(out)), tempSite+"*")); len(olds) > 0 {
-		for _, o := range olds {
-			os.RemoveAll(o)
-		}
+	olds, _ := store.Named(filepath.Dir(filepath.Clean(out)), tempSite, "")
+	for _, o := range olds {
+		os.RemoveAll(o)
 	}
-	tmps, _ := filepath.Glob(filepath.Join(results, "*", ".tmp-*"))
-	for _, t := range tmps {
-		os.Remove(t)
+	sets, _ := os.ReadDir(results)
+	for _, set := range sets {
+		tmps, _ := store.Named(filepath.Join(results, set.Name()), ".tmp-", "")
+		for _, t := range tmps {
+			os.Remove(t)
+		}
 	}
 }

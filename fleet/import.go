@@ -110,10 +110,9 @@ func Import(ctx context.Context, results string, b *Bundle, name string, force b
 	defer unlock()
 	// What a killed import left behind; under the lock no import is
 	// writing it now.
-	if olds, _ := filepath.Glob(filepath.Join(results, tempPrefix+"*")); len(olds) > 0 {
-		for _, o := range olds {
-			os.RemoveAll(o)
-		}
+	olds, _ := store.Named(results, tempPrefix, "")
+	for _, o := range olds {
+		os.RemoveAll(o)
 	}
 	diff, exists, err := differences(rep.Dir, b)
 	if err != nil {

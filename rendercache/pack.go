@@ -82,8 +82,14 @@ func (l loc) read() ([]byte, bool) {
 
 // listPacks returns the packs in dir, oldest name first.
 func listPacks(dir string) []string {
-	names, _ := filepath.Glob(filepath.Join(dir, packsDir, "*"+packExt))
-	slices.Sort(names)
+	// Read, not globbed: the cache's folder is a path, whatever its name.
+	entries, _ := os.ReadDir(filepath.Join(dir, packsDir))
+	var names []string
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), packExt) {
+			names = append(names, filepath.Join(dir, packsDir, e.Name()))
+		}
+	}
 	return names
 }
 

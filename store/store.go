@@ -630,3 +630,17 @@ func Save(path string, r *dataset.Result) error {
 	}
 	return os.Rename(tmp.Name(), path)
 }
+
+// Named lists the paths of dir's entries whose names start with prefix
+// and end with suffix, sorted. dir is a path as given, never a pattern:
+// a folder named "ch[ap]ters" is that folder, not its siblings.
+func Named(dir, prefix, suffix string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	var paths []string
+	for _, e := range entries {
+		if n := e.Name(); strings.HasPrefix(n, prefix) && strings.HasSuffix(n, suffix) && len(n) >= len(prefix)+len(suffix) {
+			paths = append(paths, filepath.Join(dir, n))
+		}
+	}
+	return paths, err
+}
