@@ -8,6 +8,8 @@ import (
 	"html/template"
 	"io"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -128,6 +130,14 @@ func ChooseSet(cfg Config, opts Options) (string, error) {
 		if !slices.Contains(sets, opts.Machine) {
 			return "", &UsageError{fmt.Sprintf("--machine %s: no such result set in %s%s; sets: %s",
 				opts.Machine, opts.Results, expr.DidYouMean(opts.Machine, sets), strings.Join(sets, ", "))}
+		}
+	}
+	if set != opts.This.Name && opts.Machine == "" {
+		// Said once, here, rather than as a missing result at every value.
+		if fi, err := os.Stat(filepath.Join(opts.Results, set)); err != nil || !fi.IsDir() {
+			return "", &UsageError{fmt.Sprintf("the set %s/ does not exist: %s's machine: names %s, but no results of it are stored. "+
+				"Build from this machine's numbers with: go run . build --here; or bring the set in with: go run . import FILE (a bundle made on %s by: go run . bundle)",
+				filepath.Join(opts.Results, set), ConfigFile, set, set)}
 		}
 	}
 	if set != opts.This.Name {

@@ -600,3 +600,19 @@ func TestFolderFlagsArePaths(t *testing.T) {
 		t.Errorf("a build into s[12]/out removed s1's files: %v", err)
 	}
 }
+
+// A book whose machine: names a set not in results/ is refused once, with
+// what to do, not with an error at every value that would read it.
+func TestMissingBookSetIsSaidOnce(t *testing.T) {
+	opts := testOptions(t)
+	os.WriteFile(filepath.Join(opts.Chapters, ConfigFile), []byte("machine: gone\n"), 0o644)
+	_, err := Build(context.Background(), opts)
+	var ue *UsageError
+	want := "the set " + filepath.Join(opts.Results, "gone") + "/ does not exist"
+	if !errors.As(err, &ue) || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "go run . build --here") {
+		t.Errorf("err = %v, want a usage error %q... naming build --here", err, want)
+	}
+	if _, err := os.Stat(opts.Out); err == nil {
+		t.Error("the refused build wrote out/")
+	}
+}
