@@ -75,7 +75,7 @@ func testOptions(t *testing.T) Options {
 		t.Fatal(err)
 	}
 	return Options{Chapters: filepath.Join(dir, "chapters"), Results: filepath.Join(dir, "results"), Out: filepath.Join(dir, "out"),
-		Probes: fakes, Runner: r, This: dataset.Fingerprint{Name: "here", CPU: "Test"}, Log: &bytes.Buffer{}}
+		Probes: fakes, Runner: r, This: dataset.Fingerprint{Name: "here", CPU: "Test", Cores: 2, Kernel: "Linux 6.1", Arch: "amd64", Go: "go1.26.0"}, Log: &bytes.Buffer{}}
 }
 
 // A crashing probe is reported with its experiment and cause; the build
@@ -614,5 +614,41 @@ func TestMissingBookSetIsSaidOnce(t *testing.T) {
 	}
 	if _, err := os.Stat(opts.Out); err == nil {
 		t.Error("the refused build wrote out/")
+	}
+}
+
+// A result file of another machine's, or one without a fingerprint, is
+// refused by a build as import refuses it, never shown as the set's.
+func TestResultOfAnotherMachineIsRefused(t *testing.T) {
+	opts := testOptions(t)
+	t.Setenv("FAKE_SLOW_MS", "1")
+	if _, err := Build(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(opts.Results, "here", "ok.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bare []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if !strings.HasPrefix(line, "machine-") {
+			bare = append(bare, strings.Replace(line, "machine: here", "machine: bare", 1))
+		}
+	}
+	for set, want := range map[string]string{
+		"copied": `ok.txt: measured on machine "here", but it is in the set "copied"`,
+		"bare":   "ok.txt: no machine fingerprint: machine-cpu, machine-cores",
+	} {
+		os.MkdirAll(filepath.Join(opts.Results, set), 0o755)
+		file := data
+		if set == "bare" {
+			file = []byte(strings.Join(bare, "\n"))
+		}
+		os.WriteFile(filepath.Join(opts.Results, set, "ok.txt"), file, 0o644)
+		o := opts
+		o.Machine = set
+		if _, err := Build(context.Background(), o); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("--machine %s: %v, want %q", set, err, want)
+		}
 	}
 }

@@ -141,7 +141,7 @@ func TestImportRefusesTamperedBundles(t *testing.T) {
 		{"rehashed edit that does not read", rehash(good, "sweep.txt", func(d []byte) []byte { return d[:len(d)-40] }), "sweep.txt"},
 		{"rehashed other machine", rehash(good, "sweep.txt", func(d []byte) []byte {
 			return bytes.Replace(d, []byte("machine: a\n"), []byte("machine: z\n"), 1)
-		}), "measured on machine \"z\", but the bundle's set is \"a\""},
+		}), "measured on machine \"z\", but it is in the set \"a\""},
 		{"rehashed fingerprint removed", rehash(good, "sweep.txt", func(d []byte) []byte {
 			return bytes.Replace(d, []byte("machine-cpu: Fixture CPU\n"), nil, 1)
 		}), "no machine fingerprint: machine-cpu missing"},

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"measuredbook/dataset"
 	"measuredbook/probe"
 	"measuredbook/probe/codehash"
 	"measuredbook/store"
@@ -35,10 +34,7 @@ func Verify(b *Bundle, name string, all []probe.Probe) (stale []string, err erro
 			continue
 		}
 		id := strings.TrimSuffix(f.Name, ".txt")
-		if res.Experiment != id {
-			errs = append(errs, fmt.Errorf("%s: holds experiment %q, not %q", at, res.Experiment, id))
-		}
-		if err := fingerprint(res, b.Set); err != nil {
+		if err := store.Belongs(res, b.Set, id); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %v", at, err))
 		}
 		p, ok := probe.Lookup(all, res.Probe)
@@ -52,30 +48,6 @@ func Verify(b *Bundle, name string, all []probe.Probe) (stale []string, err erro
 		}
 	}
 	return stale, errors.Join(errs...)
-}
-
-func fingerprint(res *dataset.Result, set string) error {
-	m := res.Machine
-	if m.Name != set {
-		return fmt.Errorf("measured on machine %q, but the bundle's set is %q", m.Name, set)
-	}
-	var missing []string
-	need := func(ok bool, key string) {
-		if !ok {
-			missing = append(missing, key)
-		}
-	}
-	need(m.CPU != "", "machine-cpu")
-	need(m.Cores > 0, "machine-cores")
-	if res.Measured() {
-		need(m.Kernel != "", "machine-kernel")
-		need(m.Arch != "", "machine-arch")
-		need(m.Go != "", "machine-go")
-	}
-	if len(missing) > 0 {
-		return fmt.Errorf("no machine fingerprint: %s missing", strings.Join(missing, ", "))
-	}
-	return nil
 }
 
 // tempPrefix starts the name of the folder a set is written into before
