@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"measuredbook/probes"
+	"measuredbook/store"
 )
 
 // bundleOf bundles one of the fixture sets of testdata/compare.
@@ -228,5 +229,58 @@ func TestImportSaysStaleProbes(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(stale, "\n"), "syscost: stale here, probe syscall.overhead's code differs (measured with f00d") {
 		t.Errorf("a changed probe hash is not said: %q", stale)
+	}
+}
+
+// import --force keeps the set folder's other files (notes) and names
+// them; a folder it cannot carry over is refused by name. An import
+// killed between its two renames leaves the old set aside, and the next
+// import puts it back and says so.
+func TestForcedImportKeepsOtherFilesAndRecovers(t *testing.T) {
+	dst := t.TempDir()
+	good := bundleOf(t, "a")
+	if _, err := importBytes(dst, good, false); err != nil {
+		t.Fatal(err)
+	}
+	notes := filepath.Join(dst, "a", "notes.md")
+	os.WriteFile(notes, []byte("mine"), 0o644)
+	changed := rehash(good, "sweep.txt", func(d []byte) []byte {
+		return bytes.Replace(d, []byte("start: 2026-11-30T10:00:00Z"), []byte("start: 2026-12-02T10:00:00Z"), 1)
+	})
+	os.Mkdir(filepath.Join(dst, "a", "plots"), 0o755)
+	if _, err := importBytes(dst, changed, true); err == nil || !strings.Contains(err.Error(), "holds plots, which is not a results file") {
+		t.Errorf("--force over a folder in the set: %v", err)
+	}
+	os.Remove(filepath.Join(dst, "a", "plots"))
+	rep, err := importBytes(dst, changed, true)
+	if err != nil || strings.Join(rep.Kept, ",") != "notes.md" {
+		t.Fatalf("--force: %+v, %v", rep, err)
+	}
+	if data, _ := os.ReadFile(notes); string(data) != "mine" {
+		t.Errorf("--force lost notes.md: %q", data)
+	}
+	// Killed between the renames: the set is aside, its place empty.
+	aside := filepath.Join(dst, tempPrefix+"a-123"+oldSuffix)
+	if err := os.Rename(filepath.Join(dst, "a"), aside); err != nil {
+		t.Fatal(err)
+	}
+	os.Mkdir(filepath.Join(dst, tempPrefix+"a-123"), 0o755)
+	b, err := Parse(bytes.NewReader(changed), "x.bundle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	rep, err = Import(context.Background(), dst, b, "x.bundle", false, probes.All(), &log)
+	if err != nil || !rep.Same {
+		t.Errorf("the import after a killed one: %+v, %v (want the restored set, the same as the bundle)", rep, err)
+	}
+	if !strings.Contains(log.String(), "restored "+filepath.Join(dst, "a")) {
+		t.Errorf("the restore was not said: %q", log.String())
+	}
+	if data, _ := os.ReadFile(notes); string(data) != "mine" {
+		t.Errorf("the restored set lost notes.md: %q", data)
+	}
+	if left, _ := store.Named(dst, tempPrefix, ""); len(left) > 0 {
+		t.Errorf("left behind: %v", left)
 	}
 }
