@@ -652,3 +652,26 @@ func TestResultOfAnotherMachineIsRefused(t *testing.T) {
 		}
 	}
 }
+
+// A read-only site is refused before anything is replaced: its files
+// could not be removed once the new site took its place.
+func TestReadOnlyOutIsRefused(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root may write into a read-only folder")
+	}
+	opts := testOptions(t)
+	t.Setenv("FAKE_SLOW_MS", "1")
+	if _, err := Build(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(opts.Out, 0o555)
+	defer os.Chmod(opts.Out, 0o755)
+	before := snapshotTree(t, filepath.Dir(opts.Out))
+	var ue *UsageError
+	if _, err := Build(context.Background(), opts); !errors.As(err, &ue) || !strings.Contains(err.Error(), "is read-only") {
+		t.Errorf("read-only out/: %v", err)
+	}
+	if after := snapshotTree(t, filepath.Dir(opts.Out)); after != before {
+		t.Errorf("a refused build changed the folder around out/")
+	}
+}

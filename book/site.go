@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 
+	"golang.org/x/sys/unix"
+
 	"measuredbook/rendercache"
 	"measuredbook/store"
 )
@@ -73,6 +75,15 @@ func CheckOut(dir string) error {
 	foreign, err := unlisted(dir, "", entries, listed)
 	if err != nil {
 		return refuse(err.Error())
+	}
+	// The old site is removed once the new one is in place: a folder of it
+	// that cannot be emptied would be left behind, each build another.
+	for _, sub := range []string{".", "data"} {
+		if path := filepath.Join(dir, sub); listed[sub] || sub == "." {
+			if err := unix.Access(path, unix.W_OK); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return &UsageError{fmt.Sprintf("--out %s: %s is read-only (%v), so the site it holds could not be removed once replaced; make it writable (chmod -R u+w %s) or choose another --out", dir, path, err, dir)}
+			}
+		}
 	}
 	if len(foreign) > 0 {
 		sort.Strings(foreign)
