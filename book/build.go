@@ -316,8 +316,12 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 		}
 		return rep, err
 	}
-	if err := rc.trim(); err != nil && opts.Log != nil {
-		fmt.Fprintf(opts.Log, "render cache: %v (it is safe to delete)\n", err)
+	err = rc.failure()
+	if err == nil {
+		err = rc.trim()
+	}
+	if err != nil && opts.Log != nil {
+		fmt.Fprintf(opts.Log, "warning: render cache %s: %v; the site was built in full without it (it is optional and safe to delete)\n", opts.Cache, err)
 	}
 	return rep, nil
 }
@@ -444,7 +448,11 @@ func (m *memorySite) put(name string, data []byte) error {
 
 func (m *memorySite) keep(name string, data []byte, c *rendercache.Cache) (rendercache.Blob, error) {
 	m.put(name, data)
-	return c.PutBlob(data)
+	b, err := c.PutBlob(data)
+	if err != nil {
+		err = cacheError{err}
+	}
+	return b, err
 }
 
 func (m *memorySite) place(name string, c *rendercache.Cache, blob rendercache.Blob) (bool, error) {
@@ -617,7 +625,8 @@ func (l *layout) write(name string, data []byte) (page rendercache.Blob, err err
 	if l.cache == nil {
 		return page, l.out.put(name, data)
 	}
-	return l.out.keep(name, data, l.cache.rc.c)
+	page, err = l.out.keep(name, data, l.cache.rc.c)
+	return page, l.cache.rc.fail(err)
 }
 
 // parallel calls f(0), …, f(n-1) on up to GOMAXPROCS goroutines and

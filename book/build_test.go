@@ -675,3 +675,27 @@ func TestReadOnlyOutIsRefused(t *testing.T) {
 		t.Errorf("a refused build changed the folder around out/")
 	}
 }
+
+// The render cache is optional: a cache folder that is a file, or holds
+// a file where a folder should be, costs a warning, never the build.
+func TestBrokenRenderCacheIsAWarning(t *testing.T) {
+	t.Setenv("FAKE_SLOW_MS", "1")
+	for _, tc := range []struct{ name, file string }{{"a file", ""}, {"blobs a file", "blobs"}, {"packs a file", "packs"}} {
+		opts := testOptions(t)
+		opts.Cache = filepath.Join(filepath.Dir(opts.Chapters), "cache")
+		if tc.file != "" {
+			os.MkdirAll(opts.Cache, 0o755)
+		}
+		os.WriteFile(filepath.Join(opts.Cache, tc.file), []byte("x"), 0o644)
+		var log bytes.Buffer
+		opts.Log = &log
+		if _, err := Build(context.Background(), opts); err != nil {
+			t.Errorf("cache %s: the build failed: %v", tc.name, err)
+		} else if !strings.Contains(log.String(), "warning: render cache "+opts.Cache) {
+			t.Errorf("cache %s: no warning in %q", tc.name, log.String())
+		}
+		if _, err := os.Stat(filepath.Join(opts.Out, "t.html")); err != nil {
+			t.Errorf("cache %s: %v", tc.name, err)
+		}
+	}
+}

@@ -247,7 +247,11 @@ func (s *stagedSite) keep(name string, data []byte, c *rendercache.Cache) (rende
 	if err != nil {
 		return rendercache.Blob{}, err
 	}
-	return c.LinkBlob(path, data)
+	b, err := c.LinkBlob(path, data)
+	if err != nil {
+		err = cacheError{err}
+	}
+	return b, err
 }
 
 // place makes a file of the site the render cache's blob (see
