@@ -72,8 +72,8 @@ func LoadConfig(dir string) (Config, error) {
 		}
 	}
 	if f, ok := fields["budget"]; ok {
-		if c.Budget, err = time.ParseDuration(f.Value); err != nil || c.Budget <= 0 {
-			errs = append(errs, &parse.PosError{Pos: f.Pos, Msg: fmt.Sprintf("budget wants a positive duration such as 10s, got %q", f.Value)})
+		if c.Budget, err = parse.ParseDuration("budget", f.Value, "10s"); err != nil {
+			errs = append(errs, &parse.PosError{Pos: f.Pos, Msg: err.Error()})
 		}
 	}
 	if f, ok := fields["stale-on"]; ok {

@@ -475,9 +475,9 @@ func (d *Doc) parseExperiment(dir *Directive, fs map[string]field, probes []prob
 	x.Labels = dir.labels(fs, e)
 	if f, has := fs["timeout"]; has {
 		if v, good := dir.y.scalar("experiment", "timeout", f, e); good {
-			t, err := time.ParseDuration(strings.ReplaceAll(strings.TrimSpace(v), "μ", "µ"))
-			if err != nil || t <= 0 {
-				e.At(dir.At["timeout"], "timeout wants a positive duration such as 60s, got %q", v)
+			t, err := ParseDuration("timeout", v, "60s")
+			if err != nil {
+				e.At(dir.At["timeout"], "%v", err)
 				ok = false
 			}
 			x.Timeout = t
@@ -508,6 +508,23 @@ func (d *Doc) parseExperiment(dir *Directive, fs map[string]field, probes []prob
 	return x
 }
 
+// MaxDuration bounds a timeout or a budget: a longer one is a slip
+// (timeout: 100000h), and would hold the build for years.
+const MaxDuration = 24 * time.Hour
+
+// ParseDuration reads the duration v of the field named what (example: a
+// good value): positive, at most MaxDuration.
+func ParseDuration(what, v, example string) (time.Duration, error) {
+	t, err := time.ParseDuration(strings.ReplaceAll(strings.TrimSpace(v), "μ", "µ"))
+	switch {
+	case err != nil || t <= 0:
+		return 0, fmt.Errorf("%s wants a positive duration such as %s, got %q", what, example, Short(v))
+	case t > MaxDuration:
+		return 0, fmt.Errorf("%s is %v, longer than the %v an experiment may take; give a duration such as %s", what, t, MaxDuration, example)
+	}
+	return t, nil
+}
+
 // parseRuns reads an experiment's run rule: runs (auto, the default, or
 // a count), and runs: auto's precision and budget.
 func (dir *Directive) parseRuns(x *Experiment, fs map[string]field, e *Errs) bool {
@@ -534,9 +551,9 @@ func (dir *Directive) parseRuns(x *Experiment, fs map[string]field, e *Errs) boo
 	}
 	if f, has := fs["budget"]; has {
 		if v, good := dir.y.scalar("experiment", "budget", f, e); good {
-			t, err := time.ParseDuration(strings.TrimSpace(v))
-			if err != nil || t <= 0 {
-				e.At(dir.At["budget"], "budget wants a positive duration such as 20s, got %q", v)
+			t, err := ParseDuration("budget", v, "20s")
+			if err != nil {
+				e.At(dir.At["budget"], "%v", err)
 				ok = false
 			}
 			x.Budget = t

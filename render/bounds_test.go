@@ -99,3 +99,27 @@ func TestValuesInURLsAreErrors(t *testing.T) {
 		}
 	}
 }
+
+// A negative or absurd duration is refused at its position.
+func TestDurationsAreBounded(t *testing.T) {
+	for field, want := range map[string]string{
+		"timeout: 100000h": `chapter.md:3:10: timeout is 100000h0m0s, longer than the 24h0m0s an experiment may take`,
+		"timeout: -5s":     `chapter.md:3:10: timeout wants a positive duration such as 60s, got "-5s"`,
+		"budget: 9999h":    `chapter.md:3:9: budget is 9999h0m0s, longer than the 24h0m0s`,
+		"budget: -1ms":     `chapter.md:3:9: budget wants a positive duration such as 20s, got "-1ms"`,
+	} {
+		got := parseErr(t, "```experiment readiness\nprobe: readiness\n"+field+"\n```\n")
+		if !strings.Contains(got, want) {
+			t.Errorf("%s: %q, want %q", field, got, want)
+		}
+	}
+}
+
+// An error repeats at most the first 80 characters of the input it names.
+func TestErrorsQuoteLongInputShort(t *testing.T) {
+	name := strings.Repeat("가", 100_000)
+	got := parseErr(t, "```experiment readiness\nprobe: readiness\nparams:\n  ? "+name+"\n  : 1\n```\n")
+	if got == "" || len(got) > 2000 || !strings.Contains(got, strings.Repeat("가", 80)+"…") {
+		t.Errorf("a 100,000-character param name gives a %d-byte error: %.300q", len(got), got)
+	}
+}
