@@ -134,6 +134,7 @@ func (d *Doc) parseDirective(n *ast.Directive, source []byte, base Offmap, probe
 		dir.strings(fs, e, map[string]*string{"from": &t.From, "rows": &t.Rows, "cols": &t.Cols,
 			"value": &t.Value, "format": &t.Format, "caption": &t.Caption})
 		dir.require(fs, e, "from", "value")
+		dir.plainText(e, map[string]string{"caption": t.Caption})
 		t.Where = dir.where(fs, e)
 		t.Labels = dir.labels(fs, e)
 		t.Machines = dir.machines(fs, e)
@@ -146,6 +147,7 @@ func (d *Doc) parseDirective(n *ast.Directive, source []byte, base Offmap, probe
 		var xscale, yscale, kind string
 		dir.strings(fs, e, map[string]*string{"from": &p.From, "x": &p.X, "y": &p.Y, "series": &p.Series,
 			"title": &p.Title, "ref": &p.Ref, "caption": &p.Caption, "xscale": &xscale, "yscale": &yscale, "kind": &kind})
+		dir.plainText(e, map[string]string{"caption": p.Caption, "title": p.Title})
 		switch kind {
 		case "", "line":
 			dir.require(fs, e, "from", "x", "y")
@@ -236,6 +238,17 @@ func (dir *Directive) strings(fs map[string]field, e *Errs, dst map[string]*stri
 			if v, ok := dir.y.scalar(dir.Node.Name, name, f, e); ok {
 				*p = strings.TrimSpace(v)
 			}
+		}
+	}
+}
+
+// plainText refuses an inline value in the text fields (field → value)
+// that are shown as written: a caption or a title is not evaluated, and
+// {{ … }} printed as is would pass for a figure.
+func (dir *Directive) plainText(e *Errs, fields map[string]string) {
+	for name, v := range fields {
+		if strings.Contains(v, "{{") {
+			e.At(dir.At[name], "%s is shown as written, so {{ … }} is not evaluated there: put the value in the prose around the %s", name, dir.Node.Name)
 		}
 	}
 }
@@ -470,6 +483,7 @@ func (d *Doc) parseExperiment(dir *Directive, fs map[string]field, probes []prob
 	if f, has := fs["caption"]; has {
 		if v, good := dir.y.scalar("experiment", "caption", f, e); good {
 			x.Caption = strings.TrimSpace(v)
+			dir.plainText(e, map[string]string{"caption": x.Caption})
 		}
 	}
 	x.Labels = dir.labels(fs, e)

@@ -123,3 +123,17 @@ func TestErrorsQuoteLongInputShort(t *testing.T) {
 		t.Errorf("a 100,000-character param name gives a %d-byte error: %.300q", len(got), got)
 	}
 }
+
+// An inline value in a caption or a title, which are shown as written, is
+// an error at the field rather than braces printed as if a figure.
+func TestValueInACaptionIsAnError(t *testing.T) {
+	for src, at := range map[string]string{
+		"```table\nfrom: readiness\nvalue: round\ncaption: 약 {{ readiness.round[] }}\n```\n": "chapter.md:4:10: caption",
+		"```plot\nfrom: readiness\nx: idle\ny: round\ntitle: \"{{ 1 + }}\"\n```\n":           "chapter.md:5:8: title",
+		"```experiment readiness\ncaption: 값 {{ x }}\n```\n":                                 "chapter.md:2:10: caption",
+	} {
+		if got := parseErr(t, src); !strings.Contains(got, at+" is shown as written, so {{ … }} is not evaluated there") {
+			t.Errorf("%q: %q, want %q...", src, got, at)
+		}
+	}
+}
