@@ -546,6 +546,7 @@ func Evaluate(d *parse.Doc, res Results, experiments map[string]*parse.Experimen
 	}
 	p := &Page{Views: view.NewPage()}
 	ev := &eval{d: d, p: p, env: newEnv(res, exps), errs: d.Errs(), warn: d.Errs()}
+	d.WarnText(ev.warn)
 	for _, v := range d.Values() {
 		ev.value(v)
 	}

@@ -150,6 +150,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	gast "github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
@@ -183,6 +184,35 @@ type Doc struct {
 	root       gast.Node
 	values     []*InlineValue // inline values of the body, in document order
 	directives []*Directive
+	badText    []int // file offsets of invalid UTF-8 (the first few)
+}
+
+// maxBadText is how many places of invalid UTF-8 a chapter's warnings name.
+const maxBadText = 5
+
+// invalidUTF8 returns the offsets where src stops being UTF-8: a run of
+// bad bytes counts once, and only the first maxBadText are kept.
+func invalidUTF8(src []byte) []int {
+	var offs []int
+	bad := false
+	for i := 0; i < len(src) && len(offs) < maxBadText; {
+		r, n := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && n == 1 && !bad {
+			offs = append(offs, i)
+		}
+		bad = r == utf8.RuneError && n == 1
+		i += n
+	}
+	return offs
+}
+
+// WarnText adds to w a warning of kind KindText at each place (the first
+// few) where the chapter is not UTF-8: the page would show those bytes as
+// the browser guesses.
+func (d *Doc) WarnText(w *Errs) {
+	for _, off := range d.badText {
+		w.KindAt(KindText, off, "invalid UTF-8 (byte 0x%02x): the page cannot show it as written; save the file as UTF-8", d.f.src[off])
+	}
 }
 
 // Experiment is one experiment directive, validated against its probe.
@@ -209,7 +239,7 @@ type Experiment struct {
 // Markdown with directives. probes is the registry, used to validate
 // experiments. The error joins one *PosError per problem found.
 func Parse(file string, src []byte, probes []probe.Probe) (*Doc, error) {
-	d := &Doc{File: file, f: newFile(file, src)}
+	d := &Doc{File: file, f: newFile(file, src), badText: invalidUTF8(src)}
 	e := &Errs{f: d.f}
 	bodyOff := d.parseFront(src, e)
 	d.body = src[bodyOff:]

@@ -46,6 +46,8 @@ const (
 	// measure at all (kqueue on Linux), shown as a gap with the probe's
 	// reason; a result, not a gap to fill.
 	KindUnavailable = "not available on the machine"
+	// KindText is text that is not UTF-8.
+	KindText = "invalid text"
 )
 
 // Kind is the warning's kind (one of the Kind constants), "" for an error.
