@@ -232,3 +232,20 @@ func Sweep(e *parse.Experiment) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// checkSafe refuses, in safe mode (safe, or book.yaml's safe: true), the
+// raw HTML and the links that run code of every chapter, at their places.
+func (b *Book) checkSafe(safe bool) error {
+	if !safe && !b.Config.Safe {
+		return nil
+	}
+	var errs []error
+	for i := range b.Docs {
+		d, err := b.doc(i)
+		if err == nil {
+			err = d.CheckSafe()
+		}
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}

@@ -38,6 +38,7 @@ type Options struct {
 	Fresh                  bool     // measure everything (or --only) anew into this machine's set
 	Only                   []string // measure only these experiments; every page is still built
 	Strict                 bool     // fail on a failing or undecidable claim, a gap, or anything that would need measuring
+	Safe                   bool     // refuse raw HTML and links that run code (see parse.Doc.CheckSafe), as book.yaml's safe: true
 	Probes                 []probe.Probe
 	Runner                 *runner.Runner
 	This                   dataset.Fingerprint // this machine
@@ -171,6 +172,9 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	}
 	b, err := load(opts.Chapters, opts.Probes, rc, nil)
 	if err != nil {
+		return nil, err
+	}
+	if err := b.checkSafe(opts.Safe); err != nil {
 		return nil, err
 	}
 	set, err := ChooseSet(b.Config, opts)

@@ -699,3 +699,37 @@ func TestBrokenRenderCacheIsAWarning(t *testing.T) {
 		}
 	}
 }
+
+// In safe mode (--safe, or book.yaml's safe: true) raw HTML and a link
+// that runs code are errors at their places, and out/ is not written;
+// otherwise the chapter is trusted.
+func TestSafeRefusesRawHTML(t *testing.T) {
+	t.Setenv("FAKE_SLOW_MS", "1")
+	src := "---\ntitle: 위험\norder: 2\nslug: u\n---\n\n<script>alert(1)</script>\n\n본문 <b onclick=\"x()\">굵게</b> [링크](javascript:alert(1))\n"
+	for _, mode := range []string{"flag", "book.yaml", "off"} {
+		opts := testOptions(t)
+		os.WriteFile(filepath.Join(opts.Chapters, "u.md"), []byte(src), 0o644)
+		switch mode {
+		case "flag":
+			opts.Safe = true
+		case "book.yaml":
+			os.WriteFile(filepath.Join(opts.Chapters, ConfigFile), []byte("safe: true\n"), 0o644)
+		}
+		_, err := Build(context.Background(), opts)
+		if mode == "off" {
+			if err != nil {
+				t.Errorf("without safe mode: %v", err)
+			}
+			continue
+		}
+		u := filepath.Join(opts.Chapters, "u.md")
+		for _, want := range []string{u + ":7:1: raw HTML is refused", u + ":9:4: raw HTML is refused", u + ":9:33: a javascript URL runs code"} {
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: %v, want %q", mode, err, want)
+			}
+		}
+		if _, err := os.Stat(opts.Out); err == nil {
+			t.Errorf("%s: a refused build wrote out/", mode)
+		}
+	}
+}
