@@ -16,7 +16,7 @@ import (
 )
 
 // bundleOf bundles one of the fixture sets of testdata/compare.
-func bundleOf(t *testing.T, set string) []byte {
+func bundleOf(t testing.TB, set string) []byte {
 	t.Helper()
 	b, err := ReadSet(filepath.Join("testdata", "compare"), set)
 	if err != nil {
