@@ -167,21 +167,27 @@ func TestImportRefusesTamperedBundles(t *testing.T) {
 	}
 }
 
-// TestImportOverwritesOnlyWithForce: a set that exists and differs is
-// kept, with what differs named, unless --force; then it is replaced
-// whole (a file the bundle lacks is gone).
-func TestImportOverwritesOnlyWithForce(t *testing.T) {
-	dst := t.TempDir()
+// importedAndChanged imports the fixture set a into a new results folder
+// and returns it with a bundle of the set in which one file differs.
+func importedAndChanged(t *testing.T) (dst string, changed []byte) {
+	dst = t.TempDir()
 	good := bundleOf(t, "a")
 	if _, err := importBytes(dst, good, false); err != nil {
 		t.Fatal(err)
 	}
+	return dst, rehash(good, "sweep.txt", func(d []byte) []byte {
+		return bytes.Replace(d, []byte("start: 2026-11-30T10:00:00Z"), []byte("start: 2026-12-02T10:00:00Z"), 1)
+	})
+}
+
+// TestImportOverwritesOnlyWithForce: a set that exists and differs is
+// kept, with what differs named, unless --force; then it is replaced
+// whole (a file the bundle lacks is gone).
+func TestImportOverwritesOnlyWithForce(t *testing.T) {
+	dst, changed := importedAndChanged(t)
 	extra := filepath.Join(dst, "a", "extra.txt")
 	few, _ := os.ReadFile(filepath.Join(dst, "a", "few.txt"))
 	os.WriteFile(extra, bytes.Replace(few, []byte("experiment: few"), []byte("experiment: extra"), 1), 0o644)
-	changed := rehash(good, "sweep.txt", func(d []byte) []byte {
-		return bytes.Replace(d, []byte("start: 2026-11-30T10:00:00Z"), []byte("start: 2026-12-02T10:00:00Z"), 1)
-	})
 	_, err := importBytes(dst, changed, false)
 	for _, want := range []string{"already exists and differs", "sweep.txt: differs (measured 2026-11-30 10:00Z here, measured 2026-12-02 10:00Z in the bundle)", "extra.txt: only in", "--force"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -237,16 +243,9 @@ func TestImportSaysStaleProbes(t *testing.T) {
 // killed between its two renames leaves the old set aside, and the next
 // import puts it back and says so.
 func TestForcedImportKeepsOtherFilesAndRecovers(t *testing.T) {
-	dst := t.TempDir()
-	good := bundleOf(t, "a")
-	if _, err := importBytes(dst, good, false); err != nil {
-		t.Fatal(err)
-	}
+	dst, changed := importedAndChanged(t)
 	notes := filepath.Join(dst, "a", "notes.md")
 	os.WriteFile(notes, []byte("mine"), 0o644)
-	changed := rehash(good, "sweep.txt", func(d []byte) []byte {
-		return bytes.Replace(d, []byte("start: 2026-11-30T10:00:00Z"), []byte("start: 2026-12-02T10:00:00Z"), 1)
-	})
 	os.Mkdir(filepath.Join(dst, "a", "plots"), 0o755)
 	if _, err := importBytes(dst, changed, true); err == nil || !strings.Contains(err.Error(), "holds plots, which is not a results file") {
 		t.Errorf("--force over a folder in the set: %v", err)

@@ -293,13 +293,7 @@ func checkURL(n gast.Node, dest, title, body []byte, base Offmap, e *Errs) {
 		if !bytes.Contains(part, []byte("{{")) {
 			continue
 		}
-		from := 0
-		for p := n.Parent(); p != nil; p = p.Parent() {
-			if p.Type() == gast.TypeBlock && p.Lines().Len() > 0 {
-				from = p.Lines().At(0).Start
-				break
-			}
-		}
+		from := blockStart(n)
 		at := bytes.Index(body[from:], part)
 		if at < 0 {
 			from, at = 0, max(bytes.Index(body, part), 0)
@@ -310,6 +304,17 @@ func checkURL(n gast.Node, dest, title, body []byte, base Offmap, e *Errs) {
 		}
 		e.At(base(from+at), "{{ }} in %s URL or title is not evaluated; a URL must be written out", what)
 	}
+}
+
+// blockStart is the body offset where the block holding the inline n
+// starts: where to look for n's source, which inline nodes do not keep.
+func blockStart(n gast.Node) int {
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		if p.Type() == gast.TypeBlock && p.Lines().Len() > 0 {
+			return p.Lines().At(0).Start
+		}
+	}
+	return 0
 }
 
 var frontKeys = []string{"title", "order", "slug", "lang"}

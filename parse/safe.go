@@ -51,13 +51,7 @@ func (d *Doc) checkScheme(n gast.Node, dest []byte, bodyOff int, e *Errs) {
 		if !bytes.HasPrefix(url, s) {
 			continue
 		}
-		from := 0
-		for p := n.Parent(); p != nil; p = p.Parent() {
-			if p.Type() == gast.TypeBlock && p.Lines().Len() > 0 {
-				from = p.Lines().At(0).Start
-				break
-			}
-		}
+		from := blockStart(n)
 		if at := bytes.Index(d.body[from:], dest); at >= 0 {
 			from += at
 		}

@@ -14,7 +14,9 @@ func FuzzRequestPath(f *testing.F) {
 		f.Add(s, "127.0.0.1:8000")
 	}
 	f.Add("/", "evil.example:8000")
-	s := NewServer(func() (*Site, error) { return &Site{Pages: map[string][]byte{"index.html": []byte("<body></body>")}}, nil }, nil)
+	s := NewServer(func() (*Site, error) {
+		return &Site{Pages: map[string][]byte{"index.html": []byte("<body></body>")}}, nil
+	}, nil)
 	s.Rebuild()
 	h := OwnHost(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8000}, s)
 	f.Fuzz(func(t *testing.T, path, host string) {
