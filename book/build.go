@@ -133,14 +133,6 @@ func ChooseSet(cfg Config, opts Options) (string, error) {
 				opts.Machine, opts.Results, expr.DidYouMean(opts.Machine, sets), strings.Join(sets, ", "))}
 		}
 	}
-	if set != opts.This.Name && opts.Machine == "" {
-		// Said once, here, rather than as a missing result at every value.
-		if fi, err := os.Stat(filepath.Join(opts.Results, set)); err != nil || !fi.IsDir() {
-			return "", &UsageError{fmt.Sprintf("the set %s/ does not exist: %s's machine: names %s, but no results of it are stored. "+
-				"Build from this machine's numbers with: go run . build --here; or bring the set in with: go run . import FILE (a bundle made on %s by: go run . bundle)",
-				filepath.Join(opts.Results, set), ConfigFile, set, set)}
-		}
-	}
 	if set != opts.This.Name {
 		for _, f := range []struct {
 			on            bool
@@ -156,6 +148,21 @@ func ChooseSet(cfg Config, opts Options) (string, error) {
 		}
 	}
 	return set, nil
+}
+
+// checkSetExists refuses a book whose experiments would be read from a
+// set of book.yaml's that results/ does not hold: said once, here, rather
+// than as a missing result at every value.
+func (b *Book) checkSetExists(set string, opts Options) error {
+	if set == opts.This.Name || opts.Machine != "" || len(b.Order) == 0 {
+		return nil
+	}
+	if fi, err := os.Stat(filepath.Join(opts.Results, set)); err == nil && fi.IsDir() {
+		return nil
+	}
+	return &UsageError{fmt.Sprintf("the set %s/ does not exist: %s's machine: names %s, but no results of it are stored. "+
+		"Build from this machine's numbers with: go run . build --here; or bring the set in with: go run . import FILE (a bundle made on %s by: go run . bundle)",
+		filepath.Join(opts.Results, set), ConfigFile, set, set)}
 }
 
 // Build loads the chapters, measures what must be measured, evaluates and
@@ -179,6 +186,9 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	}
 	set, err := ChooseSet(b.Config, opts)
 	if err != nil {
+		return nil, err
+	}
+	if err := b.checkSetExists(set, opts); err != nil {
 		return nil, err
 	}
 	only, err := b.Select(opts.Only)
