@@ -330,13 +330,7 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 		}
 		return rep, err
 	}
-	err = rc.failure()
-	if err == nil {
-		err = rc.trim()
-	}
-	if err != nil && opts.Log != nil {
-		fmt.Fprintf(opts.Log, "warning: render cache %s: %v; the site was built in full without it (it is optional and safe to delete)\n", opts.Cache, err)
-	}
+	rc.finish(opts)
 	return rep, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"embed"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"slices"
 	"strconv"
@@ -92,6 +93,18 @@ func openRenderCache(dir string, probes []probe.Probe) (*renderCache, error) {
 func (rc *renderCache) flush() {
 	if rc != nil {
 		rc.c.Flush()
+	}
+}
+
+// finish trims the cache after a build and warns, once, of what it could
+// not keep: the site is whole either way.
+func (rc *renderCache) finish(opts Options) {
+	err := rc.failure()
+	if err == nil {
+		err = rc.trim()
+	}
+	if err != nil && opts.Log != nil {
+		fmt.Fprintf(opts.Log, "warning: render cache %s: %v; the site was built in full without it (it is optional and safe to delete)\n", opts.Cache, err)
 	}
 }
 
