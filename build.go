@@ -26,9 +26,9 @@ import (
 
 type buildFlags struct {
 	bookSet
-	out                             string
-	fresh, strict, verbose, noCache bool
-	only                            []string
+	out                                   string
+	fresh, strict, verbose, noCache, safe bool
+	only                                  []string
 }
 
 var buildVerb = verb{name: "build", summary: "write the site to out/ from the book's set, or this machine's (--here), measuring what that set lacks when it is this machine's",
@@ -41,6 +41,7 @@ func (f *buildFlags) flags(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.fresh, "fresh", false, "measure every experiment (or those of --only) anew into this machine's set")
 	fs.StringSliceVar(&f.only, "only", nil, "measure only these experiment ids (comma-separated); every page is still built")
 	fs.BoolVar(&f.strict, "strict", false, "fail on a failing or undecidable claim, a missing figure, or any result that would have to be measured")
+	fs.BoolVar(&f.safe, "safe", false, "refuse raw HTML and javascript: links in the chapters, for chapters you do not trust (as book.yaml's safe: true)")
 	verboseFlag(fs, &f.verbose)
 	fs.BoolVar(&f.noCache, "no-cache", false, "evaluate and lay out every page anew, without reading or filling the render cache ("+book.CacheDir+"/ beside the chapters folder)")
 }
@@ -57,7 +58,7 @@ func (f *buildFlags) run(ctx context.Context, c *cmd, args []string) error {
 	if opts.Runner, err = c.probeRunner(); err != nil {
 		return err
 	}
-	opts.Out, opts.Fresh, opts.Only, opts.Strict, opts.Cache = f.out, f.fresh, f.only, f.strict, f.cache(f.noCache)
+	opts.Out, opts.Fresh, opts.Only, opts.Strict, opts.Safe, opts.Cache = f.out, f.fresh, f.only, f.strict, f.safe, f.cache(f.noCache)
 	rep, err := book.Build(ctx, opts)
 	// Errors first, then the claims that fail, then the warnings.
 	if err != nil {

@@ -115,6 +115,9 @@ func (f *importFlags) run(ctx context.Context, c *cmd, args []string) error {
 		fmt.Fprintf(c.stdout, "%s already holds these %d files: nothing to do\n", rep.Dir, len(b.Files))
 	case len(rep.Replaced) > 0:
 		fmt.Fprintf(c.stdout, "replaced %s with the bundle's %d files:\n  %s\n", rep.Dir, rep.Files, strings.Join(rep.Replaced, "\n  "))
+		if len(rep.Kept) > 0 {
+			fmt.Fprintf(c.stdout, "kept the set's other files: %s\n", strings.Join(rep.Kept, ", "))
+		}
 	default:
 		fmt.Fprintf(c.stdout, "imported %s: %d files\n", rep.Dir, rep.Files)
 	}

@@ -773,3 +773,41 @@ func TestReadmeExample(t *testing.T) {
 		t.Errorf("the README quotes %q; the example renders\n%s", quoted, text)
 	}
 }
+
+// zeros is an endless input, as /dev/zero on stdin.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
+
+// render reads as the build reads: a FIFO or a device is refused without
+// waiting for it, endless stdin stops at the cap, and an interrupt ends a
+// wait on stdin.
+func TestRenderReadsABoundedRegularFile(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "ch.md")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{fifo, "/dev/zero"} {
+		code, _, stderr := cli(t, "", "render", name, "--chapters", "testdata/none")
+		if code != 1 || !strings.Contains(stderr, "not a regular file") {
+			t.Errorf("render %s: exit %d, %q", name, code, stderr)
+		}
+	}
+	var out, errb bytes.Buffer
+	err := run(context.Background(), []string{"render", "-", "--chapters", "testdata/none"}, zeros{}, &out, &errb)
+	if err == nil || !strings.Contains(err.Error(), "<stdin>: more than 16 MiB") {
+		t.Errorf("render - < /dev/zero: %v", err)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	defer r.Close()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(signalError{syscall.SIGINT})
+	err = run(ctx, []string{"render", "-", "--chapters", "testdata/none"}, r, &out, &errb)
+	if code := exitCode(err, &errb); code != 130 {
+		t.Errorf("render - interrupted while stdin is silent: exit %d (%v)", code, err)
+	}
+}

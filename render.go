@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/pflag"
 
@@ -11,6 +11,7 @@ import (
 	"measuredbook/evaluate"
 	"measuredbook/parse"
 	"measuredbook/render"
+	"measuredbook/store"
 )
 
 type renderFlags struct {
@@ -32,16 +33,12 @@ func (f *renderFlags) run(ctx context.Context, c *cmd, args []string) error {
 		return usagef("render needs one FILE, or - for stdin")
 	}
 	name := args[0]
-	var src []byte
-	var err error
-	if name == "-" {
-		src, err = io.ReadAll(c.stdin)
-		name = "<stdin>"
-	} else {
-		src, err = os.ReadFile(name)
-	}
+	src, err := readDocument(ctx, name, c.stdin)
 	if err != nil {
 		return err
+	}
+	if name == "-" {
+		name = "<stdin>"
 	}
 	opts, err := options(f.dirs, f.set, c.stderr)
 	if err != nil {
@@ -75,4 +72,31 @@ func (f *renderFlags) run(ctx context.Context, c *cmd, args []string) error {
 	}
 	_, err = c.stdout.Write(html)
 	return err
+}
+
+// readDocument reads the document to render as the build reads a chapter:
+// a regular file of at most book.MaxChapter bytes (a FIFO or /dev/zero is
+// refused), or stdin up to as many bytes, given up on an interrupt.
+func readDocument(ctx context.Context, name string, stdin io.Reader) ([]byte, error) {
+	if name != "-" {
+		return store.ReadFile(name, book.MaxChapter)
+	}
+	type read struct {
+		src []byte
+		err error
+	}
+	done := make(chan read, 1)
+	go func() {
+		src, err := io.ReadAll(io.LimitReader(stdin, book.MaxChapter+1))
+		done <- read{src, err}
+	}()
+	select {
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	case r := <-done:
+		if r.err == nil && len(r.src) > book.MaxChapter {
+			r.err = fmt.Errorf("<stdin>: more than %d MiB; a document is read whole, at most that", book.MaxChapter>>20)
+		}
+		return r.src, r.err
+	}
 }

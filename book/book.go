@@ -10,12 +10,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 
 	"measuredbook/expr"
 	"measuredbook/parse"
@@ -61,6 +61,10 @@ func LoadCached(dir string, probes []probe.Probe, cacheDir string) (*Book, error
 	return none.LoadCached(dir, probes, cacheDir)
 }
 
+// MaxChapter is the largest chapter read, in bytes: a chapter is read
+// whole, and /dev/zero named *.md must not take the machine's memory.
+const MaxChapter = 16 << 20
+
 // keepParsed bounds the chapters whose syntax tree Load keeps for the
 // render, in bytes of their source: a tree takes about 14 times its
 // source (a thousand 13 KB chapters held 220 MB), so past this a chapter
@@ -78,11 +82,15 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 		errs = append(errs, err)
 	}
 	b.Config = cfg
-	files, err := filepath.Glob(filepath.Join(dir, "*.md"))
-	if err != nil {
+	files, err := store.Named(dir, "", ".md")
+	switch {
+	case errors.Is(err, syscall.ENOTDIR):
+		return nil, &UsageError{fmt.Sprintf("%s: is a file, not a folder; --chapters names the folder that holds the chapters (*.md) and book.yaml", dir)}
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, &UsageError{fmt.Sprintf("%s: no such folder; --chapters names the folder that holds the chapters (*.md) and book.yaml", dir)}
+	case err != nil:
 		return nil, err
-	}
-	if len(files) == 0 {
+	case len(files) == 0:
 		return nil, fmt.Errorf("%s: no chapters (*.md) found", dir)
 	}
 	type chapter struct {
@@ -102,7 +110,7 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 			}
 		}
 		fi := sources.stat(files[i])
-		src, err := store.ReadFile(files[i], 16<<20) // a FIFO named *.md must not hang the build
+		src, err := store.ReadFile(files[i], MaxChapter) // a FIFO named *.md must not hang the build
 		if err != nil {
 			c.read = err
 			return
@@ -144,17 +152,18 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 		b.src = append(b.src, c.sum)
 		b.full = append(b.full, full)
 	}
-	slugs := map[string]string{}
+	slugs := map[string]*parse.Doc{}
 	for _, d := range b.Docs {
 		if strings.TrimSpace(d.Front.Title) == "" {
 			errs = append(errs, fmt.Errorf("%s:1:1: front matter has no title (the contents page would show an empty link)", d.File))
 		}
 		if d.Front.Slug == "" {
 			errs = append(errs, fmt.Errorf("%s:1:1: front matter has no slug", d.File))
-		} else if other, dup := slugs[d.Front.Slug]; dup {
-			errs = append(errs, fmt.Errorf("%s:1:1: slug %q is already used by %s", d.File, d.Front.Slug, other))
+		} else if other, dup := slugs[strings.ToLower(d.Front.Slug)]; dup {
+			// In any case: on a case-insensitive disk A.html is a.html.
+			errs = append(errs, &parse.PosError{Pos: d.Front.SlugAt, Msg: fmt.Sprintf("slug %q is already used by %s (%s.html), in any case", d.Front.Slug, other.File, other.Front.Slug)})
 		}
-		slugs[d.Front.Slug] = d.File
+		slugs[strings.ToLower(d.Front.Slug)] = d
 		for _, e := range d.Experiments {
 			if prev, dup := b.Experiments[e.ID]; dup {
 				errs = append(errs, &parse.PosError{Pos: e.Pos, Msg: fmt.Sprintf("duplicate experiment id %q (first defined at %s)", e.ID, prev.Pos)})
@@ -200,7 +209,7 @@ func (b *Book) parse(i int) (*parse.Doc, error) {
 		return d, nil
 	}
 	d := b.Docs[i]
-	src, err := store.ReadFile(d.File, 16<<20)
+	src, err := store.ReadFile(d.File, MaxChapter)
 	if err != nil {
 		return nil, err
 	}
@@ -234,4 +243,21 @@ func Sweep(e *parse.Experiment) string {
 		parts = append(parts, k+"="+strings.Join(e.Sweep[k], ","))
 	}
 	return strings.Join(parts, " ")
+}
+
+// checkSafe refuses, in safe mode (safe, or book.yaml's safe: true), the
+// raw HTML and the links that run code of every chapter, at their places.
+func (b *Book) checkSafe(safe bool) error {
+	if !safe && !b.Config.Safe {
+		return nil
+	}
+	var errs []error
+	for i := range b.Docs {
+		d, err := b.doc(i)
+		if err == nil {
+			err = d.CheckSafe()
+		}
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
 }

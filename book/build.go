@@ -8,6 +8,8 @@ import (
 	"html/template"
 	"io"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -38,6 +40,7 @@ type Options struct {
 	Fresh    bool     // measure everything (or --only) anew into this machine's set
 	Only     []string // measure only these experiments; every page is still built
 	Strict   bool     // fail on a failing or undecidable claim, a gap, or anything that would need measuring
+	Safe     bool     // refuse raw HTML and links that run code (see parse.Doc.CheckSafe), as book.yaml's safe: true
 	Probes   []probe.Probe
 	Runner   *runner.Runner
 	This     dataset.Fingerprint // this machine
@@ -165,6 +168,21 @@ func DefaultOut(cfg Config, set string) string {
 	return "out-" + set
 }
 
+// checkSetExists refuses a book whose experiments would be read from a
+// set of book.yaml's that results/ does not hold: said once, here, rather
+// than as a missing result at every value.
+func (b *Book) checkSetExists(set string, opts Options) error {
+	if set == opts.This.Name || opts.Machine != "" || len(b.Order) == 0 {
+		return nil
+	}
+	if fi, err := os.Stat(filepath.Join(opts.Results, set)); err == nil && fi.IsDir() {
+		return nil
+	}
+	return &UsageError{fmt.Sprintf("the set %s/ does not exist: %s's machine: names %s, but no results of it are stored. "+
+		"Build from this machine's numbers with: go run . build --here; or bring the set in with: go run . import FILE (a bundle made on %s by: go run . bundle)",
+		filepath.Join(opts.Results, set), ConfigFile, set, set)}
+}
+
 // Build loads the chapters, measures what must be measured, evaluates and
 // writes the site. Nothing is written to out/ unless everything succeeded;
 // an interrupt (ctx cancelled) keeps the experiments measured so far and
@@ -187,12 +205,18 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, &UsageError{"--only: " + err.Error() + "; go run . status lists the experiments"}
 	}
+	if err := b.checkSafe(opts.Safe); err != nil {
+		return nil, err
+	}
 	set, err := ChooseSet(b.Config, opts)
 	if err != nil {
 		return nil, err
 	}
 	if opts.Out == "" {
 		opts.Out = DefaultOut(b.Config, set)
+	}
+	if err := b.checkSetExists(set, opts); err != nil {
+		return nil, err
 	}
 	if err := CheckOut(opts.Out); err != nil {
 		return nil, err
@@ -306,9 +330,7 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 		}
 		return rep, err
 	}
-	if err := rc.trim(); err != nil && opts.Log != nil {
-		fmt.Fprintf(opts.Log, "render cache: %v (it is safe to delete)\n", err)
-	}
+	rc.finish(opts)
 	return rep, nil
 }
 
@@ -482,7 +504,11 @@ func (m *memorySite) put(name string, data []byte) error {
 
 func (m *memorySite) keep(name string, data []byte, c *rendercache.Cache) (rendercache.Blob, error) {
 	m.put(name, data)
-	return c.PutBlob(data)
+	b, err := c.PutBlob(data)
+	if err != nil {
+		err = cacheError{err}
+	}
+	return b, err
 }
 
 func (m *memorySite) place(name string, c *rendercache.Cache, blob rendercache.Blob) (bool, error) {
@@ -660,7 +686,8 @@ func (l *layout) write(name string, data []byte) (page rendercache.Blob, err err
 	if l.cache == nil {
 		return page, l.out.put(name, data)
 	}
-	return l.out.keep(name, data, l.cache.rc.c)
+	page, err = l.out.keep(name, data, l.cache.rc.c)
+	return page, l.cache.rc.fail(err)
 }
 
 // parallel calls f(0), …, f(n-1) on up to GOMAXPROCS goroutines and

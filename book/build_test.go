@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"measuredbook/dataset"
+	"measuredbook/parse"
 	"measuredbook/probe"
 	"measuredbook/runner"
 	"measuredbook/store"
@@ -74,7 +75,7 @@ func testOptions(t *testing.T) Options {
 		t.Fatal(err)
 	}
 	return Options{Chapters: filepath.Join(dir, "chapters"), Results: filepath.Join(dir, "results"), Out: filepath.Join(dir, "out"),
-		Probes: fakes, Runner: r, This: dataset.Fingerprint{Name: "here", CPU: "Test"}, Log: &bytes.Buffer{}}
+		Probes: fakes, Runner: r, This: dataset.Fingerprint{Name: "here", CPU: "Test", Cores: 2, Kernel: "Linux 6.1", Arch: "amd64", Go: "go1.26.0"}, Log: &bytes.Buffer{}}
 }
 
 // A crashing probe is reported with its experiment and cause; the build
@@ -288,6 +289,12 @@ func TestOutIsReplacedOnlyWhenItIsOurs(t *testing.T) {
 	os.WriteFile(filepath.Join(mixed, "draft.md"), []byte("mine"), 0o644)
 	empty := filepath.Join(dir, "empty")
 	os.MkdirAll(empty, 0o755)
+	data := filepath.Join(dir, "data")
+	WriteSite(context.Background(), data, map[string][]byte{"index.html": []byte("x"), "data/ok.csv": []byte("x")})
+	os.WriteFile(filepath.Join(data, "data", "notes.txt"), []byte("mine"), 0o644)
+	nested := filepath.Join(dir, "nested")
+	WriteSite(context.Background(), nested, map[string][]byte{"index.html": []byte("x"), "data/ok.csv": []byte("x")})
+	os.MkdirAll(filepath.Join(nested, "data", "mine"), 0o755)
 	for _, tc := range []struct {
 		out, refusal string
 	}{
@@ -296,6 +303,8 @@ func TestOutIsReplacedOnlyWhenItIsOurs(t *testing.T) {
 		{link, "symbolic link"},
 		{foreign, "no " + Manifest},
 		{mixed, "holds files no build wrote: draft.md"},
+		{data, "holds files no build wrote: data/notes.txt"},
+		{nested, "holds files no build wrote: data/mine"},
 		{filepath.Join(dir, "absent"), ""},
 		{empty, ""},
 		{site, ""},
@@ -525,5 +534,202 @@ func TestStrictFailsOnAnInconclusiveCondition(t *testing.T) {
 	write(`{{ ok.time[n=1] < ok.time[n=2] ? "작다" : "작지 않다" ~ "실행마다 달랐다" }}`)
 	if _, err := Build(context.Background(), strict); err != nil {
 		t.Fatalf("with an unsure branch: %v", err)
+	}
+}
+
+// Every file and folder the site writes beside the chapters' pages has a
+// name no chapter may take, so a chapter's page never replaces one.
+func TestSiteNamesAreReservedSlugs(t *testing.T) {
+	opts := testOptions(t)
+	t.Setenv("FAKE_SLOW_MS", "1")
+	if _, err := Build(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(opts.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if name == "t.html" || name == Manifest {
+			continue
+		}
+		stem, _, _ := strings.Cut(name, ".")
+		if !parse.ReservedSlug(stem) {
+			t.Errorf("out/%s: a chapter with slug %q would clash with it", name, stem)
+		}
+	}
+}
+
+// Two chapters whose slugs differ only in case name one file on a
+// case-insensitive disk: an error at the second slug.
+func TestSlugClashIsAtTheSlug(t *testing.T) {
+	opts := testOptions(t)
+	os.WriteFile(filepath.Join(opts.Chapters, "u.md"), []byte("---\ntitle: 둘\norder: 2\nslug: T\n---\n\n본문\n"), 0o644)
+	_, err := Load(opts.Chapters, fakes)
+	want := filepath.Join(opts.Chapters, "u.md") + `:4:7: slug "T" is already used by`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %v, want %q", err, want)
+	}
+}
+
+// Folder flags are paths, never patterns: --chapters 'ch[ap]ters' is not
+// the folder chapters beside it, and a build into 's[12]/out' leaves the
+// temporary files of s1/ alone. A chapters that is a file says so.
+func TestFolderFlagsArePaths(t *testing.T) {
+	opts := testOptions(t)
+	t.Setenv("FAKE_SLOW_MS", "1")
+	dir := filepath.Dir(opts.Chapters)
+	_, err := Load(filepath.Join(dir, "ch[ap]ters"), fakes)
+	if err == nil || !strings.Contains(err.Error(), "ch[ap]ters: no such folder") {
+		t.Errorf("--chapters ch[ap]ters: %v", err)
+	}
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, []byte("x"), 0o644)
+	if _, err := Load(file, fakes); err == nil || !strings.Contains(err.Error(), "file: is a file, not a folder") {
+		t.Errorf("--chapters FILE: %v", err)
+	}
+	other := filepath.Join(dir, "s1", tempSite+"keep")
+	os.MkdirAll(other, 0o755)
+	os.WriteFile(filepath.Join(dir, "s1", "x"), nil, 0o644)
+	opts.Out = filepath.Join(dir, "s[12]", "out")
+	if _, err := Build(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Errorf("a build into s[12]/out removed s1's files: %v", err)
+	}
+}
+
+// A book whose machine: names a set not in results/ is refused once, with
+// what to do, not with an error at every value that would read it.
+func TestMissingBookSetIsSaidOnce(t *testing.T) {
+	opts := testOptions(t)
+	os.WriteFile(filepath.Join(opts.Chapters, ConfigFile), []byte("machine: gone\n"), 0o644)
+	_, err := Build(context.Background(), opts)
+	var ue *UsageError
+	want := "the set " + filepath.Join(opts.Results, "gone") + "/ does not exist"
+	if !errors.As(err, &ue) || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "go run . build --here") {
+		t.Errorf("err = %v, want a usage error %q... naming build --here", err, want)
+	}
+	if _, err := os.Stat(opts.Out); err == nil {
+		t.Error("the refused build wrote out/")
+	}
+}
+
+// A result file of another machine's, or one without a fingerprint, is
+// refused by a build as import refuses it, never shown as the set's.
+func TestResultOfAnotherMachineIsRefused(t *testing.T) {
+	opts := testOptions(t)
+	t.Setenv("FAKE_SLOW_MS", "1")
+	if _, err := Build(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(opts.Results, "here", "ok.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bare []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if !strings.HasPrefix(line, "machine-") {
+			bare = append(bare, strings.Replace(line, "machine: here", "machine: bare", 1))
+		}
+	}
+	for set, want := range map[string]string{
+		"copied": `ok.txt: measured on machine "here", but it is in the set "copied"`,
+		"bare":   "ok.txt: no machine fingerprint: machine-cpu, machine-cores",
+	} {
+		os.MkdirAll(filepath.Join(opts.Results, set), 0o755)
+		file := data
+		if set == "bare" {
+			file = []byte(strings.Join(bare, "\n"))
+		}
+		os.WriteFile(filepath.Join(opts.Results, set, "ok.txt"), file, 0o644)
+		o := opts
+		o.Machine = set
+		if _, err := Build(context.Background(), o); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("--machine %s: %v, want %q", set, err, want)
+		}
+	}
+}
+
+// A read-only site is refused before anything is replaced: its files
+// could not be removed once the new site took its place.
+func TestReadOnlyOutIsRefused(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root may write into a read-only folder")
+	}
+	opts := testOptions(t)
+	t.Setenv("FAKE_SLOW_MS", "1")
+	if _, err := Build(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(opts.Out, 0o555)
+	defer os.Chmod(opts.Out, 0o755)
+	before := snapshotTree(t, filepath.Dir(opts.Out))
+	var ue *UsageError
+	if _, err := Build(context.Background(), opts); !errors.As(err, &ue) || !strings.Contains(err.Error(), "is read-only") {
+		t.Errorf("read-only out/: %v", err)
+	}
+	if after := snapshotTree(t, filepath.Dir(opts.Out)); after != before {
+		t.Errorf("a refused build changed the folder around out/")
+	}
+}
+
+// The render cache is optional: a cache folder that is a file, or holds
+// a file where a folder should be, costs a warning, never the build.
+func TestBrokenRenderCacheIsAWarning(t *testing.T) {
+	t.Setenv("FAKE_SLOW_MS", "1")
+	for _, tc := range []struct{ name, file string }{{"a file", ""}, {"blobs a file", "blobs"}, {"packs a file", "packs"}} {
+		opts := testOptions(t)
+		opts.Cache = filepath.Join(filepath.Dir(opts.Chapters), "cache")
+		if tc.file != "" {
+			os.MkdirAll(opts.Cache, 0o755)
+		}
+		os.WriteFile(filepath.Join(opts.Cache, tc.file), []byte("x"), 0o644)
+		var log bytes.Buffer
+		opts.Log = &log
+		if _, err := Build(context.Background(), opts); err != nil {
+			t.Errorf("cache %s: the build failed: %v", tc.name, err)
+		} else if !strings.Contains(log.String(), "warning: render cache "+opts.Cache) {
+			t.Errorf("cache %s: no warning in %q", tc.name, log.String())
+		}
+		if _, err := os.Stat(filepath.Join(opts.Out, "t.html")); err != nil {
+			t.Errorf("cache %s: %v", tc.name, err)
+		}
+	}
+}
+
+// In safe mode (--safe, or book.yaml's safe: true) raw HTML and a link
+// that runs code are errors at their places, and out/ is not written;
+// otherwise the chapter is trusted.
+func TestSafeRefusesRawHTML(t *testing.T) {
+	t.Setenv("FAKE_SLOW_MS", "1")
+	src := "---\ntitle: 위험\norder: 2\nslug: u\n---\n\n<script>alert(1)</script>\n\n본문 <b onclick=\"x()\">굵게</b> [링크](javascript:alert(1))\n"
+	for _, mode := range []string{"flag", "book.yaml", "off"} {
+		opts := testOptions(t)
+		os.WriteFile(filepath.Join(opts.Chapters, "u.md"), []byte(src), 0o644)
+		switch mode {
+		case "flag":
+			opts.Safe = true
+		case "book.yaml":
+			os.WriteFile(filepath.Join(opts.Chapters, ConfigFile), []byte("safe: true\n"), 0o644)
+		}
+		_, err := Build(context.Background(), opts)
+		if mode == "off" {
+			if err != nil {
+				t.Errorf("without safe mode: %v", err)
+			}
+			continue
+		}
+		u := filepath.Join(opts.Chapters, "u.md")
+		for _, want := range []string{u + ":7:1: raw HTML is refused", u + ":9:4: raw HTML is refused", u + ":9:33: a javascript URL runs code"} {
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: %v, want %q", mode, err, want)
+			}
+		}
+		if _, err := os.Stat(opts.Out); err == nil {
+			t.Errorf("%s: a refused build wrote out/", mode)
+		}
 	}
 }

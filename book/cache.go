@@ -7,9 +7,11 @@ import (
 	"embed"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"measuredbook/dataset"
@@ -32,6 +34,41 @@ const CacheDir = ".cache/measuredbook"
 type renderCache struct {
 	c    *rendercache.Cache
 	base rendercache.Key
+
+	mu     sync.Mutex
+	broken error // the first failure to keep something in the cache
+}
+
+// cacheError is a failure to keep a file of the site in the render cache,
+// which the site does not need: the build goes on and warns (see fail).
+type cacheError struct{ err error }
+
+func (e cacheError) Error() string { return e.err.Error() }
+
+// fail records err when it is a cacheError (and returns nil), so that a
+// read-only, full or damaged cache costs the build its cache, never the
+// build; any other error is returned.
+func (rc *renderCache) fail(err error) error {
+	var ce cacheError
+	if !errors.As(err, &ce) {
+		return err
+	}
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	if rc.broken == nil {
+		rc.broken = ce.err
+	}
+	return nil
+}
+
+// failure is the first failure fail recorded, nil with no cache.
+func (rc *renderCache) failure() error {
+	if rc == nil {
+		return nil
+	}
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return rc.broken
 }
 
 // openRenderCache opens the cache in dir for a build with probes.
@@ -56,6 +93,18 @@ func openRenderCache(dir string, probes []probe.Probe) (*renderCache, error) {
 func (rc *renderCache) flush() {
 	if rc != nil {
 		rc.c.Flush()
+	}
+}
+
+// finish trims the cache after a build and warns, once, of what it could
+// not keep: the site is whole either way.
+func (rc *renderCache) finish(opts Options) {
+	err := rc.failure()
+	if err == nil {
+		err = rc.trim()
+	}
+	if err != nil && opts.Log != nil {
+		fmt.Fprintf(opts.Log, "warning: render cache %s: %v; the site was built in full without it (it is optional and safe to delete)\n", opts.Cache, err)
 	}
 }
 

@@ -36,6 +36,9 @@ type Config struct {
 	// was measured, makes the result stale here: go, kernel (both by
 	// default).
 	StaleOn []string
+	// Safe refuses raw HTML and links that run code in every chapter
+	// (safe: true; the build's --safe does the same for one build).
+	Safe bool
 }
 
 // The defaults of runs: auto. ±5 % is what the issue asks of a figure the
@@ -60,7 +63,7 @@ func LoadConfig(dir string) (Config, error) {
 	} else if err != nil {
 		return c, err
 	}
-	fields, err := parse.ParseFields(path, data, []string{"title", "lang", "machine", "machines", "preface", "precision", "budget", "stale-on"}, []string{"machines", "stale-on"})
+	fields, err := parse.ParseFields(path, data, []string{"title", "lang", "machine", "machines", "preface", "precision", "budget", "stale-on", "safe"}, []string{"machines", "stale-on"})
 	if err != nil {
 		return c, err
 	}
@@ -72,8 +75,17 @@ func LoadConfig(dir string) (Config, error) {
 		}
 	}
 	if f, ok := fields["budget"]; ok {
-		if c.Budget, err = time.ParseDuration(f.Value); err != nil || c.Budget <= 0 {
-			errs = append(errs, &parse.PosError{Pos: f.Pos, Msg: fmt.Sprintf("budget wants a positive duration such as 10s, got %q", f.Value)})
+		if c.Budget, err = parse.ParseDuration("budget", f.Value, "10s"); err != nil {
+			errs = append(errs, &parse.PosError{Pos: f.Pos, Msg: err.Error()})
+		}
+	}
+	if f, ok := fields["safe"]; ok {
+		switch f.Value {
+		case "true":
+			c.Safe = true
+		case "false":
+		default:
+			errs = append(errs, &parse.PosError{Pos: f.Pos, Msg: fmt.Sprintf("safe wants true or false, got %q", parse.Short(f.Value))})
 		}
 	}
 	if f, ok := fields["stale-on"]; ok {

@@ -76,14 +76,20 @@ func (r *Results) file(set, id string) *resultFile {
 			path := store.Path(r.Dir, set, id)
 			if m, ok := r.sources.lookup(path); ok && m.result != nil {
 				f.res, f.digest = m.result, m.sum
-				return
+			} else {
+				fi := r.sources.stat(path)
+				var data []byte
+				if data, err = store.ReadFile(path, store.MaxFile); err == nil {
+					if f.res, err = store.Parse(data, path, r.probes); err == nil {
+						f.digest = sha256.Sum256(data)
+						r.sources.remember(path, fi, sourceFile{sum: f.digest, result: f.res})
+					}
+				}
 			}
-			fi := r.sources.stat(path)
-			var data []byte
-			if data, err = store.ReadFile(path, store.MaxFile); err == nil {
-				if f.res, err = store.Parse(data, path, r.probes); err == nil {
-					f.digest = sha256.Sum256(data)
-					r.sources.remember(path, fi, sourceFile{sum: f.digest, result: f.res})
+			if err == nil {
+				if err = store.Belongs(f.res, set, id); err != nil {
+					f.res, f.digest = nil, [sha256.Size]byte{}
+					err = fmt.Errorf("%s: %v", path, err)
 				}
 			}
 		}

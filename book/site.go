@@ -14,7 +14,10 @@ import (
 	"strings"
 	"sync"
 
+	"golang.org/x/sys/unix"
+
 	"measuredbook/rendercache"
+	"measuredbook/store"
 )
 
 // Manifest is the file that marks a folder as a site this tool wrote. It
@@ -70,10 +73,17 @@ func CheckOut(dir string) error {
 	if err != nil {
 		return refuse(err.Error())
 	}
-	var foreign []string
-	for _, e := range entries {
-		if e.Name() != Manifest && !listed[e.Name()] {
-			foreign = append(foreign, e.Name())
+	foreign, err := unlisted(dir, "", entries, listed)
+	if err != nil {
+		return refuse(err.Error())
+	}
+	// The old site is removed once the new one is in place: a folder of it
+	// that cannot be emptied would be left behind, each build another.
+	for _, sub := range []string{".", "data"} {
+		if path := filepath.Join(dir, sub); listed[sub] || sub == "." {
+			if err := unix.Access(path, unix.W_OK); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return &UsageError{fmt.Sprintf("--out %s: %s is read-only (%v), so the site it holds could not be removed once replaced; make it writable (chmod -R u+w %s) or choose another --out", dir, path, err, dir)}
+			}
 		}
 	}
 	if len(foreign) > 0 {
@@ -81,6 +91,35 @@ func CheckOut(dir string) error {
 		return refuse("holds files no build wrote: " + strings.Join(foreign, ", "))
 	}
 	return nil
+}
+
+// unlisted names the entries of dir/sub the manifest does not list,
+// looking into the site's own folders (data/), where a file someone added
+// would be lost as surely as one beside index.html.
+func unlisted(dir, sub string, entries []fs.DirEntry, listed map[string]bool) ([]string, error) {
+	var foreign []string
+	for _, e := range entries {
+		name := e.Name()
+		if sub != "" {
+			name = sub + "/" + name
+		}
+		switch {
+		case name == Manifest:
+		case !listed[name]:
+			foreign = append(foreign, name)
+		case sub == "" && e.IsDir():
+			inner, err := os.ReadDir(filepath.Join(dir, name))
+			if err != nil {
+				return nil, err
+			}
+			more, err := unlisted(dir, name, inner, listed)
+			if err != nil {
+				return nil, err
+			}
+			foreign = append(foreign, more...)
+		}
+	}
+	return foreign, nil
 }
 
 // oldSite reports whether entries look like a site of this tool written
@@ -209,7 +248,11 @@ func (s *stagedSite) keep(name string, data []byte, c *rendercache.Cache) (rende
 	if err != nil {
 		return rendercache.Blob{}, err
 	}
-	return c.LinkBlob(path, data)
+	b, err := c.LinkBlob(path, data)
+	if err != nil {
+		err = cacheError{err}
+	}
+	return b, err
 }
 
 // place makes a file of the site the render cache's blob (see
@@ -305,13 +348,15 @@ const tempSite = ".out-new-"
 // sites beside out/ and half-written result files in results/*/. The caller
 // holds the tree's lock, so no other build is writing them.
 func removeLeftovers(out, results string) {
-	if olds, _ := filepath.Glob(filepath.Join(filepath.Dir(filepath.Clean(out)), tempSite+"*")); len(olds) > 0 {
-		for _, o := range olds {
-			os.RemoveAll(o)
-		}
+	olds, _ := store.Named(filepath.Dir(filepath.Clean(out)), tempSite, "")
+	for _, o := range olds {
+		os.RemoveAll(o)
 	}
-	tmps, _ := filepath.Glob(filepath.Join(results, "*", ".tmp-*"))
-	for _, t := range tmps {
-		os.Remove(t)
+	sets, _ := os.ReadDir(results)
+	for _, set := range sets {
+		tmps, _ := store.Named(filepath.Join(results, set.Name()), ".tmp-", "")
+		for _, t := range tmps {
+			os.Remove(t)
+		}
 	}
 }

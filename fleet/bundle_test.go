@@ -12,10 +12,11 @@ import (
 	"testing"
 
 	"measuredbook/probes"
+	"measuredbook/store"
 )
 
 // bundleOf bundles one of the fixture sets of testdata/compare.
-func bundleOf(t *testing.T, set string) []byte {
+func bundleOf(t testing.TB, set string) []byte {
 	t.Helper()
 	b, err := ReadSet(filepath.Join("testdata", "compare"), set)
 	if err != nil {
@@ -141,7 +142,7 @@ func TestImportRefusesTamperedBundles(t *testing.T) {
 		{"rehashed edit that does not read", rehash(good, "sweep.txt", func(d []byte) []byte { return d[:len(d)-40] }), "sweep.txt"},
 		{"rehashed other machine", rehash(good, "sweep.txt", func(d []byte) []byte {
 			return bytes.Replace(d, []byte("machine: a\n"), []byte("machine: z\n"), 1)
-		}), "measured on machine \"z\", but the bundle's set is \"a\""},
+		}), "measured on machine \"z\", but it is in the set \"a\""},
 		{"rehashed fingerprint removed", rehash(good, "sweep.txt", func(d []byte) []byte {
 			return bytes.Replace(d, []byte("machine-cpu: Fixture CPU\n"), nil, 1)
 		}), "no machine fingerprint: machine-cpu missing"},
@@ -166,21 +167,27 @@ func TestImportRefusesTamperedBundles(t *testing.T) {
 	}
 }
 
-// TestImportOverwritesOnlyWithForce: a set that exists and differs is
-// kept, with what differs named, unless --force; then it is replaced
-// whole (a file the bundle lacks is gone).
-func TestImportOverwritesOnlyWithForce(t *testing.T) {
-	dst := t.TempDir()
+// importedAndChanged imports the fixture set a into a new results folder
+// and returns it with a bundle of the set in which one file differs.
+func importedAndChanged(t *testing.T) (dst string, changed []byte) {
+	dst = t.TempDir()
 	good := bundleOf(t, "a")
 	if _, err := importBytes(dst, good, false); err != nil {
 		t.Fatal(err)
 	}
+	return dst, rehash(good, "sweep.txt", func(d []byte) []byte {
+		return bytes.Replace(d, []byte("start: 2026-11-30T10:00:00Z"), []byte("start: 2026-12-02T10:00:00Z"), 1)
+	})
+}
+
+// TestImportOverwritesOnlyWithForce: a set that exists and differs is
+// kept, with what differs named, unless --force; then it is replaced
+// whole (a file the bundle lacks is gone).
+func TestImportOverwritesOnlyWithForce(t *testing.T) {
+	dst, changed := importedAndChanged(t)
 	extra := filepath.Join(dst, "a", "extra.txt")
 	few, _ := os.ReadFile(filepath.Join(dst, "a", "few.txt"))
 	os.WriteFile(extra, bytes.Replace(few, []byte("experiment: few"), []byte("experiment: extra"), 1), 0o644)
-	changed := rehash(good, "sweep.txt", func(d []byte) []byte {
-		return bytes.Replace(d, []byte("start: 2026-11-30T10:00:00Z"), []byte("start: 2026-12-02T10:00:00Z"), 1)
-	})
 	_, err := importBytes(dst, changed, false)
 	for _, want := range []string{"already exists and differs", "sweep.txt: differs (measured 2026-11-30 10:00Z here, measured 2026-12-02 10:00Z in the bundle)", "extra.txt: only in", "--force"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -228,5 +235,51 @@ func TestImportSaysStaleProbes(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(stale, "\n"), "syscost: stale here, probe syscall.overhead's code differs (measured with f00d") {
 		t.Errorf("a changed probe hash is not said: %q", stale)
+	}
+}
+
+// import --force keeps the set folder's other files (notes) and names
+// them; a folder it cannot carry over is refused by name. An import
+// killed between its two renames leaves the old set aside, and the next
+// import puts it back and says so.
+func TestForcedImportKeepsOtherFilesAndRecovers(t *testing.T) {
+	dst, changed := importedAndChanged(t)
+	notes := filepath.Join(dst, "a", "notes.md")
+	os.WriteFile(notes, []byte("mine"), 0o644)
+	os.Mkdir(filepath.Join(dst, "a", "plots"), 0o755)
+	if _, err := importBytes(dst, changed, true); err == nil || !strings.Contains(err.Error(), "holds plots, which is not a results file") {
+		t.Errorf("--force over a folder in the set: %v", err)
+	}
+	os.Remove(filepath.Join(dst, "a", "plots"))
+	rep, err := importBytes(dst, changed, true)
+	if err != nil || strings.Join(rep.Kept, ",") != "notes.md" {
+		t.Fatalf("--force: %+v, %v", rep, err)
+	}
+	if data, _ := os.ReadFile(notes); string(data) != "mine" {
+		t.Errorf("--force lost notes.md: %q", data)
+	}
+	// Killed between the renames: the set is aside, its place empty.
+	aside := filepath.Join(dst, tempPrefix+"a-123"+oldSuffix)
+	if err := os.Rename(filepath.Join(dst, "a"), aside); err != nil {
+		t.Fatal(err)
+	}
+	os.Mkdir(filepath.Join(dst, tempPrefix+"a-123"), 0o755)
+	b, err := Parse(bytes.NewReader(changed), "x.bundle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	rep, err = Import(context.Background(), dst, b, "x.bundle", false, probes.All(), &log)
+	if err != nil || !rep.Same {
+		t.Errorf("the import after a killed one: %+v, %v (want the restored set, the same as the bundle)", rep, err)
+	}
+	if !strings.Contains(log.String(), "restored "+filepath.Join(dst, "a")) {
+		t.Errorf("the restore was not said: %q", log.String())
+	}
+	if data, _ := os.ReadFile(notes); string(data) != "mine" {
+		t.Errorf("the restored set lost notes.md: %q", data)
+	}
+	if left, _ := store.Named(dst, tempPrefix, ""); len(left) > 0 {
+		t.Errorf("left behind: %v", left)
 	}
 }

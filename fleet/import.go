@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"measuredbook/dataset"
 	"measuredbook/probe"
 	"measuredbook/probe/codehash"
 	"measuredbook/store"
@@ -35,10 +35,7 @@ func Verify(b *Bundle, name string, all []probe.Probe) (stale []string, err erro
 			continue
 		}
 		id := strings.TrimSuffix(f.Name, ".txt")
-		if res.Experiment != id {
-			errs = append(errs, fmt.Errorf("%s: holds experiment %q, not %q", at, res.Experiment, id))
-		}
-		if err := fingerprint(res, b.Set); err != nil {
+		if err := store.Belongs(res, b.Set, id); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %v", at, err))
 		}
 		p, ok := probe.Lookup(all, res.Probe)
@@ -54,30 +51,6 @@ func Verify(b *Bundle, name string, all []probe.Probe) (stale []string, err erro
 	return stale, errors.Join(errs...)
 }
 
-func fingerprint(res *dataset.Result, set string) error {
-	m := res.Machine
-	if m.Name != set {
-		return fmt.Errorf("measured on machine %q, but the bundle's set is %q", m.Name, set)
-	}
-	var missing []string
-	need := func(ok bool, key string) {
-		if !ok {
-			missing = append(missing, key)
-		}
-	}
-	need(m.CPU != "", "machine-cpu")
-	need(m.Cores > 0, "machine-cores")
-	if res.Measured() {
-		need(m.Kernel != "", "machine-kernel")
-		need(m.Arch != "", "machine-arch")
-		need(m.Go != "", "machine-go")
-	}
-	if len(missing) > 0 {
-		return fmt.Errorf("no machine fingerprint: %s missing", strings.Join(missing, ", "))
-	}
-	return nil
-}
-
 // tempPrefix starts the name of the folder a set is written into before
 // it is renamed into place (hidden: never taken for a set).
 const tempPrefix = ".import-"
@@ -88,6 +61,7 @@ type ImportReport struct {
 	Files    int      // files written (0 when the set was already identical)
 	Stale    []string // experiments whose probe differs here (from Verify)
 	Replaced []string // with force: how the set it replaced differed
+	Kept     []string // with force: the old set's other files, kept in the new one
 	Same     bool     // the set already held exactly these files
 }
 
@@ -108,13 +82,7 @@ func Import(ctx context.Context, results string, b *Bundle, name string, force b
 		return nil, err
 	}
 	defer unlock()
-	// What a killed import left behind; under the lock no import is
-	// writing it now.
-	if olds, _ := filepath.Glob(filepath.Join(results, tempPrefix+"*")); len(olds) > 0 {
-		for _, o := range olds {
-			os.RemoveAll(o)
-		}
-	}
+	recoverKilled(results, log)
 	diff, exists, err := differences(rep.Dir, b)
 	if err != nil {
 		return nil, err
@@ -140,9 +108,13 @@ func Import(ctx context.Context, results string, b *Bundle, name string, force b
 		}
 	}
 	if exists {
+		if rep.Kept, err = keepOthers(rep.Dir, tmp); err != nil {
+			return nil, err
+		}
 		// The old set moves aside first and comes back if the new one
-		// cannot take its place.
-		old := tmp + ".old"
+		// cannot take its place; killed in between, the next import
+		// puts it back (recoverKilled).
+		old := tmp + oldSuffix
 		if err := os.Rename(rep.Dir, old); err != nil {
 			return nil, err
 		}
@@ -157,6 +129,61 @@ func Import(ctx context.Context, results string, b *Bundle, name string, force b
 	}
 	rep.Files = len(b.Files)
 	return rep, nil
+}
+
+// oldSuffix ends the name an old set has while an import replaces it.
+const oldSuffix = ".old"
+
+// recoverKilled deals with what a killed import left in results: an old
+// set moved aside whose place is empty goes back (and is said to), the
+// rest is removed. The caller holds the lock, so no import is at work.
+func recoverKilled(results string, log io.Writer) {
+	olds, _ := store.Named(results, tempPrefix, "")
+	for _, o := range olds {
+		name := filepath.Base(o)
+		if set, ok := strings.CutSuffix(strings.TrimPrefix(name, tempPrefix), oldSuffix); ok {
+			if i := strings.LastIndexByte(set, '-'); i > 0 {
+				dir := filepath.Join(results, set[:i])
+				if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) && os.Rename(o, dir) == nil {
+					if log != nil {
+						fmt.Fprintf(log, "restored %s from %s, where an interrupted import had left it\n", dir, name)
+					}
+					continue
+				}
+			}
+		}
+		os.RemoveAll(o)
+	}
+}
+
+// keepOthers links into the new set tmp every file of the old set dir that
+// is not a result (notes, say), so replacing the results keeps them, and
+// returns their names. A folder or other entry it cannot carry over is
+// refused by name rather than lost.
+func keepOthers(dir, tmp string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var kept, refused []string
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".txt") {
+			continue // a result: the bundle's replace them (differences names each)
+		}
+		if !e.Type().IsRegular() {
+			refused = append(refused, name)
+			continue
+		}
+		if err := os.Link(filepath.Join(dir, name), filepath.Join(tmp, name)); err != nil {
+			return nil, err
+		}
+		kept = append(kept, name)
+	}
+	if len(refused) > 0 {
+		return nil, fmt.Errorf("%s holds %s, which is not a results file and would be lost with the set it replaces; move it away first and import again", dir, strings.Join(refused, ", "))
+	}
+	return kept, nil
 }
 
 // differences lists how the set in dir differs from b, file by file.

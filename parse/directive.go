@@ -134,6 +134,7 @@ func (d *Doc) parseDirective(n *ast.Directive, source []byte, base Offmap, probe
 		dir.strings(fs, e, map[string]*string{"from": &t.From, "rows": &t.Rows, "cols": &t.Cols,
 			"value": &t.Value, "format": &t.Format, "caption": &t.Caption})
 		dir.require(fs, e, "from", "value")
+		dir.plainText(e, map[string]string{"caption": t.Caption})
 		t.Where = dir.where(fs, e)
 		t.Labels = dir.labels(fs, e)
 		t.Machines = dir.machines(fs, e)
@@ -146,6 +147,7 @@ func (d *Doc) parseDirective(n *ast.Directive, source []byte, base Offmap, probe
 		var xscale, yscale, kind string
 		dir.strings(fs, e, map[string]*string{"from": &p.From, "x": &p.X, "y": &p.Y, "series": &p.Series,
 			"title": &p.Title, "ref": &p.Ref, "caption": &p.Caption, "xscale": &xscale, "yscale": &yscale, "kind": &kind})
+		dir.plainText(e, map[string]string{"caption": p.Caption, "title": p.Title})
 		switch kind {
 		case "", "line":
 			dir.require(fs, e, "from", "x", "y")
@@ -236,6 +238,17 @@ func (dir *Directive) strings(fs map[string]field, e *Errs, dst map[string]*stri
 			if v, ok := dir.y.scalar(dir.Node.Name, name, f, e); ok {
 				*p = strings.TrimSpace(v)
 			}
+		}
+	}
+}
+
+// plainText refuses an inline value in the text fields (field → value)
+// that are shown as written: a caption or a title is not evaluated, and
+// {{ … }} printed as is would pass for a figure.
+func (dir *Directive) plainText(e *Errs, fields map[string]string) {
+	for name, v := range fields {
+		if strings.Contains(v, "{{") {
+			e.At(dir.At[name], "%s is shown as written, so {{ … }} is not evaluated there: put the value in the prose around the %s", name, dir.Node.Name)
 		}
 	}
 }
@@ -461,14 +474,15 @@ func (d *Doc) parseExperiment(dir *Directive, fs map[string]field, probes []prob
 	if f, has := fs["caption"]; has {
 		if v, good := dir.y.scalar("experiment", "caption", f, e); good {
 			x.Caption = strings.TrimSpace(v)
+			dir.plainText(e, map[string]string{"caption": x.Caption})
 		}
 	}
 	x.Labels = dir.labels(fs, e)
 	if f, has := fs["timeout"]; has {
 		if v, good := dir.y.scalar("experiment", "timeout", f, e); good {
-			t, err := time.ParseDuration(strings.ReplaceAll(strings.TrimSpace(v), "μ", "µ"))
-			if err != nil || t <= 0 {
-				e.At(dir.At["timeout"], "timeout wants a positive duration such as 60s, got %q", v)
+			t, err := ParseDuration("timeout", v, "60s")
+			if err != nil {
+				e.At(dir.At["timeout"], "%v", err)
 				ok = false
 			}
 			x.Timeout = t
@@ -490,6 +504,23 @@ func (d *Doc) parseExperiment(dir *Directive, fs map[string]field, probes []prob
 	x.Combos = dataset.Combos(x.Order, x.Sweep)
 	dir.CheckLabels(x.Labels, x, e)
 	return x
+}
+
+// MaxDuration bounds a timeout or a budget: a longer one is a slip
+// (timeout: 100000h), and would hold the build for years.
+const MaxDuration = 24 * time.Hour
+
+// ParseDuration reads the duration v of the field named what (example: a
+// good value): positive, at most MaxDuration.
+func ParseDuration(what, v, example string) (time.Duration, error) {
+	t, err := time.ParseDuration(strings.ReplaceAll(strings.TrimSpace(v), "μ", "µ"))
+	switch {
+	case err != nil || t <= 0:
+		return 0, fmt.Errorf("%s wants a positive duration such as %s, got %q", what, example, Short(v))
+	case t > MaxDuration:
+		return 0, fmt.Errorf("%s is %v, longer than the %v an experiment may take; give a duration such as %s", what, t, MaxDuration, example)
+	}
+	return t, nil
 }
 
 // parseRuns reads an experiment's run rule: runs (auto, the default, or
@@ -518,9 +549,9 @@ func (dir *Directive) parseRuns(x *Experiment, fs map[string]field, e *Errs) boo
 	}
 	if f, has := fs["budget"]; has {
 		if v, good := dir.y.scalar("experiment", "budget", f, e); good {
-			t, err := time.ParseDuration(strings.TrimSpace(v))
-			if err != nil || t <= 0 {
-				e.At(dir.At["budget"], "budget wants a positive duration such as 20s, got %q", v)
+			t, err := ParseDuration("budget", v, "20s")
+			if err != nil {
+				e.At(dir.At["budget"], "%v", err)
 				ok = false
 			}
 			x.Budget = t
@@ -600,7 +631,9 @@ func parseParams(dir *Directive, sweep *probe.Sweep, f field, e *Errs) bool {
 	ok := true
 	for i := 0; i+1 < len(f.val.Content); i += 2 {
 		k, v := f.val.Content[i], f.val.Content[i+1]
-		prm, err := sweep.Param(k.Value)
+		// No param's name is longer than a message repeats (Short), so the
+		// lookup of the short form fails alike and its message stays short.
+		prm, err := sweep.Param(Short(k.Value))
 		if err != nil {
 			e.At(dir.y.at(k), "%v", err)
 			ok = false

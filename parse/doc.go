@@ -150,6 +150,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	gast "github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
@@ -165,6 +166,8 @@ type Front struct {
 	Order int
 	Slug  string
 	Lang  string
+	// SlugAt is where the slug is written, for a clash between chapters.
+	SlugAt Pos
 }
 
 // Doc is one parsed chapter.
@@ -186,6 +189,25 @@ type Doc struct {
 	values     []*InlineValue // inline values of the body, in document order
 	directives []*Directive
 	warn       []*PosError // what Parse warns about (Warned)
+}
+
+// maxBadText is how many places of invalid UTF-8 a chapter's warnings name.
+const maxBadText = 5
+
+// invalidUTF8 returns the offsets where src stops being UTF-8: a run of
+// bad bytes counts once, and only the first maxBadText are kept.
+func invalidUTF8(src []byte) []int {
+	var offs []int
+	bad := false
+	for i := 0; i < len(src) && len(offs) < maxBadText; {
+		r, n := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && n == 1 && !bad {
+			offs = append(offs, i)
+		}
+		bad = r == utf8.RuneError && n == 1
+		i += n
+	}
+	return offs
 }
 
 // Experiment is one experiment directive, validated against its probe.
@@ -214,6 +236,9 @@ type Experiment struct {
 func Parse(file string, src []byte, probes []probe.Probe) (*Doc, error) {
 	d := &Doc{File: file, f: newFile(file, src)}
 	e, w := &Errs{f: d.f}, &Errs{f: d.f}
+	for _, off := range invalidUTF8(src) {
+		w.KindAt(KindText, off, "invalid UTF-8 (byte 0x%02x): the page cannot show it as written; save the file as UTF-8", src[off])
+	}
 	bodyOff := d.parseFront(src, e)
 	d.body = src[bodyOff:]
 	d.root = docParser().Parse(text.NewReader(d.body))
@@ -281,6 +306,17 @@ func checkURL(n gast.Node, dest, title, body []byte, base Offmap, e *Errs) {
 		}
 		e.At(base(urlOff(n, part, body)), "{{ }} in %s URL or title is not evaluated; a URL must be written out", what)
 	}
+}
+
+// blockStart is the body offset where the block holding the inline n
+// starts: where to look for n's source, which inline nodes do not keep.
+func blockStart(n gast.Node) int {
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		if p.Type() == gast.TypeBlock && p.Lines().Len() > 0 {
+			return p.Lines().At(0).Start
+		}
+	}
+	return 0
 }
 
 var frontKeys = []string{"title", "order", "slug", "lang"}
@@ -357,7 +393,7 @@ func (d *Doc) parseFront(src []byte, e *Errs) int {
 			if err := checkSlug(v); err != nil {
 				e.At(y.at(f.val), "%v", err)
 			}
-			d.Front.Slug = v
+			d.Front.Slug, d.Front.SlugAt = v, d.Pos(y.at(f.val))
 		case "lang":
 			d.Front.Lang = v
 		case "order":
@@ -371,9 +407,18 @@ func (d *Doc) parseFront(src []byte, e *Errs) int {
 	return next
 }
 
-// reservedSlugs are names a chapter's page may not take: the site's own
-// files (index.html, style.css) and names kept for them.
-var reservedSlugs = []string{"index", "style", "data", "assets", "static", "search", "404", "sitemap", "feed"}
+// reservedSlugs are names a chapter's page may not take: the stem of every
+// file and folder the site writes beside the chapters (index.html,
+// claims.html, search-index.js, data/, ...; book's tests check that list)
+// and names kept for pages to come.
+var reservedSlugs = []string{"index", "style", "data", "search", "search-index", "site", "claims", "environment",
+	"print", "assets", "static", "404", "sitemap", "feed"}
+
+// ReservedSlug says whether a page named s.html would clash with a file
+// the site writes, in any case (case-insensitive disks).
+func ReservedSlug(s string) bool {
+	return slices.ContainsFunc(reservedSlugs, func(r string) bool { return strings.EqualFold(s, r) })
+}
 
 // checkSlug accepts a slug that is a plain file name: ASCII letters, digits, -
 // and _, not a reserved name (in any case, for case-insensitive disks).
@@ -386,10 +431,8 @@ func checkSlug(s string) error {
 			return fmt.Errorf("slug %q: %q is not allowed; a slug is ASCII letters, digits, - and _ (it names the page's file)", s, c)
 		}
 	}
-	for _, r := range reservedSlugs {
-		if strings.EqualFold(s, r) {
-			return fmt.Errorf("slug %q is reserved for the site's own pages (%s)", s, strings.Join(reservedSlugs, ", "))
-		}
+	if ReservedSlug(s) {
+		return fmt.Errorf("slug %q is reserved for the site's own pages (%s)", s, strings.Join(reservedSlugs, ", "))
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -45,6 +46,8 @@ const (
 	// measure at all (kqueue on Linux), shown as a gap with the probe's
 	// reason; a result, not a gap to fill.
 	KindUnavailable = "not available on the machine"
+	// KindText is text that is not UTF-8.
+	KindText = "invalid text"
 )
 
 // Kind is the warning's kind (one of the Kind constants), "" for an error.
@@ -100,12 +103,55 @@ type Errs struct {
 }
 
 func (e *Errs) At(off int, format string, args ...any) {
-	e.list = append(e.list, &PosError{Pos: e.f.pos(off), Msg: fmt.Sprintf(format, args...)})
+	e.list = append(e.list, &PosError{Pos: e.f.pos(off), Msg: fmt.Sprintf(format, shortArgs(format, args)...)})
 }
 
 // kindAt adds a warning of a kind.
 func (e *Errs) KindAt(kind string, off int, format string, args ...any) {
-	e.list = append(e.list, &PosError{Pos: e.f.pos(off), Msg: fmt.Sprintf(format, args...), kind: kind})
+	e.list = append(e.list, &PosError{Pos: e.f.pos(off), Msg: fmt.Sprintf(format, shortArgs(format, args)...), kind: kind})
+}
+
+// maxShown is how many characters of an input a message repeats.
+const maxShown = 80
+
+// Short is s cut to its first maxShown characters, with … when it was
+// longer: a message repeats the input it names, and a 100 KB name must not
+// make a 100 KB line.
+func Short(s string) string {
+	n := 0
+	for i := range s {
+		if n == maxShown {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
+}
+
+// shortArgs is args with every string that format quotes (%q) Short:
+// those are the user's input; other strings are messages made here.
+func shortArgs(format string, args []any) []any {
+	out := slices.Clone(args)
+	n := 0
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			continue
+		}
+		i++
+		for i < len(format) && strings.IndexByte("+-# 0123456789.*", format[i]) >= 0 {
+			i++
+		}
+		if i == len(format) || format[i] == '%' {
+			continue
+		}
+		if n < len(out) && format[i] == 'q' {
+			if s, ok := out[n].(string); ok {
+				out[n] = Short(s)
+			}
+		}
+		n++
+	}
+	return out
 }
 
 // err returns the errors sorted by position (stable, so two errors at one

@@ -59,7 +59,7 @@ func fixture(t testing.TB) *Book {
 		t.Fatal(err)
 	}
 	src := &Book{Opts: book.Options{Chapters: chapters, Results: filepath.Join(dir, "results"), Probes: fakes,
-		Runner: r, This: dataset.Fingerprint{Name: "here", CPU: "Test"}}, Templates: "../templates"}
+		Runner: r, This: dataset.Fingerprint{Name: "here", CPU: "Test", Cores: 2, Kernel: "Linux 6.1", Arch: "amd64", Go: "go1.26.0"}}, Templates: "../templates"}
 	b, err := book.Load(chapters, fakes)
 	if err != nil {
 		t.Fatal(err)

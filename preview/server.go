@@ -281,30 +281,42 @@ var contentTypes = map[string]string{
 	".csv":  "text/csv; charset=utf-8",
 }
 
+// streamWrite bounds one write of the event stream.
+const streamWrite = 10 * time.Second
+
 // events is the server-sent event stream: the state now, then again on
 // every change, and a comment now and then so proxies keep it open.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
-	flusher, ok := w.(http.Flusher)
-	if !ok {
-		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
-		return
-	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
-	io.WriteString(w, "retry: 500\n\n")
+	// Each write has a deadline of its own, instead of the server's for
+	// the whole response: a page that stops reading is dropped.
+	rc := http.NewResponseController(w)
+	send := func(format string, args ...any) error {
+		rc.SetWriteDeadline(time.Now().Add(streamWrite))
+		if _, err := fmt.Fprintf(w, format, args...); err != nil {
+			return err
+		}
+		return rc.Flush()
+	}
+	if send("retry: 500\n\n") != nil {
+		return
+	}
 	ping := time.NewTicker(15 * time.Second)
 	defer ping.Stop()
 	for {
 		data, changed := s.snapshot()
-		fmt.Fprintf(w, "event: state\ndata: %s\n\n", data)
-		flusher.Flush()
+		if send("event: state\ndata: %s\n\n", data) != nil {
+			return
+		}
 		for waiting := true; waiting; {
 			select {
 			case <-changed:
 				waiting = false
 			case <-ping.C:
-				io.WriteString(w, ": ping\n\n")
-				flusher.Flush()
+				if send(": ping\n\n") != nil {
+					return
+				}
 			case <-r.Context().Done():
 				return
 			case <-s.done:

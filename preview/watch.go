@@ -76,7 +76,10 @@ func Serve(ctx context.Context, opts Options) error {
 	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !net.ParseIP(host).IsLoopback() {
 		fmt.Fprintf(s.log, "warning: %s is reachable from other machines\n", host)
 	}
-	hs := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	// Bounded: a connection left idle, a header sent slowly or a page
+	// not read is dropped (the event stream sets its own deadlines).
+	hs := &http.Server{Handler: OwnHost(ln.Addr(), s), ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout: time.Minute, WriteTimeout: 30 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	followed := make(chan struct{})
@@ -90,9 +93,31 @@ func Serve(ctx context.Context, opts Options) error {
 	case <-followed:
 	}
 	s.Close()
-	shut, done := context.WithTimeout(context.Background(), 5*time.Second)
+	// A client that does not read must not hold up Ctrl-C: what has not
+	// finished in a moment is cut off.
+	shut, done := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer done()
-	return hs.Shutdown(shut)
+	if hs.Shutdown(shut) != nil {
+		hs.Close()
+	}
+	return context.Cause(ctx)
+}
+
+// OwnHost serves only requests whose Host header names the listener
+// itself: localhost, 127.0.0.1, [::1] or another IP literal, with its
+// port. A page of another site whose name was made to resolve to the
+// loopback address (DNS rebinding) sends its own name, and gets nothing:
+// not the pages, nor the event stream with its source lines.
+func OwnHost(addr net.Addr, h http.Handler) http.Handler {
+	_, port, _ := net.SplitHostPort(addr.String())
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host, p, err := net.SplitHostPort(r.Host)
+		if err != nil || p != port || (host != "localhost" && net.ParseIP(strings.Trim(host, "[]")) == nil) {
+			http.Error(w, "this preview answers only to its own address, http://localhost:"+port+"/ or http://127.0.0.1:"+port+"/", http.StatusMisdirectedRequest)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // Follow rebuilds the site on every request from changes until ctx ends;
@@ -168,6 +193,7 @@ type Watcher struct {
 	fs       *fsnotify.Watcher
 	debounce time.Duration
 	log      io.Writer
+	roots    []string // the folders watched, cleaned
 }
 
 // NewWatcher watches every folder under dirs, and folders made later.
@@ -187,12 +213,31 @@ func NewWatcher(dirs []string, debounce time.Duration, log io.Writer) (*Watcher,
 	}
 	w := &Watcher{fs: fw, debounce: debounce, log: log}
 	for _, d := range dirs {
+		d = filepath.Clean(d)
+		w.roots = append(w.roots, d)
 		if err := w.addTree(d); err != nil {
+			fw.Close()
+			return nil, err
+		}
+		// Its parent too, alone, so that the folder removed and made
+		// again (a checkout, a restore) is watched again.
+		if err := fw.Add(filepath.Dir(d)); err != nil {
 			fw.Close()
 			return nil, err
 		}
 	}
 	return w, nil
+}
+
+// watched reports whether name is a watched folder or under one: of the
+// parents' events, only those of the watched folders themselves count.
+func (w *Watcher) watched(name string) bool {
+	for _, r := range w.roots {
+		if name == r || strings.HasPrefix(name, r+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
 }
 
 // Close stops watching.
@@ -240,6 +285,9 @@ func (w *Watcher) Run(ctx context.Context) <-chan struct{} {
 			case ev, ok := <-w.fs.Events:
 				if !ok {
 					return
+				}
+				if !w.watched(ev.Name) {
+					continue
 				}
 				if ev.Has(fsnotify.Create) {
 					if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() {

@@ -276,8 +276,8 @@ func Canonical(p Param, v string) (string, error) {
 		return strconv.FormatFloat(f, 'g', -1, 64), nil
 	case Duration:
 		d, err := time.ParseDuration(strings.ReplaceAll(v, "μ", "µ"))
-		if err != nil {
-			return "", fmt.Errorf("param %s wants a duration such as 500us or 1ms, got %q", p.Name, v)
+		if err != nil || d < 0 {
+			return "", fmt.Errorf("param %s wants a duration of 0 or more such as 500us or 1ms, got %q", p.Name, v)
 		}
 		return d.String(), nil
 	case String:

@@ -20,12 +20,15 @@ func parseErr(t *testing.T, src string) string {
 
 func TestSlugIsAFileName(t *testing.T) {
 	for slug, want := range map[string]string{
-		"../../evil":  `chapter.md:3:7: slug "../../evil": '.' is not allowed`,
-		"index":       `chapter.md:3:7: slug "index" is reserved`,
-		"Style":       `chapter.md:3:7: slug "Style" is reserved`,
-		"sub/page":    `chapter.md:3:7: slug "sub/page": '/' is not allowed`,
-		`"a b"`:       `chapter.md:3:7: slug "a b": ' ' is not allowed`,
-		"c10k_2-part": "",
+		"../../evil":   `chapter.md:3:7: slug "../../evil": '.' is not allowed`,
+		"index":        `chapter.md:3:7: slug "index" is reserved`,
+		"Style":        `chapter.md:3:7: slug "Style" is reserved`,
+		"claims":       `chapter.md:3:7: slug "claims" is reserved`,
+		"Environment":  `chapter.md:3:7: slug "Environment" is reserved`,
+		"search-index": `chapter.md:3:7: slug "search-index" is reserved`,
+		"sub/page":     `chapter.md:3:7: slug "sub/page": '/' is not allowed`,
+		`"a b"`:        `chapter.md:3:7: slug "a b": ' ' is not allowed`,
+		"c10k_2-part":  "",
 	} {
 		got := parseErr(t, "---\ntitle: t\nslug: "+slug+"\n---\n# x\n")
 		if want == "" && got != "" || !strings.Contains(got, want) {
@@ -94,6 +97,44 @@ func TestValuesInURLsAreErrors(t *testing.T) {
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("%q does not contain %q", got, want)
+		}
+	}
+}
+
+// A negative or absurd duration is refused at its position.
+func TestDurationsAreBounded(t *testing.T) {
+	for field, want := range map[string]string{
+		"timeout: 100000h": `chapter.md:3:10: timeout is 100000h0m0s, longer than the 24h0m0s an experiment may take`,
+		"timeout: -5s":     `chapter.md:3:10: timeout wants a positive duration such as 60s, got "-5s"`,
+		"budget: 9999h":    `chapter.md:3:9: budget is 9999h0m0s, longer than the 24h0m0s`,
+		"budget: -1ms":     `chapter.md:3:9: budget wants a positive duration such as 20s, got "-1ms"`,
+	} {
+		got := parseErr(t, "```experiment readiness\nprobe: readiness\n"+field+"\n```\n")
+		if !strings.Contains(got, want) {
+			t.Errorf("%s: %q, want %q", field, got, want)
+		}
+	}
+}
+
+// An error repeats at most the first 80 characters of the input it names.
+func TestErrorsQuoteLongInputShort(t *testing.T) {
+	name := strings.Repeat("가", 100_000)
+	got := parseErr(t, "```experiment readiness\nprobe: readiness\nparams:\n  ? "+name+"\n  : 1\n```\n")
+	if got == "" || len(got) > 2000 || !strings.Contains(got, strings.Repeat("가", 80)+"…") {
+		t.Errorf("a 100,000-character param name gives a %d-byte error: %.300q", len(got), got)
+	}
+}
+
+// An inline value in a caption or a title, which are shown as written, is
+// an error at the field rather than braces printed as if a figure.
+func TestValueInACaptionIsAnError(t *testing.T) {
+	for src, at := range map[string]string{
+		"```table\nfrom: readiness\nvalue: round\ncaption: 약 {{ readiness.round[] }}\n```\n": "chapter.md:4:10: caption",
+		"```plot\nfrom: readiness\nx: idle\ny: round\ntitle: \"{{ 1 + }}\"\n```\n":           "chapter.md:5:8: title",
+		"```experiment readiness\ncaption: 값 {{ x }}\n```\n":                                 "chapter.md:2:10: caption",
+	} {
+		if got := parseErr(t, src); !strings.Contains(got, at+" is shown as written, so {{ … }} is not evaluated there") {
+			t.Errorf("%q: %q, want %q...", src, got, at)
 		}
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// FuzzParse: no chapter text makes Parse, Evaluate or HTML panic or hang
+// FuzzParse: no chapter text makes Parse, CheckSafe, Evaluate or HTML panic or hang
 // (an input taking 3 s is reported as a crash, with the input), and every
 // error they return is positioned.
 func FuzzParse(f *testing.F) {
@@ -25,6 +25,7 @@ func FuzzParse(f *testing.F) {
 		"```when\nif: machine.cores > 1\nthen: a\nunsure: |\n  {{ blocking.param.calls }}\n```\n",
 		"```claim\nexpect: blocking.sndbuf[] > 0\nbasis: rule\n```\n",
 		"```plot\nfrom: wake\nkind: cdf\nquantiles: {wake: 0.5}\nlabels: {wake: x}\n```\n",
+		"<script>x</script>\n\n[a](javascript:x) <b>\xff</b> <javascript:x>\n",
 	} {
 		f.Add(s)
 	}
@@ -38,6 +39,13 @@ func FuzzParse(f *testing.F) {
 				}
 			}
 			return
+		}
+		if err := d.CheckSafe(); err != nil {
+			for _, e := range unwrapAll(err) {
+				if _, ok := e.(*parse.PosError); !ok {
+					t.Fatalf("safe mode's error without a position: %v", e)
+				}
+			}
 		}
 		p, err := evaluate.Evaluate(d, sets{}, nil)
 		if err != nil {

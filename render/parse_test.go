@@ -39,7 +39,7 @@ timeout: 45s
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (parse.Front{Title: "제목", Order: 2, Slug: "two", Lang: "ko"}); d.Front != want {
+	if want := (parse.Front{Title: "제목", Order: 2, Slug: "two", Lang: "ko", SlugAt: parse.Pos{File: "ch.md", Line: 4, Col: 7}}); d.Front != want {
 		t.Errorf("front = %+v, want %+v", d.Front, want)
 	}
 	if len(d.Experiments) != 1 {

@@ -82,8 +82,14 @@ func (l loc) read() ([]byte, bool) {
 
 // listPacks returns the packs in dir, oldest name first.
 func listPacks(dir string) []string {
-	names, _ := filepath.Glob(filepath.Join(dir, packsDir, "*"+packExt))
-	slices.Sort(names)
+	// Read, not globbed: the cache's folder is a path, whatever its name.
+	entries, _ := os.ReadDir(filepath.Join(dir, packsDir))
+	var names []string
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), packExt) {
+			names = append(names, filepath.Join(dir, packsDir, e.Name()))
+		}
+	}
 	return names
 }
 
@@ -340,6 +346,6 @@ func (c *Cache) Trim() error {
 	if packs := listPacks(c.dir); len(packs) > 0 {
 		errs = append(errs, c.compact(packs, now))
 	}
-	errs = append(errs, os.WriteFile(mark, []byte(now.UTC().Format(time.RFC3339)+"\n"), 0o644))
+	errs = append(errs, writeFile(mark, []byte(now.UTC().Format(time.RFC3339)+"\n"), 0o644))
 	return errors.Join(errs...)
 }

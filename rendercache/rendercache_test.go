@@ -406,3 +406,31 @@ func TestRemember(t *testing.T) {
 		t.Error("past its limit the memory still holds an old entry")
 	}
 }
+
+// Trim's mark is replaced by a rename, never rewritten in place (where a
+// full disk would leave it cut short): a hard link to the old mark keeps
+// the old bytes.
+func TestTrimMarkIsReplaced(t *testing.T) {
+	dir := t.TempDir()
+	c := Open(dir)
+	c.Put(NewHasher("t").String("k").Key(), []byte("x"))
+	if err := c.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	mark, link := filepath.Join(dir, trimFile), filepath.Join(t.TempDir(), "link")
+	os.WriteFile(mark, []byte("old\n"), 0o644)
+	long := time.Now().Add(-48 * time.Hour)
+	os.Chtimes(mark, long, long)
+	if err := os.Link(mark, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Trim(); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(link); string(data) != "old\n" {
+		t.Errorf("the old mark was written through: %q", data)
+	}
+	if data, _ := os.ReadFile(mark); string(data) == "old\n" {
+		t.Error("Trim did not renew its mark")
+	}
+}

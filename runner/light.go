@@ -17,8 +17,10 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 
 	"measuredbook/probe"
 )
@@ -108,7 +110,8 @@ func (l *light) build(ctx context.Context) (exe, note string, err error) {
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
 		return "", "", fmt.Errorf("the source it was built from is not at %s any more", root)
 	}
-	dir, err := os.MkdirTemp("", "measuredbook-probes-")
+	removeStale(os.TempDir())
+	dir, err := os.MkdirTemp("", probesDir+strconv.Itoa(os.Getpid())+"-")
 	if err != nil {
 		return "", "", err
 	}
@@ -132,6 +135,25 @@ func (l *light) build(ctx context.Context) (exe, note string, err error) {
 		return "", "", fmt.Errorf("the probes built from %s are not the ones this program was built with (%s); rebuild it (go run . or go build)", root, why)
 	}
 	return exe, note, nil
+}
+
+// probesDir starts the name of the temporary folder of the probes'
+// binary, then the builder's process id.
+const probesDir = "measuredbook-probes-"
+
+// removeStale removes the probes' folders in tmp whose process is gone: a
+// process killed (SIGKILL) cannot remove its own, and each holds a binary
+// of several MB. A folder of a process that is alive, or not ours to
+// signal, is left.
+func removeStale(tmp string) {
+	entries, _ := os.ReadDir(tmp)
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), probesDir)
+		pid, _, _ := strings.Cut(rest, "-")
+		if n, err := strconv.Atoi(pid); ok && err == nil && n > 0 && syscall.Kill(n, 0) == syscall.ESRCH {
+			os.RemoveAll(filepath.Join(tmp, e.Name()))
+		}
+	}
 }
 
 // staticLink is what the go command is given to link the probes' binary

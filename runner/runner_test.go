@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"reflect"
 	"runtime"
 	"strconv"
@@ -454,4 +455,28 @@ func readPids(t *testing.T, file string, n int) []int {
 	}
 	t.Fatal("the probe never started")
 	return nil
+}
+
+// The probes' folder of a process that is gone (killed before it could
+// remove it) is removed by the next build of the probes; a live one's is
+// left.
+func TestStaleProbesFoldersAreRemoved(t *testing.T) {
+	tmp := t.TempDir()
+	dead := filepath.Join(tmp, probesDir+"999999999-1")
+	live := filepath.Join(tmp, probesDir+strconv.Itoa(os.Getpid())+"-1")
+	other := filepath.Join(tmp, "measuredbook-probesX")
+	for _, d := range []string{dead, live, other} {
+		if err := os.MkdirAll(filepath.Join(d, "probes"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	removeStale(tmp)
+	if _, err := os.Stat(dead); err == nil {
+		t.Error("the folder of a process that is gone was kept")
+	}
+	for _, d := range []string{live, other} {
+		if _, err := os.Stat(d); err != nil {
+			t.Errorf("%s: %v", d, err)
+		}
+	}
 }

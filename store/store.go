@@ -630,3 +630,49 @@ func Save(path string, r *dataset.Result) error {
 	}
 	return os.Rename(tmp.Name(), path)
 }
+
+// Named lists the paths of dir's entries whose names start with prefix
+// and end with suffix, sorted. dir is a path as given, never a pattern:
+// a folder named "ch[ap]ters" is that folder, not its siblings.
+func Named(dir, prefix, suffix string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	var paths []string
+	for _, e := range entries {
+		if n := e.Name(); strings.HasPrefix(n, prefix) && strings.HasSuffix(n, suffix) && len(n) >= len(prefix)+len(suffix) {
+			paths = append(paths, filepath.Join(dir, n))
+		}
+	}
+	return paths, err
+}
+
+// Belongs checks that res may stand as experiment id of the set named set:
+// it holds that experiment, was measured on the machine the set is named
+// after, and has a machine fingerprint (CPU and cores; for a measured
+// result also the OS kernel, architecture and Go version). It is one rule
+// for a build reading results/SET/ and an import taking a bundle in.
+func Belongs(res *dataset.Result, set, id string) error {
+	if res.Experiment != id {
+		return fmt.Errorf("holds experiment %q, not %q", res.Experiment, id)
+	}
+	m := res.Machine
+	if m.Name != set {
+		return fmt.Errorf("measured on machine %q, but it is in the set %q; a set holds one machine's results", m.Name, set)
+	}
+	var missing []string
+	need := func(ok bool, key string) {
+		if !ok {
+			missing = append(missing, key)
+		}
+	}
+	need(m.CPU != "", "machine-cpu")
+	need(m.Cores > 0, "machine-cores")
+	if res.Measured() {
+		need(m.Kernel != "", "machine-kernel")
+		need(m.Arch != "", "machine-arch")
+		need(m.Go != "", "machine-go")
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("no machine fingerprint: %s missing", strings.Join(missing, ", "))
+	}
+	return nil
+}
