@@ -1,8 +1,8 @@
 // Package book is the generator's flow, in the order it happens: load the
-// chapters (parse, via package render) → decide which results to use and
-// measure what is missing (package runner, package store) → evaluate every
-// value, table, plot and claim → render the pages through the templates and
-// write out/ atomically.
+// chapters (package parse) → decide which results to use and measure what
+// is missing (package runner, package store) → evaluate every value,
+// table, plot and claim (package evaluate) → render the pages (package
+// render) through the templates and write out/ atomically.
 package book
 
 import (
