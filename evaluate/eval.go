@@ -510,9 +510,14 @@ func holds(res *dataset.Result, r expr.Ref, x *parse.Experiment, every bool) boo
 		if !selects(r.Selector, c) {
 			continue
 		}
+		// A transcribed set measured each point with counts of its own
+		// (the original book's rounds and calls): those size its sample,
+		// the point is the same.
+		want := paramSel(c)
+		want = slices.DeleteFunc(want, func(s expr.Sel) bool { prm, _ := x.Spec.Param(s.Key); return prm.Sample })
 		found := false
 		for _, p := range have {
-			if selects(paramSel(c), p) {
+			if selects(want, p) {
 				found = true
 				break
 			}

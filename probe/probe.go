@@ -56,6 +56,10 @@ type Param struct {
 	Default string   // in the same syntax as a value written in a chapter
 	Choices []string // for String params: the allowed values, if restricted
 	Doc     string
+	// Sample marks a count of repetitions within one run (rounds, calls,
+	// hand-offs): it sizes the sample, not what is measured, so a figure
+	// another set measured with another count is the same figure.
+	Sample bool
 }
 
 // Metric declares one measured value of a probe.

@@ -77,7 +77,7 @@ measures the runtime's default. The parked goroutines are not visited by either 
 the goroutine on its wait queue. There is no C equivalent; the nearest is swapcontext between two user contexts.`,
 	Params: []probe.Param{
 		{Name: "parked", Kind: probe.Int, Default: "0", Doc: "goroutines parked beside the pair (the book sweeps up to 100,000)"},
-		{Name: "handoffs", Kind: probe.Int, Default: "100000", Doc: "iterations of the pair, two hand-offs each"},
+		{Name: "handoffs", Kind: probe.Int, Sample: true, Default: "100000", Doc: "iterations of the pair, two hand-offs each"},
 		{Name: "procs", Kind: probe.Int, Default: "1", Doc: "GOMAXPROCS during the run; 0 leaves the runtime's default (the CPU count)"},
 	},
 	Metrics: []probe.Metric{

@@ -98,7 +98,7 @@ the one it has: asked for the other, the probe's result is "kqueue is not availa
 			Doc: "readiness API: select, poll, epoll (Linux) or kqueue (macOS, FreeBSD)"},
 		{Name: "idle", Kind: probe.Int, Default: "1000",
 			Doc: "idle sockets watched besides the active one: watched descriptors, both ends of ceil(idle/2) socketpairs (not connections)"},
-		{Name: "rounds", Kind: probe.Int, Default: "2000",
+		{Name: "rounds", Kind: probe.Int, Sample: true, Default: "2000",
 			Doc: "timed rounds (write 1 byte, wait, read it), after 50 warm-up rounds"},
 		{Name: "active", Kind: probe.String, Default: "last", Choices: []string{"last", "first"},
 			Doc: "where the active socket sits: last (created after the idle ones, highest fd, end of the poll array) or first"},

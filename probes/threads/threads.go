@@ -186,7 +186,7 @@ hash chains with the two active words and every wait and wake walks them; futex_
 hash) tests that.`,
 	Params: []probe.Param{
 		{Name: "sleeping", Kind: probe.Int, Default: "0", Doc: "parked threads sleeping beside the pair (the book sweeps 0, 100, 1,000, 4,000)"},
-		{Name: "handoffs", Kind: probe.Int, Default: "100000", Doc: "turns each of the two threads takes (2 × handoffs hand-offs in all)"},
+		{Name: "handoffs", Kind: probe.Int, Sample: true, Default: "100000", Doc: "turns each of the two threads takes (2 × handoffs hand-offs in all)"},
 		{Name: "futex_slots", Kind: probe.Int, Default: "-1", Doc: "the process's private futex hash size, set with prctl(PR_FUTEX_HASH) before the threads are made: -1 leaves the kernel's choice, 0 uses the global hash, a power of two sizes the private one (Linux 6.16+)"},
 		{Name: "cpus", Kind: probe.String, Default: "same", Choices: []string{"same", "apart", "any"}, Doc: "where the pair runs: both pinned to CPU 0 (same, the default: one switch per hand-off), pinned to CPUs 0 and 1 (apart), or unpinned (any)"},
 	},
