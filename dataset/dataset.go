@@ -21,6 +21,7 @@ import (
 	"golang.org/x/perf/benchmath"
 
 	"measuredbook/probe"
+	"measuredbook/view"
 )
 
 // Fingerprint describes one machine. Name is the directory its results
@@ -64,7 +65,7 @@ func (f Fingerprint) GOOS() string {
 func (f Fingerprint) Summary() string {
 	var parts []string
 	if f.CPU != "" {
-		parts = append(parts, fmt.Sprintf("%s, %d cores", f.CPU, f.Cores))
+		parts = append(parts, f.CPU+", "+view.Cores(f.Cores))
 	}
 	if f.Memory > 0 {
 		parts = append(parts, fmt.Sprintf("%.0f GiB", float64(f.Memory)/(1<<30)))

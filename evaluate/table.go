@@ -59,7 +59,7 @@ func (ix rowIndex) cell(p probe.Params, m probe.Metric, format string, labels ma
 }
 
 // figureCell shows one metric of a row: the median in the metric's
-// default format (or format), with "min–max, N runs" on hover; or, when
+// default format (or format), with "min–max, N회 실행" on hover; or, when
 // the row is not found, that it failed (failed says why), that its
 // machine cannot measure it (unavailable says why) or that it was not
 // measured. A code shown by its name takes the directive's label for that
@@ -95,7 +95,7 @@ func figureCell(row dataset.Row, found bool, failed, unavailable string, m probe
 	if err != nil {
 		return view.Cell{}, err
 	}
-	title := plural(s.N, "run", "runs")
+	title := view.Runs(s.N, s.N)
 	if r := rangeText(v); r != "" && format != "label" {
 		title = r + ", " + title
 	}
@@ -515,11 +515,4 @@ func label(labels map[string]string, name string) string {
 		return l
 	}
 	return name
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

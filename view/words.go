@@ -8,6 +8,7 @@ package view
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"measuredbook/expr"
@@ -224,4 +225,48 @@ func FailedNote(set, what, why string) string {
 		return set + "에서 측정 실패: " + what
 	}
 	return "측정 실패: " + what
+}
+
+// Cores is a machine's CPU count in its one-line description.
+func Cores(n int) string { return fmt.Sprintf("코어 %d개", n) }
+
+// limitWords name the environment page's limits (a fingerprint's Limits
+// keys) and say what each counts.
+var limitWords = map[string]string{
+	"nofile":      "열 수 있는 파일 수 (RLIMIT_NOFILE, 소프트/하드)",
+	"nproc":       "사용자당 태스크 수 (RLIMIT_NPROC, 소프트/하드)",
+	"pid-max":     "PID 상한 (kernel.pid_max)",
+	"pids-max":    "cgroup 태스크 상한 (pids.max)",
+	"threads-max": "시스템 전체 스레드 상한 (kernel.threads-max)",
+}
+
+// Limit is the environment page's row of limit key: its words, and its
+// value with each number grouped ("20,000/20,000"; "max": none).
+func Limit(key, value string) (words, shown string) {
+	words, ok := limitWords[key]
+	if !ok {
+		words = "한도 " + key
+	}
+	parts := strings.Split(value, "/")
+	for i, p := range parts {
+		parts[i] = Grouped(p)
+		if p == "max" {
+			parts[i] = "없음 (max)"
+		}
+	}
+	return words, strings.Join(parts, "/")
+}
+
+// Grouped is a whole number v written as prose writes it ("4,000"); any
+// other v as it is.
+func Grouped(v string) string {
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return v
+	}
+	g, err := expr.Value{Num: float64(n)}.Format("int")
+	if err != nil {
+		return v
+	}
+	return g
 }
