@@ -212,7 +212,7 @@ func seriesLabel(p probe.Param, v string, labels map[string]string) string {
 	if p.Kind == probe.String || p.Name == "" {
 		return v
 	}
-	return label(labels, p.Name) + "=" + v
+	return label(labels, p.Name) + "=" + paramValue(p, v, labels)
 }
 
 func seriesNote(series, v string) string {

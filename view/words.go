@@ -270,3 +270,10 @@ func Grouped(v string) string {
 	}
 	return g
 }
+
+// SettingHead and MeasuredHead tell apart the columns of a param and a
+// metric that have the same words: the count asked for, the count seen.
+func SettingHead(words string) string { return words + " (설정)" }
+
+// MeasuredHead: see SettingHead.
+func MeasuredHead(words string) string { return words + " (측정)" }
