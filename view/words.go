@@ -84,11 +84,39 @@ const (
 )
 
 // UnavailableNote is the text where the set's machine cannot measure a
-// combination: the probe's own reason ("kqueue is not available on linux").
-func UnavailableNote(reason string) string { return "이 기계에서는 잴 수 없음: " + reason }
+// combination: the probe's own reason, in English in the results, in the
+// book's words when it is the usual one ("kqueue is not available on
+// linux": "linux에 없는 kqueue").
+func UnavailableNote(reason string) string {
+	if what, goos, ok := strings.Cut(reason, " is not available on "); ok && !strings.Contains(goos, " ") {
+		reason = goos + "에 없는 " + what
+	}
+	return "이 기계에서는 잴 수 없음: " + reason
+}
+
+// staleWords name what a stale result's reasons say changed.
+var staleWords = map[string]string{"probe code": "프로브 코드", "params": "매개변수 목록", "runs": "실행 횟수 규칙"}
 
 // StaleNote is a stale result's mark.
-func StaleNote(why string) string { return "⚠ 오래된 결과 (stale: " + why + ")" }
+func StaleNote(why string) string { return "⚠ 오래된 결과: " + staleReasons(why) }
+
+// staleReasons puts the build's reasons a result is stale, in English,
+// "; " between them, in the book's words: each "WHAT changed (A → B)" as
+// "프로브 코드 바뀜 (A → B)", a param's name kept as written.
+func staleReasons(why string) string {
+	parts := strings.Split(why, "; ")
+	for i, p := range parts {
+		what, change, ok := strings.Cut(p, " changed (")
+		if !ok {
+			continue
+		}
+		if w, known := staleWords[what]; known {
+			what = w
+		}
+		parts[i] = what + " 바뀜 (" + change
+	}
+	return strings.Join(parts, "; ")
+}
 
 // MissingNote is the placeholder of a result set (the build's own: "")
 // holds no result of experiment id.
@@ -212,7 +240,7 @@ func NotInOriginalNote(what string) string { return "원서에 없는 수치: " 
 
 // StaleLacksNote: the stale result (why) was measured without what.
 func StaleLacksNote(what, why string) string {
-	return "측정 없음: 오래된 결과에 " + what + " (" + why + ") 값이 없습니다"
+	return "측정 없음: 오래된 결과에 " + what + " (" + staleReasons(why) + ") 값이 없습니다"
 }
 
 // FailedNote: the combination what failed to measure (why), on set when

@@ -29,3 +29,20 @@ func TestLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestReasonsInKorean: the build's and the probes' usual English reasons
+// are shown in the book's words; one of another shape stays as written.
+func TestReasonsInKorean(t *testing.T) {
+	for _, tc := range []struct{ got, want string }{
+		{UnavailableNote("kqueue is not available on linux"), "이 기계에서는 잴 수 없음: linux에 없는 kqueue"},
+		{UnavailableNote("needs root"), "이 기계에서는 잴 수 없음: needs root"},
+		{StaleNote("probe code changed (f6d7673b → 09590464); runs changed (runs: 3 → runs: auto ±5%)"),
+			"⚠ 오래된 결과: 프로브 코드 바뀜 (f6d7673b → 09590464); 실행 횟수 규칙 바뀜 (runs: 3 → runs: auto ±5%)"},
+		{StaleNote("calls changed (200 → 2000)"), "⚠ 오래된 결과: calls 바뀜 (200 → 2000)"},
+		{StaleNote("measured with probe a, chapter asks for b"), "⚠ 오래된 결과: measured with probe a, chapter asks for b"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}
