@@ -301,7 +301,7 @@ func runsText(r *dataset.Result) string {
 
 func machineLine(r *dataset.Result) string {
 	s := r.Machine.Name
-	if sum := r.Machine.Summary(); sum != "" {
+	if sum := view.MachineSummary(r.Machine); sum != "" {
 		s += " (" + sum + ")"
 	}
 	return s

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"measuredbook/dataset"
 	"measuredbook/expr"
 )
 
@@ -255,8 +256,23 @@ func FailedNote(set, what, why string) string {
 	return "측정 실패: " + what
 }
 
-// Cores is a machine's CPU count in its one-line description.
-func Cores(n int) string { return fmt.Sprintf("코어 %d개", n) }
+// MachineSummary is the one-line description of a machine shown in
+// provenance: "AMD EPYC, 코어 2개, 24 GiB, OS, kernel, Go release".
+func MachineSummary(f dataset.Fingerprint) string {
+	var parts []string
+	if f.CPU != "" {
+		parts = append(parts, fmt.Sprintf("%s, 코어 %d개", f.CPU, f.Cores))
+	}
+	if f.Memory > 0 {
+		parts = append(parts, fmt.Sprintf("%.0f GiB", float64(f.Memory)/(1<<30)))
+	}
+	for _, s := range []string{f.OS, f.Kernel, f.Go} {
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
 
 // limitWords name the environment page's limits (a fingerprint's Limits
 // keys) and say what each counts.
