@@ -28,6 +28,7 @@ import (
 	"measuredbook/site"
 	"measuredbook/store"
 	"measuredbook/templates"
+	"measuredbook/view"
 )
 
 // Options are the build's flags.
@@ -726,7 +727,7 @@ func (b *Book) links(res *Results) (has map[string]bool, pageOf map[string]strin
 func (b *Book) machineSummary(res *Results) string {
 	for _, id := range b.Order {
 		if r, ok := res.Lookup("", id); ok {
-			return r.Machine.Name + " — " + r.Machine.Summary()
+			return r.Machine.Name + " — " + view.MachineSummary(r.Machine)
 		}
 	}
 	return res.Machine + " (측정 결과 없음)"

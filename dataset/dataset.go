@@ -11,7 +11,6 @@
 package dataset
 
 import (
-	"fmt"
 	"math"
 	"sort"
 	"strings"
@@ -58,27 +57,6 @@ func (f Fingerprint) GOOS() string {
 		return "freebsd"
 	}
 	return ""
-}
-
-// Summary is the one-line description shown in provenance.
-func (f Fingerprint) Summary() string {
-	var parts []string
-	if f.CPU != "" {
-		parts = append(parts, fmt.Sprintf("%s, %d cores", f.CPU, f.Cores))
-	}
-	if f.Memory > 0 {
-		parts = append(parts, fmt.Sprintf("%.0f GiB", float64(f.Memory)/(1<<30)))
-	}
-	if f.OS != "" {
-		parts = append(parts, f.OS)
-	}
-	if f.Kernel != "" {
-		parts = append(parts, f.Kernel)
-	}
-	if f.Go != "" {
-		parts = append(parts, f.Go)
-	}
-	return strings.Join(parts, ", ")
 }
 
 // Row is one parameter combination and the metrics of each of its runs.

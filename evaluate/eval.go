@@ -723,7 +723,7 @@ func (ev *eval) inline(v *parse.InlineValue) *view.Out {
 		// A transcribed set holds one figure per combination: its "runs"
 		// would count lines, not the original's runs.
 		if !transcribed {
-			title = append(title, plural(val.Runs, "run", "runs"))
+			title = append(title, view.Runs(val.Runs, val.Runs))
 		}
 	}
 	if out.Data != nil && val.Runs > 0 && !transcribed {

@@ -248,7 +248,7 @@ func (ev *eval) machinesTable(dir *parse.Directive, x *parse.Experiment, m probe
 			cols = append(cols, column{mv, v})
 			head := lbl(mv.name)
 			if v != "" {
-				head = lbl(v) + " · " + head
+				head = paramText(x.Spec, t.Cols, v, t.Labels) + " · " + head
 			}
 			tab.Head = append(tab.Head, view.Cell{Text: head, Head: true, Title: m.Doc, Number: true})
 		}
@@ -256,7 +256,7 @@ func (ev *eval) machinesTable(dir *parse.Directive, x *parse.Experiment, m probe
 	for _, rv := range rowVals {
 		var row []view.Cell
 		if t.Rows != "" {
-			row = append(row, view.Cell{Text: lbl(rv), Head: true})
+			row = append(row, view.Cell{Text: paramText(x.Spec, t.Rows, rv, t.Labels), Head: true})
 		}
 		for _, c := range cols {
 			var key []string

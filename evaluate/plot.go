@@ -212,7 +212,7 @@ func seriesLabel(p probe.Param, v string, labels map[string]string) string {
 	if p.Kind == probe.String || p.Name == "" {
 		return v
 	}
-	return label(labels, p.Name) + "=" + v
+	return label(labels, p.Name) + "=" + paramValue(p, v, labels)
 }
 
 func seriesNote(series, v string) string {
@@ -359,8 +359,9 @@ func (ev *eval) plotProvenance(dir *parse.Directive, views []machineView, id str
 
 // cdf draws a distribution plot: for each value of the series param (one
 // curve without it), the quantile metrics' medians over the runs on x and
-// their fractions on y, as a step line (the fraction holds until the next
-// quantile). A reference set's curves are dashed.
+// their fractions on y, as a line through the quantile points (steps
+// would say that no value fell between two quantiles). A reference set's
+// curves are dashed.
 func (ev *eval) cdf(dir *parse.Directive) view.View {
 	p := dir.Plot
 	fail := &view.Error{Msg: "plot could not be evaluated"}
@@ -455,7 +456,7 @@ func (ev *eval) cdf(dir *parse.Directive) view.View {
 	}
 	pl := plotsvg.Plot{Title: title, XLabel: xs.label(lbl(name)), YLabel: view.CumulativeShare, XLog: p.XLog}
 	for _, s := range all {
-		ps := plotsvg.Series{Name: s.name, Dashed: s.dashed, Step: true}
+		ps := plotsvg.Series{Name: s.name, Dashed: s.dashed}
 		for _, pt := range s.points {
 			ps.Points = append(ps.Points, plotsvg.Point{X: pt.x / xs.div, Y: pt.y, Lo: pt.y, Hi: pt.y})
 		}

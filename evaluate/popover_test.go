@@ -16,9 +16,9 @@ func TestTitleInData(t *testing.T) {
 		data  map[string]string
 		want  bool
 	}{
-		{"1–2 ms · 3 runs · box (CPU)", measured, true},
-		{"1–2 ms · 3 runs · box (CPU) · m1 (Apple M1): 원 책에서 옮겨 적은 값, 여기서 측정하지 않음 (x)", measured, false},
-		{"1–2 ms · 3 runs · box (CPU) · 설정: 실험 e의 n", measured, false},
+		{"1–2 ms · 3회 실행 · box (CPU)", measured, true},
+		{"1–2 ms · 3회 실행 · box (CPU) · m1 (Apple M1): 원 책에서 옮겨 적은 값, 여기서 측정하지 않음 (x)", measured, false},
+		{"1–2 ms · 3회 실행 · box (CPU) · 설정: 실험 e의 n", measured, false},
 		{"m1 (Apple M1): 원 책에서 옮겨 적은 값, 여기서 측정하지 않음 (transcribed from 원서 2장)", ref, true},
 		{"m1 (Apple M1): 원 책에서 옮겨 적은 값, 여기서 측정하지 않음 (x) · box (CPU)", ref, false},
 		{"설정: 실험 e의 n", nil, false},

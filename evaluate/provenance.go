@@ -60,7 +60,7 @@ func titleInData(out *view.Out) bool {
 		parts = append(parts, d["range"])
 	}
 	if d["runs"] != "" {
-		parts = append(parts, plural(atoi(d["runs"]), "run", "runs"))
+		parts = append(parts, view.Runs(atoi(d["runs"]), atoi(d["runs"])))
 	}
 	parts = append(parts, d["machine"])
 	return out.Title == strings.Join(parts, " · ")

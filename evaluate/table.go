@@ -59,7 +59,7 @@ func (ix rowIndex) cell(p probe.Params, m probe.Metric, format string, labels ma
 }
 
 // figureCell shows one metric of a row: the median in the metric's
-// default format (or format), with "min–max, N runs" on hover; or, when
+// default format (or format), with "min–max, N회 실행" on hover; or, when
 // the row is not found, that it failed (failed says why), that its
 // machine cannot measure it (unavailable says why) or that it was not
 // measured. A code shown by its name takes the directive's label for that
@@ -95,7 +95,7 @@ func figureCell(row dataset.Row, found bool, failed, unavailable string, m probe
 	if err != nil {
 		return view.Cell{}, err
 	}
-	title := plural(s.N, "run", "runs")
+	title := view.Runs(s.N, s.N)
 	if r := rangeText(v); r != "" && format != "label" {
 		title = r + ", " + title
 	}
@@ -113,7 +113,7 @@ func (ev *eval) experiment(dir *parse.Directive) view.View {
 	var fixed []string
 	for _, name := range x.Order {
 		if len(x.Sweep[name]) == 1 {
-			fixed = append(fixed, label(x.Labels, name)+"="+label(x.Labels, x.Sweep[name][0]))
+			fixed = append(fixed, label(x.Labels, name)+"="+paramText(x.Spec, name, x.Sweep[name][0], x.Labels))
 		}
 	}
 	out.Fixed = strings.Join(fixed, ", ")
@@ -144,13 +144,21 @@ func (ev *eval) experiment(dir *parse.Directive) view.View {
 		}
 	}
 	for _, m := range x.Spec.Metrics {
-		t.Head = append(t.Head, view.Cell{Text: label(x.Labels, m.Name), Head: true, Title: m.Doc, Number: true})
+		head := view.Cell{Text: label(x.Labels, m.Name), Head: true, Title: m.Doc, Number: true}
+		// A metric named like a swept param ("goroutines": asked for and
+		// counted) would head a second column of the same words.
+		for i := range swept {
+			if t.Head[i].Text == head.Text {
+				t.Head[i].Text, head.Text = view.SettingHead(head.Text), view.MeasuredHead(head.Text)
+			}
+		}
+		t.Head = append(t.Head, head)
 	}
 	ix := indexRows(r)
 	for _, c := range x.Combos {
 		var row []view.Cell
 		for _, name := range swept {
-			row = append(row, view.Cell{Text: label(x.Labels, c[name]), Head: true})
+			row = append(row, view.Cell{Text: paramText(x.Spec, name, c[name], x.Labels), Head: true})
 		}
 		for _, m := range x.Spec.Metrics {
 			cell, err := ix.cell(c, m, "", x.Labels)
@@ -293,7 +301,7 @@ func runsText(r *dataset.Result) string {
 
 func machineLine(r *dataset.Result) string {
 	s := r.Machine.Name
-	if sum := r.Machine.Summary(); sum != "" {
+	if sum := view.MachineSummary(r.Machine); sum != "" {
 		s += " (" + sum + ")"
 	}
 	return s
@@ -456,7 +464,7 @@ func (ev *eval) table(dir *parse.Directive) view.View {
 		tab.Head = append(tab.Head, view.Cell{Text: corner, Head: true})
 	}
 	for _, c := range colVals {
-		name := lbl(c)
+		name := paramText(x.Spec, t.Cols, c, t.Labels)
 		if t.Cols == "" {
 			name = lbl(m.Name)
 		}
@@ -466,7 +474,7 @@ func (ev *eval) table(dir *parse.Directive) view.View {
 	for _, rv := range rowVals {
 		var row []view.Cell
 		if t.Rows != "" {
-			row = append(row, view.Cell{Text: lbl(rv), Head: true})
+			row = append(row, view.Cell{Text: paramText(x.Spec, t.Rows, rv, t.Labels), Head: true})
 		}
 		for _, cv := range colVals {
 			cell, err := ix.cell(sel.params(t.Rows, rv, t.Cols, cv), m, t.Format, t.Labels)
@@ -509,17 +517,28 @@ func rangeText(v expr.Value) string {
 	return r
 }
 
+// paramText shows value v of param name as prose would: by its label if
+// it has one, a whole number grouped ("4,000"), anything else as written.
+func paramText(s probe.Spec, name, v string, labels map[string]string) string {
+	p, _ := s.Param(name)
+	return paramValue(p, v, labels)
+}
+
+// paramValue is paramText's value of param p.
+func paramValue(p probe.Param, v string, labels map[string]string) string {
+	if l, ok := labels[v]; ok {
+		return l
+	}
+	if p.Kind == probe.Int {
+		return view.Grouped(v)
+	}
+	return v
+}
+
 // label is name's label, or name itself.
 func label(labels map[string]string, name string) string {
 	if l, ok := labels[name]; ok {
 		return l
 	}
 	return name
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

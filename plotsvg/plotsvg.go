@@ -11,8 +11,7 @@
 // and a vertical bar from Lo to Hi where Lo < Hi. Series take colours
 // (Okabe–Ito, readable by colour-blind readers) and glyph shapes in order,
 // so series are told apart even in grey print; Dashed draws the line dashed
-// (the reference machine's figures); Step draws it as steps (a cumulative
-// distribution). Text, axes and the grid are drawn in currentColor (the
+// (the reference machine's figures). Text, axes and the grid are drawn in currentColor (the
 // grid faint) on a transparent background, so the page's CSS decides them
 // and a dark theme needs no other SVG. The legend sits below the plot, never
 // over the data. A linear Y axis starts at zero (magnitudes are compared by
@@ -58,10 +57,6 @@ type Series struct {
 	Name   string // legend entry
 	Points []Point
 	Dashed bool // e.g. the reference machine's figures
-	// Step draws the line as steps (horizontal, then vertical), as a
-	// cumulative distribution from quantiles is drawn: the fraction holds
-	// until the next quantile's value.
-	Step bool
 }
 
 // Point is one measured value: Y at X, and Lo, Hi the min–max over runs,
@@ -305,9 +300,6 @@ func addSeries(pl *plot.Plot, i int, s Series) ([]plot.Thumbnailer, error) {
 	line.LineStyle = draw.LineStyle{Color: col, Width: lineWidth}
 	if s.Dashed {
 		line.LineStyle.Dashes = dashes
-	}
-	if s.Step {
-		line.StepStyle = plotter.PostStep
 	}
 	scatter.GlyphStyle = draw.GlyphStyle{Color: col, Radius: glyphRadius, Shape: shapes[i%len(shapes)]}
 	pl.Add(line, scatter)

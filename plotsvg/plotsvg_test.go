@@ -72,14 +72,14 @@ var cases = []struct {
 		}(),
 	}},
 	{"cdf", Plot{
-		// A distribution from quantiles, drawn as steps on a log X axis:
+		// A distribution from quantiles, drawn through them on a log X axis:
 		// one curve per series, the reference machine's dashed.
 		Title:  "깨우기 지연의 분포",
 		XLabel: "깨우기 지연 (μs)", YLabel: "누적 비율",
 		XLog: true,
 		Series: []Series{
-			{Name: "이 기계", Step: true, Points: []Point{{20, 0, 0, 0}, {40, 0.1, 0, 0}, {55, 0.25, 0, 0}, {70, 0.5, 0, 0}, {90, 0.75, 0, 0}, {150, 0.9, 0, 0}, {800, 0.99, 0, 0}, {2000, 1, 0, 0}}},
-			{Name: "M1", Step: true, Dashed: true, Points: []Point{{5, 0, 0, 0}, {8, 0.5, 0, 0}, {30, 1, 0, 0}}},
+			{Name: "이 기계", Points: []Point{{20, 0, 0, 0}, {40, 0.1, 0, 0}, {55, 0.25, 0, 0}, {70, 0.5, 0, 0}, {90, 0.75, 0, 0}, {150, 0.9, 0, 0}, {800, 0.99, 0, 0}, {2000, 1, 0, 0}}},
+			{Name: "M1", Dashed: true, Points: []Point{{5, 0, 0, 0}, {8, 0.5, 0, 0}, {30, 1, 0, 0}}},
 		},
 	}},
 }
@@ -100,23 +100,6 @@ func TestThemeable(t *testing.T) {
 	}
 	if !strings.Contains(s, `fill="currentColor"`) || !strings.Contains(s, "stroke:currentColor") {
 		t.Error("svg does not draw in currentColor")
-	}
-}
-
-// TestStep: a step series is drawn as horizontal-then-vertical segments,
-// so its path has more vertices than points.
-func TestStep(t *testing.T) {
-	pl := Plot{Title: "s", Series: []Series{{Name: "a", Points: []Point{{1, 0, 0, 0}, {2, 0.5, 0, 0}, {3, 1, 0, 0}}}}}
-	count := func(step bool) int {
-		pl.Series[0].Step = step
-		b, err := Render(pl)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return strings.Count(string(b), "L")
-	}
-	if plain, step := count(false), count(true); step != plain+2 {
-		t.Errorf("a 3-point step line adds %d vertices, want 2", step-plain)
 	}
 }
 

@@ -109,7 +109,7 @@ func Example() {
 	fmt.Print(string(html), warnings, err)
 	// Output:
 	// <figure class="mb-experiment" id="experiment-syscall">
-	// <p class="mb-fixed">고정: calls=1000</p>
+	// <p class="mb-fixed">고정: calls=1,000</p>
 	// <figcaption class="mb-provenance" title="편차: 지표마다, 조합별 (최댓값 − 최솟값) ÷ 중앙값의 절반 가운데 가장 큰 값. 중앙값이 1보다 작은 횟수는 상대 편차가 뜻이 없어 뺍니다.">✅ 실측 · box · 3회 실행 · 편차 getpid ±2.8%</figcaption>
 	// </figure>
 	// <p><code>getpid</code> 한 번은 <span class="mb-value" data-exp="syscall" data-machine="box" data-range="248–262 ns" data-runs="3" tabindex="0">251 ns</span>입니다.</p>

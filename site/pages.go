@@ -147,7 +147,7 @@ func EnvironmentBody(sets []SetMachine) ([]byte, []view.Heading) {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			row("한도 "+k, f.Limits[k])
+			row(view.Limit(k, f.Limits[k]))
 		}
 		b.WriteString("</table></div>\n")
 		fmt.Fprintf(&b, "<p>실험 %d개: %s</p>\n", len(s.Experiments), html.EscapeString(strings.Join(s.Experiments, ", ")))

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"measuredbook/machine"
+	"measuredbook/view"
 )
 
 func TestFingerprintRoundTripsThroughConfig(t *testing.T) {
@@ -75,6 +76,6 @@ func FuzzFingerprint(f *testing.F) {
 		if err != nil || !reflect.DeepEqual(fp, fp2) {
 			t.Fatalf("round trip: %+v → %+v, %v", fp, fp2, err)
 		}
-		_ = fp.Summary()
+		_ = view.MachineSummary(fp)
 	})
 }

@@ -8,8 +8,10 @@ package view
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
+	"measuredbook/dataset"
 	"measuredbook/expr"
 )
 
@@ -83,11 +85,39 @@ const (
 )
 
 // UnavailableNote is the text where the set's machine cannot measure a
-// combination: the probe's own reason ("kqueue is not available on linux").
-func UnavailableNote(reason string) string { return "이 기계에서는 잴 수 없음: " + reason }
+// combination: the probe's own reason, in English in the results, in the
+// book's words when it is the usual one ("kqueue is not available on
+// linux": "linux에 없는 kqueue").
+func UnavailableNote(reason string) string {
+	if what, goos, ok := strings.Cut(reason, " is not available on "); ok && !strings.Contains(goos, " ") {
+		reason = goos + "에 없는 " + what
+	}
+	return "이 기계에서는 잴 수 없음: " + reason
+}
+
+// staleWords name what a stale result's reasons say changed.
+var staleWords = map[string]string{"probe code": "프로브 코드", "params": "매개변수 목록", "runs": "실행 횟수 규칙"}
 
 // StaleNote is a stale result's mark.
-func StaleNote(why string) string { return "⚠ 오래된 결과 (stale: " + why + ")" }
+func StaleNote(why string) string { return "⚠ 오래된 결과: " + staleReasons(why) }
+
+// staleReasons puts the build's reasons a result is stale, in English,
+// "; " between them, in the book's words: each "WHAT changed (A → B)" as
+// "프로브 코드 바뀜 (A → B)", a param's name kept as written.
+func staleReasons(why string) string {
+	parts := strings.Split(why, "; ")
+	for i, p := range parts {
+		what, change, ok := strings.Cut(p, " changed (")
+		if !ok {
+			continue
+		}
+		if w, known := staleWords[what]; known {
+			what = w
+		}
+		parts[i] = what + " 바뀜 (" + change
+	}
+	return strings.Join(parts, "; ")
+}
 
 // MissingNote is the placeholder of a result set (the build's own: "")
 // holds no result of experiment id.
@@ -211,7 +241,7 @@ func NotInOriginalNote(what string) string { return "원서에 없는 수치: " 
 
 // StaleLacksNote: the stale result (why) was measured without what.
 func StaleLacksNote(what, why string) string {
-	return "측정 없음: 오래된 결과에 " + what + " (" + why + ") 값이 없습니다"
+	return "측정 없음: 오래된 결과에 " + what + " (" + staleReasons(why) + ") 값이 없습니다"
 }
 
 // FailedNote: the combination what failed to measure (why), on set when
@@ -225,3 +255,69 @@ func FailedNote(set, what, why string) string {
 	}
 	return "측정 실패: " + what
 }
+
+// MachineSummary is the one-line description of a machine shown in
+// provenance: "AMD EPYC, 코어 2개, 24 GiB, OS, kernel, Go release".
+func MachineSummary(f dataset.Fingerprint) string {
+	var parts []string
+	if f.CPU != "" {
+		parts = append(parts, fmt.Sprintf("%s, 코어 %d개", f.CPU, f.Cores))
+	}
+	if f.Memory > 0 {
+		parts = append(parts, fmt.Sprintf("%.0f GiB", float64(f.Memory)/(1<<30)))
+	}
+	for _, s := range []string{f.OS, f.Kernel, f.Go} {
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// limitWords name the environment page's limits (a fingerprint's Limits
+// keys) and say what each counts.
+var limitWords = map[string]string{
+	"nofile":      "열 수 있는 파일 수 (RLIMIT_NOFILE, 소프트/하드)",
+	"nproc":       "사용자당 태스크 수 (RLIMIT_NPROC, 소프트/하드)",
+	"pid-max":     "PID 상한 (kernel.pid_max)",
+	"pids-max":    "cgroup 태스크 상한 (pids.max)",
+	"threads-max": "시스템 전체 스레드 상한 (kernel.threads-max)",
+}
+
+// Limit is the environment page's row of limit key: its words, and its
+// value with each number grouped ("20,000/20,000"; "max": none).
+func Limit(key, value string) (words, shown string) {
+	words, ok := limitWords[key]
+	if !ok {
+		words = "한도 " + key
+	}
+	parts := strings.Split(value, "/")
+	for i, p := range parts {
+		parts[i] = Grouped(p)
+		if p == "max" {
+			parts[i] = "없음 (max)"
+		}
+	}
+	return words, strings.Join(parts, "/")
+}
+
+// Grouped is a whole number v written as prose writes it ("4,000"); any
+// other v as it is.
+func Grouped(v string) string {
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return v
+	}
+	g, err := expr.Value{Num: float64(n)}.Format("int")
+	if err != nil {
+		return v
+	}
+	return g
+}
+
+// SettingHead and MeasuredHead tell apart the columns of a param and a
+// metric that have the same words: the count asked for, the count seen.
+func SettingHead(words string) string { return words + " (설정)" }
+
+// MeasuredHead: see SettingHead.
+func MeasuredHead(words string) string { return words + " (측정)" }
