@@ -514,7 +514,7 @@ func holds(res *dataset.Result, r expr.Ref, x *parse.Experiment, every bool) boo
 		// (the original book's rounds and calls): those size its sample,
 		// the point is the same.
 		want := paramSel(c)
-		want = slices.DeleteFunc(want, func(s expr.Sel) bool { prm, _ := x.Spec.Param(s.Key); return prm.Sample })
+		want = slices.DeleteFunc(want, func(s expr.Sel) bool { return sizesOnly(x, s.Key) })
 		found := false
 		for _, p := range have {
 			if selects(want, p) {

@@ -7,6 +7,7 @@ import (
 	"measuredbook/expr"
 	"measuredbook/parse"
 	"measuredbook/probe"
+	"measuredbook/view"
 )
 
 // A transcribed set's figure counts for a chapter's point when the two
@@ -30,5 +31,21 @@ func TestHoldsIgnoresSampleCounts(t *testing.T) {
 	}
 	if holds(res("1000", "any"), r, x, true) {
 		t.Error("a figure measured unpinned is taken for the pinned one")
+	}
+}
+
+// A table finds the row of another count of rounds when the chapter fixes
+// its rounds, and keeps the points apart when it sweeps them.
+func TestRowIndexIgnoresFixedSampleCounts(t *testing.T) {
+	spec := probe.Spec{Name: "p", Params: []probe.Param{{Name: "rounds", Kind: probe.Int, Sample: true}}}
+	res := &dataset.Result{Rows: []dataset.Row{{Params: probe.Params{"rounds": "2000"}, Runs: []probe.Values{{"round": 5}}}}}
+	m := probe.Metric{Name: "round", Unit: probe.Count}
+	fixed := &parse.Experiment{Spec: spec, Sweep: map[string][]string{"rounds": {"1000"}}}
+	if c, _ := indexRows(res, fixed).cell(probe.Params{"rounds": "1000"}, m, "", nil); c.Gap != view.NoGap {
+		t.Errorf("fixed rounds: the other count's row is not found (%+v)", c)
+	}
+	swept := &parse.Experiment{Spec: spec, Sweep: map[string][]string{"rounds": {"1000", "2000"}}}
+	if c, _ := indexRows(res, swept).cell(probe.Params{"rounds": "1000"}, m, "", nil); c.Gap == view.NoGap {
+		t.Error("swept rounds: the 2,000-round figure is shown for the 1,000-round point")
 	}
 }

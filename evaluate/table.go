@@ -15,25 +15,47 @@ import (
 )
 
 // rowIndex indexes a result's rows, failures and the combinations its
-// machine cannot measure by their params' Key.
+// machine cannot measure by their params' Key, leaving out the fixed
+// params that only size a run's sample (sizesOnly): another set's figure
+// measured with other rounds or calls is the same point's.
 type rowIndex struct {
+	x           *parse.Experiment
 	rows        map[string]dataset.Row
 	failures    map[string]string
 	unavailable map[string]string
 }
 
-func indexRows(r *dataset.Result) rowIndex {
-	ix := rowIndex{rows: map[string]dataset.Row{}, failures: map[string]string{}, unavailable: map[string]string{}}
+func indexRows(r *dataset.Result, x *parse.Experiment) rowIndex {
+	ix := rowIndex{x: x, rows: map[string]dataset.Row{}, failures: map[string]string{}, unavailable: map[string]string{}}
 	for _, row := range r.Rows {
-		ix.rows[row.Params.Key()] = row
+		ix.rows[ix.key(row.Params)] = row
 	}
 	for _, f := range r.Failures {
-		ix.failures[f.Params.Key()] = f.Err
+		ix.failures[ix.key(f.Params)] = f.Err
 	}
 	for _, u := range r.Unavailable {
-		ix.unavailable[u.Params.Key()] = u.Reason
+		ix.unavailable[ix.key(u.Params)] = u.Reason
 	}
 	return ix
+}
+
+// key is p's Key without the params that only size its sample.
+func (ix rowIndex) key(p probe.Params) string {
+	point := probe.Params{}
+	for k, v := range p {
+		if !sizesOnly(ix.x, k) {
+			point[k] = v
+		}
+	}
+	return point.Key()
+}
+
+// sizesOnly reports whether x's param k only sizes a run's sample
+// (probe.Param.Sample) and is fixed in x: a count of rounds or calls a
+// chapter sweeps picks points of its own.
+func sizesOnly(x *parse.Experiment, k string) bool {
+	prm, _ := x.Spec.Param(k)
+	return prm.Sample && len(x.Sweep[k]) <= 1
 }
 
 // unavailableReasons are the distinct reasons r's machine gives for the
@@ -53,7 +75,7 @@ func unavailableReasons(r *dataset.Result) string {
 
 // cell shows one metric of one combination: see figureCell.
 func (ix rowIndex) cell(p probe.Params, m probe.Metric, format string, labels map[string]string) (view.Cell, error) {
-	key := p.Key()
+	key := ix.key(p)
 	row, ok := ix.rows[key]
 	return figureCell(row, ok, ix.failures[key], ix.unavailable[key], m, format, labels)
 }
@@ -154,7 +176,7 @@ func (ev *eval) experiment(dir *parse.Directive) view.View {
 		}
 		t.Head = append(t.Head, head)
 	}
-	ix := indexRows(r)
+	ix := indexRows(r, x)
 	for _, c := range x.Combos {
 		var row []view.Cell
 		for _, name := range swept {
@@ -470,7 +492,7 @@ func (ev *eval) table(dir *parse.Directive) view.View {
 		}
 		tab.Head = append(tab.Head, view.Cell{Text: name, Head: true, Title: m.Doc, Number: true})
 	}
-	ix := indexRows(sel.r)
+	ix := indexRows(sel.r, x)
 	for _, rv := range rowVals {
 		var row []view.Cell
 		if t.Rows != "" {
