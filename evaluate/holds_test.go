@@ -49,3 +49,18 @@ func TestRowIndexIgnoresFixedSampleCounts(t *testing.T) {
 		t.Error("swept rounds: the 2,000-round figure is shown for the 1,000-round point")
 	}
 }
+
+// A param the result does not record (a transcribed set older than the
+// param) leaves the row found, as a selector leaves it free.
+func TestRowIndexIgnoresUnrecordedParams(t *testing.T) {
+	spec := probe.Spec{Name: "p", Params: []probe.Param{{Name: "cap", Kind: probe.Int}, {Name: "pids_limit", Kind: probe.Int}}}
+	res := &dataset.Result{Sweep: map[string][]string{"cap": {"20000"}}, Rows: []dataset.Row{{Params: probe.Params{"cap": "20000"}, Runs: []probe.Values{{"threads": 4068}}}}}
+	x := &parse.Experiment{Spec: spec, Sweep: map[string][]string{"cap": {"20000"}, "pids_limit": {"0"}}}
+	m := probe.Metric{Name: "threads", Unit: probe.Count}
+	if c, _ := indexRows(res, x).cell(probe.Params{"cap": "20000", "pids_limit": "0"}, m, "", nil); c.Gap != view.NoGap {
+		t.Errorf("a row without pids_limit is not found (%+v)", c)
+	}
+	if c, _ := indexRows(res, x).cell(probe.Params{"cap": "100", "pids_limit": "0"}, m, "", nil); c.Gap == view.NoGap {
+		t.Error("a row is found for a cap it was not measured with")
+	}
+}

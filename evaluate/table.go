@@ -17,16 +17,27 @@ import (
 // rowIndex indexes a result's rows, failures and the combinations its
 // machine cannot measure by their params' Key, leaving out the fixed
 // params that only size a run's sample (sizesOnly): another set's figure
-// measured with other rounds or calls is the same point's.
+// measured with other rounds or calls is the same point's. A param the
+// result does not record (a transcribed set's, older than the param) is
+// left out too, as a selector leaves it free (selects).
 type rowIndex struct {
 	x           *parse.Experiment
+	known       map[string]bool // the params the result records
 	rows        map[string]dataset.Row
 	failures    map[string]string
 	unavailable map[string]string
 }
 
 func indexRows(r *dataset.Result, x *parse.Experiment) rowIndex {
-	ix := rowIndex{x: x, rows: map[string]dataset.Row{}, failures: map[string]string{}, unavailable: map[string]string{}}
+	ix := rowIndex{x: x, known: map[string]bool{}, rows: map[string]dataset.Row{}, failures: map[string]string{}, unavailable: map[string]string{}}
+	for k := range r.Sweep {
+		ix.known[k] = true
+	}
+	for _, row := range r.Rows {
+		for k := range row.Params {
+			ix.known[k] = true
+		}
+	}
 	for _, row := range r.Rows {
 		ix.rows[ix.key(row.Params)] = row
 	}
@@ -39,11 +50,12 @@ func indexRows(r *dataset.Result, x *parse.Experiment) rowIndex {
 	return ix
 }
 
-// key is p's Key without the params that only size its sample.
+// key is p's Key without the params that only size its sample or that
+// the result does not record.
 func (ix rowIndex) key(p probe.Params) string {
 	point := probe.Params{}
 	for k, v := range p {
-		if !sizesOnly(ix.x, k) {
+		if ix.known[k] && !sizesOnly(ix.x, k) {
 			point[k] = v
 		}
 	}
