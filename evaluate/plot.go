@@ -404,21 +404,7 @@ func (ev *eval) cdf(dir *parse.Directive) view.View {
 		ev.errs.At(dir.At["from"], "%v", err)
 		return fail
 	}
-	var unit probe.Unit
-	ok := true
-	for i, q := range p.Quantiles {
-		m, known := x.Spec.Metric(q.Metric)
-		switch {
-		case !known:
-			ev.errs.At(q.Off, "experiment %s (probe %s) has no metric %q%s", x.ID, x.Probe, q.Metric, expr.DidYouMean(q.Metric, metricNames(x.Spec)))
-			ok = false
-		case i > 0 && m.Unit != unit:
-			ev.errs.At(q.Off, "quantiles: %s is in %s, the others in %s: a distribution has one unit", q.Metric, m.Unit, unit)
-			ok = false
-		default:
-			unit = m.Unit
-		}
-	}
+	unit, ok := ev.quantileUnit(dir, x)
 	sel := ev.selectFrom(dir, x, p.Where, []freeParam{{"series", p.Series}})
 	if sel == nil || !ok {
 		return fail
@@ -431,35 +417,13 @@ func (ev *eval) cdf(dir *parse.Directive) view.View {
 	if missing != nil {
 		return missing
 	}
-	curve := func(row dataset.Row) []rawPoint {
-		var pts []rawPoint
-		for _, q := range p.Quantiles {
-			if s, ok := dataset.Summarize(row, q.Metric); ok {
-				pts = append(pts, rawPoint{x: s.Median, y: q.Frac, lo: q.Frac, hi: q.Frac})
-			}
+	all, own := ev.machineSeries(dir, views, sp, func(mv machineView, sv string) []rawPoint {
+		row, ok := mv.rows[rowKey(sv)]
+		if !ok {
+			return nil
 		}
-		sortPoints(pts)
-		return pts
-	}
-	var all []rawSeries
-	own := 0 // the build's own curves, first in all
-	for _, mv := range views {
-		if mv.r == nil {
-			continue
-		}
-		for _, sv := range seriesOf(mv, p.Series) {
-			row, ok := mv.rows[rowKey(sv)]
-			if !ok {
-				continue
-			}
-			if pts := curve(row); len(pts) > 0 {
-				all = append(all, rawSeries{name: ev.seriesName(dir, mv, sp, sv), dashed: mv.set != "", points: pts})
-				if mv.set == "" {
-					own++
-				}
-			}
-		}
-	}
+		return quantilePoints(row, p.Quantiles)
+	})
 	if len(all) == 0 {
 		if views[0].r == nil {
 			return &view.Plot{Missing: view.MissingNote(ev.env.noteSet(""), x.ID), Caption: p.Caption}
@@ -471,6 +435,47 @@ func (ev *eval) cdf(dir *parse.Directive) view.View {
 	if p.Ref != "" && len(all) > own && own == 1 && all[0].name == views[0].name {
 		all[0].name = view.ThisMachineAs(views[0].name)
 	}
+	pl := cdfInput(p, all, unit, lbl)
+	return &view.Plot{Input: pl, Caption: p.Caption, Provenance: provenance, At: ev.d.Pos(dir.Off).String()}
+}
+
+// quantileUnit checks a distribution plot's quantile metrics against its
+// experiment's probe and returns their one unit; ok is false after an
+// error, every quantile's reported.
+func (ev *eval) quantileUnit(dir *parse.Directive, x *parse.Experiment) (unit probe.Unit, ok bool) {
+	ok = true
+	for i, q := range dir.Plot.Quantiles {
+		m, known := x.Spec.Metric(q.Metric)
+		switch {
+		case !known:
+			ev.errs.At(q.Off, "experiment %s (probe %s) has no metric %q%s", x.ID, x.Probe, q.Metric, expr.DidYouMean(q.Metric, metricNames(x.Spec)))
+			ok = false
+		case i > 0 && m.Unit != unit:
+			ev.errs.At(q.Off, "quantiles: %s is in %s, the others in %s: a distribution has one unit", q.Metric, m.Unit, unit)
+			ok = false
+		default:
+			unit = m.Unit
+		}
+	}
+	return unit, ok
+}
+
+// quantilePoints is one curve: each quantile's median over the runs at
+// its fraction, sorted by value; a quantile the row lacks is left out.
+func quantilePoints(row dataset.Row, qs []parse.Quantile) []rawPoint {
+	var pts []rawPoint
+	for _, q := range qs {
+		if s, ok := dataset.Summarize(row, q.Metric); ok {
+			pts = append(pts, rawPoint{x: s.Median, y: q.Frac, lo: q.Frac, hi: q.Frac})
+		}
+	}
+	sortPoints(pts)
+	return pts
+}
+
+// cdfInput scales a distribution plot's curves into one display unit and
+// names the x axis after its median quantile (the middle one without it).
+func cdfInput(p *parse.PlotDir, all []rawSeries, unit probe.Unit, lbl func(string) string) plotsvg.Plot {
 	var xv []float64
 	for _, s := range all {
 		for _, pt := range s.points {
@@ -496,5 +501,5 @@ func (ev *eval) cdf(dir *parse.Directive) view.View {
 		}
 		pl.Series = append(pl.Series, ps)
 	}
-	return &view.Plot{Input: pl, Caption: p.Caption, Provenance: provenance, At: ev.d.Pos(dir.Off).String()}
+	return pl
 }
