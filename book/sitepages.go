@@ -44,12 +44,43 @@ func (b *Book) extraPages(l *layout, outs []chapterOut) error {
 		claims = append(claims, site.ChapterClaims{Title: d.Front.Title, Slug: d.Front.Slug, Claims: outs[i].claims})
 		search = append(search, outs[i].search)
 	}
-	var sets []site.SetMachine
-	var shown []string // the other sets the pages draw on, for the environment page
+	sets, own := b.siteMachines(res, outs)
+	errs := make([]error, len(own))
+	parallel(len(own), func(i int) { errs[i] = l.export(own[i]) })
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	for _, p := range []extraPage{
+		// The claims page lists every claim of the book, which a save
+		// rarely changes and a book of many chapters takes a while to lay
+		// out again.
+		{"claims.html", "검사한 주장", func() ([]byte, []view.Heading) { return site.ClaimsBody(res.Machine, claims) }, claims},
+		{"environment.html", "측정 환경", func() ([]byte, []view.Heading) { return site.EnvironmentBody(sets) }, nil},
+		{"search.html", "검색", func() ([]byte, []view.Heading) { return nil, nil }, nil},
+	} {
+		if err := l.writeExtra(p); err != nil {
+			return err
+		}
+	}
+	if err := l.out.put("search-index.js", site.SearchIndex(search)); err != nil {
+		return err
+	}
+	script, err := templates.Script(l.layouts)
+	if err != nil {
+		return err
+	}
+	return l.out.put("site.js", script)
+}
+
+// siteMachines is the machines the environment page lists: the build's
+// own when it has results, then every other set the pages draw on or
+// the config names; own is the build's set's experiments, whose raw data
+// the site offers.
+func (b *Book) siteMachines(res *Results, outs []chapterOut) (sets []site.SetMachine, own []string) {
+	var shown []string // the other sets the pages draw on
 	for _, o := range outs {
 		shown = append(shown, o.sets...)
 	}
-	var own []string // the build's set's experiments, whose raw data the site offers
 	for _, set := range append([]string{""}, shownSets(b.Config.Machines, shown)...) {
 		if set == res.Machine {
 			continue
@@ -78,60 +109,42 @@ func (b *Book) extraPages(l *layout, outs []chapterOut) error {
 			sets = append(sets, s)
 		}
 	}
-	errs := make([]error, len(own))
-	parallel(len(own), func(i int) { errs[i] = l.export(own[i]) })
-	if err := errors.Join(errs...); err != nil {
+	return sets, own
+}
+
+// extraPage is a page of the site beside the chapters.
+type extraPage struct {
+	file, title string
+	body        func() ([]byte, []view.Heading)
+	inputs      any // what the body is made of beside the site's key, for the cache; nil: not kept
+}
+
+// writeExtra lays out p in the site's page and writes it, or places it
+// from the render cache when the cache holds it (and keeps it there when
+// it has inputs).
+func (l *layout) writeExtra(p extraPage) error {
+	key, placed, err := l.cachedPage(p.file, p.inputs)
+	if placed || err != nil {
 		return err
 	}
-	for _, p := range []struct {
-		file, title string
-		body        func() ([]byte, []view.Heading)
-		inputs      any // what the body is made of beside the site's key, for the cache; nil: not kept
-	}{
-		// The claims page lists every claim of the book, which a save
-		// rarely changes and a book of many chapters takes a while to lay
-		// out again.
-		{"claims.html", "검사한 주장", func() ([]byte, []view.Heading) { return site.ClaimsBody(res.Machine, claims) }, claims},
-		{"environment.html", "측정 환경", func() ([]byte, []view.Heading) { return site.EnvironmentBody(sets) }, nil},
-		{"search.html", "검색", func() ([]byte, []view.Heading) { return nil, nil }, nil},
-	} {
-		key, placed, err := l.cachedPage(p.file, p.inputs)
-		if placed || err != nil {
-			if err != nil {
-				return err
-			}
-			continue
-		}
-		page := l.base
-		body, toc := p.body()
-		page.Page, page.Body = p.title, template.HTML(body)
-		if page.pageExtras, err = extras(l, p.file, toc); err != nil {
-			return err
-		}
-		html, err := execute(l.tmpl, "page.html", page)
-		if err != nil {
-			return err
-		}
-		if key == nil {
-			err = l.out.put(p.file, html)
-		} else {
-			var blob rendercache.Blob
-			if blob, err = l.write(p.file, html); err == nil {
-				l.cache.rc.c.Put(*key, blob.AppendTo(nil))
-			}
-		}
-		if err != nil {
-			return err
-		}
-	}
-	if err := l.out.put("search-index.js", site.SearchIndex(search)); err != nil {
+	page := l.base
+	body, toc := p.body()
+	page.Page, page.Body = p.title, template.HTML(body)
+	if page.pageExtras, err = extras(l, p.file, toc); err != nil {
 		return err
 	}
-	script, err := templates.Script(l.layouts)
+	html, err := execute(l.tmpl, "page.html", page)
 	if err != nil {
 		return err
 	}
-	return l.out.put("site.js", script)
+	if key == nil {
+		return l.out.put(p.file, html)
+	}
+	blob, err := l.write(p.file, html)
+	if err == nil {
+		l.cache.rc.c.Put(*key, blob.AppendTo(nil))
+	}
+	return err
 }
 
 // cachedPage places the page file from the render cache when it holds

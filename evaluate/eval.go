@@ -681,21 +681,36 @@ func (ev *eval) inline(v *parse.InlineValue) *view.Out {
 		return &view.Out{State: view.Failed, Text: "{{" + x.String() + "}}", Title: err.Error()}
 	}
 	ev.inconclusive(val, v.At)
-	var text string
-	switch val.Kind {
-	case expr.Bool:
-		text = view.VerdictOf(val.Truth, "").Word()
-	case expr.String:
-		text = val.Str
-	default:
-		text, err = val.Format(x.Format())
-		if err != nil {
-			ev.exprErr(m, err)
-			return &view.Out{State: view.Failed, Text: "{{" + x.String() + "}}", Title: err.Error()}
-		}
+	text, err := valueText(x, val)
+	if err != nil {
+		ev.exprErr(m, err)
+		return &view.Out{State: view.Failed, Text: "{{" + x.String() + "}}", Title: err.Error()}
 	}
 	out := &view.Out{Text: text}
-	var title, machines, stale []string
+	ev.inlineProvenance(out, x, val)
+	// Words chosen by ?: flow like prose; numbers never break.
+	out.Words = val.Kind == expr.String
+	return out
+}
+
+// valueText is a value as the prose shows it: a verdict by its word, a
+// string as it is, a number in the value's format.
+func valueText(x *expr.Expr, val expr.Value) (string, error) {
+	switch val.Kind {
+	case expr.Bool:
+		return view.VerdictOf(val.Truth, "").Word(), nil
+	case expr.String:
+		return val.Str, nil
+	}
+	return val.Format(x.Format())
+}
+
+// inlineProvenance fills an inline value's hover and data: its interval
+// and runs, the machines it draws on, the settings and fingerprints it
+// names, and what is stale; out.Ref says whether any of it comes from
+// another set than the build's own.
+func (ev *eval) inlineProvenance(out *view.Out, x *expr.Expr, val expr.Value) {
+	var title, machines []string
 	ref, transcribed := false, false
 	sets := ev.sets(x)
 	for _, s := range sets {
@@ -711,11 +726,7 @@ func (ev *eval) inline(v *parse.InlineValue) *view.Out {
 		// Figures of several machines in one value: never silent.
 		title = append(title, view.MixedNote(len(sets)))
 	}
-	for _, r := range x.Refs() {
-		if why, ok := ev.env.stale(r.Set, r.Experiment); ok && !slices.Contains(stale, view.StaleNote(why)) {
-			stale = append(stale, view.StaleNote(why))
-		}
-	}
+	stale := ev.staleNotes(x)
 	if val.Runs > 0 {
 		if r := rangeText(val); r != "" {
 			title = append(title, r)
@@ -733,20 +744,35 @@ func (ev *eval) inline(v *parse.InlineValue) *view.Out {
 	for _, p := range x.Params() {
 		title = append(title, view.SettingNote(p.Experiment, p.Name))
 	}
-	var fingerprints []string
+	fingerprints, factRef := ev.fingerprintNotes(x)
+	title = append(title, fingerprints...)
+	title = append(title, stale...)
+	out.Ref, out.Stale = ref || factRef, len(stale) > 0
+	out.Title = strings.Join(title, " · ")
+}
+
+// staleNotes says, once each, why the results an expression refers to
+// are stale.
+func (ev *eval) staleNotes(x *expr.Expr) []string {
+	var stale []string
+	for _, r := range x.Refs() {
+		if why, ok := ev.env.stale(r.Set, r.Experiment); ok && !slices.Contains(stale, view.StaleNote(why)) {
+			stale = append(stale, view.StaleNote(why))
+		}
+	}
+	return stale
+}
+
+// fingerprintNotes names, once each, the machines whose facts an
+// expression states; ref is whether any is another set than the build's.
+func (ev *eval) fingerprintNotes(x *expr.Expr) (notes []string, ref bool) {
 	for _, fact := range x.Facts() {
-		if f, err := ev.env.Machine(fact.Set); err == nil && !slices.Contains(fingerprints, view.FingerprintNote(f.Name)) {
-			fingerprints = append(fingerprints, view.FingerprintNote(f.Name))
+		if f, err := ev.env.Machine(fact.Set); err == nil && !slices.Contains(notes, view.FingerprintNote(f.Name)) {
+			notes = append(notes, view.FingerprintNote(f.Name))
 		}
 		ref = ref || ev.env.resolve(fact.Set) != ""
 	}
-	title = append(title, fingerprints...)
-	title = append(title, stale...)
-	out.Ref, out.Stale = ref, len(stale) > 0
-	// Words chosen by ?: flow like prose; numbers never break.
-	out.Words = val.Kind == expr.String
-	out.Title = strings.Join(title, " · ")
-	return out
+	return notes, ref
 }
 
 // machineNote names the machine a set (as resolved) draws its figures

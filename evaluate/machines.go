@@ -212,31 +212,61 @@ func (ev *eval) machinesTable(dir *parse.Directive, x *parse.Experiment, m probe
 		views, names = append(views, mv), append(names, mv.name)
 	}
 	dir.CheckLabels(t.Labels, x, ev.errs, names...)
-	lbl := func(s string) string { return label(t.Labels, s) }
 	ev.machinesMissing(dir, views, x.ID)
-	rowVals := []string{""}
-	if t.Rows != "" {
-		rowVals = nil
-		for _, mv := range views {
-			for _, v := range mv.vals[t.Rows] {
-				if !slices.Contains(rowVals, v) {
-					rowVals = append(rowVals, v)
-				}
+	tab := &view.Table{Caption: t.Caption}
+	var cols []machineColumn
+	cols, tab.Head = machineColumns(t, x, m, views)
+	for _, rv := range unionRows(views, t.Rows) {
+		var row []view.Cell
+		if t.Rows != "" {
+			row = append(row, view.Cell{Text: paramText(x.Spec, t.Rows, rv, t.Labels), Head: true})
+		}
+		for _, c := range cols {
+			cell, err := ev.machineCell(dir, x, m, c, rv)
+			if err != nil {
+				return &view.Error{Msg: err.Error()}
+			}
+			row = append(row, cell)
+		}
+		tab.Rows = append(tab.Rows, row)
+	}
+	return &view.TableView{Table: tab, Provenance: ev.machinesProvenance(views, x.ID)}
+}
+
+// unionRows is the values of the rows param that any machine has, in the
+// order the machines first have them; one unnamed row without it.
+func unionRows(views []machineView, rows string) []string {
+	if rows == "" {
+		return []string{""}
+	}
+	var vals []string
+	for _, mv := range views {
+		for _, v := range mv.vals[rows] {
+			if !slices.Contains(vals, v) {
+				vals = append(vals, v)
 			}
 		}
 	}
-	type column struct {
-		mv  *machineView
-		val string // of cols; "" without
-	}
-	var cols []column
-	tab := &view.Table{Caption: t.Caption}
+	return vals
+}
+
+// machineColumn is a column of a table over several machines: a
+// machine's, and the value of cols it shows ("" without cols).
+type machineColumn struct {
+	mv  *machineView
+	val string
+}
+
+// machineColumns is a table's columns over its machines and its head
+// row, the corner naming the rows param (and cols) first.
+func machineColumns(t *parse.TableDir, x *parse.Experiment, m probe.Metric, views []machineView) (cols []machineColumn, head []view.Cell) {
+	lbl := func(s string) string { return label(t.Labels, s) }
 	if t.Rows != "" {
 		corner := lbl(t.Rows)
 		if t.Cols != "" {
 			corner += " \\ " + lbl(t.Cols)
 		}
-		tab.Head = append(tab.Head, view.Cell{Text: corner, Head: true})
+		head = append(head, view.Cell{Text: corner, Head: true})
 	}
 	for i := range views {
 		mv := &views[i]
@@ -245,55 +275,53 @@ func (ev *eval) machinesTable(dir *parse.Directive, x *parse.Experiment, m probe
 			vals = []string{""}
 		}
 		for _, v := range vals {
-			cols = append(cols, column{mv, v})
-			head := lbl(mv.name)
+			cols = append(cols, machineColumn{mv, v})
+			h := lbl(mv.name)
 			if v != "" {
-				head = paramText(x.Spec, t.Cols, v, t.Labels) + " · " + head
+				h = paramText(x.Spec, t.Cols, v, t.Labels) + " · " + h
 			}
-			tab.Head = append(tab.Head, view.Cell{Text: head, Head: true, Title: m.Doc, Number: true})
+			head = append(head, view.Cell{Text: h, Head: true, Title: m.Doc, Number: true})
 		}
 	}
-	for _, rv := range rowVals {
-		var row []view.Cell
-		if t.Rows != "" {
-			row = append(row, view.Cell{Text: paramText(x.Spec, t.Rows, rv, t.Labels), Head: true})
-		}
-		for _, c := range cols {
-			var key []string
-			if t.Rows != "" {
-				key = append(key, rv)
-			}
-			if t.Cols != "" {
-				key = append(key, c.val)
-			}
-			cell := view.Cell{Text: "—", Title: view.MissingNote(ev.env.noteSet(c.mv.set), x.ID), Gap: view.GapMissing}
-			if c.mv.r != nil {
-				k := rowKey(key...)
-				found, has := c.mv.rows[k]
-				var err error
-				if cell, err = figureCell(found, has, c.mv.failed[k], c.mv.unavailable[k], m, t.Format, t.Labels); err != nil {
-					off, ok := dir.At["format"]
-					if !ok {
-						off = dir.Off
-					}
-					ev.errs.At(off, "%v", err)
-					return &view.Error{Msg: err.Error()}
-				}
-				switch {
-				case !has && c.mv.failed[k] == "" && c.mv.unavailable[k] == "" && c.mv.set != "":
-					cell.Title = view.NotOn(c.mv.name)
-				case has && !c.mv.r.Measured():
-					// One figure per combination: its "runs" would
-					// count lines, not the original's runs.
-					cell.Title = view.TranscribedCell
-				}
-			}
-			cell.Title += " · " + c.mv.name
-			row = append(row, cell)
-		}
-		tab.Rows = append(tab.Rows, row)
+	return cols, head
+}
+
+// machineCell is column c's cell in the row of rv: its machine's figure,
+// or a gap that says why, its hover naming the machine. A figure the
+// table's format cannot show is an error, reported at format:.
+func (ev *eval) machineCell(dir *parse.Directive, x *parse.Experiment, m probe.Metric, c machineColumn, rv string) (view.Cell, error) {
+	t := dir.Table
+	var key []string
+	if t.Rows != "" {
+		key = append(key, rv)
 	}
-	return &view.TableView{Table: tab, Provenance: ev.machinesProvenance(views, x.ID)}
+	if t.Cols != "" {
+		key = append(key, c.val)
+	}
+	cell := view.Cell{Text: "—", Title: view.MissingNote(ev.env.noteSet(c.mv.set), x.ID), Gap: view.GapMissing}
+	if c.mv.r != nil {
+		k := rowKey(key...)
+		found, has := c.mv.rows[k]
+		var err error
+		if cell, err = figureCell(found, has, c.mv.failed[k], c.mv.unavailable[k], m, t.Format, t.Labels); err != nil {
+			off, ok := dir.At["format"]
+			if !ok {
+				off = dir.Off
+			}
+			ev.errs.At(off, "%v", err)
+			return cell, err
+		}
+		switch {
+		case !has && c.mv.failed[k] == "" && c.mv.unavailable[k] == "" && c.mv.set != "":
+			cell.Title = view.NotOn(c.mv.name)
+		case has && !c.mv.r.Measured():
+			// One figure per combination: its "runs" would
+			// count lines, not the original's runs.
+			cell.Title = view.TranscribedCell
+		}
+	}
+	cell.Title += " · " + c.mv.name
+	return cell, nil
 }
 
 // claimOn decides a claim on each of the other machines its machines:

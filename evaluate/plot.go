@@ -91,14 +91,7 @@ func (ev *eval) plot(dir *parse.Directive) view.View {
 		ev.errs.At(dir.At["from"], "%v", err)
 		return fail
 	}
-	ym, ok := x.Spec.Metric(p.Y)
-	if !ok {
-		ev.errs.At(dir.At["y"], "experiment %s (probe %s) has no metric %q%s", x.ID, x.Probe, p.Y, expr.DidYouMean(p.Y, metricNames(x.Spec)))
-	}
-	if xp, known := x.Spec.Param(p.X); known && xp.Kind == probe.String {
-		ev.errs.At(dir.At["x"], "x wants a numeric param; %s takes words (%s): make it the series", p.X, strings.Join(x.Sweep[p.X], ", "))
-		ok = false
-	}
+	ym, ok := ev.plotAxes(dir, x)
 	sel := ev.selectFrom(dir, x, p.Where, []freeParam{{"x", p.X}, {"series", p.Series}})
 	if sel == nil || !ok {
 		return fail
@@ -112,40 +105,12 @@ func (ev *eval) plot(dir *parse.Directive) view.View {
 	if missing != nil {
 		return missing
 	}
-	var all []rawSeries
 	var inapplicable []string // combinations the optional metric does not apply to
-	own := 0                  // the build's own series, first in all
-	for _, mv := range views {
-		if mv.r == nil {
-			continue
-		}
-		for _, sv := range seriesOf(mv, p.Series) {
-			s := rawSeries{name: ev.seriesName(dir, mv, sp, sv), dashed: mv.set != ""}
-			for _, xv := range mv.vals[p.X] {
-				key := []string{xv}
-				if p.Series != "" {
-					key = append(key, sv)
-				}
-				row, ok := mv.rows[rowKey(key...)]
-				if !ok {
-					continue
-				}
-				pt, ok := point(row, xp, xv, ym.Name)
-				if ok {
-					s.points = append(s.points, pt)
-				} else if _, has := dataset.Summarize(row, ym.Name); !has && ym.Optional != "" && mv.set == "" {
-					inapplicable = append(inapplicable, strings.TrimPrefix(seriesNote(p.Series, sv)+", ", ", ")+p.X+"="+xv)
-				}
-			}
-			sortPoints(s.points)
-			if len(s.points) > 0 {
-				all = append(all, s)
-				if mv.set == "" {
-					own++
-				}
-			}
-		}
-	}
+	all, own := ev.machineSeries(dir, views, sp, func(mv machineView, sv string) []rawPoint {
+		pts, na := xyPoints(mv, p, xp, ym, sv)
+		inapplicable = append(inapplicable, na...)
+		return pts
+	})
 	if len(all) == 0 {
 		if views[0].r == nil {
 			return &view.Plot{Missing: view.MissingNote(ev.env.noteSet(""), x.ID), Caption: p.Caption}
@@ -162,7 +127,76 @@ func (ev *eval) plot(dir *parse.Directive) view.View {
 		// One series beside a reference set: name both by their set.
 		all[0].name = view.ThisMachineAs(views[0].name)
 	}
+	pl := xyInput(p, all, xp, ym, lbl)
+	return &view.Plot{Input: pl, Caption: p.Caption, Provenance: provenance, At: ev.d.Pos(dir.Off).String()}
+}
 
+// plotAxes checks a plot's y metric and x param against its experiment's
+// probe, reporting both before the selection's errors; ok is false after
+// an error.
+func (ev *eval) plotAxes(dir *parse.Directive, x *parse.Experiment) (ym probe.Metric, ok bool) {
+	p := dir.Plot
+	ym, ok = x.Spec.Metric(p.Y)
+	if !ok {
+		ev.errs.At(dir.At["y"], "experiment %s (probe %s) has no metric %q%s", x.ID, x.Probe, p.Y, expr.DidYouMean(p.Y, metricNames(x.Spec)))
+	}
+	if xp, known := x.Spec.Param(p.X); known && xp.Kind == probe.String {
+		ev.errs.At(dir.At["x"], "x wants a numeric param; %s takes words (%s): make it the series", p.X, strings.Join(x.Sweep[p.X], ", "))
+		ok = false
+	}
+	return ym, ok
+}
+
+// machineSeries is the series of every machine with a result, in the
+// views' order, each value of the series param's points read by points;
+// a series without points is left out. own counts the build's own series,
+// which come first.
+func (ev *eval) machineSeries(dir *parse.Directive, views []machineView, sp probe.Param, points func(mv machineView, sv string) []rawPoint) (all []rawSeries, own int) {
+	for _, mv := range views {
+		if mv.r == nil {
+			continue
+		}
+		for _, sv := range seriesOf(mv, dir.Plot.Series) {
+			pts := points(mv, sv)
+			if len(pts) == 0 {
+				continue
+			}
+			all = append(all, rawSeries{name: ev.seriesName(dir, mv, sp, sv), dashed: mv.set != "", points: pts})
+			if mv.set == "" {
+				own++
+			}
+		}
+	}
+	return all, own
+}
+
+// xyPoints is one series of a machine, a point at each x it has, sorted
+// by x; na names the build's own combinations the optional metric does
+// not apply to, so the provenance can say why they are not drawn.
+func xyPoints(mv machineView, p *parse.PlotDir, xp probe.Param, ym probe.Metric, sv string) (pts []rawPoint, na []string) {
+	for _, xv := range mv.vals[p.X] {
+		key := []string{xv}
+		if p.Series != "" {
+			key = append(key, sv)
+		}
+		row, ok := mv.rows[rowKey(key...)]
+		if !ok {
+			continue
+		}
+		pt, ok := point(row, xp, xv, ym.Name)
+		if ok {
+			pts = append(pts, pt)
+		} else if _, has := dataset.Summarize(row, ym.Name); !has && ym.Optional != "" && mv.set == "" {
+			na = append(na, strings.TrimPrefix(seriesNote(p.Series, sv)+", ", ", ")+p.X+"="+xv)
+		}
+	}
+	sortPoints(pts)
+	return pts, na
+}
+
+// xyInput scales a plot's series into display units, one scale per axis
+// for all of them, and titles and labels its axes.
+func xyInput(p *parse.PlotDir, all []rawSeries, xp probe.Param, ym probe.Metric, lbl func(string) string) plotsvg.Plot {
 	var xv, yv []float64
 	for _, s := range all {
 		for _, pt := range s.points {
@@ -187,7 +221,7 @@ func (ev *eval) plot(dir *parse.Directive) view.View {
 		}
 		pl.Series = append(pl.Series, ps)
 	}
-	return &view.Plot{Input: pl, Caption: p.Caption, Provenance: provenance, At: ev.d.Pos(dir.Off).String()}
+	return pl
 }
 
 func point(row dataset.Row, xp probe.Param, xv, metric string) (rawPoint, bool) {
@@ -370,21 +404,7 @@ func (ev *eval) cdf(dir *parse.Directive) view.View {
 		ev.errs.At(dir.At["from"], "%v", err)
 		return fail
 	}
-	var unit probe.Unit
-	ok := true
-	for i, q := range p.Quantiles {
-		m, known := x.Spec.Metric(q.Metric)
-		switch {
-		case !known:
-			ev.errs.At(q.Off, "experiment %s (probe %s) has no metric %q%s", x.ID, x.Probe, q.Metric, expr.DidYouMean(q.Metric, metricNames(x.Spec)))
-			ok = false
-		case i > 0 && m.Unit != unit:
-			ev.errs.At(q.Off, "quantiles: %s is in %s, the others in %s: a distribution has one unit", q.Metric, m.Unit, unit)
-			ok = false
-		default:
-			unit = m.Unit
-		}
-	}
+	unit, ok := ev.quantileUnit(dir, x)
 	sel := ev.selectFrom(dir, x, p.Where, []freeParam{{"series", p.Series}})
 	if sel == nil || !ok {
 		return fail
@@ -397,35 +417,13 @@ func (ev *eval) cdf(dir *parse.Directive) view.View {
 	if missing != nil {
 		return missing
 	}
-	curve := func(row dataset.Row) []rawPoint {
-		var pts []rawPoint
-		for _, q := range p.Quantiles {
-			if s, ok := dataset.Summarize(row, q.Metric); ok {
-				pts = append(pts, rawPoint{x: s.Median, y: q.Frac, lo: q.Frac, hi: q.Frac})
-			}
+	all, own := ev.machineSeries(dir, views, sp, func(mv machineView, sv string) []rawPoint {
+		row, ok := mv.rows[rowKey(sv)]
+		if !ok {
+			return nil
 		}
-		sortPoints(pts)
-		return pts
-	}
-	var all []rawSeries
-	own := 0 // the build's own curves, first in all
-	for _, mv := range views {
-		if mv.r == nil {
-			continue
-		}
-		for _, sv := range seriesOf(mv, p.Series) {
-			row, ok := mv.rows[rowKey(sv)]
-			if !ok {
-				continue
-			}
-			if pts := curve(row); len(pts) > 0 {
-				all = append(all, rawSeries{name: ev.seriesName(dir, mv, sp, sv), dashed: mv.set != "", points: pts})
-				if mv.set == "" {
-					own++
-				}
-			}
-		}
-	}
+		return quantilePoints(row, p.Quantiles)
+	})
 	if len(all) == 0 {
 		if views[0].r == nil {
 			return &view.Plot{Missing: view.MissingNote(ev.env.noteSet(""), x.ID), Caption: p.Caption}
@@ -437,6 +435,47 @@ func (ev *eval) cdf(dir *parse.Directive) view.View {
 	if p.Ref != "" && len(all) > own && own == 1 && all[0].name == views[0].name {
 		all[0].name = view.ThisMachineAs(views[0].name)
 	}
+	pl := cdfInput(p, all, unit, lbl)
+	return &view.Plot{Input: pl, Caption: p.Caption, Provenance: provenance, At: ev.d.Pos(dir.Off).String()}
+}
+
+// quantileUnit checks a distribution plot's quantile metrics against its
+// experiment's probe and returns their one unit; ok is false after an
+// error, every quantile's reported.
+func (ev *eval) quantileUnit(dir *parse.Directive, x *parse.Experiment) (unit probe.Unit, ok bool) {
+	ok = true
+	for i, q := range dir.Plot.Quantiles {
+		m, known := x.Spec.Metric(q.Metric)
+		switch {
+		case !known:
+			ev.errs.At(q.Off, "experiment %s (probe %s) has no metric %q%s", x.ID, x.Probe, q.Metric, expr.DidYouMean(q.Metric, metricNames(x.Spec)))
+			ok = false
+		case i > 0 && m.Unit != unit:
+			ev.errs.At(q.Off, "quantiles: %s is in %s, the others in %s: a distribution has one unit", q.Metric, m.Unit, unit)
+			ok = false
+		default:
+			unit = m.Unit
+		}
+	}
+	return unit, ok
+}
+
+// quantilePoints is one curve: each quantile's median over the runs at
+// its fraction, sorted by value; a quantile the row lacks is left out.
+func quantilePoints(row dataset.Row, qs []parse.Quantile) []rawPoint {
+	var pts []rawPoint
+	for _, q := range qs {
+		if s, ok := dataset.Summarize(row, q.Metric); ok {
+			pts = append(pts, rawPoint{x: s.Median, y: q.Frac, lo: q.Frac, hi: q.Frac})
+		}
+	}
+	sortPoints(pts)
+	return pts
+}
+
+// cdfInput scales a distribution plot's curves into one display unit and
+// names the x axis after its median quantile (the middle one without it).
+func cdfInput(p *parse.PlotDir, all []rawSeries, unit probe.Unit, lbl func(string) string) plotsvg.Plot {
 	var xv []float64
 	for _, s := range all {
 		for _, pt := range s.points {
@@ -462,5 +501,5 @@ func (ev *eval) cdf(dir *parse.Directive) view.View {
 		}
 		pl.Series = append(pl.Series, ps)
 	}
-	return &view.Plot{Input: pl, Caption: p.Caption, Provenance: provenance, At: ev.d.Pos(dir.Off).String()}
+	return pl
 }

@@ -388,86 +388,129 @@ func isConfigKey(k string) bool {
 // are required of it; a measured one also carries its probe hash, runs and
 // start.
 func setConfig(r *dataset.Result, cfg map[string]configLine, keys []string, file string) error {
-	at := func(key, format string, a ...any) error {
-		return fmt.Errorf("%s:%d: %s: %s", file, cfg[key].line, key, fmt.Sprintf(format, a...))
+	h := configLines{cfg, file}
+	r.Source = h.get("source")
+	if err := h.checkRequired(r.Measured()); err != nil {
+		return err
 	}
-	get := func(k string) string { return cfg[k].value }
-	r.Source = get("source")
-	required := []string{"experiment", "probe", "machine", "source"}
-	if r.Measured() {
-		required = append(required, "probe-hash", "params", "runs", "start")
+	if err := h.setSweep(r); err != nil {
+		return err
 	}
-	for _, k := range required {
-		v, ok := cfg[k]
-		if !ok {
-			return fmt.Errorf("%s: missing %q configuration line (the file is cut short, or was not written by this tool)", file, k)
-		}
-		if v.value == "" && k != "params" { // a probe may have no params
-			return at(k, "is empty")
-		}
+	if err := h.setTimes(r); err != nil {
+		return err
 	}
-	r.Experiment = get("experiment")
-	if base := filepath.Base(file); strings.HasSuffix(base, ".txt") && r.Experiment != strings.TrimSuffix(base, ".txt") {
-		return at("experiment", "names experiment %q, but the file is %s's", r.Experiment, strings.TrimSuffix(base, ".txt"))
-	}
-	r.Probe = get("probe")
-	r.Hash = get("probe-hash")
-	r.Order = strings.Fields(get("params"))
-	for _, k := range r.Order {
-		if _, dup := r.Sweep[k]; dup {
-			return at("params", "param %q is listed twice", k)
-		}
-		vals, ok := cfg["param-"+k]
-		if !ok {
-			return at("params", "lists %q, but there is no param-%s line", k, k)
-		}
-		r.Sweep[k] = strings.Fields(vals.value)
-	}
-	if v, ok := cfg["runs"]; ok {
-		n, err := strconv.Atoi(v.value)
-		if err != nil || n < 1 {
-			return at("runs", "%q is not a number of runs (a whole number, 1 or more)", v.value)
-		}
-		r.Runs = n
-	}
-	stop, err := readStop(get)
-	if err != nil {
-		return fmt.Errorf("%s: %w", file, err)
-	}
-	r.Stop = stop
-	if v, ok := cfg["start"]; ok {
-		t, err := time.Parse(time.RFC3339, v.value)
-		if err != nil {
-			return at("start", "%q is not a time like 2026-11-29T20:31:00Z", v.value)
-		}
-		r.Start = t
-	}
-	if v, ok := cfg["duration"]; ok {
-		d, err := time.ParseDuration(v.value)
-		if err != nil || d < 0 {
-			return at("duration", "%q is not a duration like 41.2s", v.value)
-		}
-		r.Duration = d
-	}
-	m, err := fingerprintFromConfig(get, keys)
+	m, err := fingerprintFromConfig(h.get, keys)
 	if err != nil {
 		var ke *keyError
 		if errors.As(err, &ke) {
-			return at(ke.Key, "%v", ke.Err)
+			return h.at(ke.Key, "%v", ke.Err)
 		}
 		return fmt.Errorf("%s: %w", file, err)
 	}
 	r.Machine = m
+	return h.setGaps(r)
+}
+
+// configLines is a file's configuration lines, read by setConfig's checks so
+// that each error names the line of its key.
+type configLines struct {
+	cfg  map[string]configLine
+	file string
+}
+
+func (h configLines) at(key, format string, a ...any) error {
+	return fmt.Errorf("%s:%d: %s: %s", h.file, h.cfg[key].line, key, fmt.Sprintf(format, a...))
+}
+
+func (h configLines) get(k string) string { return h.cfg[k].value }
+
+// checkRequired checks that the lines a result must carry are there and
+// not empty.
+func (h configLines) checkRequired(measured bool) error {
+	required := []string{"experiment", "probe", "machine", "source"}
+	if measured {
+		required = append(required, "probe-hash", "params", "runs", "start")
+	}
+	for _, k := range required {
+		v, ok := h.cfg[k]
+		if !ok {
+			return fmt.Errorf("%s: missing %q configuration line (the file is cut short, or was not written by this tool)", h.file, k)
+		}
+		if v.value == "" && k != "params" { // a probe may have no params
+			return h.at(k, "is empty")
+		}
+	}
+	return nil
+}
+
+// setSweep sets what was measured: the experiment, which must be the
+// file's, its probe and the values of each param.
+func (h configLines) setSweep(r *dataset.Result) error {
+	r.Experiment = h.get("experiment")
+	if base := filepath.Base(h.file); strings.HasSuffix(base, ".txt") && r.Experiment != strings.TrimSuffix(base, ".txt") {
+		return h.at("experiment", "names experiment %q, but the file is %s's", r.Experiment, strings.TrimSuffix(base, ".txt"))
+	}
+	r.Probe = h.get("probe")
+	r.Hash = h.get("probe-hash")
+	r.Order = strings.Fields(h.get("params"))
+	for _, k := range r.Order {
+		if _, dup := r.Sweep[k]; dup {
+			return h.at("params", "param %q is listed twice", k)
+		}
+		vals, ok := h.cfg["param-"+k]
+		if !ok {
+			return h.at("params", "lists %q, but there is no param-%s line", k, k)
+		}
+		r.Sweep[k] = strings.Fields(vals.value)
+	}
+	return nil
+}
+
+// setTimes sets how the measurement ran: its runs, why it stopped, when
+// it started and how long it took.
+func (h configLines) setTimes(r *dataset.Result) error {
+	if v, ok := h.cfg["runs"]; ok {
+		n, err := strconv.Atoi(v.value)
+		if err != nil || n < 1 {
+			return h.at("runs", "%q is not a number of runs (a whole number, 1 or more)", v.value)
+		}
+		r.Runs = n
+	}
+	stop, err := readStop(h.get)
+	if err != nil {
+		return fmt.Errorf("%s: %w", h.file, err)
+	}
+	r.Stop = stop
+	if v, ok := h.cfg["start"]; ok {
+		t, err := time.Parse(time.RFC3339, v.value)
+		if err != nil {
+			return h.at("start", "%q is not a time like 2026-11-29T20:31:00Z", v.value)
+		}
+		r.Start = t
+	}
+	if v, ok := h.cfg["duration"]; ok {
+		d, err := time.ParseDuration(v.value)
+		if err != nil || d < 0 {
+			return h.at("duration", "%q is not a duration like 41.2s", v.value)
+		}
+		r.Duration = d
+	}
+	return nil
+}
+
+// setGaps sets the combinations that failed and those the machine cannot
+// measure, numbered lines "failed-N" and "unavailable-N" from 1 up.
+func (h configLines) setGaps(r *dataset.Result) error {
 	for _, kind := range []string{"failed", "unavailable"} {
 		for i := 1; ; i++ {
 			key := kind + "-" + strconv.Itoa(i)
-			v, ok := cfg[key]
+			v, ok := h.cfg[key]
 			if !ok {
 				break
 			}
 			combo, cause, ok := strings.Cut(v.value, ": ")
 			if !ok {
-				return at(key, "expected \"k=v/k=v: %s\"", map[string]string{"failed": "cause", "unavailable": "reason"}[kind])
+				return h.at(key, "expected \"k=v/k=v: %s\"", map[string]string{"failed": "cause", "unavailable": "reason"}[kind])
 			}
 			params := probe.Params{}
 			for _, part := range strings.Split(combo, "/") {
