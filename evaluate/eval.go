@@ -392,11 +392,6 @@ func (g gap) ko() string {
 	return view.MissingNote(g.noted, g.id)
 }
 
-// mark is the gap's text in place of a figure: a dash, as in a table,
-// whose title (ko) says why. A word would be read with the sentence's
-// counter ("측정 없음개").
-func (g gap) mark() string { return "—" }
-
 // unavailable is why the gap's machine cannot measure it; "" for another gap.
 func (g gap) unavailable() string {
 	if g.kind == gapUnavailable {
@@ -673,7 +668,7 @@ func (ev *eval) inline(v *parse.InlineValue) *view.Out {
 	}
 	if g, miss := ev.env.missing(x); miss {
 		ev.warn.KindAt(g.warnKind(), v.At, "%s", g.msg())
-		return &view.Out{State: view.Missing, Text: g.mark(), Title: g.ko()}
+		return &view.Out{State: view.Missing, Text: view.NoFigure, Title: g.ko()}
 	}
 	val, err := x.Eval(ev.env)
 	if err != nil {

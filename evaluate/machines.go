@@ -298,7 +298,7 @@ func (ev *eval) machineCell(dir *parse.Directive, x *parse.Experiment, m probe.M
 	if t.Cols != "" {
 		key = append(key, c.val)
 	}
-	cell := view.Cell{Text: "—", Title: view.MissingNote(ev.env.noteSet(c.mv.set), x.ID), Gap: view.GapMissing}
+	cell := view.Cell{Text: view.NoFigure, Title: view.MissingNote(ev.env.noteSet(c.mv.set), x.ID), Gap: view.GapMissing}
 	if c.mv.r != nil {
 		k := rowKey(key...)
 		found, has := c.mv.rows[k]

@@ -104,9 +104,9 @@ func figureCell(row dataset.Row, found bool, failed, unavailable string, m probe
 			return view.Cell{Text: view.FailedCell, Title: failed, Gap: view.GapFailed}, nil
 		}
 		if unavailable != "" {
-			return view.Cell{Text: "—", Title: view.UnavailableNote(unavailable), Gap: view.GapMissing}, nil
+			return view.Cell{Text: view.NoFigure, Title: view.UnavailableNote(unavailable), Gap: view.GapMissing}, nil
 		}
-		return view.Cell{Text: "—", Title: view.NotMeasured, Gap: view.GapMissing}, nil
+		return view.Cell{Text: view.NoFigure, Title: view.NotMeasured, Gap: view.GapMissing}, nil
 	}
 	s, ok := dataset.Summarize(row, m.Name)
 	if !ok {
@@ -114,7 +114,7 @@ func figureCell(row dataset.Row, found bool, failed, unavailable string, m probe
 		if m.Optional != "" {
 			why = view.NotApplicable("", m.Optional)
 		}
-		return view.Cell{Text: "—", Title: why, Gap: view.GapMissing}, nil
+		return view.Cell{Text: view.NoFigure, Title: why, Gap: view.GapMissing}, nil
 	}
 	// The same Value a reference to this cell would evaluate to, so a
 	// table and an inline value show a figure alike.

@@ -60,6 +60,7 @@ func (v Verdict) String() string { return verdicts[v].mark + " " + verdicts[v].w
 // The words of provenance lines, hovers and placeholders.
 const (
 	ThisMachine     = "이 기계"         // the build's own machine, unnamed
+	NoFigure        = "—"            // a figure's place when there is none; its title says why
 	NotMeasured     = "측정 없음"        // a figure with no result
 	FailedCell      = "실패"           // a table cell whose combination failed
 	NoSuchMetric    = "이 결과에 없는 지표"  // a cell of a metric the result lacks
