@@ -41,7 +41,7 @@ func (f *buildFlags) flags(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.fresh, "fresh", false, "measure every experiment (or those of --only) anew into this machine's set")
 	fs.StringSliceVar(&f.only, "only", nil, "measure only these experiment ids (comma-separated); every page is still built")
 	fs.BoolVar(&f.strict, "strict", false, "fail on a failing or undecidable claim, a missing figure, or any result that would have to be measured")
-	fs.BoolVar(&f.safe, "safe", false, "refuse raw HTML and javascript: links in the chapters, for chapters you do not trust (as book.yaml's safe: true)")
+	safeFlag(fs, &f.safe)
 	verboseFlag(fs, &f.verbose)
 	fs.BoolVar(&f.noCache, "no-cache", false, "evaluate and lay out every page anew, without reading or filling the render cache ("+book.CacheDir+"/ beside the chapters folder)")
 }
@@ -314,4 +314,9 @@ func stopNote(s dataset.Stop) string {
 		note += fmt.Sprintf(" (precision ±%g %% not reached)", 100*s.Precision)
 	}
 	return note + ", " + s.Why
+}
+
+// safeFlag is --safe, for chapters the user does not trust.
+func safeFlag(fs *pflag.FlagSet, safe *bool) {
+	fs.BoolVar(safe, "safe", false, "refuse raw HTML and javascript: links in the chapters, for chapters you do not trust (as book.yaml's safe: true)")
 }

@@ -811,3 +811,15 @@ func TestRenderReadsABoundedRegularFile(t *testing.T) {
 		t.Errorf("render - interrupted while stdin is silent: exit %d (%v)", code, err)
 	}
 }
+
+// render --safe refuses raw HTML as build --safe does.
+func TestRenderSafe(t *testing.T) {
+	src := "# 제목\n\n<script>alert(1)</script>\n"
+	if code, _, stderr := cli(t, src, "render", "-", "--chapters", "testdata/none"); code != 0 {
+		t.Errorf("render without --safe: exit %d: %s", code, stderr)
+	}
+	code, _, stderr := cli(t, src, "render", "-", "--safe", "--chapters", "testdata/none")
+	if code != 1 || !strings.Contains(stderr, "<stdin>:3:1: raw HTML is refused") {
+		t.Errorf("render --safe: exit %d: %q", code, stderr)
+	}
+}

@@ -16,7 +16,7 @@ import (
 
 type renderFlags struct {
 	bookSet
-	verbose bool
+	verbose, safe bool
 }
 
 var renderVerb = verb{name: "render", args: "FILE|-", summary: "render one Markdown document to an HTML fragment on stdout (never measures)",
@@ -26,6 +26,7 @@ var renderVerb = verb{name: "render", args: "FILE|-", summary: "render one Markd
 func (f *renderFlags) flags(fs *pflag.FlagSet) {
 	f.bookSet.flags(fs)
 	verboseFlag(fs, &f.verbose)
+	safeFlag(fs, &f.safe)
 }
 
 func (f *renderFlags) run(ctx context.Context, c *cmd, args []string) error {
@@ -60,6 +61,11 @@ func (f *renderFlags) run(ctx context.Context, c *cmd, args []string) error {
 	d, err := parse.Parse(name, src, opts.Probes)
 	if err != nil {
 		return err
+	}
+	if f.safe || cfg.Safe {
+		if err := d.CheckSafe(); err != nil {
+			return err
+		}
 	}
 	p, err := evaluate.Evaluate(d, res, experiments)
 	printWarnings(c.stderr, p.Warnings, f.verbose, nil)

@@ -12,9 +12,9 @@ import (
 
 type serveFlags struct {
 	dirs
-	set              setChoice
-	addr             string
-	measure, noCache bool
+	set                    setChoice
+	addr                   string
+	measure, noCache, safe bool
 }
 
 // serveVerb is `go run . serve`: the book in the browser, rebuilt and
@@ -29,6 +29,7 @@ func (f *serveFlags) flags(fs *pflag.FlagSet) {
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8000", "host:port to listen on (loopback unless you name another host)")
 	fs.BoolVar(&f.measure, "measure", false, "measure what is not measured yet in the background, one experiment at a time")
 	fs.BoolVar(&f.noCache, "no-cache", false, "rebuild every page on every save, without reading or filling the render cache")
+	safeFlag(fs, &f.safe)
 }
 
 func (f *serveFlags) run(ctx context.Context, c *cmd, args []string) error {
@@ -47,7 +48,7 @@ func (f *serveFlags) run(ctx context.Context, c *cmd, args []string) error {
 	if opts.Runner, err = c.probeRunner(); err != nil {
 		return err
 	}
-	opts.Cache = f.cache(f.noCache)
+	opts.Cache, opts.Safe = f.cache(f.noCache), f.safe
 	src := &preview.Book{Opts: opts, Templates: preview.TemplatesIn("templates")}
 	dirs, err := src.Folders()
 	if err != nil {

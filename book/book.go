@@ -245,9 +245,9 @@ func Sweep(e *parse.Experiment) string {
 	return strings.Join(parts, " ")
 }
 
-// checkSafe refuses, in safe mode (safe, or book.yaml's safe: true), the
+// CheckSafe refuses, in safe mode (safe, or book.yaml's safe: true), the
 // raw HTML and the links that run code of every chapter, at their places.
-func (b *Book) checkSafe(safe bool) error {
+func (b *Book) CheckSafe(safe bool) error {
 	if !safe && !b.Config.Safe {
 		return nil
 	}

@@ -206,7 +206,7 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, &UsageError{"--only: " + err.Error() + "; go run . status lists the experiments"}
 	}
-	if err := b.checkSafe(opts.Safe); err != nil {
+	if err := b.CheckSafe(opts.Safe); err != nil {
 		return nil, err
 	}
 	set, err := ChooseSet(b.Config, opts)

@@ -76,6 +76,9 @@ func (p *Book) Build() (*Site, error) {
 	if err := b.Check(res); err != nil {
 		return nil, err
 	}
+	if err := b.CheckSafe(p.Opts.Safe); err != nil {
+		return nil, err
+	}
 	pages, _, _, err := b.Render(res)
 	if err != nil {
 		return &Site{Pending: pending}, err

@@ -561,3 +561,25 @@ func TestSettledWaitsForTheWriter(t *testing.T) {
 		t.Error("a file nobody writes is not settled")
 	}
 }
+
+// The preview honours safe mode as the build does: book.yaml's safe: true
+// (or serve --safe) refuses a chapter's raw HTML, at its place.
+func TestSafeModeRefusesRawHTML(t *testing.T) {
+	for _, mode := range []string{"flag", "book.yaml"} {
+		src := fixture(t)
+		path := filepath.Join(src.Opts.Chapters, "02-two.md")
+		write(t, path, chapterTwo+"\n<script>alert(1)</script>\n")
+		if _, err := src.Build(); err != nil {
+			t.Fatalf("without safe mode: %v", err)
+		}
+		if mode == "flag" {
+			src.Opts.Safe = true
+		} else {
+			write(t, filepath.Join(src.Opts.Chapters, "book.yaml"), "title: 시험용 책\nlang: ko\nmachine: here\nsafe: true\n")
+		}
+		_, err := src.Build()
+		if want := path + ":9:1: raw HTML is refused"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", mode, err, want)
+		}
+	}
+}
