@@ -26,7 +26,7 @@ type Entry struct {
 	Type   string            // lower case: book, article, misc, online, ...
 	Key    string            // as written; keys are case-sensitive, as pandoc's are
 	Fields map[string]string // lower-case names; values with braces and TeX escapes resolved (url and doi verbatim)
-	At     parse.Pos         // of the key
+	At     parse.Pos         `json:"-"` // of the key, for errors (not in the render cache's key)
 }
 
 // Bib is a bibliography: its entries in the file's order.

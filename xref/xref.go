@@ -20,13 +20,13 @@ import (
 // Target is what a label names: a numbered figure or table, a heading, or
 // a chapter (sec-SLUG).
 type Target struct {
-	Kind    string // parse.FigLabel, parse.TblLabel or parse.SecLabel
-	Page    string // the chapter's page (SLUG.html); "" for a document without a slug
-	Chapter int    // the chapter's order (front matter); 0 for none
-	N       int    // its place among the chapter's figures or tables, from 1; 0 for a section
-	Title   string `json:",omitempty"` // a heading's text, a chapter's title
-	Whole   bool   `json:",omitempty"` // the chapter itself, not a place on its page
-	At      parse.Pos
+	Kind    string    // parse.FigLabel, parse.TblLabel or parse.SecLabel
+	Page    string    // the chapter's page (SLUG.html); "" for a document without a slug
+	Chapter int       // the chapter's order (front matter); 0 for none
+	N       int       // its place among the chapter's figures or tables, from 1; 0 for a section
+	Title   string    `json:",omitempty"` // a heading's text, a chapter's title
+	Whole   bool      `json:",omitempty"` // the chapter itself, not a place on its page
+	At      parse.Pos `json:"-"`          // where it is defined, for errors: no part of a page, so no part of the render cache's key
 }
 
 // Index is the book's labels, by name, and its bibliography.
