@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/spf13/pflag"
 
@@ -12,6 +13,7 @@ import (
 	"measuredbook/parse"
 	"measuredbook/render"
 	"measuredbook/store"
+	"measuredbook/xref"
 )
 
 type renderFlags struct {
@@ -49,8 +51,9 @@ func (f *renderFlags) run(ctx context.Context, c *cmd, args []string) error {
 	// experiments when there is a book, the document's own win.
 	experiments := map[string]*parse.Experiment{}
 	var cfg book.Config
+	var chapters []*parse.Doc
 	if b, err := book.Load(f.chapters, opts.Probes); err == nil {
-		experiments, cfg = b.Experiments, b.Config
+		experiments, cfg, chapters = b.Experiments, b.Config, b.Docs
 	}
 	set, err := book.ChooseSet(cfg, opts)
 	if err != nil {
@@ -67,17 +70,34 @@ func (f *renderFlags) run(ctx context.Context, c *cmd, args []string) error {
 			return err
 		}
 	}
+	// So may cross-references and citations: the book's labels and
+	// sources, this document in place of its chapter.
+	refs, err := book.LoadBib(f.chapters)
+	if err != nil {
+		return err
+	}
+	x, err := xref.New(withDoc(chapters, d), refs)
+	if err != nil {
+		return err
+	}
 	p, err := evaluate.Evaluate(d, res, experiments)
 	printWarnings(c.stderr, p.Warnings, f.verbose, nil)
 	if err != nil {
 		return err
 	}
-	html, err := render.HTML(d, p.Views)
+	html, err := render.HTMLWith(d, p.Views, x)
 	if err != nil {
 		return err
 	}
 	_, err = c.stdout.Write(html)
 	return err
+}
+
+// withDoc is the book's chapters with d in the place of the chapter of
+// the same file, or after them.
+func withDoc(chapters []*parse.Doc, d *parse.Doc) []*parse.Doc {
+	out := slices.DeleteFunc(slices.Clone(chapters), func(c *parse.Doc) bool { return c.File == d.File })
+	return append(out, d)
 }
 
 // readDocument reads the document to render as the build reads a chapter:

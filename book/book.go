@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -17,10 +18,12 @@ import (
 	"sync/atomic"
 	"syscall"
 
+	"measuredbook/bib"
 	"measuredbook/expr"
 	"measuredbook/parse"
 	"measuredbook/probe"
 	"measuredbook/store"
+	"measuredbook/xref"
 )
 
 // Book is every chapter, parsed, with its experiments indexed by id.
@@ -38,6 +41,10 @@ type Book struct {
 	// (parse.Doc.Uses over the book): what runs: auto measures until known.
 	Headline  map[string][]string
 	Templates fs.FS // the layouts and style.css; nil: the embedded ones
+	// Xref numbers the book's figures and tables and holds its labels and
+	// its bibliography (references.bib beside the chapters), every
+	// reference and citation checked.
+	Xref *xref.Index
 
 	probes []probe.Probe
 	cache  *renderCache        // nil: none
@@ -123,7 +130,7 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 		if c.doc, c.err = parse.Parse(files[i], src, probes); c.err == nil {
 			rc.keepParsed(c.doc, c.sum)
 			if kept.Add(int64(len(src))) > keepParsed {
-				c.doc, c.shallow = &parse.Doc{File: c.doc.File, Front: c.doc.Front, Experiments: c.doc.Experiments, Uses: c.doc.Uses, Links: c.doc.Links, Anchors: c.doc.Anchors}, true
+				c.doc, c.shallow = c.doc.Summary(), true
 			}
 		}
 	})
@@ -148,7 +155,7 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 		if !c.shallow {
 			full = c.doc
 		}
-		b.Docs = append(b.Docs, &parse.Doc{File: c.doc.File, Front: c.doc.Front, Experiments: c.doc.Experiments, Uses: c.doc.Uses, Links: c.doc.Links, Anchors: c.doc.Anchors})
+		b.Docs = append(b.Docs, c.doc.Summary())
 		b.src = append(b.src, c.sum)
 		b.full = append(b.full, full)
 	}
@@ -186,10 +193,34 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
+	refs, err := LoadBib(dir)
+	if err == nil {
+		b.Xref, err = xref.New(b.Docs, refs)
+	}
+	if err != nil {
+		return nil, err
+	}
 	if b.Config.Lang == "" {
 		b.Config.Lang = "ko"
 	}
 	return b, nil
+}
+
+// BibFile is the book's bibliography, beside its chapters.
+const BibFile = "references.bib"
+
+// LoadBib reads the bibliography of the chapters in dir: nil, and no
+// error, when there is none.
+func LoadBib(dir string) (*bib.Bib, error) {
+	name := filepath.Join(dir, BibFile)
+	src, err := store.ReadFile(name, MaxChapter)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return bib.Parse(name, src)
 }
 
 // doc returns chapter i parsed in full, and lets go of it: a render

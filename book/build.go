@@ -647,7 +647,7 @@ func (b *Book) renderChapter(l *layout, i int) (o chapterOut) {
 		return o
 	}
 	o.claims, o.sets = p.Claims, p.Sets
-	body, headings, err := render.SitePage(doc, p.Views, render.Site{Page: name, Data: l.has, PageOf: l.pageOf})
+	body, headings, err := render.SitePage(doc, p.Views, render.Site{Page: name, Data: l.has, PageOf: l.pageOf, Xref: b.Xref})
 	if err != nil {
 		o.err = err
 		return o

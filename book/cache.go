@@ -20,6 +20,7 @@ import (
 	"measuredbook/probe"
 	"measuredbook/probe/codehash"
 	"measuredbook/rendercache"
+	"measuredbook/xref"
 )
 
 // CacheDir is the render cache's folder, beside the chapters folder: the
@@ -152,6 +153,7 @@ type parsed struct {
 	Uses        map[string][]string
 	Links       []parse.Link
 	Anchors     []string
+	Xref        parse.Xref
 }
 
 // storedExperiment is an experiment as the cache keeps it: what its
@@ -200,7 +202,7 @@ func (rc *renderCache) parsed(file string, sum [sha256.Size]byte, probes []probe
 	if json.Unmarshal(data, &p) != nil {
 		return nil, false
 	}
-	d := &parse.Doc{File: file, Front: p.Front, Uses: p.Uses, Links: p.Links, Anchors: p.Anchors}
+	d := &parse.Doc{File: file, Front: p.Front, Uses: p.Uses, Links: p.Links, Anchors: p.Anchors, Xref: p.Xref}
 	for _, s := range p.Experiments {
 		x, ok := s.experiment(probes)
 		if !ok {
@@ -216,7 +218,7 @@ func (rc *renderCache) keepParsed(d *parse.Doc, sum [sha256.Size]byte) {
 	if rc == nil {
 		return
 	}
-	p := parsed{Front: d.Front, Uses: d.Uses, Links: d.Links, Anchors: d.Anchors}
+	p := parsed{Front: d.Front, Uses: d.Uses, Links: d.Links, Anchors: d.Anchors, Xref: d.Xref}
 	for _, x := range d.Experiments {
 		p.Experiments = append(p.Experiments, storeExperiment(x))
 	}
@@ -275,7 +277,8 @@ func (rc *renderCache) chapters(b *Book, l *layout) (*chapterCache, error) {
 		Has         map[string]bool
 		PageOf      map[string]string
 		Experiments map[string]storedExperiment
-	}{layouts, b.Config, l.base, l.has, l.pageOf, experiments})
+		Xref        *xref.Index // a figure renumbered or a source changed renders every page that refers to it
+	}{layouts, b.Config, l.base, l.has, l.pageOf, experiments, b.Xref})
 	if err != nil {
 		return nil, err
 	}

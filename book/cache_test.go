@@ -96,6 +96,15 @@ func TestCacheIsInvisible(t *testing.T) {
 	os.WriteFile(edited, bytes.Replace(src, []byte("\n---\n"), []byte("\n---\n\n맨 앞에 더한 문단.\n"), 1), 0o644)
 	step("an experiment moved", n-1)
 
+	// A figure added before another renumbers it: every page that may
+	// refer to it is made again, and reads the new number.
+	if src, err = os.ReadFile(edited); err != nil {
+		t.Fatal(err)
+	}
+	first := "\n```plot\nfrom: readiness\nx: idle\ny: round\nseries: api\nlabel: fig-first\n```\n"
+	os.WriteFile(edited, bytes.Replace(src, []byte("\n---\n"), []byte("\n---\n"+first), 1), 0o644)
+	step("a figure renumbered", 0)
+
 	// A claim's words change only the claims page beside its chapter's.
 	edited = filepath.Join(chapters, "copy-0006.md")
 	if src, err = os.ReadFile(edited); err != nil || !bytes.Contains(src, []byte("\ntext: ")) {

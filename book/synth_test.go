@@ -44,6 +44,9 @@ func largeBook(tb testing.TB) (chapters, results string) {
 var (
 	experimentBlock = regexp.MustCompile("(?s)```experiment [^\n]*\n.*?\n```\n")
 	frontMatter     = regexp.MustCompile(`(?s)\A---\n.*?\n---\n`)
+	// labelLine numbers a figure or a table: a copy keeps the reference
+	// to the real chapter's and defines none of its own.
+	labelLine = regexp.MustCompile(`(?m)^label: (fig|tbl)-.*\n`)
 )
 
 // synthBook writes a book of n chapters into a new folder and returns it:
@@ -71,6 +74,11 @@ func synthBook(tb testing.TB, n int) string {
 		}
 	}
 	write("book.yaml", cfg)
+	refs, err := os.ReadFile("../chapters/references.bib")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	write("references.bib", refs)
 	for i := 0; i < n; i++ {
 		src, err := os.ReadFile(real[i%len(real)])
 		if err != nil {
@@ -80,7 +88,7 @@ func synthBook(tb testing.TB, n int) string {
 			write(filepath.Base(real[i]), src)
 			continue
 		}
-		body := experimentBlock.ReplaceAll(frontMatter.ReplaceAll(src, nil), nil)
+		body := labelLine.ReplaceAll(experimentBlock.ReplaceAll(frontMatter.ReplaceAll(src, nil), nil), nil)
 		front := fmt.Sprintf("---\ntitle: \"사본 %d\"\norder: %d\nslug: copy-%04d\nlang: ko\n---\n", i, 100+i, i)
 		write(fmt.Sprintf("copy-%04d.md", i), append([]byte(front), body...))
 	}

@@ -26,6 +26,10 @@ type Directive struct {
 	y      *ybody
 	At     map[string]int // file offset of each field's value
 
+	// Label names a numbered table or figure (label: tbl-NAME on an
+	// experiment or a table, fig-NAME on a plot); "" for none.
+	Label string
+
 	Exp   *Experiment
 	Table *TableDir
 	Plot  *PlotDir
@@ -76,9 +80,9 @@ type WhenDir struct {
 }
 
 var directiveFields = map[string][]string{
-	"experiment": {"probe", "params", "runs", "precision", "budget", "show", "caption", "timeout", "labels"},
-	"table":      {"from", "rows", "cols", "value", "format", "caption", "where", "labels", "machines"},
-	"plot":       {"from", "kind", "x", "y", "quantiles", "series", "xscale", "yscale", "title", "ref", "machines", "where", "caption", "labels"},
+	"experiment": {"probe", "params", "runs", "precision", "budget", "show", "caption", "timeout", "labels", "label"},
+	"table":      {"from", "rows", "cols", "value", "format", "caption", "where", "labels", "machines", "label"},
+	"plot":       {"from", "kind", "x", "y", "quantiles", "series", "xscale", "yscale", "title", "ref", "machines", "where", "caption", "labels", "label"},
 	"claim":      {"expect", "text", "basis", "machines"},
 	"when":       {"if", "then", "else", "unsure"},
 }
@@ -123,11 +127,15 @@ func (d *Doc) parseDirective(n *ast.Directive, source []byte, base Offmap, probe
 	for name, f := range fs {
 		dir.At[name] = dir.y.at(f.val)
 	}
+	dir.Label = d.directiveLabel(dir, fs, e)
 	switch n.Name {
 	case "experiment":
 		dir.Exp = d.parseExperiment(dir, fs, probes, e)
 		if dir.Exp == nil {
 			return nil
+		}
+		if dir.Label != "" && dir.Exp.Show == "none" {
+			e.At(dir.At["label"], "label %s numbers the experiment's table, but show: none hides it; label a table or a plot of it instead", dir.Label)
 		}
 	case "table":
 		t := &TableDir{}

@@ -182,6 +182,8 @@ type Doc struct {
 	// has (headings, experiment-ID): what the book's links check needs.
 	Links   []Link
 	Anchors []string
+	// Xref is the chapter's labels, references and citations.
+	Xref Xref
 
 	f          *file
 	body       []byte // the Markdown after the front matter
@@ -249,6 +251,7 @@ func Parse(file string, src []byte, probes []probe.Probe) (*Doc, error) {
 		if !entering {
 			return gast.WalkContinue, nil
 		}
+		d.collectXref(n, d.body, base, e)
 		switch n := n.(type) {
 		case *gast.Link:
 			checkURL(n, n.Destination, n.Title, d.body, base, e)
@@ -486,6 +489,7 @@ func (d *Doc) parseSub(src string, m Offmap, what string, e *Errs) *Subdoc {
 		if !entering {
 			return gast.WalkContinue, nil
 		}
+		d.collectXref(n, s.Src, m, e)
 		switch n := n.(type) {
 		case *ast.Value:
 			if v := parseValue(n, m, e); v != nil {
@@ -513,6 +517,12 @@ func (d *Doc) Values() []*InlineValue { return d.values }
 
 // Directives are the body's directives, in document order.
 func (d *Doc) Directives() []*Directive { return d.directives }
+
+// Summary is what a book keeps of a parsed chapter between its check and
+// its render: no syntax tree, no source.
+func (d *Doc) Summary() *Doc {
+	return &Doc{File: d.File, Front: d.Front, Experiments: d.Experiments, Uses: d.Uses, Links: d.Links, Anchors: d.Anchors, Xref: d.Xref}
+}
 
 // Pos is the position of a file offset.
 func (d *Doc) Pos(off int) Pos { return d.f.pos(off) }

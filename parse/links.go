@@ -26,7 +26,8 @@ func LinkWarning(at Pos, format string, args ...any) error {
 
 // links collects what the links check of a book needs of d: its links
 // and images in document order, and the anchors its page has (each
-// heading's id, experiment-ID for each experiment).
+// heading's id, experiment-ID for each experiment, each figure's and
+// table's label).
 func (d *Doc) links(base Offmap) {
 	_ = gast.Walk(d.root, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
 		if !entering {
@@ -48,6 +49,14 @@ func (d *Doc) links(base Offmap) {
 	})
 	for _, x := range d.Experiments {
 		d.Anchors = append(d.Anchors, "experiment-"+x.ID)
+	}
+	if len(d.Xref.Cites) > 0 {
+		d.Anchors = append(d.Anchors, ReferencesID)
+	}
+	for _, l := range d.Xref.Labels {
+		if l.Kind() != SecLabel { // a heading's id is in already
+			d.Anchors = append(d.Anchors, l.Name)
+		}
 	}
 }
 

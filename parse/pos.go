@@ -242,3 +242,11 @@ func table(t []int, below Offmap) Offmap {
 
 // shift is the Offmap of a text that starts at byte base of the text below.
 func shift(base int) Offmap { return func(k int) int { return base + k } }
+
+// NewErrs starts a list of errors at offsets in src, a file of the book
+// that is not a chapter (the bibliography): the same positions, the same
+// messages.
+func NewErrs(file string, src []byte) *Errs { return &Errs{f: newFile(file, src)} }
+
+// Pos is the position of an offset in the errors' file.
+func (e *Errs) Pos(off int) Pos { return e.f.pos(off) }

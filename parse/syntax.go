@@ -22,16 +22,19 @@ import (
 )
 
 // Syntax adds the measured book's parsers to a goldmark instance:
-// directives, inline values and heading ids. A renderer adds its own node
-// renderers beside it.
+// directives, inline values, heading ids (an explicit {#sec-NAME} kept),
+// cross-references, citations and labelled images. A renderer adds its
+// own node renderers beside it.
 var Syntax goldmark.Extender = syntax{}
 
 type syntax struct{}
 
 func (syntax) Extend(m goldmark.Markdown) {
 	m.Parser().AddOptions(
-		parser.WithInlineParsers(util.Prioritized(valueParser{}, 500)),
-		parser.WithASTTransformers(util.Prioritized(directiveTransformer{}, 500), util.Prioritized(HeadingIDs, 600)),
+		// A citation is tried before goldmark's link (200) at the same '['.
+		parser.WithInlineParsers(util.Prioritized(valueParser{}, 500), util.Prioritized(refParser{}, 500), util.Prioritized(citeParser{}, 199)),
+		parser.WithASTTransformers(util.Prioritized(directiveTransformer{}, 500), util.Prioritized(figureTransformer{}, 500), util.Prioritized(HeadingIDs, 600)),
+		parser.WithHeadingAttribute(),
 	)
 }
 
@@ -169,6 +172,10 @@ func (headingIDs) Transform(doc *gast.Document, reader text.Reader, pc parser.Co
 		h, ok := n.(*gast.Heading)
 		if !entering || !ok {
 			return gast.WalkContinue, nil
+		}
+		if id, ok := h.AttributeString("id"); ok {
+			seen[string(id.([]byte))]++
+			return gast.WalkSkipChildren, nil
 		}
 		id := HeadingID(headingText(h, source))
 		seen[id]++

@@ -46,6 +46,10 @@ func (r htmlRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(gast.KindImage, r.renderImage)
 	reg.Register(gast.KindHeading, r.renderHeading)
 	reg.Register(east.KindTable, r.renderTable)
+	reg.Register(ast.KindRef, r.renderRef)
+	reg.Register(ast.KindCite, r.renderCite)
+	reg.Register(ast.KindFigure, r.renderFigure)
+	reg.Register(gast.KindDocument, r.renderDocument)
 }
 
 // The renderers goldmark's own, with the options of Markdown, would use
@@ -138,6 +142,12 @@ func (r htmlRenderer) plainText(b *strings.Builder, source []byte, n gast.Node) 
 				if t, ok := t.(*gast.Text); ok {
 					b.Write(t.Segment.Value(source))
 				}
+			}
+		case *ast.Ref:
+			if text, _ := r.h.refText(c.Name); text != "" {
+				b.WriteString(text)
+			} else {
+				b.Write(c.Raw)
 			}
 		case *gast.RawHTML, *gast.Image:
 		default:
@@ -244,11 +254,11 @@ func (r htmlRenderer) renderDirective(w util.BufWriter, source []byte, node gast
 	var b bytes.Buffer
 	switch v := r.h.page.View(n).(type) {
 	case *view.Experiment:
-		writeExperiment(&b, r.h.site, v)
+		writeExperiment(&b, r.h.site, v, r.h.number(n))
 	case *view.TableView:
-		writeTableView(&b, r.h.site, v)
+		writeTableView(&b, r.h.site, v, r.h.number(n))
 	case *view.Plot:
-		if err := writePlot(&b, r.h.site, v); err != nil {
+		if err := writePlot(&b, r.h.site, v, r.h.number(n)); err != nil {
 			return gast.WalkStop, err
 		}
 	case *view.Claim:

@@ -34,19 +34,58 @@ func HeadingLink(id, text string) string {
 	return `<a class="anchor" href="#` + esc(id) + `" aria-label="` + esc(view.SectionLink+text) + `">#</a>`
 }
 
-// writeTable writes t, on a site page (s) in a scroll region named by its
-// caption.
-func writeTable(b *bytes.Buffer, s *Site, class string, t *view.Table) {
+// number is a numbered figure's or table's anchor (its label) and its
+// number ("표 1.2"); zero for one without a label.
+type number struct{ id, text string }
+
+// attr is the id attribute of a numbered figure or table, "" for none.
+func (n number) attr() string {
+	if n.id == "" {
+		return ""
+	}
+	return ` id="` + esc(n.id) + `"`
+}
+
+// caption is a caption with the number before it: "표 1.2: 캡션".
+func (n number) caption(caption string) string {
+	caption = strings.TrimSpace(caption)
+	switch {
+	case n.text == "":
+		return caption
+	case caption == "":
+		return n.text
+	}
+	return n.text + ": " + caption
+}
+
+// captionHTML is caption with the number before it, marked up.
+func (n number) captionHTML(caption string) string {
+	if n.text == "" {
+		return esc(caption)
+	}
+	out := `<span class="mb-number">` + esc(n.text) + `</span>`
+	if caption = strings.TrimSpace(caption); caption != "" {
+		out += ": " + esc(caption)
+	}
+	return out
+}
+
+// writeTable writes t, numbered num, on a site page (s) in a scroll
+// region named by its number and caption.
+func writeTable(b *bytes.Buffer, s *Site, class string, t *view.Table, num number) {
 	if s != nil {
 		label := view.TableWord
-		if t.Caption != "" {
-			label += ": " + strings.TrimSpace(t.Caption)
+		if c := num.caption(t.Caption); c != "" {
+			label = c
+			if num.text == "" {
+				label = view.TableWord + ": " + c
+			}
 		}
 		b.WriteString(RegionStart(label))
 	}
-	b.WriteString(`<table class="` + class + `">` + "\n")
-	if t.Caption != "" {
-		b.WriteString("<caption>" + esc(t.Caption) + "</caption>\n")
+	b.WriteString(`<table class="` + class + `"` + num.attr() + `>` + "\n")
+	if t.Caption != "" || num.text != "" {
+		b.WriteString("<caption>" + num.captionHTML(t.Caption) + "</caption>\n")
 	}
 	if len(t.Head) > 0 {
 		b.WriteString("<thead>\n<tr>")
@@ -125,19 +164,20 @@ func join(a, b string) string {
 // figures its own way) but the provenance line stays: every experiment on
 // a page says who measured it, when and how often.
 // On a site page its provenance links to its raw data, if the site has it.
-func writeExperiment(b *bytes.Buffer, s *Site, v *view.Experiment) {
+func writeExperiment(b *bytes.Buffer, s *Site, v *view.Experiment, num number) {
 	id := ` id="experiment-` + esc(v.ID) + `"`
 	if v.Missing != "" {
 		if v.Hidden {
 			return
 		}
 		b.WriteString(`<figure class="mb-experiment"` + id + ">\n")
-		b.WriteString(`<p class="mb-missing">` + esc(v.Missing) + "</p>\n</figure>\n")
+		writeMissing(b, v.Missing, num)
+		b.WriteString("</figure>\n")
 		return
 	}
 	b.WriteString(`<figure class="mb-experiment"` + id + ">\n")
 	if !v.Hidden {
-		writeTable(b, s, "mb-results", v.Table)
+		writeTable(b, s, "mb-results", v.Table, num)
 	}
 	if v.Fixed != "" {
 		b.WriteString(`<p class="mb-fixed">` + esc(view.FixedPrefix+v.Fixed) + "</p>\n")
@@ -158,13 +198,23 @@ func writeExperiment(b *bytes.Buffer, s *Site, v *view.Experiment) {
 	b.WriteString("</figcaption>\n</figure>\n")
 }
 
-func writeTableView(b *bytes.Buffer, s *Site, v *view.TableView) {
+// writeMissing writes the placeholder of a figure or table with no
+// result; a numbered one keeps its anchor and number.
+func writeMissing(b *bytes.Buffer, missing string, num number) {
+	text := missing
+	if num.text != "" {
+		text = num.text + ": " + missing
+	}
+	b.WriteString(`<p class="mb-missing"` + num.attr() + `>` + esc(text) + "</p>\n")
+}
+
+func writeTableView(b *bytes.Buffer, s *Site, v *view.TableView, num number) {
 	if v.Missing != "" {
-		b.WriteString(`<p class="mb-missing">` + esc(v.Missing) + "</p>\n")
+		writeMissing(b, v.Missing, num)
 		return
 	}
 	b.WriteString(`<figure class="mb-table">` + "\n")
-	writeTable(b, s, "mb-results", v.Table)
+	writeTable(b, s, "mb-results", v.Table, num)
 	b.WriteString(`<figcaption class="mb-provenance">` + esc(v.Provenance) + "</figcaption>\n</figure>\n")
 }
 
@@ -172,9 +222,9 @@ func writeTableView(b *bytes.Buffer, s *Site, v *view.TableView) {
 // gives the figures, the renderer their picture. On a site page (s) the
 // stylesheet colours its series, and it scrolls in a region where its
 // text would be smaller than MinPlotText.
-func writePlot(b *bytes.Buffer, s *Site, v *view.Plot) error {
+func writePlot(b *bytes.Buffer, s *Site, v *view.Plot, num number) error {
 	if v.Missing != "" {
-		b.WriteString(`<p class="mb-missing">` + esc(v.Missing) + "</p>\n")
+		writeMissing(b, v.Missing, num)
 		return nil
 	}
 	var o plotsvg.Options
@@ -185,17 +235,21 @@ func writePlot(b *bytes.Buffer, s *Site, v *view.Plot) error {
 	if err != nil {
 		return fmt.Errorf("%s: plot: %v", v.At, err)
 	}
-	b.WriteString(`<figure class="mb-plot">` + "\n")
+	b.WriteString(`<figure class="mb-plot"` + num.attr() + `>` + "\n")
 	if s != nil {
 		// The region closes right after </svg>, before the line's end.
 		end := bytes.TrimRight(svg, "\n")
-		b.WriteString(RegionStart(view.PlotWord + ": " + v.Input.AccessibleName()))
+		label := view.PlotWord
+		if num.text != "" {
+			label = num.text
+		}
+		b.WriteString(RegionStart(label + ": " + v.Input.AccessibleName()))
 		svg = slices.Concat(end, []byte("</div>"), svg[len(end):])
 	}
 	b.Write(svg)
 	b.WriteString("\n<figcaption>")
-	if v.Caption != "" {
-		b.WriteString(esc(v.Caption) + " ")
+	if c := num.captionHTML(v.Caption); c != "" {
+		b.WriteString(c + " ")
 	}
 	b.WriteString(`<span class="mb-provenance">` + esc(v.Provenance) + "</span></figcaption>\n</figure>\n")
 	return nil

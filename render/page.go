@@ -14,14 +14,23 @@ import (
 	ghtml "github.com/yuin/goldmark/renderer/html"
 
 	"measuredbook/parse"
+	"measuredbook/parse/ast"
 	"measuredbook/view"
+	"measuredbook/xref"
 )
 
 // HTML renders the chapter body of d as an HTML fragment, each value and
 // directive from its view on p. A nil p (or a node p has no view of) shows
 // the source: nothing silently disappears.
 func HTML(d *parse.Doc, p *view.Page) ([]byte, error) {
-	out, _, err := render(d, p, nil)
+	return HTMLWith(d, p, nil)
+}
+
+// HTMLWith is HTML with the book's index: labelled figures and tables
+// numbered, references and citations resolved (nil: each shows its
+// source), the sources the chapter cites listed at its end.
+func HTMLWith(d *parse.Doc, p *view.Page, x *xref.Index) ([]byte, error) {
+	out, _, err := render(d, p, nil, x)
 	return out, err
 }
 
@@ -30,6 +39,7 @@ type Site struct {
 	Page   string            // the page's own file name
 	Data   map[string]bool   // the experiments whose raw data the site offers
 	PageOf map[string]string // the page each experiment is shown on
+	Xref   *xref.Index       // the book's labels and sources
 }
 
 // SitePage renders the chapter body of d as HTML shows it on page s of the
@@ -40,14 +50,24 @@ type Site struct {
 // to its raw data and each live value to the page of its experiment. It
 // also returns the page's h2–h4, in order.
 func SitePage(d *parse.Doc, p *view.Page, s Site) ([]byte, []view.Heading, error) {
-	return render(d, p, &s)
+	return render(d, p, &s, s.Xref)
 }
 
-func render(d *parse.Doc, p *view.Page, s *Site) ([]byte, []view.Heading, error) {
+func render(d *parse.Doc, p *view.Page, s *Site, x *xref.Index) ([]byte, []view.Heading, error) {
 	h := pageHTMLs.Get().(*pageHTML)
-	h.page, h.site = p, s
+	h.page, h.site, h.xref, h.root = p, s, x, d.Root()
+	if d.Front.Slug != "" {
+		h.self = d.Front.Slug + ".html"
+	}
+	h.labels, h.cites = map[*ast.Directive]string{}, map[string]*cited{}
+	for _, dir := range d.Directives() {
+		if dir.Label != "" {
+			h.labels[dir.Node] = dir.Label
+		}
+	}
 	defer func() {
 		h.page, h.site, h.buf, h.headings = nil, nil, h.buf[:0], nil
+		h.xref, h.root, h.labels, h.cites, h.order, h.self = nil, nil, nil, nil, nil, ""
 		pageHTMLs.Put(h)
 	}()
 	// Rendered into the instance's buffer, kept from page to page, and
@@ -68,6 +88,13 @@ type pageHTML struct {
 	headings []view.Heading
 	md       goldmark.Markdown
 	buf      []byte
+
+	xref   *xref.Index
+	self   string                    // the chapter's page, for a fragment
+	root   gast.Node                 // the page's document: its sources follow it
+	labels map[*ast.Directive]string // the label of each labelled directive
+	cites  map[string]*cited
+	order  []string // the keys cited, in the order of their first citation
 }
 
 // pageHTMLs are instances for HTML, each given one page at a time: making

@@ -16,6 +16,9 @@ import (
 
 	"golang.org/x/tools/txtar"
 
+	"measuredbook/bib"
+	"measuredbook/xref"
+
 	"measuredbook/dataset"
 	"measuredbook/probe"
 	"measuredbook/store"
@@ -214,6 +217,30 @@ func loadSets(t *testing.T, a *txtar.Archive) sets {
 	return s
 }
 
+// bookIndex is the index of a case's book: chapter.md and the other
+// chapters in the archive (every other NAME.md, in the archive's order),
+// with the bibliography references.bib if it has one.
+func bookIndex(t *testing.T, a *txtar.Archive, d *parse.Doc) (*xref.Index, error) {
+	docs := []*parse.Doc{d}
+	var refs *bib.Bib
+	for _, f := range a.Files {
+		switch {
+		case f.Name == "references.bib":
+			var err error
+			if refs, err = bib.Parse(f.Name, f.Data); err != nil {
+				return nil, err
+			}
+		case strings.HasSuffix(f.Name, ".md") && f.Name != "chapter.md":
+			other, err := parse.Parse(f.Name, f.Data, fakeProbes)
+			if err != nil {
+				t.Fatalf("%s: %v", f.Name, err)
+			}
+			docs = append(docs, other)
+		}
+	}
+	return xref.New(docs, refs)
+}
+
 func errLines(err error) string {
 	if err == nil {
 		return ""
@@ -258,6 +285,10 @@ func TestCases(t *testing.T) {
 			}
 			got := map[string]string{}
 			d, err := parse.Parse("chapter.md", src, fakeProbes)
+			var x *xref.Index
+			if err == nil {
+				x, err = bookIndex(t, a, d)
+			}
 			if err != nil {
 				got["errors"] = errLines(err)
 			} else {
@@ -269,7 +300,7 @@ func TestCases(t *testing.T) {
 				var out []byte
 				if err == nil {
 					// Drawing a plot may fail too, when the page is rendered.
-					out, err = HTML(d, p.Views)
+					out, err = HTMLWith(d, p.Views, x)
 					got["errors"] = errLines(err)
 				}
 				if err == nil {
@@ -278,7 +309,7 @@ func TestCases(t *testing.T) {
 					// the same input gives the same bytes.
 					d2, _ := parse.Parse("chapter.md", src, fakeProbes)
 					p2, _ := evaluate.Evaluate(d2, loadResults(t, a), nil)
-					out2, _ := HTML(d2, p2.Views)
+					out2, _ := HTMLWith(d2, p2.Views, x)
 					if !bytes.Equal(out, out2) {
 						t.Errorf("two renderings differ")
 					}

@@ -322,3 +322,40 @@ func SettingHead(words string) string { return words + " (설정)" }
 
 // MeasuredHead: see SettingHead.
 func MeasuredHead(words string) string { return words + " (측정)" }
+
+// The words of the book's structure: numbered figures and tables (PlotWord
+// and TableWord name them), references to chapters and headings, and a
+// chapter's sources.
+const (
+	ReferencesHeading = "참고 문헌"      // the heading of a chapter's sources
+	BackToText        = "본문의 인용 자리로" // a source's links back to where it is cited
+	Accessed          = "확인"         // the date a web page was read (urldate)
+)
+
+// Numbered is a figure's or a table's number: "그림 2.3" (word PlotWord
+// or TableWord, the chapter's order, its place in the chapter), or "그림 3"
+// in a document that is no chapter of the book (order 0).
+func Numbered(word string, chapter, n int) string {
+	if chapter == 0 {
+		return fmt.Sprintf("%s %d", word, n)
+	}
+	return fmt.Sprintf("%s %d.%d", word, chapter, n)
+}
+
+// ChapterRef is a reference to a chapter: "2장", or its title when it has
+// no order.
+func ChapterRef(chapter int, title string) string {
+	if chapter == 0 {
+		return "‘" + title + "’"
+	}
+	return fmt.Sprintf("%d장", chapter)
+}
+
+// SectionRef is a reference to a heading: its text in quotes, after its
+// chapter when that is another one ("2장 ‘…’").
+func SectionRef(chapter int, other bool, title string) string {
+	if other && chapter != 0 {
+		return fmt.Sprintf("%d장 ‘%s’", chapter, title)
+	}
+	return "‘" + title + "’"
+}

@@ -1,6 +1,8 @@
 // Package ast defines the goldmark AST nodes of the measured book's
 // Markdown extension: a Directive block for the fenced experiment, table,
-// plot, claim and when blocks, and a Value inline for {{ EXPR }}.
+// plot, claim and when blocks, a Value inline for {{ EXPR }}, and the
+// book's structure: a Ref (@fig-NAME), a Cite ([@key]) and a Figure (a
+// labelled image).
 //
 // A node holds only what the parser found in the source: a parsed chapter
 // is never written to again. What evaluation makes of a node is its view
@@ -78,4 +80,70 @@ func (n *Value) Kind() gast.NodeKind { return KindValue }
 // Dump implements gast.Node.
 func (n *Value) Dump(source []byte, level int) {
 	gast.DumpHelper(n, source, level, map[string]string{"Expr": n.Expr}, nil)
+}
+
+// KindRef is the NodeKind of a Ref.
+var KindRef = gast.NewNodeKind("MeasuredRef")
+
+// Ref is a cross-reference written @fig-NAME, @tbl-NAME or @sec-NAME: a
+// link to a numbered figure or table, a chapter or a heading, anywhere in
+// the book.
+type Ref struct {
+	gast.BaseInline
+	Name string // without the @: fig-handoff
+	Raw  []byte // the source, @ included
+}
+
+// Kind implements gast.Node.
+func (n *Ref) Kind() gast.NodeKind { return KindRef }
+
+// Dump implements gast.Node.
+func (n *Ref) Dump(source []byte, level int) {
+	gast.DumpHelper(n, source, level, map[string]string{"Name": n.Name}, nil)
+}
+
+// KindCite is the NodeKind of a Cite.
+var KindCite = gast.NewNodeKind("MeasuredCite")
+
+// Cite is a bracketed citation, [@key], [@key, §3] or [@a; @b], as
+// pandoc writes it.
+type Cite struct {
+	gast.BaseInline
+	Items []CiteItem
+	Raw   []byte // the source, brackets included
+}
+
+// CiteItem is one source a citation names, with its locator (a page or a
+// section: "§3"; "" for none) and the offset of its key in the source.
+type CiteItem struct {
+	Key, Locator string
+	Off          int
+}
+
+// Kind implements gast.Node.
+func (n *Cite) Kind() gast.NodeKind { return KindCite }
+
+// Dump implements gast.Node.
+func (n *Cite) Dump(source []byte, level int) {
+	gast.DumpHelper(n, source, level, map[string]string{"Raw": string(n.Raw)}, nil)
+}
+
+// KindFigure is the NodeKind of a Figure.
+var KindFigure = gast.NewNodeKind("MeasuredFigure")
+
+// Figure is a paragraph that holds a single image with a label,
+// ![caption](file.svg){#fig-NAME}: a numbered figure. Its child is the
+// image.
+type Figure struct {
+	gast.BaseBlock
+	Label string
+	At    int // the offset of its line in the source
+}
+
+// Kind implements gast.Node.
+func (n *Figure) Kind() gast.NodeKind { return KindFigure }
+
+// Dump implements gast.Node.
+func (n *Figure) Dump(source []byte, level int) {
+	gast.DumpHelper(n, source, level, map[string]string{"Label": n.Label}, nil)
 }
