@@ -153,6 +153,7 @@ import (
 	"unicode/utf8"
 
 	gast "github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
 
 	"measuredbook/expr"
@@ -258,6 +259,8 @@ func Parse(file string, src []byte, probes []probe.Probe) (*Doc, error) {
 			if v := parseValue(n, base, e); v != nil {
 				d.values = append(d.values, v)
 			}
+		case *gast.Blockquote:
+			unknownCallout(n, d.body, base, w)
 		case *gast.FencedCodeBlock:
 			if checkFence(n, d.body, base, w, KindUnclosed) {
 				misspelt(n, d.body, base, w)
@@ -493,6 +496,10 @@ func (d *Doc) parseSub(src string, m Offmap, what string, e *Errs) *Subdoc {
 			}
 		case *ast.Directive:
 			e.At(m(n.Pos()), "a %s directive cannot be nested inside %s", n.Name, what)
+		case *east.Footnote:
+			// Its number and id would be the body's first note's again.
+			at := max(bytes.Index(s.Src, []byte("[^"+string(n.Ref)+"]:")), 0)
+			e.At(m(at), "a footnote cannot be defined inside %s; define it in the chapter's prose", what)
 		}
 		return gast.WalkContinue, nil
 	})
