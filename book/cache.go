@@ -20,6 +20,7 @@ import (
 	"measuredbook/probe"
 	"measuredbook/probe/codehash"
 	"measuredbook/rendercache"
+	"measuredbook/store"
 )
 
 // CacheDir is the render cache's folder, beside the chapters folder: the
@@ -152,6 +153,7 @@ type parsed struct {
 	Uses        map[string][]string
 	Links       []parse.Link
 	Anchors     []string
+	Includes    []parse.Include // read again, to check they are as they were
 }
 
 // storedExperiment is an experiment as the cache keeps it: what its
@@ -200,7 +202,12 @@ func (rc *renderCache) parsed(file string, sum [sha256.Size]byte, probes []probe
 	if json.Unmarshal(data, &p) != nil {
 		return nil, false
 	}
-	d := &parse.Doc{File: file, Front: p.Front, Uses: p.Uses, Links: p.Links, Anchors: p.Anchors}
+	for _, inc := range p.Includes {
+		if src, err := store.ReadFile(inc.File, MaxChapter); err != nil || sha256.Sum256(src) != inc.Sum {
+			return nil, false
+		}
+	}
+	d := &parse.Doc{File: file, Front: p.Front, Uses: p.Uses, Links: p.Links, Anchors: p.Anchors, Includes: p.Includes}
 	for _, s := range p.Experiments {
 		x, ok := s.experiment(probes)
 		if !ok {
@@ -216,7 +223,7 @@ func (rc *renderCache) keepParsed(d *parse.Doc, sum [sha256.Size]byte) {
 	if rc == nil {
 		return
 	}
-	p := parsed{Front: d.Front, Uses: d.Uses, Links: d.Links, Anchors: d.Anchors}
+	p := parsed{Front: d.Front, Uses: d.Uses, Links: d.Links, Anchors: d.Anchors, Includes: d.Includes}
 	for _, x := range d.Experiments {
 		p.Experiments = append(p.Experiments, storeExperiment(x))
 	}

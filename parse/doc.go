@@ -183,6 +183,9 @@ type Doc struct {
 	// has (headings, experiment-ID): what the book's links check needs.
 	Links   []Link
 	Anchors []string
+	// Includes are the files the chapter includes, directly or not, in
+	// the order they were read.
+	Includes []Include
 
 	f          *file
 	body       []byte // the Markdown after the front matter
@@ -236,11 +239,15 @@ type Experiment struct {
 // experiments. The error joins one *PosError per problem found.
 func Parse(file string, src []byte, probes []probe.Probe) (*Doc, error) {
 	d := &Doc{File: file, f: newFile(file, src)}
-	e, w := &Errs{f: d.f}, &Errs{f: d.f}
+	e := &Errs{f: d.f}
+	bodyOff := d.parseFront(src, e)
+	e.list = append(e.list, d.expandIncludes(bodyOff)...)
+	e.f = d.f
+	src = d.f.src // the chapter with its includes
+	w := &Errs{f: d.f}
 	for _, off := range invalidUTF8(src) {
 		w.KindAt(KindText, off, "invalid UTF-8 (byte 0x%02x): the page cannot show it as written; save the file as UTF-8", src[off])
 	}
-	bodyOff := d.parseFront(src, e)
 	d.body = src[bodyOff:]
 	d.root = docParser().Parse(text.NewReader(d.body))
 	base := shift(bodyOff)
@@ -256,6 +263,9 @@ func Parse(file string, src []byte, probes []probe.Probe) (*Doc, error) {
 		case *gast.Image:
 			checkURL(n, n.Destination, n.Title, d.body, base, e)
 		case *ast.Value:
+			if shortcode(n, base, e) {
+				break
+			}
 			if v := parseValue(n, base, e); v != nil {
 				d.values = append(d.values, v)
 			}
