@@ -97,6 +97,19 @@
 // Inside a GFM table cell write the format bar as \|. The expression
 // language is package expr's.
 //
+// # Footnotes, definition lists, callouts, includes
+//
+// goldmark's footnote ([^1] … [^1]: text) and definition-list extensions
+// are on; a footnote cannot be defined inside a directive's Markdown. A
+// quote whose first line is [!NOTE], [!TIP], [!IMPORTANT], [!WARNING] or
+// [!CAUTION] alone (any case) is an ast.Callout; [!OTHER] stays a quote
+// and is a warning of kind KindCallout. A paragraph that is
+// {{< include FILE >}} alone, at the top level, is replaced by FILE's text
+// before the chapter is parsed (FILE relative to the file naming it,
+// inside the chapter's folder); positions in it name that file, with
+// Pos.Via saying where it was included from, and Doc.Includes lists what
+// was read. A cycle is an error.
+//
 // # What the page shows
 //
 // Every figure carries its provenance. A value renders as
