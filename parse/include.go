@@ -36,6 +36,9 @@ var includeLine = regexp.MustCompile(`^[ \t]*\{\{<[ \t]*include[ \t]+([^ \t>]+)[
 // a million copies.
 const maxIncludes = 1000
 
+// maxIncluded is the largest file included, in bytes (a chapter's limit).
+const maxIncluded = 16 << 20
+
 // includer expands the includes of a chapter: each paragraph that is
 // {{< include FILE >}} alone, at the top level of the chapter or of a file
 // it includes, is replaced by that file's text, FILE relative to the file
@@ -79,7 +82,7 @@ func (x *includer) expand(f *file, name string, off int, text []byte, via string
 			here += ", " + via
 		}
 		sub := newFile(x.display(inc), content)
-		body, subSpans := x.expand(sub, inc, 0, content, here, append(chain, inc))
+		body, subSpans := x.expand(sub, inc, 0, content, here, slices.Concat(chain, []string{inc}))
 		if subSpans == nil {
 			subSpans = []span{{at: 0, f: sub, off: 0, via: here}}
 		}
@@ -144,11 +147,21 @@ func (x *includer) read(f *file, name string, relAt int, rel, via string, chain 
 	if len(x.includes) >= maxIncludes {
 		return fail("more than %d includes in one chapter", maxIncludes)
 	}
+	// Stat first: a FIFO or a device named *.md must not hang the build
+	// nor fill its memory.
+	st, err := fs.Stat(x.fsys, inc)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fail("include %q: no file %s%s", rel, x.display(inc), x.nearest(inc))
+	case err != nil:
+		return fail("include %q: %v", rel, err)
+	case !st.Mode().IsRegular():
+		return fail("include %q: %s is not a regular file", rel, x.display(inc))
+	case st.Size() > maxIncluded:
+		return fail("include %q: %s is larger than %d MiB", rel, x.display(inc), maxIncluded>>20)
+	}
 	content, err := fs.ReadFile(x.fsys, inc)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return fail("include %q: no file %s%s", rel, x.display(inc), x.nearest(inc))
-		}
 		return fail("include %q: %v", rel, err)
 	}
 	x.includes = append(x.includes, Include{File: x.display(inc), Sum: sha256.Sum256(content)})

@@ -78,13 +78,18 @@ const (
 	TableWord       = "표"            // a table's scroll region
 	PlotWord        = "그림"           // a plot's scroll region
 	RawData         = "원자료"          // an experiment's raw data for download
-	FootnoteBack    = "본문으로 돌아가기"    // a footnote's link back to where it is referred to
 	// SpreadNote is the hover of a provenance line's spread.
 	SpreadNote = "편차: 지표마다, 조합별 (최댓값 − 최솟값) ÷ 중앙값의 절반 가운데 가장 큰 값. 중앙값이 1보다 작은 횟수는 상대 편차가 뜻이 없어 뺍니다."
 	// RuleNote is the hover of a claim a probe decides by rule: its verdict
 	// restates the probe's definition, it is not a finding.
 	RuleNote = "규칙으로 판정: 프로브가 정한 규칙에 따른 값이며, 측정으로 확인한 결과가 아닙니다"
 )
+
+// The words of footnotes and callouts.
+
+// FootnoteBack is the title of a footnote's link back to where it is
+// referred to.
+const FootnoteBack = "본문으로 돌아가기"
 
 // CalloutTitles are the titles of the callouts, by kind (> [!NOTE]).
 var CalloutTitles = map[string]string{"NOTE": "참고", "TIP": "팁", "IMPORTANT": "중요", "WARNING": "경고", "CAUTION": "주의"}
