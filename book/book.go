@@ -90,6 +90,9 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 	}
 	b.Config = cfg
 	files, err := store.Named(dir, "", ".md")
+	// A file whose name starts with _ is a fragment chapters include
+	// (Quarto's rule), not a chapter.
+	files = slices.DeleteFunc(files, func(f string) bool { return strings.HasPrefix(filepath.Base(f), "_") })
 	switch {
 	case errors.Is(err, syscall.ENOTDIR):
 		return nil, &UsageError{fmt.Sprintf("%s: is a file, not a folder; --chapters names the folder that holds the chapters (*.md) and book.yaml", dir)}
@@ -112,7 +115,7 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 		c := &chapters[i]
 		if f, ok := sources.lookup(files[i]); ok {
 			if c.doc, c.shallow = rc.parsed(files[i], f.sum, probes); c.shallow {
-				c.sum = f.sum
+				c.sum = chapterSum(f.sum, c.doc.Includes)
 				return
 			}
 		}
@@ -122,13 +125,15 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 			c.read = err
 			return
 		}
-		c.sum = sha256.Sum256(src)
-		sources.remember(files[i], fi, sourceFile{sum: c.sum})
-		if c.doc, c.shallow = rc.parsed(files[i], c.sum, probes); c.shallow {
+		srcSum := sha256.Sum256(src)
+		sources.remember(files[i], fi, sourceFile{sum: srcSum})
+		if c.doc, c.shallow = rc.parsed(files[i], srcSum, probes); c.shallow {
+			c.sum = chapterSum(srcSum, c.doc.Includes)
 			return
 		}
 		if c.doc, c.err = parse.Parse(files[i], src, probes); c.err == nil {
-			rc.keepParsed(c.doc, c.sum)
+			rc.keepParsed(c.doc, srcSum)
+			c.sum = chapterSum(srcSum, c.doc.Includes)
 			if kept.Add(int64(len(src))) > keepParsed {
 				c.doc, c.shallow = c.doc.Summary(), true
 			}
@@ -244,14 +249,29 @@ func (b *Book) parse(i int) (*parse.Doc, error) {
 	if err != nil {
 		return nil, err
 	}
-	if sha256.Sum256(src) != b.src[i] {
-		return nil, fmt.Errorf("%s: changed while the book was being built; build again", d.File)
-	}
 	full, err := parse.Parse(d.File, src, b.probes)
+	if err == nil && chapterSum(sha256.Sum256(src), full.Includes) != b.src[i] {
+		return nil, fmt.Errorf("%s: changed while the book was being built (or a file it includes did); build again", d.File)
+	}
 	if err == nil {
 		b.full[i] = full
 	}
 	return full, err
+}
+
+// chapterSum is what a chapter's cache entries key on: its source's
+// SHA-256 and, when it includes files, theirs.
+func chapterSum(src [sha256.Size]byte, includes []parse.Include) [sha256.Size]byte {
+	if len(includes) == 0 {
+		return src
+	}
+	h := sha256.New()
+	h.Write(src[:])
+	for _, inc := range includes {
+		h.Write([]byte(inc.File + "\x00"))
+		h.Write(inc.Sum[:])
+	}
+	return [sha256.Size]byte(h.Sum(nil))
 }
 
 // Select returns the ids to act on: all, or those named (each must exist).

@@ -358,10 +358,10 @@ func (b *Book) strictFailures(rep *Report, set string, firstGap error) error {
 	}
 	// A sentence picked by a condition the runs do not decide, with no
 	// unsure branch to say so, states noise as a finding; a link to
-	// nowhere, a directive shown as code and a code block that swallows
-	// the rest of its chapter are broken pages.
+	// nowhere, a directive shown as code, a callout shown as a quote and a
+	// code block that swallows the rest of its chapter are broken pages.
 	for _, w := range rep.Warnings {
-		if k := WarningKind(w); k == parse.KindInconclusive || k == parse.KindLink || k == parse.KindMisspelt || k == parse.KindUnclosed {
+		if k := WarningKind(w); k == parse.KindInconclusive || k == parse.KindLink || k == parse.KindMisspelt || k == parse.KindUnclosed || k == parse.KindCallout {
 			failing = append(failing, w.Error())
 		}
 	}

@@ -20,6 +20,7 @@ import (
 	"measuredbook/probe"
 	"measuredbook/probe/codehash"
 	"measuredbook/rendercache"
+	"measuredbook/store"
 	"measuredbook/xref"
 )
 
@@ -154,6 +155,7 @@ type parsed struct {
 	Links       []parse.Link
 	Anchors     []string
 	Xref        parse.Xref
+	Includes    []parse.Include // read again, to check they are as they were
 }
 
 // storedExperiment is an experiment as the cache keeps it: what its
@@ -202,7 +204,12 @@ func (rc *renderCache) parsed(file string, sum [sha256.Size]byte, probes []probe
 	if json.Unmarshal(data, &p) != nil {
 		return nil, false
 	}
-	d := &parse.Doc{File: file, Front: p.Front, Uses: p.Uses, Links: p.Links, Anchors: p.Anchors, Xref: p.Xref}
+	for _, inc := range p.Includes {
+		if src, err := store.ReadFile(inc.File, MaxChapter); err != nil || sha256.Sum256(src) != inc.Sum {
+			return nil, false
+		}
+	}
+	d := &parse.Doc{File: file, Front: p.Front, Uses: p.Uses, Links: p.Links, Anchors: p.Anchors, Xref: p.Xref, Includes: p.Includes}
 	for _, s := range p.Experiments {
 		x, ok := s.experiment(probes)
 		if !ok {
@@ -218,7 +225,7 @@ func (rc *renderCache) keepParsed(d *parse.Doc, sum [sha256.Size]byte) {
 	if rc == nil {
 		return
 	}
-	p := parsed{Front: d.Front, Uses: d.Uses, Links: d.Links, Anchors: d.Anchors, Xref: d.Xref}
+	p := parsed{Front: d.Front, Uses: d.Uses, Links: d.Links, Anchors: d.Anchors, Xref: d.Xref, Includes: d.Includes}
 	for _, x := range d.Experiments {
 		p.Experiments = append(p.Experiments, storeExperiment(x))
 	}

@@ -407,3 +407,49 @@ func TestSourcesRemembersResults(t *testing.T) {
 		t.Errorf("a changed result was not read again (found: %v)", ok)
 	}
 }
+
+// An edit to an included fragment renders again the chapter that includes
+// it, and only that one; a fragment (_NAME.md) is not a chapter itself.
+func TestCacheFollowsIncludes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "chapters")
+	os.MkdirAll(dir, 0o755)
+	cfg, err := os.ReadFile("../chapters/book.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("book.yaml", string(cfg))
+	write("a.md", "---\ntitle: 가\nslug: a\norder: 1\n---\n\n{{< include _part.md >}}\n")
+	write("b.md", "---\ntitle: 나\nslug: b\norder: 2\n---\n\n본문.\n")
+	write("_part.md", "첫 조각.\n")
+	opts := largeOptions(t, dir, "../results")
+	opts.Cache = filepath.Join(t.TempDir(), "cache")
+	build := func(want string, cached int) {
+		t.Helper()
+		o := opts
+		o.Out = filepath.Join(t.TempDir(), "out")
+		rep, err := Build(context.Background(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, _ := os.ReadFile(filepath.Join(o.Out, "a.html"))
+		if !strings.Contains(string(page), want) {
+			t.Errorf("a.html has no %q", want)
+		}
+		if rep.Chapters != 2 || rep.Cached != cached {
+			t.Errorf("%d of %d chapters from the cache, want %d of 2", rep.Cached, rep.Chapters, cached)
+		}
+		if _, err := os.Stat(filepath.Join(o.Out, "_part.html")); err == nil {
+			t.Error("the fragment was built as a chapter")
+		}
+	}
+	build("첫 조각.", 0)
+	build("첫 조각.", 2)
+	write("_part.md", "고친 조각.\n")
+	build("고친 조각.", 1)
+}

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -64,6 +65,9 @@ func synthBook(tb testing.TB, n int) string {
 	if err != nil || len(real) == 0 {
 		tb.Fatalf("no chapters in ../chapters (%v)", err)
 	}
+	// The fragments the chapters include are copied as they are.
+	fragments, _ := filepath.Glob("../chapters/_*.md")
+	real = slices.DeleteFunc(real, func(f string) bool { return slices.Contains(fragments, f) })
 	cfg, err := os.ReadFile("../chapters/book.yaml")
 	if err != nil {
 		tb.Fatal(err)
@@ -79,6 +83,13 @@ func synthBook(tb testing.TB, n int) string {
 		tb.Fatal(err)
 	}
 	write("references.bib", refs)
+	for _, f := range fragments {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		write(filepath.Base(f), src)
+	}
 	for i := 0; i < n; i++ {
 		src, err := os.ReadFile(real[i%len(real)])
 		if err != nil {

@@ -97,6 +97,19 @@
 // Inside a GFM table cell write the format bar as \|. The expression
 // language is package expr's.
 //
+// # Footnotes, definition lists, callouts, includes
+//
+// goldmark's footnote ([^1] … [^1]: text) and definition-list extensions
+// are on; a footnote cannot be defined inside a directive's Markdown. A
+// quote whose first line is [!NOTE], [!TIP], [!IMPORTANT], [!WARNING] or
+// [!CAUTION] alone (any case) is an ast.Callout; [!OTHER] stays a quote
+// and is a warning of kind KindCallout. A paragraph that is
+// {{< include FILE >}} alone, at the top level, is replaced by FILE's text
+// before the chapter is parsed (FILE relative to the file naming it,
+// inside the chapter's folder); positions in it name that file, with
+// Pos.Via saying where it was included from, and Doc.Includes lists what
+// was read. A cycle is an error.
+//
 // # What the page shows
 //
 // Every figure carries its provenance. A value renders as
@@ -153,6 +166,7 @@ import (
 	"unicode/utf8"
 
 	gast "github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
 
 	"measuredbook/expr"
@@ -184,6 +198,9 @@ type Doc struct {
 	Anchors []string
 	// Xref is the chapter's labels, references and citations.
 	Xref Xref
+	// Includes are the files the chapter includes, directly or not, in
+	// the order they were read.
+	Includes []Include
 
 	f          *file
 	body       []byte // the Markdown after the front matter
@@ -237,11 +254,15 @@ type Experiment struct {
 // experiments. The error joins one *PosError per problem found.
 func Parse(file string, src []byte, probes []probe.Probe) (*Doc, error) {
 	d := &Doc{File: file, f: newFile(file, src)}
-	e, w := &Errs{f: d.f}, &Errs{f: d.f}
+	e := &Errs{f: d.f}
+	bodyOff := d.parseFront(src, e)
+	e.list = append(e.list, d.expandIncludes(bodyOff)...)
+	e.f = d.f
+	src = d.f.src // the chapter with its includes
+	w := &Errs{f: d.f}
 	for _, off := range invalidUTF8(src) {
 		w.KindAt(KindText, off, "invalid UTF-8 (byte 0x%02x): the page cannot show it as written; save the file as UTF-8", src[off])
 	}
-	bodyOff := d.parseFront(src, e)
 	d.body = src[bodyOff:]
 	d.root = docParser().Parse(text.NewReader(d.body))
 	base := shift(bodyOff)
@@ -258,9 +279,14 @@ func Parse(file string, src []byte, probes []probe.Probe) (*Doc, error) {
 		case *gast.Image:
 			checkURL(n, n.Destination, n.Title, d.body, base, e)
 		case *ast.Value:
+			if shortcode(n, base, e) {
+				break
+			}
 			if v := parseValue(n, base, e); v != nil {
 				d.values = append(d.values, v)
 			}
+		case *gast.Blockquote:
+			unknownCallout(n, d.body, base, w)
 		case *gast.FencedCodeBlock:
 			if checkFence(n, d.body, base, w, KindUnclosed) {
 				misspelt(n, d.body, base, w)
@@ -497,6 +523,10 @@ func (d *Doc) parseSub(src string, m Offmap, what string, e *Errs) *Subdoc {
 			}
 		case *ast.Directive:
 			e.At(m(n.Pos()), "a %s directive cannot be nested inside %s", n.Name, what)
+		case *east.Footnote:
+			// Its number and id would be the body's first note's again.
+			at := max(bytes.Index(s.Src, []byte("[^"+string(n.Ref)+"]:")), 0)
+			e.At(m(at), "a footnote cannot be defined inside %s; define it in the chapter's prose", what)
 		}
 		return gast.WalkContinue, nil
 	})
@@ -521,7 +551,7 @@ func (d *Doc) Directives() []*Directive { return d.directives }
 // Summary is what a book keeps of a parsed chapter between its check and
 // its render: no syntax tree, no source.
 func (d *Doc) Summary() *Doc {
-	return &Doc{File: d.File, Front: d.Front, Experiments: d.Experiments, Uses: d.Uses, Links: d.Links, Anchors: d.Anchors, Xref: d.Xref}
+	return &Doc{File: d.File, Front: d.Front, Experiments: d.Experiments, Uses: d.Uses, Links: d.Links, Anchors: d.Anchors, Xref: d.Xref, Includes: d.Includes}
 }
 
 // Pos is the position of a file offset.

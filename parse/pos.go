@@ -16,6 +16,9 @@ import (
 type Pos struct {
 	File      string
 	Line, Col int
+	// Via is where File is included from, when it is: "FILE:LINE" of each
+	// include, innermost first, ", " between them.
+	Via string `json:",omitempty"`
 }
 
 // String returns "FILE:LINE:COL".
@@ -67,8 +70,14 @@ func CountKinds(warnings []error) map[string]int {
 	return n
 }
 
-// Error returns "FILE:LINE:COL: Msg".
-func (e *PosError) Error() string { return e.Pos.String() + ": " + e.Msg }
+// Error returns "FILE:LINE:COL: Msg", and " (included from FILE:LINE)"
+// after it for a position in an included file.
+func (e *PosError) Error() string {
+	if e.Pos.Via != "" {
+		return e.Pos.String() + ": " + e.Msg + " (included from " + e.Pos.Via + ")"
+	}
+	return e.Pos.String() + ": " + e.Msg
+}
 
 // file is a chapter's source with a line index. Positions are kept as byte
 // offsets into the whole file while parsing and turned into line and
@@ -77,6 +86,18 @@ type file struct {
 	name  string
 	src   []byte
 	lines []int // byte offset of each line's start
+	// spans, for a chapter with includes, say which file each part of src
+	// comes from; src is then the chapter with its includes expanded.
+	spans []span
+}
+
+// span: the bytes of a file's src from at on (to the next span) are those
+// of f from off on, a file included from via (Pos.Via).
+type span struct {
+	at  int
+	f   *file
+	off int
+	via string
 }
 
 func newFile(name string, src []byte) *file {
@@ -92,6 +113,13 @@ func newFile(name string, src []byte) *file {
 // pos converts a byte offset in the file to a Pos.
 func (f *file) pos(off int) Pos {
 	off = min(max(off, 0), len(f.src))
+	if f.spans != nil {
+		i := sort.Search(len(f.spans), func(i int) bool { return f.spans[i].at > off }) - 1
+		s := f.spans[max(i, 0)]
+		p := s.f.pos(s.off + off - s.at)
+		p.Via = s.via
+		return p
+	}
 	i := sort.Search(len(f.lines), func(i int) bool { return f.lines[i] > off }) - 1
 	return Pos{File: f.name, Line: i + 1, Col: utf8.RuneCount(f.src[f.lines[i]:off]) + 1}
 }

@@ -22,9 +22,9 @@ import (
 )
 
 // Syntax adds the measured book's parsers to a goldmark instance:
-// directives, inline values, heading ids (an explicit {#sec-NAME} kept),
-// cross-references, citations and labelled images. A renderer adds its
-// own node renderers beside it.
+// directives, inline values, callouts, heading ids (an explicit {#sec-NAME}
+// kept), cross-references, citations and labelled images. A renderer adds
+// its own node renderers beside it.
 var Syntax goldmark.Extender = syntax{}
 
 type syntax struct{}
@@ -33,7 +33,7 @@ func (syntax) Extend(m goldmark.Markdown) {
 	m.Parser().AddOptions(
 		// A citation is tried before goldmark's link (200) at the same '['.
 		parser.WithInlineParsers(util.Prioritized(valueParser{}, 500), util.Prioritized(refParser{}, 500), util.Prioritized(citeParser{}, 199)),
-		parser.WithASTTransformers(util.Prioritized(directiveTransformer{}, 500), util.Prioritized(figureTransformer{}, 500), util.Prioritized(HeadingIDs, 600)),
+		parser.WithASTTransformers(util.Prioritized(directiveTransformer{}, 500), util.Prioritized(figureTransformer{}, 500), util.Prioritized(calloutTransformer{}, 550), util.Prioritized(HeadingIDs, 600)),
 		parser.WithHeadingAttribute(),
 	)
 }
@@ -41,11 +41,18 @@ func (syntax) Extend(m goldmark.Markdown) {
 // docParser is the book's parser, shared by every Doc: goldmark's parsers
 // keep their state in the parse's context, so one serves every chapter,
 // in parallel, and is made once instead of once per chapter. GFM's tables,
-// strikethrough and task lists are in; its autolinks are not (see
-// package render's Markdown).
+// strikethrough and task lists are in, with footnotes and definition
+// lists; GFM's autolinks are not (see package render's Markdown).
 var docParser = sync.OnceValue(func() parser.Parser {
-	return goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList, Syntax)).Parser()
+	return goldmark.New(goldmark.WithExtensions(Extensions(extension.Footnote)...)).Parser()
 })
+
+// Extensions are the goldmark extensions the book is parsed and rendered
+// with, in one list for both: footnote is the footnote extension, whose
+// options only its renderer reads.
+func Extensions(footnote goldmark.Extender) []goldmark.Extender {
+	return []goldmark.Extender{extension.Table, extension.Strikethrough, extension.TaskList, extension.DefinitionList, footnote, Syntax}
+}
 
 // directiveTransformer replaces every fenced code block whose info
 // string's first word names a directive by an ast.Directive holding the

@@ -276,6 +276,27 @@ func TestSaveRebuildsAndSendsAnEvent(t *testing.T) {
 	})
 }
 
+// A save of a fragment a chapter includes rebuilds that chapter's page,
+// through the render cache serve keeps.
+func TestIncludedFragmentEditRebuilds(t *testing.T) {
+	src := fixture(t)
+	src.Opts.Cache = filepath.Join(t.TempDir(), "cache")
+	chapters := src.Opts.Chapters
+	write(t, filepath.Join(chapters, "_part.md"), "조각의 첫 글.\n")
+	write(t, filepath.Join(chapters, "02-two.md"), chapterTwo+"\n{{< include _part.md >}}\n")
+	r := start(t, src, nil)
+	ev := r.events(t)
+	first := waitFor(t, ev, "the first state", func(state) bool { return true })
+	if _, _, page := r.get(t, "/two.html"); len(first.Errors) != 0 || !strings.Contains(page, "조각의 첫 글.") {
+		t.Fatalf("the included text is not on the page (%+v)", first.Errors)
+	}
+	save(t, filepath.Join(chapters, "_part.md"), "고쳐 쓴 조각.\n")
+	waitFor(t, ev, "the page with the edited fragment", func(st state) bool {
+		_, _, page := r.get(t, "/two.html")
+		return st.Version > first.Version && strings.Contains(page, "고쳐 쓴 조각.")
+	})
+}
+
 // A result set made after the watch began is seen: its folder is watched
 // from when it appears.
 func TestNewResultFolderIsWatched(t *testing.T) {

@@ -106,7 +106,7 @@ func copyBook(b *testing.B, n int) string {
 			b.Fatal(err)
 		}
 		write(b, filepath.Join(dir, filepath.Base(f)), string(data))
-		if strings.HasSuffix(f, ".md") {
+		if strings.HasSuffix(f, ".md") && !strings.HasPrefix(filepath.Base(f), "_") { // not a fragment
 			chapters = append(chapters, string(data))
 		}
 	}

@@ -50,6 +50,22 @@ func (r htmlRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindCite, r.renderCite)
 	reg.Register(ast.KindFigure, r.renderFigure)
 	reg.Register(gast.KindDocument, r.renderDocument)
+	reg.Register(ast.KindCallout, r.renderCallout)
+}
+
+// renderCallout renders a callout as a note titled with its kind, in the
+// book's words, as GitHub does (its title a paragraph, not a heading, so
+// it stays out of the page's contents).
+func (r htmlRenderer) renderCallout(w util.BufWriter, source []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
+	n := node.(*ast.Callout)
+	if !entering {
+		w.WriteString("</div>\n")
+		return gast.WalkContinue, nil
+	}
+	kind := strings.ToLower(n.Name)
+	w.WriteString(`<div class="mb-callout mb-callout-` + kind + `" role="note">` + "\n")
+	w.WriteString(`<p class="mb-callout-title">` + esc(view.CalloutTitles[n.Name]) + "</p>\n")
+	return gast.WalkContinue, nil
 }
 
 // The renderers goldmark's own, with the options of Markdown, would use

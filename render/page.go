@@ -108,11 +108,18 @@ var pageHTMLs = sync.Pool{New: func() any { return newPageHTML(nil) }}
 func newPageHTML(p *view.Page) *pageHTML {
 	h := &pageHTML{page: p}
 	h.md = goldmark.New(
-		goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList, parse.Syntax, extender{h}),
+		goldmark.WithExtensions(append(parse.Extensions(footnotes), extender{h})...),
 		goldmark.WithRendererOptions(ghtml.WithUnsafe()),
 	)
 	return h
 }
+
+// footnotes is goldmark's footnote extension with a back-link a reader
+// can name: its arrow alone says nothing to a screen reader. Its ids
+// (fn:1, fnref:1) hold a colon, which no heading id does, and goldmark
+// numbers a second reference to a note fnref1:1, so they are unique on a
+// page; the links are fragments, so they work from file:// too.
+var footnotes = extension.NewFootnote(extension.WithFootnoteBacklinkTitle(view.FootnoteBack))
 
 // fragment renders a directive's Markdown field with the page.
 func (h *pageHTML) fragment(f *view.Fragment) []byte {

@@ -260,6 +260,32 @@ func unwrapAll(err error) []error {
 	return []error{err}
 }
 
+// writeIncluded writes the archive's other Markdown files (those
+// chapter.md may include) into a temporary folder and makes it the
+// working directory, where chapter.md is then parsed; without any it does
+// nothing.
+func writeIncluded(t *testing.T, a *txtar.Archive) {
+	dir := ""
+	for _, f := range a.Files {
+		if !strings.HasSuffix(f.Name, ".md") || f.Name == "chapter.md" {
+			continue
+		}
+		if dir == "" {
+			dir = t.TempDir()
+		}
+		name := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if dir != "" {
+		t.Chdir(dir)
+	}
+}
+
 // TestCases runs every testdata/*.txtar: chapter.md rendered against the
 // result files in the archive, compared with its html, errors and
 // warnings sections (absent means empty). With -update the sections are
@@ -270,6 +296,7 @@ func TestCases(t *testing.T) {
 		t.Fatal("no test cases")
 	}
 	for _, file := range files {
+		file, _ = filepath.Abs(file) // a case with includes runs in a folder of its own
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
 			a, err := txtar.ParseFile(file)
 			if err != nil {
@@ -283,6 +310,7 @@ func TestCases(t *testing.T) {
 			if !ok {
 				t.Fatal("no chapter.md")
 			}
+			writeIncluded(t, a)
 			got := map[string]string{}
 			d, err := parse.Parse("chapter.md", src, fakeProbes)
 			var x *xref.Index

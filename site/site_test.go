@@ -41,13 +41,21 @@ func TestSections(t *testing.T) {
 <h3 id="a-b">A &amp; B <a class="anchor" href="#a-b" aria-label="이 절의 링크: A &amp; B">#</a></h3>
 <table><caption>넓은 &lt;표&gt;</caption><tr><td>1</td></tr></table>
 <svg><title>그림 제목</title></svg>
-<h4 id="넷">넷 <a class="anchor" href="#넷" aria-label="이 절의 링크: 넷">#</a></h4><p>끝</p>`
+<h4 id="넷">넷 <a class="anchor" href="#넷" aria-label="이 절의 링크: 넷">#</a></h4><p>끝<sup id="fnref:1"><a href="#fn:1" class="footnote-ref" role="doc-noteref">1</a></sup></p>
+<div class="footnotes" role="doc-endnotes">
+<hr>
+<ol>
+<li id="fn:1">
+<p>각주&#160;<a href="#fnref:1" class="footnote-backref" title="본문으로 돌아가기" role="doc-backlink">&#x21a9;&#xfe0e;</a></p>
+</li>
+</ol>
+</div>`
 	secs := Sections("장", "ch", body, []view.Heading{{Level: 2, ID: "배경", Text: "배경 x"}, {Level: 3, ID: "a-b", Text: "A & B"}, {Level: 4, ID: "넷", Text: "넷"}})
 	want := []Section{
 		{"장", "ch.html", "장", "앞"},
 		{"장", "ch.html#배경", "배경 x", "배경 x text"},
 		{"장", "ch.html#a-b", "A & B", "A & B 넓은 <표> 1"},
-		{"장", "ch.html#넷", "장", "넷 끝"},
+		{"장", "ch.html#넷", "장", "넷 끝 각주"},
 	}
 	if !reflect.DeepEqual(secs, want) {
 		t.Errorf("sections\n%+v, want\n%+v", secs, want)

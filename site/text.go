@@ -16,9 +16,10 @@ var scratch = sync.Pool{New: func() any { return new([]byte) }}
 
 // dropHidden appends s with every match of
 //
-//	(?s)<(svg|script|style)[ >].*?</(svg|script|style)>|<a class="anchor"[^>]*>#</a>
+//	(?s)<(svg|script|style)[ >].*?</(svg|script|style)>|<a class="anchor"[^>]*>#</a>|<sup id="fnref.*?</sup>|<a href="#fnref.*?</a>
 //
-// replaced by a space: what a reader does not read as text.
+// replaced by a space: what a reader does not read as text (a heading's
+// link, a footnote's number and its link back).
 func dropHidden(dst []byte, s string) []byte {
 	ends := []string{"</svg>", "</script>", "</style>"}
 	next := []int{-2, -2, -2} // where each of ends is next found (-1: nowhere), -2: not looked for yet
@@ -58,6 +59,13 @@ func dropHidden(dst []byte, s string) []byte {
 				stop = gt + 1 + len("#</a>")
 			}
 		}
+		for _, fn := range footnoteMarks {
+			if stop < 0 && strings.HasPrefix(s[j:], fn.start) {
+				if k := indexFrom(s, j+len(fn.start), fn.end); k >= 0 {
+					stop = k + len(fn.end)
+				}
+			}
+		}
 		if stop < 0 {
 			continue
 		}
@@ -66,6 +74,10 @@ func dropHidden(dst []byte, s string) []byte {
 	}
 	return append(dst, s[last:]...)
 }
+
+// footnoteMarks are goldmark's footnote references and back-links, as it
+// writes them: their text is a number and an arrow.
+var footnoteMarks = []struct{ start, end string }{{`<sup id="fnref`, "</sup>"}, {`<a href="#fnref`, "</a>"}}
 
 // plainText is the text a reader reads in parts of a page, one after
 // another.

@@ -85,6 +85,15 @@ const (
 	RuleNote = "규칙으로 판정: 프로브가 정한 규칙에 따른 값이며, 측정으로 확인한 결과가 아닙니다"
 )
 
+// The words of footnotes and callouts.
+
+// FootnoteBack is the title of a footnote's link back to where it is
+// referred to.
+const FootnoteBack = "본문으로 돌아가기"
+
+// CalloutTitles are the titles of the callouts, by kind (> [!NOTE]).
+var CalloutTitles = map[string]string{"NOTE": "참고", "TIP": "팁", "IMPORTANT": "중요", "WARNING": "경고", "CAUTION": "주의"}
+
 // UnavailableNote is the text where the set's machine cannot measure a
 // combination: the probe's own reason, in English in the results, in the
 // book's words when it is the usual one ("kqueue is not available on

@@ -147,3 +147,25 @@ func (n *Figure) Kind() gast.NodeKind { return KindFigure }
 func (n *Figure) Dump(source []byte, level int) {
 	gast.DumpHelper(n, source, level, map[string]string{"Label": n.Label}, nil)
 }
+
+// CalloutKinds are the kinds of a callout, GitHub's alerts: > [!NOTE] and
+// the rest, written in any case.
+var CalloutKinds = []string{"NOTE", "TIP", "IMPORTANT", "WARNING", "CAUTION"}
+
+// KindCallout is the NodeKind of a Callout.
+var KindCallout = gast.NewNodeKind("MeasuredCallout")
+
+// Callout is a block quote whose first line is [!KIND]: its children are
+// the quote's, that line left out.
+type Callout struct {
+	gast.BaseBlock
+	Name string // one of CalloutKinds
+}
+
+// Kind implements gast.Node.
+func (n *Callout) Kind() gast.NodeKind { return KindCallout }
+
+// Dump implements gast.Node.
+func (n *Callout) Dump(source []byte, level int) {
+	gast.DumpHelper(n, source, level, map[string]string{"Name": n.Name}, nil)
+}
