@@ -218,8 +218,9 @@ func loadSets(t *testing.T, a *txtar.Archive) sets {
 }
 
 // bookIndex is the index of a case's book: chapter.md and the other
-// chapters in the archive (every other NAME.md, in the archive's order),
-// with the bibliography references.bib if it has one.
+// chapters in the archive (every other NAME.md at its top, in the
+// archive's order; _NAME.md and files in folders are fragments), with the
+// bibliography references.bib if it has one.
 func bookIndex(t *testing.T, a *txtar.Archive, d *parse.Doc) (*xref.Index, error) {
 	docs := []*parse.Doc{d}
 	var refs *bib.Bib
@@ -230,7 +231,7 @@ func bookIndex(t *testing.T, a *txtar.Archive, d *parse.Doc) (*xref.Index, error
 			if refs, err = bib.Parse(f.Name, f.Data); err != nil {
 				return nil, err
 			}
-		case strings.HasSuffix(f.Name, ".md") && f.Name != "chapter.md":
+		case strings.HasSuffix(f.Name, ".md") && f.Name != "chapter.md" && !strings.HasPrefix(f.Name, "_") && !strings.Contains(f.Name, "/"):
 			other, err := parse.Parse(f.Name, f.Data, fakeProbes)
 			if err != nil {
 				t.Fatalf("%s: %v", f.Name, err)
