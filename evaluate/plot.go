@@ -113,21 +113,21 @@ func (ev *eval) plot(dir *parse.Directive) view.View {
 	})
 	if len(all) == 0 {
 		if views[0].r == nil {
-			return &view.Plot{Missing: view.MissingNote(ev.env.noteSet(""), x.ID), Caption: p.Caption}
+			return &view.Plot{Missing: ev.env.w.MissingNote(ev.env.noteSet(""), x.ID), Caption: p.Caption}
 		}
 		ev.warn.KindAt(parse.KindMissing, dir.Off, "the result of %s has no %s figures to plot", x.ID, ym.Name)
-		return &view.Plot{Missing: view.NoFigures(x.ID, ym.Name), Caption: p.Caption}
+		return &view.Plot{Missing: ev.env.w.NoFigures(x.ID, ym.Name), Caption: p.Caption}
 	}
 	provenance := ev.plotProvenance(dir, views, x.ID)
 	if len(inapplicable) > 0 {
 		// A point the metric does not apply to is left out, and said so.
-		provenance += " · " + view.NotApplicable(strings.Join(inapplicable, "; "), ym.Optional)
+		provenance += " · " + ev.env.w.NotApplicable(strings.Join(inapplicable, "; "), ym.Optional)
 	}
 	if p.Ref != "" && len(views) > 1 && views[1].r != nil && own == 1 && all[0].name == views[0].name {
 		// One series beside a reference set: name both by their set.
-		all[0].name = view.ThisMachineAs(views[0].name)
+		all[0].name = ev.env.w.ThisMachineAs(views[0].name)
 	}
-	pl := xyInput(p, all, xp, ym, lbl)
+	pl := xyInput(ev.env.w, p, all, xp, ym, lbl)
 	return &view.Plot{Input: pl, Caption: p.Caption, Provenance: provenance, At: ev.d.Pos(dir.Off).String()}
 }
 
@@ -196,7 +196,7 @@ func xyPoints(mv machineView, p *parse.PlotDir, xp probe.Param, ym probe.Metric,
 
 // xyInput scales a plot's series into display units, one scale per axis
 // for all of them, and titles and labels its axes.
-func xyInput(p *parse.PlotDir, all []rawSeries, xp probe.Param, ym probe.Metric, lbl func(string) string) plotsvg.Plot {
+func xyInput(w *view.Words, p *parse.PlotDir, all []rawSeries, xp probe.Param, ym probe.Metric, lbl func(string) string) plotsvg.Plot {
 	var xv, yv []float64
 	for _, s := range all {
 		for _, pt := range s.points {
@@ -211,7 +211,7 @@ func xyInput(p *parse.PlotDir, all []rawSeries, xp probe.Param, ym probe.Metric,
 	ys := pickScale(ym.Unit, yv, p.YLog)
 	title := p.Title
 	if title == "" {
-		title = view.PlotTitle(lbl(p.X), lbl(ym.Name))
+		title = w.PlotTitle(lbl(p.X), lbl(ym.Name))
 	}
 	pl := plotsvg.Plot{Title: title, XLabel: xs.label(lbl(p.X)), YLabel: ys.label(lbl(ym.Name)), XLog: p.XLog, YLog: p.YLog}
 	for _, s := range all {
@@ -327,7 +327,7 @@ func (ev *eval) plotSeries(dir *parse.Directive, x *parse.Experiment, views []ma
 		ev.machinesMissing(dir, views, x.ID)
 	} else if views[0].r == nil {
 		ev.warn.KindAt(parse.KindMissing, dir.Off, "%s", missingMsg("", x.ID, ev.env.runHint(x.ID)))
-		return lbl, sp, &view.Plot{Missing: view.MissingNote(ev.env.noteSet(""), x.ID), Caption: p.Caption}
+		return lbl, sp, &view.Plot{Missing: ev.env.w.MissingNote(ev.env.noteSet(""), x.ID), Caption: p.Caption}
 	}
 	return lbl, sp, nil
 }
@@ -366,26 +366,26 @@ func (ev *eval) plotProvenance(dir *parse.Directive, views []machineView, id str
 	// A series a machine cannot measure (kqueue on Linux) is left out,
 	// and said so beside that machine's part of the line.
 	unavailable := func(r *dataset.Result) string {
-		if r == nil || unavailableReasons(r) == "" {
+		if r == nil || unavailableReasons(ev.env.w, r) == "" {
 			return ""
 		}
-		return " · " + unavailableReasons(r)
+		return " · " + unavailableReasons(ev.env.w, r)
 	}
 	if dir.Plot.Machines != nil {
 		line := ev.machinesProvenance(views[:1], id) + unavailable(views[0].r)
 		if len(views) > 1 {
-			line += view.DashedNote + ev.machinesProvenance(views[1:], id)
+			line += ev.env.w.DashedNote + ev.machinesProvenance(views[1:], id)
 		}
 		return line
 	}
 	why, _ := ev.env.stale("", id)
-	line := shortProvenance(views[0].r, why) + unavailable(views[0].r)
+	line := shortProvenance(ev.env.w, views[0].r, why) + unavailable(views[0].r)
 	if len(views) > 1 {
 		if rr := views[1].r; rr == nil {
 			ev.warn.KindAt(parse.KindMissing, dir.At["ref"], "%s", missingMsg(views[1].set, id, ev.env.runHint(id)))
 		} else {
 			stale, _ := ev.env.staleIn(views[1].set, id)
-			line += view.DashedNote + shortProvenance(rr, stale)
+			line += ev.env.w.DashedNote + shortProvenance(ev.env.w, rr, stale)
 		}
 	}
 	return line
@@ -426,16 +426,16 @@ func (ev *eval) cdf(dir *parse.Directive) view.View {
 	})
 	if len(all) == 0 {
 		if views[0].r == nil {
-			return &view.Plot{Missing: view.MissingNote(ev.env.noteSet(""), x.ID), Caption: p.Caption}
+			return &view.Plot{Missing: ev.env.w.MissingNote(ev.env.noteSet(""), x.ID), Caption: p.Caption}
 		}
 		ev.warn.KindAt(parse.KindMissing, dir.Off, "the result of %s has none of the quantile metrics to plot", x.ID)
-		return &view.Plot{Missing: view.NoDistribution(x.ID), Caption: p.Caption}
+		return &view.Plot{Missing: ev.env.w.NoDistribution(x.ID), Caption: p.Caption}
 	}
 	provenance := ev.plotProvenance(dir, views, x.ID)
 	if p.Ref != "" && len(all) > own && own == 1 && all[0].name == views[0].name {
-		all[0].name = view.ThisMachineAs(views[0].name)
+		all[0].name = ev.env.w.ThisMachineAs(views[0].name)
 	}
-	pl := cdfInput(p, all, unit, lbl)
+	pl := cdfInput(ev.env.w, p, all, unit, lbl)
 	return &view.Plot{Input: pl, Caption: p.Caption, Provenance: provenance, At: ev.d.Pos(dir.Off).String()}
 }
 
@@ -475,7 +475,7 @@ func quantilePoints(row dataset.Row, qs []parse.Quantile) []rawPoint {
 
 // cdfInput scales a distribution plot's curves into one display unit and
 // names the x axis after its median quantile (the middle one without it).
-func cdfInput(p *parse.PlotDir, all []rawSeries, unit probe.Unit, lbl func(string) string) plotsvg.Plot {
+func cdfInput(w *view.Words, p *parse.PlotDir, all []rawSeries, unit probe.Unit, lbl func(string) string) plotsvg.Plot {
 	var xv []float64
 	for _, s := range all {
 		for _, pt := range s.points {
@@ -491,9 +491,9 @@ func cdfInput(p *parse.PlotDir, all []rawSeries, unit probe.Unit, lbl func(strin
 	}
 	title := p.Title
 	if title == "" {
-		title = view.DistributionTitle(lbl(name))
+		title = w.DistributionTitle(lbl(name))
 	}
-	pl := plotsvg.Plot{Title: title, XLabel: xs.label(lbl(name)), YLabel: view.CumulativeShare, XLog: p.XLog}
+	pl := plotsvg.Plot{Title: title, XLabel: xs.label(lbl(name)), YLabel: w.CumulativeShare, XLog: p.XLog}
 	for _, s := range all {
 		ps := plotsvg.Series{Name: s.name, Dashed: s.dashed}
 		for _, pt := range s.points {

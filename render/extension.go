@@ -91,7 +91,7 @@ func (r htmlRenderer) renderHeading(w util.BufWriter, source []byte, node gast.N
 		return defaultHeading(w, source, node, entering)
 	}
 	h := r.h.headings[len(r.h.headings)-1]
-	w.WriteString(" " + HeadingLink(h.ID, h.Text))
+	w.WriteString(" " + HeadingLink(r.h.page.Words(), h.ID, h.Text))
 	return defaultHeading(w, source, node, entering)
 }
 
@@ -102,7 +102,7 @@ func (r htmlRenderer) renderTable(w util.BufWriter, source []byte, node gast.Nod
 		return defaultTable(w, source, node, entering)
 	}
 	if entering {
-		w.WriteString(RegionStart(view.TableWord))
+		w.WriteString(RegionStart(r.h.page.Words().TableWord))
 		return defaultTable(w, source, node, entering)
 	}
 	w.WriteString("</table></div>\n")
@@ -244,15 +244,15 @@ func (r htmlRenderer) renderDirective(w util.BufWriter, source []byte, node gast
 	var b bytes.Buffer
 	switch v := r.h.page.View(n).(type) {
 	case *view.Experiment:
-		writeExperiment(&b, r.h.site, v)
+		writeExperiment(&b, r.h.site, r.h.page.Words(), v)
 	case *view.TableView:
-		writeTableView(&b, r.h.site, v)
+		writeTableView(&b, r.h.site, r.h.page.Words(), v)
 	case *view.Plot:
-		if err := writePlot(&b, r.h.site, v); err != nil {
+		if err := writePlot(&b, r.h.site, r.h.page.Words(), v); err != nil {
 			return gast.WalkStop, err
 		}
 	case *view.Claim:
-		writeClaim(&b, v, r.h.fragment(v.Text))
+		writeClaim(&b, r.h.page.Words(), v, r.h.fragment(v.Text))
 	case *view.When:
 		if v.Body == nil {
 			b.WriteString(`<p class="mb-missing">` + esc(v.Missing) + "</p>\n")

@@ -30,15 +30,15 @@ func RegionStart(label string) string {
 
 // HeadingLink is the link a heading of a site page ends with, to itself:
 // its id and text.
-func HeadingLink(id, text string) string {
-	return `<a class="anchor" href="#` + esc(id) + `" aria-label="` + esc(view.SectionLink+text) + `">#</a>`
+func HeadingLink(w *view.Words, id, text string) string {
+	return `<a class="anchor" href="#` + esc(id) + `" aria-label="` + esc(w.SectionLink+text) + `">#</a>`
 }
 
 // writeTable writes t, on a site page (s) in a scroll region named by its
 // caption.
-func writeTable(b *bytes.Buffer, s *Site, class string, t *view.Table) {
+func writeTable(b *bytes.Buffer, s *Site, w *view.Words, class string, t *view.Table) {
 	if s != nil {
-		label := view.TableWord
+		label := w.TableWord
 		if t.Caption != "" {
 			label += ": " + strings.TrimSpace(t.Caption)
 		}
@@ -125,7 +125,7 @@ func join(a, b string) string {
 // figures its own way) but the provenance line stays: every experiment on
 // a page says who measured it, when and how often.
 // On a site page its provenance links to its raw data, if the site has it.
-func writeExperiment(b *bytes.Buffer, s *Site, v *view.Experiment) {
+func writeExperiment(b *bytes.Buffer, s *Site, w *view.Words, v *view.Experiment) {
 	id := ` id="experiment-` + esc(v.ID) + `"`
 	if v.Missing != "" {
 		if v.Hidden {
@@ -137,10 +137,10 @@ func writeExperiment(b *bytes.Buffer, s *Site, v *view.Experiment) {
 	}
 	b.WriteString(`<figure class="mb-experiment"` + id + ">\n")
 	if !v.Hidden {
-		writeTable(b, s, "mb-results", v.Table)
+		writeTable(b, s, w, "mb-results", v.Table)
 	}
 	if v.Fixed != "" {
-		b.WriteString(`<p class="mb-fixed">` + esc(view.FixedPrefix+v.Fixed) + "</p>\n")
+		b.WriteString(`<p class="mb-fixed">` + esc(w.FixedPrefix+v.Fixed) + "</p>\n")
 	}
 	class := "mb-provenance"
 	if !v.Measured {
@@ -153,18 +153,18 @@ func writeExperiment(b *bytes.Buffer, s *Site, v *view.Experiment) {
 	b.WriteString(`<figcaption class="` + class + `"` + title + ">" + esc(v.Provenance))
 	if s != nil && s.Data[v.ID] {
 		e := esc(v.ID)
-		b.WriteString(` <span class="mb-data">원자료 <a href="data/` + e + `.csv" download>CSV</a> · <a href="data/` + e + `.json" download>JSON</a></span>`)
+		b.WriteString(` <span class="mb-data">` + esc(w.RawData) + ` <a href="data/` + e + `.csv" download>CSV</a> · <a href="data/` + e + `.json" download>JSON</a></span>`)
 	}
 	b.WriteString("</figcaption>\n</figure>\n")
 }
 
-func writeTableView(b *bytes.Buffer, s *Site, v *view.TableView) {
+func writeTableView(b *bytes.Buffer, s *Site, w *view.Words, v *view.TableView) {
 	if v.Missing != "" {
 		b.WriteString(`<p class="mb-missing">` + esc(v.Missing) + "</p>\n")
 		return
 	}
 	b.WriteString(`<figure class="mb-table">` + "\n")
-	writeTable(b, s, "mb-results", v.Table)
+	writeTable(b, s, w, "mb-results", v.Table)
 	b.WriteString(`<figcaption class="mb-provenance">` + esc(v.Provenance) + "</figcaption>\n</figure>\n")
 }
 
@@ -172,7 +172,7 @@ func writeTableView(b *bytes.Buffer, s *Site, v *view.TableView) {
 // gives the figures, the renderer their picture. On a site page (s) the
 // stylesheet colours its series, and it scrolls in a region where its
 // text would be smaller than MinPlotText.
-func writePlot(b *bytes.Buffer, s *Site, v *view.Plot) error {
+func writePlot(b *bytes.Buffer, s *Site, w *view.Words, v *view.Plot) error {
 	if v.Missing != "" {
 		b.WriteString(`<p class="mb-missing">` + esc(v.Missing) + "</p>\n")
 		return nil
@@ -189,7 +189,7 @@ func writePlot(b *bytes.Buffer, s *Site, v *view.Plot) error {
 	if s != nil {
 		// The region closes right after </svg>, before the line's end.
 		end := bytes.TrimRight(svg, "\n")
-		b.WriteString(RegionStart(view.PlotWord + ": " + v.Input.AccessibleName()))
+		b.WriteString(RegionStart(w.PlotWord + ": " + v.Input.AccessibleName()))
 		svg = slices.Concat(end, []byte("</div>"), svg[len(end):])
 	}
 	b.Write(svg)
@@ -202,13 +202,13 @@ func writePlot(b *bytes.Buffer, s *Site, v *view.Plot) error {
 }
 
 // writeClaim writes a claim's verdict; text is its text as inline HTML.
-func writeClaim(b *bytes.Buffer, v *view.Claim, text []byte) {
+func writeClaim(b *bytes.Buffer, w *view.Words, v *view.Claim, text []byte) {
 	if v.Unavailable != "" {
 		// Not a verdict: the claim is about what this machine cannot
 		// measure, and says so in place of one.
-		b.WriteString(`<div class="mb-claim mb-unavailable"><span class="mb-verdict">` + esc(view.Unavailable.String()) + `</span> <span class="mb-claim-text">`)
+		b.WriteString(`<div class="mb-claim mb-unavailable"><span class="mb-verdict">` + esc(w.Shown(view.Unavailable)) + `</span> <span class="mb-claim-text">`)
 		b.Write(text)
-		b.WriteString(`</span><div class="mb-explain">` + esc(view.UnavailableNote(v.Unavailable)) + "</div></div>\n")
+		b.WriteString(`</span><div class="mb-explain">` + esc(w.UnavailableNote(v.Unavailable)) + "</div></div>\n")
 		return
 	}
 	class := "mb-claim mb-" + view.VerdictOf(v.Verdict, "").Class()
@@ -218,28 +218,28 @@ func writeClaim(b *bytes.Buffer, v *view.Claim, text []byte) {
 	b.WriteString(`<div class="` + class + `"`)
 	switch {
 	case v.Rule && v.Verdict == expr.True:
-		b.WriteString(` title="` + esc(view.RuleNote+" · "+v.Explain) + `"`)
+		b.WriteString(` title="` + esc(w.RuleNote+" · "+v.Explain) + `"`)
 	case v.Rule:
-		b.WriteString(` title="` + esc(view.RuleNote) + `"`)
+		b.WriteString(` title="` + esc(w.RuleNote) + `"`)
 	case v.Verdict == expr.True:
 		b.WriteString(` title="` + esc(v.Explain) + `"`)
 	}
 	b.WriteString(">")
-	b.WriteString(`<span class="mb-verdict">` + esc(view.VerdictOf(v.Verdict, "").String()) + "</span> ")
+	b.WriteString(`<span class="mb-verdict">` + esc(w.Shown(view.VerdictOf(v.Verdict, ""))) + "</span> ")
 	if len(v.Machines) > 0 {
 		b.WriteString(`<span class="mb-machine">` + esc(strings.Join(v.Machines, " + ")) + "</span> ")
 	}
 	if v.Rule {
-		b.WriteString(`<span class="mb-basis">` + view.RuleWord + `</span> `)
+		b.WriteString(`<span class="mb-basis">` + esc(w.RuleWord) + `</span> `)
 	}
 	b.WriteString(`<span class="mb-claim-text">`)
 	b.Write(text)
 	b.WriteString("</span>")
 	switch {
 	case len(v.On) > 0:
-		writeVerdicts(b, v.On)
+		writeVerdicts(b, w, v.On)
 	case v.Verdict != expr.True:
-		b.WriteString(`<div class="mb-explain">` + view.MeasuredPrefix + `<code>` + esc(v.Explain) + "</code></div>")
+		b.WriteString(`<div class="mb-explain">` + esc(w.MeasuredPrefix) + `<code>` + esc(v.Explain) + "</code></div>")
 	}
 	b.WriteString("</div>\n")
 }
@@ -247,11 +247,11 @@ func writeClaim(b *bytes.Buffer, v *view.Claim, text []byte) {
 // writeVerdicts lists a claim's verdict on each machine: its name and
 // verdict, with the values it was decided on on hover, and shown where it
 // does not hold.
-func writeVerdicts(b *bytes.Buffer, on []view.MachineVerdict) {
+func writeVerdicts(b *bytes.Buffer, w *view.Words, on []view.MachineVerdict) {
 	b.WriteString(`<ul class="mb-on">`)
 	for _, o := range on {
 		b.WriteString(`<li class="mb-` + view.VerdictOf(o.Verdict, "").Class() + `" title="` + esc(o.Explain) + `">`)
-		b.WriteString(`<span class="mb-machine">` + esc(o.Machine) + `</span> <span class="mb-verdict">` + esc(view.VerdictOf(o.Verdict, "").String()) + "</span>")
+		b.WriteString(`<span class="mb-machine">` + esc(o.Machine) + `</span> <span class="mb-verdict">` + esc(w.Shown(view.VerdictOf(o.Verdict, ""))) + "</span>")
 		if o.Verdict != expr.True {
 			b.WriteString(` <code>` + esc(o.Explain) + "</code>")
 		}

@@ -25,7 +25,7 @@ func TestNumbering(t *testing.T) {
 		{[]int{1, 2, 3}, ""},
 		{nil, ""},
 	} {
-		if got := Numbering(tc.orders); got != tc.want {
+		if got := Numbering(view.Korean, tc.orders); got != tc.want {
 			t.Errorf("Numbering(%v) = %q, want %q", tc.orders, got, tc.want)
 		}
 	}
@@ -97,7 +97,7 @@ func TestExport(t *testing.T) {
 // does a per-machine verdict on a machine that cannot measure it.
 func TestClaimsPageSaysNotApplicable(t *testing.T) {
 	kq := "kqueue is not available on linux"
-	b, headings := ClaimsBody("linux-box", []ChapterClaims{{Title: "2장", Slug: "ch2", Claims: []evaluate.Claim{
+	b, headings := ClaimsBody(view.Korean, "linux-box", []ChapterClaims{{Title: "2장", Slug: "ch2", Claims: []evaluate.Claim{
 		{Text: "epoll은 평평하다", Verdict: expr.True, Explain: "growth = 1.1× < 2"},
 		{Text: "kqueue는 평평하다", Verdict: expr.Unknown, Explain: "이 기계에서는 잴 수 없음: " + kq, Unavailable: kq},
 		{Text: "kqueue는 기계마다 평평하다", Verdict: expr.Unknown, Explain: "이 기계에서는 잴 수 없음: " + kq, Unavailable: kq, On: []evaluate.MachineVerdict{

@@ -4,8 +4,12 @@ package templates
 
 import (
 	"embed"
+	"encoding/json"
 	"html/template"
 	"io/fs"
+	"slices"
+
+	"measuredbook/view"
 )
 
 //go:embed *.html *.css *.js
@@ -29,7 +33,16 @@ func Parse(fsys fs.FS) (*template.Template, error) {
 
 // Script is fsys's site.js, written to out/site.js: the theme toggle,
 // the values' provenance popovers, ←/→ between chapters, copy buttons and
-// the search page.
-func Script(fsys fs.FS) ([]byte, error) {
-	return fs.ReadFile(fsys, "site.js")
+// the search page. Its first line gives it the words of w
+// (window.MB_WORDS), so the script holds none of any language.
+func Script(fsys fs.FS, w *view.Words) ([]byte, error) {
+	js, err := fs.ReadFile(fsys, "site.js")
+	if err != nil {
+		return nil, err
+	}
+	words, err := json.Marshal(w.ScriptWords())
+	if err != nil {
+		return nil, err
+	}
+	return slices.Concat([]byte("window.MB_WORDS = "), words, []byte(";\n"), js), nil
 }
