@@ -603,7 +603,7 @@ func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache) (r renderin
 	if err := render.Markdown().Convert([]byte(b.Config.Preface), &preface); err != nil {
 		return r, err
 	}
-	css, err := templates.Stylesheet(l.layouts)
+	css, err := templates.Stylesheet(l.layouts, b.Config.Words)
 	if err != nil {
 		return r, err
 	}

@@ -125,6 +125,11 @@ var Korean = &Words{
 	ExperimentsCount: Count{"실험 %d개", "실험 %d개"},
 	SourcesHead:      "옮겨 적은 출처",
 
+	Style: map[string]string{
+		"more": "옆으로 밀어 더 보기 →", "median": "중앙값, ", "runs": "회 실행 ",
+		"print-runs": "회 중앙값", "original": "원서",
+	},
+
 	Script: map[string]string{
 		"ref": " (참고값)", "median": " (중앙값 기준)", "range": "범위", "minMax": " (최소–최대)",
 		"runs": "실행", "runsN": "{}회", "machine": "기계", "date": "측정일", "source": "출처",
@@ -253,6 +258,11 @@ var English = &Words{
 	No:               "no",
 	ExperimentsCount: Count{"%d experiment", "%d experiments"},
 	SourcesHead:      "Where the transcribed figures come from",
+
+	Style: map[string]string{
+		"more": "scroll sideways for more →", "median": "median, ", "runs": " runs ",
+		"print-runs": " runs, median", "original": "original book",
+	},
 
 	Script: map[string]string{
 		"ref": " (reference)", "median": " (median)", "range": "range", "minMax": " (min–max)",

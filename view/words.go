@@ -195,6 +195,11 @@ type Words struct {
 	ExperimentsCount Count  // n, then the list, on the environment page
 	SourcesHead      string // a transcribed set's sources
 
+	// The stylesheet's words (its generated content: a wide table's
+	// hint, the provenance shown without the script and in print), by
+	// custom property (--mb-w-KEY).
+	Style map[string]string
+
 	// The site script's words, as the script takes them (its "{}"
 	// stands for a number or a name).
 	Script map[string]string
@@ -467,6 +472,18 @@ func (w *Words) List(items []string) string {
 		return items[0]
 	}
 	return strings.Join(items[:len(items)-1], ", ") + w.And + items[len(items)-1]
+}
+
+// StyleWords is every word the stylesheet writes, by custom property
+// without its --mb-w- prefix: Style, and the words it shares with the
+// pages.
+func (w *Words) StyleWords() map[string]string {
+	before, after, _ := strings.Cut(w.MixedFormat, "%d")
+	m := map[string]string{"transcribed": w.TranscribedCell, "mixed": before, "mixed-after": after}
+	for k, v := range w.Style {
+		m[k] = v
+	}
+	return m
 }
 
 // ScriptWords is every word the site script writes, by its key in the
