@@ -62,11 +62,18 @@ func xValue(p probe.Param, v string) (float64, error) {
 	return 0, fmt.Errorf("not a number")
 }
 
-// rawPoint is a point in base units, before scaling.
-type rawPoint struct{ x, y, lo, hi float64 }
+// rawPoint is a point in base units, before scaling; fig is the figure
+// it shows (its y, or a distribution's x) over the runs, and at what the
+// point is at: the x param's value, or a distribution's quantile metric.
+type rawPoint struct {
+	x, y, lo, hi float64
+	fig          expr.Sample
+	at           string
+}
 
 type rawSeries struct {
 	name   string
+	set    string // the machine's set, as resolved
 	dashed bool
 	points []rawPoint
 }
@@ -128,7 +135,9 @@ func (ev *eval) plot(dir *parse.Directive) view.View {
 		all[0].name = ev.env.w.ThisMachineAs(views[0].name)
 	}
 	pl := xyInput(ev.env.w, p, all, xp, ym, lbl)
-	return &view.Plot{Input: pl, Caption: p.Caption, Provenance: provenance, At: ev.d.Pos(dir.Off).String()}
+	at := func(v string) string { return paramValue(xp, v, p.Labels) }
+	return &view.Plot{Input: pl, Caption: p.Caption, Provenance: provenance, At: ev.d.Pos(dir.Off).String(),
+		Exp: x.ID, XName: lbl(p.X), YName: lbl(ym.Name), Points: ev.plotPoints(all, x.ID, ym.Unit, at)}
 }
 
 // plotAxes checks a plot's y metric and x param against its experiment's
@@ -161,7 +170,7 @@ func (ev *eval) machineSeries(dir *parse.Directive, views []machineView, sp prob
 			if len(pts) == 0 {
 				continue
 			}
-			all = append(all, rawSeries{name: ev.seriesName(dir, mv, sp, sv), dashed: mv.set != "", points: pts})
+			all = append(all, rawSeries{name: ev.seriesName(dir, mv, sp, sv), set: mv.set, dashed: mv.set != "", points: pts})
 			if mv.set == "" {
 				own++
 			}
@@ -233,7 +242,7 @@ func point(row dataset.Row, xp probe.Param, xv, metric string) (rawPoint, bool) 
 	if err != nil {
 		return rawPoint{}, false
 	}
-	return rawPoint{x: xf, y: s.Median, lo: s.Min, hi: s.Max}, true
+	return rawPoint{x: xf, y: s.Median, lo: s.Min, hi: s.Max, fig: expr.Sample{Median: s.Median, Min: s.Min, Max: s.Max, Runs: s.N}, at: xv}, true
 }
 
 // seriesLabel names a series in the legend: a labelled value by its
@@ -436,7 +445,12 @@ func (ev *eval) cdf(dir *parse.Directive) view.View {
 		all[0].name = ev.env.w.ThisMachineAs(views[0].name)
 	}
 	pl := cdfInput(ev.env.w, p, all, unit, lbl)
-	return &view.Plot{Input: pl, Caption: p.Caption, Provenance: provenance, At: ev.d.Pos(dir.Off).String()}
+	frac := map[string]string{}
+	for _, q := range p.Quantiles {
+		frac[q.Metric] = fmt.Sprintf("%g", q.Frac)
+	}
+	return &view.Plot{Input: pl, Caption: p.Caption, Provenance: provenance, At: ev.d.Pos(dir.Off).String(),
+		Exp: x.ID, XName: ev.env.w.CumulativeShare, YName: pl.XLabel, Points: ev.plotPoints(all, x.ID, unit, func(m string) string { return frac[m] })}
 }
 
 // quantileUnit checks a distribution plot's quantile metrics against its
@@ -466,7 +480,7 @@ func quantilePoints(row dataset.Row, qs []parse.Quantile) []rawPoint {
 	var pts []rawPoint
 	for _, q := range qs {
 		if s, ok := dataset.Summarize(row, q.Metric); ok {
-			pts = append(pts, rawPoint{x: s.Median, y: q.Frac, lo: q.Frac, hi: q.Frac})
+			pts = append(pts, rawPoint{x: s.Median, y: q.Frac, lo: q.Frac, hi: q.Frac, fig: expr.Sample{Median: s.Median, Min: s.Min, Max: s.Max, Runs: s.N}, at: q.Metric})
 		}
 	}
 	sortPoints(pts)
@@ -502,4 +516,28 @@ func cdfInput(w *view.Words, p *parse.PlotDir, all []rawSeries, unit probe.Unit,
 		pl.Series = append(pl.Series, ps)
 	}
 	return pl
+}
+
+// plotPoints is every point of a plot as a reader reads it, series by
+// series in the order drawn: its series, where it is (at names it) and
+// its figure in unit, with the provenance an inline value's popover
+// shows.
+func (ev *eval) plotPoints(all []rawSeries, id string, unit probe.Unit, at func(string) string) [][]view.PlotPoint {
+	out := make([][]view.PlotPoint, len(all))
+	for i, s := range all {
+		r, _ := ev.env.find(s.set, id)
+		for _, pt := range s.points {
+			v, err := expr.FromSample(&expr.Metric{Unit: unit}, pt.fig)
+			text := view.NoFigure
+			if t, ferr := v.Format(""); err == nil && ferr == nil {
+				text = t
+			}
+			fig := &view.Out{Text: text, Data: ev.provenanceData([]setID{{s.set, id}})}
+			if r.Measured() {
+				fig.Data["range"], fig.Data["runs"] = rangeText(v), strconv.Itoa(pt.fig.Runs)
+			}
+			out[i] = append(out[i], view.PlotPoint{Series: s.name, X: at(pt.at), Value: fig})
+		}
+	}
+	return out
 }

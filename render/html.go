@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"fmt"
 	"html"
-	"slices"
 	"strings"
 
 	"measuredbook/expr"
@@ -152,10 +151,15 @@ func writeExperiment(b *bytes.Buffer, s *Site, w *view.Words, v *view.Experiment
 	}
 	b.WriteString(`<figcaption class="` + class + `"` + title + ">" + esc(v.Provenance))
 	if s != nil && s.Data[v.ID] {
-		e := esc(v.ID)
-		b.WriteString(` <span class="mb-data">` + esc(w.RawData) + ` <a href="data/` + e + `.csv" download>CSV</a> · <a href="data/` + e + `.json" download>JSON</a></span>`)
+		writeDataLinks(b, w, v.ID)
 	}
 	b.WriteString("</figcaption>\n</figure>\n")
+}
+
+// writeDataLinks links experiment id's raw data, as CSV and JSON.
+func writeDataLinks(b *bytes.Buffer, w *view.Words, id string) {
+	e := esc(id)
+	b.WriteString(` <span class="mb-data">` + esc(w.RawData) + ` <a href="data/` + e + `.csv" download>CSV</a> · <a href="data/` + e + `.json" download>JSON</a></span>`)
 }
 
 func writeTableView(b *bytes.Buffer, s *Site, w *view.Words, v *view.TableView) {
@@ -170,8 +174,11 @@ func writeTableView(b *bytes.Buffer, s *Site, w *view.Words, v *view.TableView) 
 
 // writePlot draws the plot's input here, at render time: evaluation
 // gives the figures, the renderer their picture. On a site page (s) the
-// stylesheet colours its series, and it scrolls in a region where its
-// text would be smaller than MinPlotText.
+// stylesheet colours its series, it scrolls in a region where its text
+// would be smaller than MinPlotText, a focusable mark over each point
+// tells its figure as an inline value does (on hover, focus and tap), a
+// table of the points follows for a reader who cannot see the plot, and
+// its experiment's raw data is linked.
 func writePlot(b *bytes.Buffer, s *Site, w *view.Words, v *view.Plot) error {
 	if v.Missing != "" {
 		b.WriteString(`<p class="mb-missing">` + esc(v.Missing) + "</p>\n")
@@ -181,24 +188,89 @@ func writePlot(b *bytes.Buffer, s *Site, w *view.Words, v *view.Plot) error {
 	if s != nil {
 		o = plotsvg.Options{SeriesVar: "--mb-s", MinText: MinPlotText}
 	}
-	svg, err := plotsvg.RenderWith(v.Input, o)
+	pic, err := plotsvg.Draw(v.Input, o)
 	if err != nil {
 		return fmt.Errorf("%s: plot: %v", v.At, err)
 	}
+	svg := pic.SVG
 	b.WriteString(`<figure class="mb-plot">` + "\n")
-	if s != nil {
+	if s == nil {
+		b.Write(svg)
+	} else {
 		// The region closes right after </svg>, before the line's end.
 		end := bytes.TrimRight(svg, "\n")
 		b.WriteString(RegionStart(w.PlotWord + ": " + v.Input.AccessibleName()))
-		svg = slices.Concat(end, []byte("</div>"), svg[len(end):])
+		writeMarked(b, s, v, pic, end)
+		b.WriteString("</div>")
+		b.Write(svg[len(end):])
+		writePointTable(b, w, v)
 	}
-	b.Write(svg)
 	b.WriteString("\n<figcaption>")
 	if v.Caption != "" {
 		b.WriteString(esc(v.Caption) + " ")
 	}
-	b.WriteString(`<span class="mb-provenance">` + esc(v.Provenance) + "</span></figcaption>\n</figure>\n")
+	b.WriteString(`<span class="mb-provenance">` + esc(v.Provenance) + "</span>")
+	if s != nil && s.Data[v.Exp] {
+		writeDataLinks(b, w, v.Exp)
+	}
+	b.WriteString("</figcaption>\n</figure>\n")
 	return nil
+}
+
+// writeMarked writes the plot's picture (svg) in a box of its size, with
+// a mark over each point: a live value whose text (hidden but to a
+// screen reader and the popover) says which point it is and its figure.
+func writeMarked(b *bytes.Buffer, s *Site, v *view.Plot, pic plotsvg.Picture, svg []byte) {
+	b.WriteString(`<div class="mb-plotbox" style="max-width:` + fmt.Sprintf("%.5g", pic.MaxWidth) + "px")
+	if pic.MinWidth > 0 {
+		b.WriteString(fmt.Sprintf(";min-width:%.0fpx", pic.MinWidth))
+	}
+	b.WriteString(`">`)
+	b.Write(svg)
+	for _, m := range pic.Marks {
+		if m.Series >= len(v.Points) || m.Point >= len(v.Points[m.Series]) {
+			continue
+		}
+		pt := v.Points[m.Series][m.Point]
+		fmt.Fprintf(b, `<span class="mb-value mb-pt" style="left:%.2f%%;top:%.2f%%"`, m.Left, m.Top)
+		writeData(b, s, pt.Value)
+		b.WriteString("><span>" + esc(pointName(v, pt)) + ": " + esc(pt.Value.Text) + "</span></span>")
+	}
+	b.WriteString("</div>")
+}
+
+// pointName is what a point is: its series (when the plot has names for
+// them) and where it is, "poll · idle=1,000".
+func pointName(v *view.Plot, pt view.PlotPoint) string {
+	at := v.XName + "=" + pt.X
+	if pt.Series == "" {
+		return at
+	}
+	return pt.Series + " · " + at
+}
+
+// writePointTable writes, folded, the table of the plot's points: its
+// series, where each is, its figure, min–max and runs.
+func writePointTable(b *bytes.Buffer, w *view.Words, v *view.Plot) {
+	named := len(v.Points) > 0 && len(v.Points[0]) > 0 && v.Points[0][0].Series != ""
+	b.WriteString("<details class=\"mb-points\"><summary>" + esc(w.PlotTable) + "</summary>\n")
+	b.WriteString(RegionStart(w.TableWord + ": " + v.Input.AccessibleName()))
+	b.WriteString("<table>\n<thead><tr>")
+	if named {
+		b.WriteString("<th>" + esc(w.SeriesHead) + "</th>")
+	}
+	b.WriteString("<th>" + esc(v.XName) + "</th><th class=\"mb-num\">" + esc(v.YName) + "</th><th class=\"mb-num\">" + esc(w.RangeHead) + "</th><th class=\"mb-num\">" + esc(w.RunsHead) + "</th></tr></thead>\n<tbody>\n")
+	for _, series := range v.Points {
+		for _, pt := range series {
+			b.WriteString("<tr>")
+			if named {
+				b.WriteString(`<th scope="row">` + esc(pt.Series) + "</th>")
+			}
+			d := pt.Value.Data
+			b.WriteString("<td>" + esc(pt.X) + `</td><td class="mb-num">` + esc(pt.Value.Text) + `</td><td class="mb-num">` + esc(d["range"]) + `</td><td class="mb-num">` + esc(d["runs"]) + "</td></tr>\n")
+		}
+	}
+	b.WriteString("</tbody>\n</table></div>\n</details>")
 }
 
 // writeClaim writes a claim's verdict; text is its text as inline HTML.

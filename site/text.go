@@ -16,9 +16,12 @@ var scratch = sync.Pool{New: func() any { return new([]byte) }}
 
 // dropHidden appends s with every match of
 //
-//	(?s)<(svg|script|style)[ >].*?</(svg|script|style)>|<a class="anchor"[^>]*>#</a>
+//	(?s)<(svg|script|style)[ >].*?</(svg|script|style)>|<a class="anchor"[^>]*>#</a>|
+//	<div class="mb-plotbox".*?</div>|<details class="mb-points".*?</details>
 //
-// replaced by a space: what a reader does not read as text.
+// replaced by a space: what a reader does not read as text (a plot's
+// picture, the marks on its points and the table of them are the plot's,
+// not the prose's).
 func dropHidden(dst []byte, s string) []byte {
 	ends := []string{"</svg>", "</script>", "</style>"}
 	next := []int{-2, -2, -2} // where each of ends is next found (-1: nowhere), -2: not looked for yet
@@ -42,7 +45,7 @@ func dropHidden(dst []byte, s string) []byte {
 			break
 		}
 		i = j + 1
-		if j+1 < len(s) && s[j+1] != 's' && s[j+1] != 'a' {
+		if j+1 < len(s) && s[j+1] != 's' && s[j+1] != 'a' && s[j+1] != 'd' {
 			continue // most tags are neither hidden nor an anchor
 		}
 		stop := -1
@@ -58,6 +61,13 @@ func dropHidden(dst []byte, s string) []byte {
 				stop = gt + 1 + len("#</a>")
 			}
 		}
+		for _, h := range plotParts {
+			if stop < 0 && strings.HasPrefix(s[j:], h.open) {
+				if e := indexFrom(s, j, h.end); e >= 0 {
+					stop = e + len(h.end)
+				}
+			}
+		}
 		if stop < 0 {
 			continue
 		}
@@ -65,6 +75,14 @@ func dropHidden(dst []byte, s string) []byte {
 		last, i = stop, stop
 	}
 	return append(dst, s[last:]...)
+}
+
+// plotParts are the parts of a plot the renderer writes beside its
+// picture, each up to the first end after its start (neither holds
+// another of its kind).
+var plotParts = []struct{ open, end string }{
+	{`<div class="mb-plotbox"`, "</div>"},
+	{`<details class="mb-points"`, "</details>"},
 }
 
 // plainText is the text a reader reads in parts of a page, one after

@@ -27,6 +27,10 @@ var Korean = &Words{
 	TableWord:       "표",
 	PlotWord:        "그림",
 	RawData:         "원자료",
+	PlotTable:       "그림의 수치를 표로 보기",
+	SeriesHead:      "계열",
+	RangeHead:       "범위 (최소–최대)",
+	RunsHead:        "실행 횟수",
 	SpreadNote:      "편차: 지표마다, 조합별 (최댓값 − 최솟값) ÷ 중앙값의 절반 가운데 가장 큰 값. 중앙값이 1보다 작은 횟수는 상대 편차가 뜻이 없어 뺍니다.",
 	RuleNote:        "규칙으로 판정: 프로브가 정한 규칙에 따른 값이며, 측정으로 확인한 결과가 아닙니다",
 
@@ -161,6 +165,10 @@ var English = &Words{
 	TableWord:       "table",
 	PlotWord:        "figure",
 	RawData:         "raw data",
+	PlotTable:       "The plot's figures as a table",
+	SeriesHead:      "series",
+	RangeHead:       "range (min–max)",
+	RunsHead:        "runs",
 	SpreadNote:      "spread: for each metric, the largest over the combinations of (max − min) ÷ median, halved. Counts whose median is below 1 are left out: a relative spread means nothing there.",
 	RuleNote:        "decided by rule: the value follows a rule the probe defines; it is not a finding of the measurement",
 

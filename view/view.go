@@ -103,6 +103,22 @@ type Plot struct {
 	Missing    string
 	// At is the directive's FILE:LINE:COL, for an error drawing Input.
 	At string
+	// Exp is the experiment plotted, whose raw data the page may link.
+	Exp string
+	// Points are Input's points as a reader reads them, Points[i][k]
+	// being Input.Series[i].Points[k]; XName and YName head the table
+	// of them: what X says (the x param, or a distribution's share) and
+	// what a point's figure is.
+	Points       [][]PlotPoint
+	XName, YName string
+}
+
+// PlotPoint is one point of a plot: its series' name, where it is (its
+// x param's value, or a distribution's share), and its figure with the
+// provenance an inline value has.
+type PlotPoint struct {
+	Series, X string
+	Value     *Out
 }
 
 // Fragment is Markdown held in a directive's field (a claim's text, a when

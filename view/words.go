@@ -98,6 +98,10 @@ type Words struct {
 	TableWord       string // a table's scroll region
 	PlotWord        string // a plot's scroll region
 	RawData         string // an experiment's raw data for download
+	PlotTable       string // the summary of a plot's table of its points
+	SeriesHead      string // that table's column of series
+	RangeHead       string // its column of min–max
+	RunsHead        string // its column of runs
 	SpreadNote      string // the hover of a provenance line's spread
 	// RuleNote is the hover of a claim a probe decides by rule: its
 	// verdict restates the probe's definition, it is not a finding.
