@@ -130,9 +130,9 @@ func (ev *eval) plot(dir *parse.Directive) view.View {
 		// A point the metric does not apply to is left out, and said so.
 		provenance += " · " + ev.env.w.NotApplicable(strings.Join(inapplicable, "; "), ym.Optional)
 	}
-	if p.Ref != "" && len(views) > 1 && views[1].r != nil && own == 1 && all[0].name == views[0].name {
-		// One series beside a reference set: name both by their set.
-		all[0].name = ev.env.w.ThisMachineAs(views[0].name)
+	if own0 := legendName(p, views[0], views); p.Ref != "" && len(views) > 1 && views[1].r != nil && own == 1 && all[0].name == own0 {
+		// One series beside a reference set: name both by their machine.
+		all[0].name = ev.env.w.ThisMachineAs(own0)
 	}
 	pl := xyInput(ev.env.w, p, all, xp, ym, lbl)
 	at := func(v string) string { return paramValue(xp, v, p.Labels) }
@@ -170,7 +170,7 @@ func (ev *eval) machineSeries(dir *parse.Directive, views []machineView, sp prob
 			if len(pts) == 0 {
 				continue
 			}
-			all = append(all, rawSeries{name: ev.seriesName(dir, mv, sp, sv), set: mv.set, dashed: mv.set != "", points: pts})
+			all = append(all, rawSeries{name: ev.seriesName(dir, mv, legendName(dir.Plot, mv, views), sp, sv), set: mv.set, dashed: mv.set != "", points: pts})
 			if mv.set == "" {
 				own++
 			}
@@ -353,12 +353,8 @@ func seriesOf(mv machineView, series string) []string {
 // seriesName names a series in the legend: by its value, and on a plot
 // over several machines by its machine too; a reference set's series
 // carry the set's name.
-func (ev *eval) seriesName(dir *parse.Directive, mv machineView, sp probe.Param, sv string) string {
+func (ev *eval) seriesName(dir *parse.Directive, mv machineView, name string, sp probe.Param, sv string) string {
 	p := dir.Plot
-	name := mv.name
-	if p.Machines != nil {
-		name = label(p.Labels, name)
-	}
 	switch {
 	case sv == "":
 		return name
@@ -366,6 +362,45 @@ func (ev *eval) seriesName(dir *parse.Directive, mv machineView, sp probe.Param,
 		return seriesLabel(sp, sv, p.Labels)
 	}
 	return seriesLabel(sp, sv, p.Labels) + " · " + name
+}
+
+// legendName is how a plot's legend names machine mv: by its label (of
+// a plot with machines:), else by its CPU, shortened ("Intel(R) Xeon(R)
+// Processor": "Intel Xeon"), when no other machine of the plot has the
+// same, else by its set's name. A set's name is exact but long
+// ("linux-amd64-intel-r-xeon-r-processor-2c"); the provenance line under
+// the plot gives it in full.
+func legendName(p *parse.PlotDir, mv machineView, views []machineView) string {
+	if l, ok := p.Labels[mv.name]; ok && p.Machines != nil {
+		return l
+	}
+	cpu := shortCPU(mv.r)
+	if cpu == "" {
+		return mv.name
+	}
+	for _, o := range views {
+		if o.name != mv.name && shortCPU(o.r) == cpu {
+			return mv.name
+		}
+	}
+	return cpu
+}
+
+// shortCPU is a result's CPU model without its trademarks, "CPU",
+// "Processor" and clock ("Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz":
+// "Intel Xeon Platinum 8375C"); "" when it has none.
+func shortCPU(r *dataset.Result) string {
+	if r == nil {
+		return ""
+	}
+	cpu, _, _ := strings.Cut(r.Machine.CPU, " @ ")
+	var words []string
+	for _, w := range strings.Fields(strings.NewReplacer("(R)", "", "(r)", "", "(TM)", "", "(tm)", "").Replace(cpu)) {
+		if w != "CPU" && w != "Processor" {
+			words = append(words, w)
+		}
+	}
+	return strings.Join(words, " ")
 }
 
 // plotProvenance is the line under a plot: its own set's provenance and,
@@ -441,8 +476,8 @@ func (ev *eval) cdf(dir *parse.Directive) view.View {
 		return &view.Plot{Missing: ev.env.w.NoDistribution(x.ID), Caption: p.Caption}
 	}
 	provenance := ev.plotProvenance(dir, views, x.ID)
-	if p.Ref != "" && len(all) > own && own == 1 && all[0].name == views[0].name {
-		all[0].name = ev.env.w.ThisMachineAs(views[0].name)
+	if own0 := legendName(p, views[0], views); p.Ref != "" && len(all) > own && own == 1 && all[0].name == own0 {
+		all[0].name = ev.env.w.ThisMachineAs(own0)
 	}
 	pl := cdfInput(ev.env.w, p, all, unit, lbl)
 	frac := map[string]string{}
