@@ -50,6 +50,10 @@ func TestEnglishBook(t *testing.T) {
 	for _, want := range []string{
 		`<html lang="en">`, "✅ measured", "cannot be measured on this machine: kqueue is not available on linux",
 		`<span class="mb-verdict">✓ holds</span>`, "<svg", "Skip to the text", ">Checked claims</a>",
+		// A plot's points, their table, and how to measure it again.
+		`<span>poll · idle=10,000: 1.08 ms</span>`, "<summary>The plot&#39;s figures as a table</summary>",
+		"<summary>Measure it yourself: how it was measured, and how to measure it on your machine</summary>",
+		"<code>go run . compare linux-amd64-amd-epyc-2c here --only readiness</code>",
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("readiness.html lacks %q", want)

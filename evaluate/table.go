@@ -139,6 +139,18 @@ func figureCell(w *view.Words, row dataset.Row, found bool, failed, unavailable 
 	return view.Cell{Text: text, Title: title, Number: true}, nil
 }
 
+// rerun is how experiment x is measured, as its chapter says, for a
+// reader to measure it again; book is the set the page's figures come
+// from.
+func rerun(x *parse.Experiment, book string) view.Rerun {
+	rr := view.Rerun{Probe: x.Probe, Method: x.Spec.Doc, Runs: x.Runs, Precision: x.Precision, BookSet: book}
+	for _, name := range x.Order {
+		p, _ := x.Spec.Param(name)
+		rr.Params = append(rr.Params, view.RerunParam{Name: name, Values: strings.Join(x.Sweep[name], ", "), Doc: p.Doc})
+	}
+	return rr
+}
+
 // experiment renders an experiment directive: every combination × metric,
 // and the provenance line.
 func (ev *eval) experiment(dir *parse.Directive) view.View {
@@ -151,7 +163,11 @@ func (ev *eval) experiment(dir *parse.Directive) view.View {
 		}
 	}
 	out.Fixed = strings.Join(fixed, ", ")
+	out.Rerun = rerun(x, ev.env.own)
 	r, ok := ev.env.lookup("", x.ID)
+	if ok && out.Rerun.Runs == 0 && out.Rerun.Precision == 0 && r.Stop.Auto {
+		out.Rerun.Precision = r.Stop.Precision // the book's, as the result was measured
+	}
 	if !ok {
 		out.Missing = ev.env.w.MissingNote(ev.env.noteSet(""), x.ID)
 		if !out.Hidden {

@@ -131,7 +131,11 @@ func writeExperiment(b *bytes.Buffer, s *Site, w *view.Words, v *view.Experiment
 			return
 		}
 		b.WriteString(`<figure class="mb-experiment"` + id + ">\n")
-		b.WriteString(`<p class="mb-missing">` + esc(v.Missing) + "</p>\n</figure>\n")
+		b.WriteString(`<p class="mb-missing">` + esc(v.Missing) + "</p>\n")
+		if s != nil {
+			writeRerun(b, w, v)
+		}
+		b.WriteString("</figure>\n")
 		return
 	}
 	b.WriteString(`<figure class="mb-experiment"` + id + ">\n")
@@ -140,6 +144,9 @@ func writeExperiment(b *bytes.Buffer, s *Site, w *view.Words, v *view.Experiment
 	}
 	if v.Fixed != "" {
 		b.WriteString(`<p class="mb-fixed">` + esc(w.FixedPrefix+v.Fixed) + "</p>\n")
+	}
+	if s != nil {
+		writeRerun(b, w, v)
 	}
 	class := "mb-provenance"
 	if !v.Measured {
@@ -154,6 +161,49 @@ func writeExperiment(b *bytes.Buffer, s *Site, w *view.Words, v *view.Experiment
 		writeDataLinks(b, w, v.ID)
 	}
 	b.WriteString("</figcaption>\n</figure>\n")
+}
+
+// writeRerun writes, folded, how experiment v was measured (its probe's
+// method, the chapter's params, the runs rule) and the commands that
+// measure it on the reader's machine, compare the result with the
+// book's set and take it further.
+func writeRerun(b *bytes.Buffer, w *view.Words, v *view.Experiment) {
+	r := v.Rerun
+	code := func(s string) string { return "<code>" + esc(s) + "</code>" }
+	command := func(s string) { b.WriteString(`<pre tabindex="0"><code>` + esc(s) + "</code></pre>\n") }
+	b.WriteString(`<details class="mb-rerun"><summary>` + esc(w.Rerun) + "</summary>\n")
+	b.WriteString("<p>" + fmt.Sprintf(esc(w.ProbeFormat), code(r.Probe)) + "</p>\n")
+	if r.Method != "" {
+		b.WriteString(`<p class="mb-method">` + esc(r.Method) + "</p>\n")
+	}
+	if len(r.Params) > 0 {
+		b.WriteString("<ul class=\"mb-params\">\n")
+		for _, p := range r.Params {
+			b.WriteString("<li>" + code(p.Name+": "+p.Values))
+			if p.Doc != "" {
+				b.WriteString(" — " + esc(p.Doc))
+			}
+			b.WriteString("</li>\n")
+		}
+		b.WriteString("</ul>\n")
+	}
+	if r.Runs > 0 {
+		b.WriteString("<p>" + esc(w.RunsFixed.Of(r.Runs)) + "</p>\n")
+	} else {
+		precision := w.RunsAutoAny
+		if r.Precision > 0 {
+			precision = fmt.Sprintf("±%g %%", 100*r.Precision)
+		}
+		b.WriteString("<p>" + esc(fmt.Sprintf(w.RunsAutoFormat, precision)) + "</p>\n")
+	}
+	b.WriteString("<p>" + esc(w.MeasureHere) + "</p>\n")
+	command("go run . run " + v.ID)
+	if r.BookSet != "" {
+		b.WriteString("<p>" + esc(fmt.Sprintf(w.CompareFormat, r.BookSet)) + "</p>\n")
+		command("go run . compare " + r.BookSet + " here --only " + v.ID)
+	}
+	b.WriteString("<p>" + fmt.Sprintf(esc(w.AfterFormat), code("go run . build --here"), code("go run . bundle > here.bundle"), code("go run . import here.bundle")) + "</p>\n")
+	b.WriteString("</details>\n")
 }
 
 // writeDataLinks links experiment id's raw data, as CSV and JSON.
@@ -252,7 +302,7 @@ func pointName(v *view.Plot, pt view.PlotPoint) string {
 // writePointTable writes, folded, the table of the plot's points: its
 // series, where each is, its figure, min–max and runs.
 func writePointTable(b *bytes.Buffer, w *view.Words, v *view.Plot) {
-	named := len(v.Points) > 0 && len(v.Points[0]) > 0 && v.Points[0][0].Series != ""
+	named := len(v.Points) > 1 // one series needs no column of its name
 	b.WriteString("<details class=\"mb-points\"><summary>" + esc(w.PlotTable) + "</summary>\n")
 	b.WriteString(RegionStart(w.TableWord + ": " + v.Input.AccessibleName()))
 	b.WriteString("<table>\n<thead><tr>")

@@ -47,6 +47,11 @@ func TestSitePage(t *testing.T) {
 		"</span></div></div>\n<details class=\"mb-points\"><summary>그림의 수치를 표로 보기</summary>\n",
 		"<th>계열</th><th>idle</th><th class=\"mb-num\">round</th><th class=\"mb-num\">범위 (최소–최대)</th><th class=\"mb-num\">실행 횟수</th>",
 		`<tr><th scope="row">poll</th><td>10,000</td><td class="mb-num">5.25 ms</td>`,
+		// How the experiment was measured, and the command that measures it.
+		"<details class=\"mb-rerun\"><summary>직접 재어 보기: 어떻게 쟀고, 내 기계에서는 어떻게 재나</summary>\n<p>어떻게 쟀나 — 프로브 <code>readiness</code>:</p>",
+		"<li><code>idle: 100, 1000, 10000</code> — idle connections</li>",
+		"<p>조합마다 3회, 실행마다 새 자식 프로세스에서 쟀습니다.</p>",
+		`<pre tabindex="0"><code>go run . run readiness</code></pre>`,
 		`<span class="mb-data">원자료 <a href="data/readiness.csv" download>CSV</a> · <a href="data/readiness.json" download>JSON</a></span></figcaption>`,
 		`data-exp="readiness" data-page="other.html" data-machine=`,
 	} {

@@ -17,11 +17,11 @@ var scratch = sync.Pool{New: func() any { return new([]byte) }}
 // dropHidden appends s with every match of
 //
 //	(?s)<(svg|script|style)[ >].*?</(svg|script|style)>|<a class="anchor"[^>]*>#</a>|
-//	<div class="mb-plotbox".*?</div>|<details class="mb-points".*?</details>
+//	<div class="mb-plotbox".*?</div>|<details class="mb-(points|rerun)".*?</details>
 //
 // replaced by a space: what a reader does not read as text (a plot's
 // picture, the marks on its points and the table of them are the plot's,
-// not the prose's).
+// not the prose's; how to measure an experiment again is the probe's).
 func dropHidden(dst []byte, s string) []byte {
 	ends := []string{"</svg>", "</script>", "</style>"}
 	next := []int{-2, -2, -2} // where each of ends is next found (-1: nowhere), -2: not looked for yet
@@ -61,7 +61,7 @@ func dropHidden(dst []byte, s string) []byte {
 				stop = gt + 1 + len("#</a>")
 			}
 		}
-		for _, h := range plotParts {
+		for _, h := range asides {
 			if stop < 0 && strings.HasPrefix(s[j:], h.open) {
 				if e := indexFrom(s, j, h.end); e >= 0 {
 					stop = e + len(h.end)
@@ -77,12 +77,12 @@ func dropHidden(dst []byte, s string) []byte {
 	return append(dst, s[last:]...)
 }
 
-// plotParts are the parts of a plot the renderer writes beside its
-// picture, each up to the first end after its start (neither holds
-// another of its kind).
-var plotParts = []struct{ open, end string }{
+// asides are the parts of a figure the renderer writes beside it, each
+// up to the first end after its start (none holds another of its kind).
+var asides = []struct{ open, end string }{
 	{`<div class="mb-plotbox"`, "</div>"},
 	{`<details class="mb-points"`, "</details>"},
+	{`<details class="mb-rerun"`, "</details>"},
 }
 
 // plainText is the text a reader reads in parts of a page, one after

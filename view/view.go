@@ -86,7 +86,24 @@ type Experiment struct {
 	Measured   bool   // false for a transcribed set
 	Missing    string // set when no result is stored: what to run
 	Hidden     bool   // show: none
+	Rerun      Rerun
 }
+
+// Rerun is how an experiment is measured, for a reader to measure it
+// again on their own machine: its probe and the probe's method, the
+// chapter's params, the runs rule, and the set the page's figures come
+// from, to compare with.
+type Rerun struct {
+	Probe, Method string
+	Params        []RerunParam // in the probe's order
+	Runs          int          // runs: N; 0 is runs: auto
+	Precision     float64      // runs: auto's ± of the median's interval, as a fraction; 0: not known
+	BookSet       string       // "": not known (no compare command)
+}
+
+// RerunParam is one param as the chapter sets it: its values (several:
+// a sweep) and what it means.
+type RerunParam struct{ Name, Values, Doc string }
 
 // TableView is the view of a table directive.
 type TableView struct {

@@ -102,7 +102,16 @@ type Words struct {
 	SeriesHead      string // that table's column of series
 	RangeHead       string // its column of min–max
 	RunsHead        string // its column of runs
-	SpreadNote      string // the hover of a provenance line's spread
+	// An experiment's "measure it yourself", folded under its box.
+	Rerun          string // its summary
+	ProbeFormat    string // probe: what measures the experiment (HTML; probe in <code>)
+	RunsAutoFormat string // precision ("±5 %", or RunsAutoAny): runs: auto
+	RunsAutoAny    string // runs: auto's precision when it is not known
+	RunsFixed      Count  // runs: N
+	MeasureHere    string // before the command that measures it here
+	CompareFormat  string // book's set: before the command that compares
+	AfterFormat    string // the build, bundle and import commands: what else to do (HTML)
+	SpreadNote     string // the hover of a provenance line's spread
 	// RuleNote is the hover of a claim a probe decides by rule: its
 	// verdict restates the probe's definition, it is not a finding.
 	RuleNote string
