@@ -173,8 +173,13 @@ func writeRerun(b *bytes.Buffer, w *view.Words, v *view.Experiment) {
 	command := func(s string) { b.WriteString(`<pre tabindex="0"><code>` + esc(s) + "</code></pre>\n") }
 	b.WriteString(`<details class="mb-rerun"><summary>` + esc(w.Rerun) + "</summary>\n")
 	b.WriteString("<p>" + fmt.Sprintf(esc(w.ProbeFormat), code(r.Probe)) + "</p>\n")
-	if r.Method != "" {
-		b.WriteString(`<p class="mb-method">` + esc(r.Method) + "</p>\n")
+	// The method's first line says what is measured; the rest, how,
+	// well enough to redo it in C: folded again, with its line breaks.
+	if first, rest, _ := strings.Cut(strings.TrimSpace(r.Method), "\n"); first != "" {
+		b.WriteString(`<p class="mb-method">` + esc(first) + "</p>\n")
+		if rest = strings.TrimSpace(rest); rest != "" {
+			b.WriteString(`<details class="mb-method"><summary>` + esc(w.MethodMore) + "</summary>\n<p>" + esc(rest) + "</p>\n</details>\n")
+		}
 	}
 	if len(r.Params) > 0 {
 		b.WriteString("<ul class=\"mb-params\">\n")

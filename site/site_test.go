@@ -41,7 +41,7 @@ func TestSections(t *testing.T) {
 <h3 id="a-b">A &amp; B <a class="anchor" href="#a-b" aria-label="이 절의 링크: A &amp; B">#</a></h3>
 <table><caption>넓은 &lt;표&gt;</caption><tr><td>1</td></tr></table>
 <svg><title>그림 제목</title></svg>
-<div class="scroll"><div class="mb-plotbox"><svg><title>그림</title></svg><span class="mb-value mb-pt"><span>poll · idle=100: 1 μs</span></span></div></div><details class="mb-points"><summary>표로</summary><table><tr><td>2 μs</td></tr></table></details><details class="mb-rerun"><summary>재기</summary><pre><code>go run . run x</code></pre></details>
+<div class="scroll"><div class="mb-plotbox"><svg><title>그림</title></svg><span class="mb-value mb-pt"><span>poll · idle=100: 1 μs</span></span></div></div><details class="mb-points"><summary>표로</summary><table><tr><td>2 μs</td></tr></table></details><details class="mb-rerun"><summary>재기</summary><details class="mb-method"><summary>방법</summary><p>긴 설명</p></details><pre><code>go run . run x</code></pre></details>
 <h4 id="넷">넷 <a class="anchor" href="#넷" aria-label="이 절의 링크: 넷">#</a></h4><p>끝</p>`
 	secs := Sections("장", "ch", body, []view.Heading{{Level: 2, ID: "배경", Text: "배경 x"}, {Level: 3, ID: "a-b", Text: "A & B"}, {Level: 4, ID: "넷", Text: "넷"}})
 	want := []Section{

@@ -17,8 +17,9 @@ var scratch = sync.Pool{New: func() any { return new([]byte) }}
 // dropHidden appends s with every match of
 //
 //	(?s)<(svg|script|style)[ >].*?</(svg|script|style)>|<a class="anchor"[^>]*>#</a>|
-//	<div class="mb-plotbox".*?</div>|<details class="mb-(points|rerun)".*?</details>
+//	<div class="mb-plotbox">…</div>|<details class="mb-(points|rerun)">…</details>
 //
+// (each … up to its own end tag, past the elements of its kind inside it)
 // replaced by a space: what a reader does not read as text (a plot's
 // picture, the marks on its points and the table of them are the plot's,
 // not the prose's; how to measure an experiment again is the probe's).
@@ -63,9 +64,7 @@ func dropHidden(dst []byte, s string) []byte {
 		}
 		for _, h := range asides {
 			if stop < 0 && strings.HasPrefix(s[j:], h.open) {
-				if e := indexFrom(s, j, h.end); e >= 0 {
-					stop = e + len(h.end)
-				}
+				stop = closeOf(s, j+len(h.open), h.tag)
 			}
 		}
 		if stop < 0 {
@@ -77,12 +76,33 @@ func dropHidden(dst []byte, s string) []byte {
 	return append(dst, s[last:]...)
 }
 
-// asides are the parts of a figure the renderer writes beside it, each
-// up to the first end after its start (none holds another of its kind).
-var asides = []struct{ open, end string }{
-	{`<div class="mb-plotbox"`, "</div>"},
-	{`<details class="mb-points"`, "</details>"},
-	{`<details class="mb-rerun"`, "</details>"},
+// asides are the parts of a figure the renderer writes beside it: an
+// element of tag, from its start tag up to its end tag.
+var asides = []struct{ open, tag string }{
+	{`<div class="mb-plotbox"`, "div"},
+	{`<details class="mb-points"`, "details"},
+	{`<details class="mb-rerun"`, "details"},
+}
+
+// closeOf is where the element of tag open before from ends (after its
+// end tag), past the elements of the same tag it holds; -1 if it does
+// not end.
+func closeOf(s string, from int, tag string) int {
+	open, end := "<"+tag, "</"+tag+">"
+	for depth := 1; ; {
+		e := indexFrom(s, from, end)
+		if e < 0 {
+			return -1
+		}
+		if o := indexFrom(s, from, open); o >= 0 && o < e {
+			depth, from = depth+1, o+len(open)
+			continue
+		}
+		if depth--; depth == 0 {
+			return e + len(end)
+		}
+		from = e + len(end)
+	}
 }
 
 // plainText is the text a reader reads in parts of a page, one after

@@ -105,6 +105,7 @@ type Words struct {
 	// An experiment's "measure it yourself", folded under its box.
 	Rerun          string // its summary
 	ProbeFormat    string // probe: what measures the experiment (HTML; probe in <code>)
+	MethodMore     string // the summary of the rest of the probe's method
 	RunsAutoFormat string // precision ("±5 %", or RunsAutoAny): runs: auto
 	RunsAutoAny    string // runs: auto's precision when it is not known
 	RunsFixed      Count  // runs: N
