@@ -54,7 +54,7 @@ type compareFlags struct {
 }
 
 var compareVerb = verb{name: "compare", args: "A B", summary: "compare two result sets per experiment and metric: medians, ratio, significance (benchstat's statistics)",
-	example: "go run . compare m1 linux-amd64-amd-epyc-2c\n  go run . compare A B --only readiness,handoff --json",
+	example: "go run . compare m1 linux-amd64-amd-epyc-2c\n  go run . compare linux-amd64-amd-epyc-2c here --only readiness   # here: this machine's set\n  go run . compare A B --only readiness,handoff --json",
 	setup:   withFlags[compareFlags]}
 
 func (f *compareFlags) flags(fs *pflag.FlagSet) {
@@ -127,6 +127,11 @@ func (f *importFlags) run(ctx context.Context, c *cmd, args []string) error {
 	return nil
 }
 
+// hereSet is what compare takes for this machine's set, whose name a
+// reader who has just measured need not know: a page says
+// "go run . compare BOOK here --only ID".
+const hereSet = "here"
+
 func (f *compareFlags) run(ctx context.Context, c *cmd, args []string) error {
 	if len(args) != 2 {
 		return usagef("compare needs two result sets, A B (see go run . status for the list)")
@@ -134,6 +139,10 @@ func (f *compareFlags) run(ctx context.Context, c *cmd, args []string) error {
 	sets := book.NewResults(f.results, "", probes.All()).Sets()
 	loaded := make([]map[string]*dataset.Result, 2)
 	for i, set := range args {
+		if set == hereSet {
+			set = machine.Current().Name
+			args[i] = set
+		}
 		if err := store.CheckName("set name", set); err != nil {
 			return usagef("%v", err)
 		}

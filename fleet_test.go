@@ -44,6 +44,15 @@ func TestBundleImportCompareVerbs(t *testing.T) {
 			t.Errorf("m1 against itself: %+v", l)
 		}
 	}
+	// here is this machine's set.
+	t.Setenv("MBOOK_MACHINE", "m1")
+	if code, out, stderr := cli(t, "", "compare", "m1", "here", "--results", results, "--only", "handoff"); code != 0 || !strings.Contains(out, "m1") {
+		t.Errorf("compare m1 here: exit %d, %s%s", code, out, stderr)
+	}
+	t.Setenv("MBOOK_MACHINE", "elsewhere")
+	if code, _, stderr := cli(t, "", "compare", "m1", "here", "--results", results); code != 2 || !strings.Contains(stderr, "no result set elsewhere") {
+		t.Errorf("compare m1 here, with no set here: exit %d, %s", code, stderr)
+	}
 	for _, args := range [][]string{
 		{"compare", "m1"},
 		{"compare", "m1", "nosuch", "--results", results},

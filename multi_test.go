@@ -62,8 +62,9 @@ func TestBookWithTwoMachines(t *testing.T) {
 		">poll · " + own + "<", ">epoll · " + own + "<", ">poll · m1<", ">kqueue · m1<",
 		// Every cell's hover names its machine.
 		"3회 실행 · " + own + `"`, `title="원서에서 옮겨 적은 값 · m1"`,
-		// The plot's lines, labelled (m1 by its label M1).
-		">poll · " + own + "</text>", ">kqueue · M1</text>", ">poll · M1</text>",
+		// The plot's lines, labelled (m1 by its label M1, the other
+		// machine by its CPU, short).
+		">poll · Intel Xeon</text>", ">kqueue · M1</text>", ">poll · M1</text>",
 		"<figcaption class=\"mb-provenance\">✅ " + own + " · 2026-12-01 · 3회 실행; 📄 m1 (옮겨 적음)</figcaption>",
 		// This machine cannot measure kqueue: said beside its part.
 		"3회 실행 · 이 기계에서는 잴 수 없음: linux에 없는 kqueue; 점선: 📄 m1 (옮겨 적음)</span>",

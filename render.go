@@ -61,6 +61,7 @@ func (f *renderFlags) run(ctx context.Context, c *cmd, args []string) error {
 	}
 	res := book.NewResults(f.results, set, opts.Probes)
 	res.BookMachines = cfg.Machines // machines: book
+	res.Lang = cfg.Words            // the book's language (nil without a book: Korean)
 	d, err := parse.Parse(name, src, opts.Probes)
 	if err != nil {
 		return err

@@ -556,6 +556,7 @@ type layout struct {
 func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache) (r rendering, err error) {
 	defer rc.flush()
 	res.BookMachines = b.Config.Machines // what machines: book shows
+	res.Lang = b.Config.Words
 	l := &layout{res: res, layouts: b.Templates, out: out}
 	if l.layouts == nil {
 		l.layouts = templates.Embedded()
@@ -564,7 +565,8 @@ func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache) (r renderin
 		return r, err
 	}
 	l.has, l.pageOf = b.links(res)
-	l.base = siteData{Book: b.Config.Title, Lang: b.Config.Lang, Machine: res.Machine, MachineSummary: b.machineSummary(res), Provenance: b.provenance(res)}
+	l.base = siteData{Book: b.Config.Title, Lang: b.Config.Lang, W: b.Config.Words, Shows: len(b.Config.Machines) > 0,
+		Machine: res.Machine, MachineSummary: b.machineSummary(res), Provenance: b.provenance(res)}
 	for _, d := range b.Docs {
 		l.base.Chapters = append(l.base.Chapters, link{Title: d.Front.Title, Slug: d.Front.Slug, Order: d.Front.Order})
 		l.chapters = append(l.chapters, site.Chapter{Title: d.Front.Title, Slug: d.Front.Slug, Order: d.Front.Order})
@@ -601,7 +603,7 @@ func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache) (r renderin
 	if err := render.Markdown().Convert([]byte(b.Config.Preface), &preface); err != nil {
 		return r, err
 	}
-	css, err := templates.Stylesheet(l.layouts)
+	css, err := templates.Stylesheet(l.layouts, b.Config.Words)
 	if err != nil {
 		return r, err
 	}
@@ -727,17 +729,17 @@ func (b *Book) links(res *Results) (has map[string]bool, pageOf map[string]strin
 func (b *Book) machineSummary(res *Results) string {
 	for _, id := range b.Order {
 		if r, ok := res.Lookup("", id); ok {
-			return r.Machine.Name + " — " + view.MachineSummary(r.Machine)
+			return r.Machine.Name + " — " + b.Config.Words.MachineSummary(r.Machine)
 		}
 	}
-	return res.Machine + " (측정 결과 없음)"
+	return fmt.Sprintf(b.Config.Words.NoResultsSuffix, res.Machine)
 }
 
 // provenance describes where the set's figures come from, for the
 // sentences the layouts print about them.
 func (b *Book) provenance(res *Results) templates.Provenance {
 	p := templates.Provenance{Set: res.Machine, Machine: b.machineSummary(res), Book: res.Machine == b.Config.Machine,
-		Experiments: len(b.Order)}
+		Experiments: len(b.Order), Words: b.Config.Words}
 	for _, id := range b.Order {
 		r, ok := res.Lookup("", id)
 		switch {
@@ -763,6 +765,8 @@ type link struct {
 
 type siteData struct {
 	Book, Lang, Machine, MachineSummary string
+	W                                   *view.Words `json:"-"` // the interface's words (Lang's: in the cache's key)
+	Shows                               bool        // the book shows other machines' figures beside its own
 	Provenance                          templates.Provenance
 	Page                                string
 	Preface, Body                       template.HTML

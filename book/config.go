@@ -9,10 +9,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"time"
 
+	"measuredbook/expr"
 	"measuredbook/parse"
 	"measuredbook/store"
+	"measuredbook/view"
 )
 
 // ConfigFile is the book's own configuration, inside the chapters folder.
@@ -20,10 +23,13 @@ const ConfigFile = "book.yaml"
 
 // Config is chapters/book.yaml.
 type Config struct {
-	Title   string // the book's title
-	Lang    string // its language, the chapters' default
-	Machine string // the result set a plain build uses
-	Preface string // Markdown, shown on the index page
+	Title string // the book's title
+	Lang  string // its language, the chapters' default
+	// Words is the message table of Lang: the words of the site's
+	// interface.
+	Words   *view.Words `json:"-"`
+	Machine string      // the result set a plain build uses
+	Preface string      // Markdown, shown on the index page
 	// Machines are the other machines the book shows beside its own, in
 	// order: the sets a table, plot or claim with machines: book shows.
 	// A machine whose set is not in results/ is shown as a gap.
@@ -55,7 +61,7 @@ var staleKinds = []string{"go", "kernel"}
 // LoadConfig reads dir/book.yaml; a missing file is the empty config.
 // Every problem is reported at its line and column.
 func LoadConfig(dir string) (Config, error) {
-	c := Config{Precision: DefaultPrecision, Budget: DefaultBudget, StaleOn: staleKinds}
+	c := Config{Precision: DefaultPrecision, Budget: DefaultBudget, StaleOn: staleKinds, Words: view.Korean}
 	path := filepath.Join(dir, ConfigFile)
 	data, err := store.ReadFile(path, 1<<20)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -69,6 +75,13 @@ func LoadConfig(dir string) (Config, error) {
 	}
 	c.Title, c.Lang, c.Machine, c.Preface = fields["title"].Value, fields["lang"].Value, fields["machine"].Value, fields["preface"].Value
 	var errs []error
+	if f, ok := fields["lang"]; ok {
+		w, known := view.WordsFor(f.Value)
+		if !known {
+			errs = append(errs, &parse.PosError{Pos: f.Pos, Msg: fmt.Sprintf("lang: the site has no words in %q%s; it knows %s", parse.Short(f.Value), expr.DidYouMean(f.Value, view.Langs()), strings.Join(view.Langs(), ", "))})
+		}
+		c.Words = w
+	}
 	if f, ok := fields["precision"]; ok {
 		if c.Precision, err = parse.ParsePrecision(f.Value); err != nil {
 			errs = append(errs, &parse.PosError{Pos: f.Pos, Msg: err.Error()})

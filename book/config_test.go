@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"measuredbook/view"
 )
 
 // book.yaml errors are at their own line and column, not at 1:1.
@@ -27,6 +29,8 @@ func TestConfigErrorsArePositioned(t *testing.T) {
 		{"title: 책\nmachines:\n  - m1\n  - [a]\n", "book.yaml:4:5: book.yaml wants plain values in the list machines, got a list"},
 		{"title: 책\nprecision: 0%\n", "book.yaml:2:12: precision wants a percentage"},
 		{"title: 책\nbudget: soon\n", "book.yaml:2:9: budget wants a positive duration"},
+		{"title: 책\nlang: kr\n", "book.yaml:2:7: lang: the site has no words in \"kr\" (did you mean ko?); it knows ko, en"},
+		{"title: Book\nlang: en\n", ""},
 		{"title: 책\nstale-on: [go, cpu]\n", "book.yaml:2:16: stale-on: \"cpu\" is not go or kernel"},
 	} {
 		dir := t.TempDir()
@@ -54,7 +58,7 @@ func TestConfigErrorsArePositioned(t *testing.T) {
 	if c, err := LoadConfig(dir); err != nil || c.Precision != 0.025 || c.Budget != time.Minute || !reflect.DeepEqual(c.StaleOn, []string{"go"}) {
 		t.Errorf("precision, budget, stale-on: %+v, %v", c, err)
 	}
-	want := Config{Precision: DefaultPrecision, Budget: DefaultBudget, StaleOn: []string{"go", "kernel"}}
+	want := Config{Precision: DefaultPrecision, Budget: DefaultBudget, StaleOn: []string{"go", "kernel"}, Words: view.Korean}
 	if c, err := LoadConfig(t.TempDir()); err != nil || !reflect.DeepEqual(c, want) {
 		t.Errorf("no book.yaml: %+v, %v", c, err)
 	}

@@ -16,6 +16,7 @@ import (
 	"measuredbook/parse"
 	"measuredbook/probe"
 	"measuredbook/store"
+	"measuredbook/view"
 )
 
 // Results reads result sets from results/SET/ID.txt on demand. Set "" is
@@ -37,6 +38,8 @@ type Results struct {
 	// BookMachines are the machines the book shows beside its own
 	// (book.yaml's machines:), present or not: evaluate.Sets.
 	BookMachines []string
+	// Lang is the book's language (book.yaml's lang:): evaluate.Language.
+	Lang *view.Words
 	// This is this machine: a result of its own set measured under
 	// another Go release or kernel is stale (book.yaml's stale-on:).
 	This dataset.Fingerprint
@@ -163,6 +166,14 @@ func (r *Results) Elsewhere() bool { return r.This.Name != "" && r.Machine != r.
 
 // Shown implements evaluate.Sets: the machines the book shows.
 func (r *Results) Shown() []string { return r.BookMachines }
+
+// Words is the book's language, Korean unless Lang is set: evaluate.Language.
+func (r *Results) Words() *view.Words {
+	if r.Lang == nil {
+		return view.Korean
+	}
+	return r.Lang
+}
 
 // Errors are the result files that exist but could not be read, in the
 // order of their sets and ids (chapters are evaluated in parallel, so the

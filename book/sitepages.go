@@ -28,7 +28,7 @@ func extras(l *layout, page string, toc []view.Heading) (pageExtras, error) {
 		for _, c := range l.chapters {
 			orders = append(orders, c.Order)
 		}
-		e.Numbering = site.Numbering(orders)
+		e.Numbering = site.Numbering(l.base.W, orders)
 	}
 	return e, err
 }
@@ -37,7 +37,7 @@ func extras(l *layout, page string, toc []view.Heading) (pageExtras, error) {
 // environment and search pages, the search index, the script, and each
 // experiment's raw data under data/.
 func (b *Book) extraPages(l *layout, outs []chapterOut) error {
-	res := l.res
+	res, w := l.res, b.Config.Words
 	var claims []site.ChapterClaims
 	var search [][]byte
 	for i, d := range b.Docs {
@@ -54,9 +54,9 @@ func (b *Book) extraPages(l *layout, outs []chapterOut) error {
 		// The claims page lists every claim of the book, which a save
 		// rarely changes and a book of many chapters takes a while to lay
 		// out again.
-		{"claims.html", "검사한 주장", func() ([]byte, []view.Heading) { return site.ClaimsBody(res.Machine, claims) }, claims},
-		{"environment.html", "측정 환경", func() ([]byte, []view.Heading) { return site.EnvironmentBody(sets) }, nil},
-		{"search.html", "검색", func() ([]byte, []view.Heading) { return nil, nil }, nil},
+		{"claims.html", w.ClaimsPage, func() ([]byte, []view.Heading) { return site.ClaimsBody(w, res.Machine, claims) }, claims},
+		{"environment.html", w.EnvironmentPage, func() ([]byte, []view.Heading) { return site.EnvironmentBody(w, sets) }, nil},
+		{"search.html", w.Search, func() ([]byte, []view.Heading) { return nil, nil }, nil},
 	} {
 		if err := l.writeExtra(p); err != nil {
 			return err
@@ -65,7 +65,7 @@ func (b *Book) extraPages(l *layout, outs []chapterOut) error {
 	if err := l.out.put("search-index.js", site.SearchIndex(search)); err != nil {
 		return err
 	}
-	script, err := templates.Script(l.layouts)
+	script, err := templates.Script(l.layouts, w)
 	if err != nil {
 		return err
 	}

@@ -58,6 +58,12 @@ type Elsewhere interface {
 	Elsewhere() bool
 }
 
+// Language is what a Results may also know: the book's language, in
+// whose words the page is written. Without it, Korean (the book's own).
+type Language interface {
+	Words() *view.Words
+}
+
 // stale reports whether a set's result of id is stale, and why.
 func (v *env) stale(set, id string) (string, bool) { return v.staleIn(v.resolve(set), id) }
 
@@ -75,6 +81,7 @@ func (v *env) staleIn(set, id string) (string, bool) {
 type env struct {
 	res  Results
 	exps map[string]*parse.Experiment
+	w    *view.Words // the book's language
 
 	// base is the set that "" stands for: the build's own (""), or
 	// another machine's while a claim is decided on it.
@@ -96,7 +103,10 @@ type env struct {
 }
 
 func newEnv(res Results, exps map[string]*parse.Experiment) *env {
-	v := &env{res: res, exps: exps, drawn: map[string]bool{}}
+	v := &env{res: res, exps: exps, w: view.Korean, drawn: map[string]bool{}}
+	if l, ok := res.(Language); ok {
+		v.w = l.Words()
+	}
 	if s, ok := res.(Sets); ok {
 		v.own, v.shown = s.Own(), s.Shown()
 		v.sets = append(slices.Clone(s.Sets()), v.shown...)
@@ -184,7 +194,7 @@ func (v *env) machineName(set string, r *dataset.Result) string {
 	case v.own != "":
 		return v.own
 	}
-	return view.ThisMachine
+	return v.w.ThisMachine
 }
 
 func (v *env) experiment(id string) (*parse.Experiment, error) {
@@ -370,26 +380,26 @@ func (g gap) msg() string {
 // runText is the command that measures the gap's experiment.
 func (g gap) runText() string { return cmp.Or(g.run, fmt.Sprintf("`go run . run %s`", g.id)) }
 
-// ko is the gap's placeholder on the page.
-func (g gap) ko() string {
+// note is the gap's placeholder on the page, in words w.
+func (g gap) note(w *view.Words) string {
 	switch g.kind {
 	case gapFact, gapNoMachine:
-		return view.NoRecordNote(g.machine, g.what)
+		return w.NoRecordNote(g.machine, g.what)
 	case gapTranscribed:
-		return view.NotInOriginalNote(g.what)
+		return w.NotInOriginalNote(g.what)
 	case gapStale:
-		return view.StaleLacksNote(g.what, g.why)
+		return w.StaleLacksNote(g.what, g.why)
 	case gapUnavailable:
 		if g.set != "" {
-			return view.FailedNote(g.set, g.what, "")
+			return w.FailedNote(g.set, g.what, "")
 		}
-		return view.UnavailableNote(g.why)
+		return w.UnavailableNote(g.why)
 	case gapInapplicable:
-		return view.NotApplicable(g.what, g.why)
+		return w.NotApplicable(g.what, g.why)
 	case gapFailed:
-		return view.FailedNote(g.set, g.what, g.why)
+		return w.FailedNote(g.set, g.what, g.why)
 	}
-	return view.MissingNote(g.noted, g.id)
+	return w.MissingNote(g.noted, g.id)
 }
 
 // unavailable is why the gap's machine cannot measure it; "" for another gap.
@@ -614,8 +624,9 @@ func Evaluate(d *parse.Doc, res Results, experiments map[string]*parse.Experimen
 			exps[x.ID] = x
 		}
 	}
-	p := &Page{Views: view.NewPage()}
-	ev := &eval{d: d, p: p, env: newEnv(res, exps), errs: d.Errs(), warn: d.Warned()}
+	env := newEnv(res, exps)
+	p := &Page{Views: view.NewPage(env.w)}
+	ev := &eval{d: d, p: p, env: env, errs: d.Errs(), warn: d.Warned()}
 	for _, v := range d.Values() {
 		ev.value(v)
 	}
@@ -655,7 +666,7 @@ func (ev *eval) exprErr(m parse.Offmap, err error) {
 // value evaluates one inline value into its view on the page.
 func (ev *eval) value(v *parse.InlineValue) {
 	out := ev.inline(v)
-	out.TitleInData = titleInData(out)
+	out.TitleInData = titleInData(ev.env.w, out)
 	ev.p.Views.SetValue(v.Node, out)
 }
 
@@ -668,7 +679,7 @@ func (ev *eval) inline(v *parse.InlineValue) *view.Out {
 	}
 	if g, miss := ev.env.missing(x); miss {
 		ev.warn.KindAt(g.warnKind(), v.At, "%s", g.msg())
-		return &view.Out{State: view.Missing, Text: view.NoFigure, Title: g.ko()}
+		return &view.Out{State: view.Missing, Text: view.NoFigure, Title: g.note(ev.env.w)}
 	}
 	val, err := x.Eval(ev.env)
 	if err != nil {
@@ -676,7 +687,7 @@ func (ev *eval) inline(v *parse.InlineValue) *view.Out {
 		return &view.Out{State: view.Failed, Text: "{{" + x.String() + "}}", Title: err.Error()}
 	}
 	ev.inconclusive(val, v.At)
-	text, err := valueText(x, val)
+	text, err := valueText(ev.env.w, x, val)
 	if err != nil {
 		ev.exprErr(m, err)
 		return &view.Out{State: view.Failed, Text: "{{" + x.String() + "}}", Title: err.Error()}
@@ -690,10 +701,10 @@ func (ev *eval) inline(v *parse.InlineValue) *view.Out {
 
 // valueText is a value as the prose shows it: a verdict by its word, a
 // string as it is, a number in the value's format.
-func valueText(x *expr.Expr, val expr.Value) (string, error) {
+func valueText(w *view.Words, x *expr.Expr, val expr.Value) (string, error) {
 	switch val.Kind {
 	case expr.Bool:
-		return view.VerdictOf(val.Truth, "").Word(), nil
+		return w.Verdict(view.VerdictOf(val.Truth, "")), nil
 	case expr.String:
 		return val.Str, nil
 	}
@@ -719,7 +730,7 @@ func (ev *eval) inlineProvenance(out *view.Out, x *expr.Expr, val expr.Value) {
 	}
 	if len(sets) > 1 {
 		// Figures of several machines in one value: never silent.
-		title = append(title, view.MixedNote(len(sets)))
+		title = append(title, ev.env.w.MixedNote(len(sets)))
 	}
 	stale := ev.staleNotes(x)
 	if val.Runs > 0 {
@@ -729,7 +740,7 @@ func (ev *eval) inlineProvenance(out *view.Out, x *expr.Expr, val expr.Value) {
 		// A transcribed set holds one figure per combination: its "runs"
 		// would count lines, not the original's runs.
 		if !transcribed {
-			title = append(title, view.Runs(val.Runs, val.Runs))
+			title = append(title, ev.env.w.RunsOf(val.Runs, val.Runs))
 		}
 	}
 	if out.Data != nil && val.Runs > 0 && !transcribed {
@@ -737,7 +748,7 @@ func (ev *eval) inlineProvenance(out *view.Out, x *expr.Expr, val expr.Value) {
 	}
 	title = append(title, machines...)
 	for _, p := range x.Params() {
-		title = append(title, view.SettingNote(p.Experiment, p.Name))
+		title = append(title, ev.env.w.SettingNote(p.Experiment, p.Name))
 	}
 	fingerprints, factRef := ev.fingerprintNotes(x)
 	title = append(title, fingerprints...)
@@ -751,8 +762,8 @@ func (ev *eval) inlineProvenance(out *view.Out, x *expr.Expr, val expr.Value) {
 func (ev *eval) staleNotes(x *expr.Expr) []string {
 	var stale []string
 	for _, r := range x.Refs() {
-		if why, ok := ev.env.stale(r.Set, r.Experiment); ok && !slices.Contains(stale, view.StaleNote(why)) {
-			stale = append(stale, view.StaleNote(why))
+		if why, ok := ev.env.stale(r.Set, r.Experiment); ok && !slices.Contains(stale, ev.env.w.StaleNote(why)) {
+			stale = append(stale, ev.env.w.StaleNote(why))
 		}
 	}
 	return stale
@@ -762,8 +773,8 @@ func (ev *eval) staleNotes(x *expr.Expr) []string {
 // expression states; ref is whether any is another set than the build's.
 func (ev *eval) fingerprintNotes(x *expr.Expr) (notes []string, ref bool) {
 	for _, fact := range x.Facts() {
-		if f, err := ev.env.Machine(fact.Set); err == nil && !slices.Contains(notes, view.FingerprintNote(f.Name)) {
-			notes = append(notes, view.FingerprintNote(f.Name))
+		if f, err := ev.env.Machine(fact.Set); err == nil && !slices.Contains(notes, ev.env.w.FingerprintNote(f.Name)) {
+			notes = append(notes, ev.env.w.FingerprintNote(f.Name))
 		}
 		ref = ref || ev.env.resolve(fact.Set) != ""
 	}
@@ -779,10 +790,10 @@ func (ev *eval) machineNote(set string, r *dataset.Result) string {
 		name += " (" + r.Machine.CPU + ")"
 	}
 	if !r.Measured() {
-		return view.TranscribedNote(name, r.Source)
+		return ev.env.w.TranscribedNote(name, r.Source)
 	}
 	if set != "" {
-		return view.OtherSetNote(name, set)
+		return ev.env.w.OtherSetNote(name, set)
 	}
 	return name
 }
@@ -935,7 +946,7 @@ func (ev *eval) decide(dir *parse.Directive, plain string) (v view.MachineVerdic
 	if missing != nil {
 		// A claim about what the machine cannot measure (kqueue on
 		// Linux) does not apply to it: neither held nor undecided.
-		v.Explain, v.Unavailable = missing.ko(), missing.unavailable()
+		v.Explain, v.Unavailable = missing.note(ev.env.w), missing.unavailable()
 		return v, true
 	}
 	v.Explain = c.Expect.Explain(ev.env)
@@ -979,7 +990,7 @@ func (ev *eval) when(dir *parse.Directive) view.View {
 		return &view.Error{Msg: "when could not be evaluated: " + w.Src}
 	case "missing":
 		// No data decides it: a gap, never a branch stated as fact.
-		return &view.When{Missing: missing.ko()}
+		return &view.When{Missing: missing.note(ev.env.w)}
 	}
 	return &view.When{Body: body[branch]}
 }

@@ -41,11 +41,11 @@ func TestRowIndexIgnoresFixedSampleCounts(t *testing.T) {
 	res := &dataset.Result{Rows: []dataset.Row{{Params: probe.Params{"rounds": "2000"}, Runs: []probe.Values{{"round": 5}}}}}
 	m := probe.Metric{Name: "round", Unit: probe.Count}
 	fixed := &parse.Experiment{Spec: spec, Sweep: map[string][]string{"rounds": {"1000"}}}
-	if c, _ := indexRows(res, fixed).cell(probe.Params{"rounds": "1000"}, m, "", nil); c.Gap != view.NoGap {
+	if c, _ := indexRows(res, fixed).cell(view.Korean, probe.Params{"rounds": "1000"}, m, "", nil); c.Gap != view.NoGap {
 		t.Errorf("fixed rounds: the other count's row is not found (%+v)", c)
 	}
 	swept := &parse.Experiment{Spec: spec, Sweep: map[string][]string{"rounds": {"1000", "2000"}}}
-	if c, _ := indexRows(res, swept).cell(probe.Params{"rounds": "1000"}, m, "", nil); c.Gap == view.NoGap {
+	if c, _ := indexRows(res, swept).cell(view.Korean, probe.Params{"rounds": "1000"}, m, "", nil); c.Gap == view.NoGap {
 		t.Error("swept rounds: the 2,000-round figure is shown for the 1,000-round point")
 	}
 }
@@ -57,10 +57,10 @@ func TestRowIndexIgnoresUnrecordedParams(t *testing.T) {
 	res := &dataset.Result{Sweep: map[string][]string{"cap": {"20000"}}, Rows: []dataset.Row{{Params: probe.Params{"cap": "20000"}, Runs: []probe.Values{{"threads": 4068}}}}}
 	x := &parse.Experiment{Spec: spec, Sweep: map[string][]string{"cap": {"20000"}, "pids_limit": {"0"}}}
 	m := probe.Metric{Name: "threads", Unit: probe.Count}
-	if c, _ := indexRows(res, x).cell(probe.Params{"cap": "20000", "pids_limit": "0"}, m, "", nil); c.Gap != view.NoGap {
+	if c, _ := indexRows(res, x).cell(view.Korean, probe.Params{"cap": "20000", "pids_limit": "0"}, m, "", nil); c.Gap != view.NoGap {
 		t.Errorf("a row without pids_limit is not found (%+v)", c)
 	}
-	if c, _ := indexRows(res, x).cell(probe.Params{"cap": "100", "pids_limit": "0"}, m, "", nil); c.Gap == view.NoGap {
+	if c, _ := indexRows(res, x).cell(view.Korean, probe.Params{"cap": "100", "pids_limit": "0"}, m, "", nil); c.Gap == view.NoGap {
 		t.Error("a row is found for a cap it was not measured with")
 	}
 }

@@ -164,11 +164,11 @@ func (ev *eval) machinesProvenance(views []machineView, id string) string {
 	var parts []string
 	for _, mv := range views {
 		if mv.r == nil {
-			parts = append(parts, view.NoResultOn(mv.name))
+			parts = append(parts, ev.env.w.NoResultOn(mv.name))
 			continue
 		}
 		why, _ := ev.env.staleIn(mv.set, id)
-		parts = append(parts, shortProvenance(mv.r, why))
+		parts = append(parts, shortProvenance(ev.env.w, mv.r, why))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -298,12 +298,12 @@ func (ev *eval) machineCell(dir *parse.Directive, x *parse.Experiment, m probe.M
 	if t.Cols != "" {
 		key = append(key, c.val)
 	}
-	cell := view.Cell{Text: view.NoFigure, Title: view.MissingNote(ev.env.noteSet(c.mv.set), x.ID), Gap: view.GapMissing}
+	cell := view.Cell{Text: view.NoFigure, Title: ev.env.w.MissingNote(ev.env.noteSet(c.mv.set), x.ID), Gap: view.GapMissing}
 	if c.mv.r != nil {
 		k := rowKey(key...)
 		found, has := c.mv.rows[k]
 		var err error
-		if cell, err = figureCell(found, has, c.mv.failed[k], c.mv.unavailable[k], m, t.Format, t.Labels); err != nil {
+		if cell, err = figureCell(ev.env.w, found, has, c.mv.failed[k], c.mv.unavailable[k], m, t.Format, t.Labels); err != nil {
 			off, ok := dir.At["format"]
 			if !ok {
 				off = dir.Off
@@ -313,11 +313,11 @@ func (ev *eval) machineCell(dir *parse.Directive, x *parse.Experiment, m probe.M
 		}
 		switch {
 		case !has && c.mv.failed[k] == "" && c.mv.unavailable[k] == "" && c.mv.set != "":
-			cell.Title = view.NotOn(c.mv.name)
+			cell.Title = ev.env.w.NotOn(c.mv.name)
 		case has && !c.mv.r.Measured():
 			// One figure per combination: its "runs" would
 			// count lines, not the original's runs.
-			cell.Title = view.TranscribedCell
+			cell.Title = ev.env.w.TranscribedCell
 		}
 	}
 	cell.Title += " · " + c.mv.name

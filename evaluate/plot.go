@@ -62,11 +62,18 @@ func xValue(p probe.Param, v string) (float64, error) {
 	return 0, fmt.Errorf("not a number")
 }
 
-// rawPoint is a point in base units, before scaling.
-type rawPoint struct{ x, y, lo, hi float64 }
+// rawPoint is a point in base units, before scaling; fig is the figure
+// it shows (its y, or a distribution's x) over the runs, and at what the
+// point is at: the x param's value, or a distribution's quantile metric.
+type rawPoint struct {
+	x, y, lo, hi float64
+	fig          expr.Sample
+	at           string
+}
 
 type rawSeries struct {
 	name   string
+	set    string // the machine's set, as resolved
 	dashed bool
 	points []rawPoint
 }
@@ -113,22 +120,24 @@ func (ev *eval) plot(dir *parse.Directive) view.View {
 	})
 	if len(all) == 0 {
 		if views[0].r == nil {
-			return &view.Plot{Missing: view.MissingNote(ev.env.noteSet(""), x.ID), Caption: p.Caption}
+			return &view.Plot{Missing: ev.env.w.MissingNote(ev.env.noteSet(""), x.ID), Caption: p.Caption}
 		}
 		ev.warn.KindAt(parse.KindMissing, dir.Off, "the result of %s has no %s figures to plot", x.ID, ym.Name)
-		return &view.Plot{Missing: view.NoFigures(x.ID, ym.Name), Caption: p.Caption}
+		return &view.Plot{Missing: ev.env.w.NoFigures(x.ID, ym.Name), Caption: p.Caption}
 	}
 	provenance := ev.plotProvenance(dir, views, x.ID)
 	if len(inapplicable) > 0 {
 		// A point the metric does not apply to is left out, and said so.
-		provenance += " · " + view.NotApplicable(strings.Join(inapplicable, "; "), ym.Optional)
+		provenance += " · " + ev.env.w.NotApplicable(strings.Join(inapplicable, "; "), ym.Optional)
 	}
-	if p.Ref != "" && len(views) > 1 && views[1].r != nil && own == 1 && all[0].name == views[0].name {
-		// One series beside a reference set: name both by their set.
-		all[0].name = view.ThisMachineAs(views[0].name)
+	if own0 := legendName(p, views[0], views); p.Ref != "" && len(views) > 1 && views[1].r != nil && own == 1 && all[0].name == own0 {
+		// One series beside a reference set: name both by their machine.
+		all[0].name = ev.env.w.ThisMachineAs(own0)
 	}
-	pl := xyInput(p, all, xp, ym, lbl)
-	return &view.Plot{Input: pl, Caption: p.Caption, Provenance: provenance, At: ev.d.Pos(dir.Off).String()}
+	pl := xyInput(ev.env.w, p, all, xp, ym, lbl)
+	at := func(v string) string { return paramValue(xp, v, p.Labels) }
+	return &view.Plot{Input: pl, Caption: p.Caption, Provenance: provenance, At: ev.d.Pos(dir.Off).String(),
+		Exp: x.ID, XName: lbl(p.X), YName: lbl(ym.Name), Points: ev.plotPoints(all, x.ID, ym.Unit, at)}
 }
 
 // plotAxes checks a plot's y metric and x param against its experiment's
@@ -161,7 +170,7 @@ func (ev *eval) machineSeries(dir *parse.Directive, views []machineView, sp prob
 			if len(pts) == 0 {
 				continue
 			}
-			all = append(all, rawSeries{name: ev.seriesName(dir, mv, sp, sv), dashed: mv.set != "", points: pts})
+			all = append(all, rawSeries{name: ev.seriesName(dir, mv, legendName(dir.Plot, mv, views), sp, sv), set: mv.set, dashed: mv.set != "", points: pts})
 			if mv.set == "" {
 				own++
 			}
@@ -196,7 +205,7 @@ func xyPoints(mv machineView, p *parse.PlotDir, xp probe.Param, ym probe.Metric,
 
 // xyInput scales a plot's series into display units, one scale per axis
 // for all of them, and titles and labels its axes.
-func xyInput(p *parse.PlotDir, all []rawSeries, xp probe.Param, ym probe.Metric, lbl func(string) string) plotsvg.Plot {
+func xyInput(w *view.Words, p *parse.PlotDir, all []rawSeries, xp probe.Param, ym probe.Metric, lbl func(string) string) plotsvg.Plot {
 	var xv, yv []float64
 	for _, s := range all {
 		for _, pt := range s.points {
@@ -211,7 +220,7 @@ func xyInput(p *parse.PlotDir, all []rawSeries, xp probe.Param, ym probe.Metric,
 	ys := pickScale(ym.Unit, yv, p.YLog)
 	title := p.Title
 	if title == "" {
-		title = view.PlotTitle(lbl(p.X), lbl(ym.Name))
+		title = w.PlotTitle(lbl(p.X), lbl(ym.Name))
 	}
 	pl := plotsvg.Plot{Title: title, XLabel: xs.label(lbl(p.X)), YLabel: ys.label(lbl(ym.Name)), XLog: p.XLog, YLog: p.YLog}
 	for _, s := range all {
@@ -233,7 +242,7 @@ func point(row dataset.Row, xp probe.Param, xv, metric string) (rawPoint, bool) 
 	if err != nil {
 		return rawPoint{}, false
 	}
-	return rawPoint{x: xf, y: s.Median, lo: s.Min, hi: s.Max}, true
+	return rawPoint{x: xf, y: s.Median, lo: s.Min, hi: s.Max, fig: expr.Sample{Median: s.Median, Min: s.Min, Max: s.Max, Runs: s.N}, at: xv}, true
 }
 
 // seriesLabel names a series in the legend: a labelled value by its
@@ -327,7 +336,7 @@ func (ev *eval) plotSeries(dir *parse.Directive, x *parse.Experiment, views []ma
 		ev.machinesMissing(dir, views, x.ID)
 	} else if views[0].r == nil {
 		ev.warn.KindAt(parse.KindMissing, dir.Off, "%s", missingMsg("", x.ID, ev.env.runHint(x.ID)))
-		return lbl, sp, &view.Plot{Missing: view.MissingNote(ev.env.noteSet(""), x.ID), Caption: p.Caption}
+		return lbl, sp, &view.Plot{Missing: ev.env.w.MissingNote(ev.env.noteSet(""), x.ID), Caption: p.Caption}
 	}
 	return lbl, sp, nil
 }
@@ -344,12 +353,8 @@ func seriesOf(mv machineView, series string) []string {
 // seriesName names a series in the legend: by its value, and on a plot
 // over several machines by its machine too; a reference set's series
 // carry the set's name.
-func (ev *eval) seriesName(dir *parse.Directive, mv machineView, sp probe.Param, sv string) string {
+func (ev *eval) seriesName(dir *parse.Directive, mv machineView, name string, sp probe.Param, sv string) string {
 	p := dir.Plot
-	name := mv.name
-	if p.Machines != nil {
-		name = label(p.Labels, name)
-	}
 	switch {
 	case sv == "":
 		return name
@@ -359,6 +364,45 @@ func (ev *eval) seriesName(dir *parse.Directive, mv machineView, sp probe.Param,
 	return seriesLabel(sp, sv, p.Labels) + " · " + name
 }
 
+// legendName is how a plot's legend names machine mv: by its label (of
+// a plot with machines:), else by its CPU, shortened ("Intel(R) Xeon(R)
+// Processor": "Intel Xeon"), when no other machine of the plot has the
+// same, else by its set's name. A set's name is exact but long
+// ("linux-amd64-intel-r-xeon-r-processor-2c"); the provenance line under
+// the plot gives it in full.
+func legendName(p *parse.PlotDir, mv machineView, views []machineView) string {
+	if l, ok := p.Labels[mv.name]; ok && p.Machines != nil {
+		return l
+	}
+	cpu := shortCPU(mv.r)
+	if cpu == "" {
+		return mv.name
+	}
+	for _, o := range views {
+		if o.name != mv.name && shortCPU(o.r) == cpu {
+			return mv.name
+		}
+	}
+	return cpu
+}
+
+// shortCPU is a result's CPU model without its trademarks, "CPU",
+// "Processor" and clock ("Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz":
+// "Intel Xeon Platinum 8375C"); "" when it has none.
+func shortCPU(r *dataset.Result) string {
+	if r == nil {
+		return ""
+	}
+	cpu, _, _ := strings.Cut(r.Machine.CPU, " @ ")
+	var words []string
+	for _, w := range strings.Fields(strings.NewReplacer("(R)", "", "(r)", "", "(TM)", "", "(tm)", "").Replace(cpu)) {
+		if w != "CPU" && w != "Processor" {
+			words = append(words, w)
+		}
+	}
+	return strings.Join(words, " ")
+}
+
 // plotProvenance is the line under a plot: its own set's provenance and,
 // after "점선:", the dashed machines'. A reference set with no result is
 // a warning at ref: (the plot shows the build's figures alone).
@@ -366,26 +410,26 @@ func (ev *eval) plotProvenance(dir *parse.Directive, views []machineView, id str
 	// A series a machine cannot measure (kqueue on Linux) is left out,
 	// and said so beside that machine's part of the line.
 	unavailable := func(r *dataset.Result) string {
-		if r == nil || unavailableReasons(r) == "" {
+		if r == nil || unavailableReasons(ev.env.w, r) == "" {
 			return ""
 		}
-		return " · " + unavailableReasons(r)
+		return " · " + unavailableReasons(ev.env.w, r)
 	}
 	if dir.Plot.Machines != nil {
 		line := ev.machinesProvenance(views[:1], id) + unavailable(views[0].r)
 		if len(views) > 1 {
-			line += view.DashedNote + ev.machinesProvenance(views[1:], id)
+			line += ev.env.w.DashedNote + ev.machinesProvenance(views[1:], id)
 		}
 		return line
 	}
 	why, _ := ev.env.stale("", id)
-	line := shortProvenance(views[0].r, why) + unavailable(views[0].r)
+	line := shortProvenance(ev.env.w, views[0].r, why) + unavailable(views[0].r)
 	if len(views) > 1 {
 		if rr := views[1].r; rr == nil {
 			ev.warn.KindAt(parse.KindMissing, dir.At["ref"], "%s", missingMsg(views[1].set, id, ev.env.runHint(id)))
 		} else {
 			stale, _ := ev.env.staleIn(views[1].set, id)
-			line += view.DashedNote + shortProvenance(rr, stale)
+			line += ev.env.w.DashedNote + shortProvenance(ev.env.w, rr, stale)
 		}
 	}
 	return line
@@ -426,17 +470,22 @@ func (ev *eval) cdf(dir *parse.Directive) view.View {
 	})
 	if len(all) == 0 {
 		if views[0].r == nil {
-			return &view.Plot{Missing: view.MissingNote(ev.env.noteSet(""), x.ID), Caption: p.Caption}
+			return &view.Plot{Missing: ev.env.w.MissingNote(ev.env.noteSet(""), x.ID), Caption: p.Caption}
 		}
 		ev.warn.KindAt(parse.KindMissing, dir.Off, "the result of %s has none of the quantile metrics to plot", x.ID)
-		return &view.Plot{Missing: view.NoDistribution(x.ID), Caption: p.Caption}
+		return &view.Plot{Missing: ev.env.w.NoDistribution(x.ID), Caption: p.Caption}
 	}
 	provenance := ev.plotProvenance(dir, views, x.ID)
-	if p.Ref != "" && len(all) > own && own == 1 && all[0].name == views[0].name {
-		all[0].name = view.ThisMachineAs(views[0].name)
+	if own0 := legendName(p, views[0], views); p.Ref != "" && len(all) > own && own == 1 && all[0].name == own0 {
+		all[0].name = ev.env.w.ThisMachineAs(own0)
 	}
-	pl := cdfInput(p, all, unit, lbl)
-	return &view.Plot{Input: pl, Caption: p.Caption, Provenance: provenance, At: ev.d.Pos(dir.Off).String()}
+	pl := cdfInput(ev.env.w, p, all, unit, lbl)
+	frac := map[string]string{}
+	for _, q := range p.Quantiles {
+		frac[q.Metric] = fmt.Sprintf("%g", q.Frac)
+	}
+	return &view.Plot{Input: pl, Caption: p.Caption, Provenance: provenance, At: ev.d.Pos(dir.Off).String(),
+		Exp: x.ID, XName: ev.env.w.CumulativeShare, YName: pl.XLabel, Points: ev.plotPoints(all, x.ID, unit, func(m string) string { return frac[m] })}
 }
 
 // quantileUnit checks a distribution plot's quantile metrics against its
@@ -466,7 +515,7 @@ func quantilePoints(row dataset.Row, qs []parse.Quantile) []rawPoint {
 	var pts []rawPoint
 	for _, q := range qs {
 		if s, ok := dataset.Summarize(row, q.Metric); ok {
-			pts = append(pts, rawPoint{x: s.Median, y: q.Frac, lo: q.Frac, hi: q.Frac})
+			pts = append(pts, rawPoint{x: s.Median, y: q.Frac, lo: q.Frac, hi: q.Frac, fig: expr.Sample{Median: s.Median, Min: s.Min, Max: s.Max, Runs: s.N}, at: q.Metric})
 		}
 	}
 	sortPoints(pts)
@@ -475,7 +524,7 @@ func quantilePoints(row dataset.Row, qs []parse.Quantile) []rawPoint {
 
 // cdfInput scales a distribution plot's curves into one display unit and
 // names the x axis after its median quantile (the middle one without it).
-func cdfInput(p *parse.PlotDir, all []rawSeries, unit probe.Unit, lbl func(string) string) plotsvg.Plot {
+func cdfInput(w *view.Words, p *parse.PlotDir, all []rawSeries, unit probe.Unit, lbl func(string) string) plotsvg.Plot {
 	var xv []float64
 	for _, s := range all {
 		for _, pt := range s.points {
@@ -491,9 +540,9 @@ func cdfInput(p *parse.PlotDir, all []rawSeries, unit probe.Unit, lbl func(strin
 	}
 	title := p.Title
 	if title == "" {
-		title = view.DistributionTitle(lbl(name))
+		title = w.DistributionTitle(lbl(name))
 	}
-	pl := plotsvg.Plot{Title: title, XLabel: xs.label(lbl(name)), YLabel: view.CumulativeShare, XLog: p.XLog}
+	pl := plotsvg.Plot{Title: title, XLabel: xs.label(lbl(name)), YLabel: w.CumulativeShare, XLog: p.XLog}
 	for _, s := range all {
 		ps := plotsvg.Series{Name: s.name, Dashed: s.dashed}
 		for _, pt := range s.points {
@@ -502,4 +551,28 @@ func cdfInput(p *parse.PlotDir, all []rawSeries, unit probe.Unit, lbl func(strin
 		pl.Series = append(pl.Series, ps)
 	}
 	return pl
+}
+
+// plotPoints is every point of a plot as a reader reads it, series by
+// series in the order drawn: its series, where it is (at names it) and
+// its figure in unit, with the provenance an inline value's popover
+// shows.
+func (ev *eval) plotPoints(all []rawSeries, id string, unit probe.Unit, at func(string) string) [][]view.PlotPoint {
+	out := make([][]view.PlotPoint, len(all))
+	for i, s := range all {
+		r, _ := ev.env.find(s.set, id)
+		for _, pt := range s.points {
+			v, err := expr.FromSample(&expr.Metric{Unit: unit}, pt.fig)
+			text := view.NoFigure
+			if t, ferr := v.Format(""); err == nil && ferr == nil {
+				text = t
+			}
+			fig := &view.Out{Text: text, Data: ev.provenanceData([]setID{{s.set, id}})}
+			if r.Measured() {
+				fig.Data["range"], fig.Data["runs"] = rangeText(v), strconv.Itoa(pt.fig.Runs)
+			}
+			out[i] = append(out[i], view.PlotPoint{Series: s.name, X: at(pt.at), Value: fig})
+		}
+	}
+	return out
 }

@@ -23,7 +23,7 @@ func TestTitleInData(t *testing.T) {
 		{"m1 (Apple M1): 원 책에서 옮겨 적은 값, 여기서 측정하지 않음 (x) · box (CPU)", ref, false},
 		{"설정: 실험 e의 n", nil, false},
 	} {
-		if got := titleInData(&view.Out{Title: tc.title, Data: tc.data}); got != tc.want {
+		if got := titleInData(view.Korean, &view.Out{Title: tc.title, Data: tc.data}); got != tc.want {
 			t.Errorf("titleInData(%q) = %v, want %v", tc.title, got, tc.want)
 		}
 	}

@@ -45,7 +45,7 @@ func (ev *eval) provenanceData(sets []setID) map[string]string {
 // (the popover, or the stylesheet without a script, shows the Data):
 // the range, the runs and the machine, or that the figure was transcribed
 // from the original book (whose source the environment page gives).
-func titleInData(out *view.Out) bool {
+func titleInData(w *view.Words, out *view.Out) bool {
 	d := out.Data
 	if d == nil {
 		return false
@@ -53,14 +53,14 @@ func titleInData(out *view.Out) bool {
 	if d["ref"] == "transcribed" {
 		// One note and nothing else: a second set, a setting or a
 		// stale result would follow " · ".
-		return strings.HasPrefix(out.Title, view.TranscribedPrefix(d["machine"])) && !strings.Contains(out.Title, " · ")
+		return strings.HasPrefix(out.Title, w.TranscribedPrefix(d["machine"])) && !strings.Contains(out.Title, " · ")
 	}
 	var parts []string
 	if d["range"] != "" {
 		parts = append(parts, d["range"])
 	}
 	if d["runs"] != "" {
-		parts = append(parts, view.Runs(atoi(d["runs"]), atoi(d["runs"])))
+		parts = append(parts, w.RunsOf(atoi(d["runs"]), atoi(d["runs"])))
 	}
 	parts = append(parts, d["machine"])
 	return out.Title == strings.Join(parts, " · ")

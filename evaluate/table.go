@@ -72,7 +72,7 @@ func sizesOnly(x *parse.Experiment, k string) bool {
 
 // unavailableReasons are the distinct reasons r's machine gives for the
 // combinations it cannot measure, in order, for a provenance line.
-func unavailableReasons(r *dataset.Result) string {
+func unavailableReasons(w *view.Words, r *dataset.Result) string {
 	var reasons []string
 	for _, u := range r.Unavailable {
 		if !slices.Contains(reasons, u.Reason) {
@@ -82,14 +82,14 @@ func unavailableReasons(r *dataset.Result) string {
 	if len(reasons) == 0 {
 		return ""
 	}
-	return view.UnavailableNote(strings.Join(reasons, "; "))
+	return w.UnavailableNote(strings.Join(reasons, "; "))
 }
 
 // cell shows one metric of one combination: see figureCell.
-func (ix rowIndex) cell(p probe.Params, m probe.Metric, format string, labels map[string]string) (view.Cell, error) {
+func (ix rowIndex) cell(w *view.Words, p probe.Params, m probe.Metric, format string, labels map[string]string) (view.Cell, error) {
 	key := ix.key(p)
 	row, ok := ix.rows[key]
-	return figureCell(row, ok, ix.failures[key], ix.unavailable[key], m, format, labels)
+	return figureCell(w, row, ok, ix.failures[key], ix.unavailable[key], m, format, labels)
 }
 
 // figureCell shows one metric of a row: the median in the metric's
@@ -98,21 +98,21 @@ func (ix rowIndex) cell(p probe.Params, m probe.Metric, format string, labels ma
 // machine cannot measure it (unavailable says why) or that it was not
 // measured. A code shown by its name takes the directive's label for that
 // name, if any.
-func figureCell(row dataset.Row, found bool, failed, unavailable string, m probe.Metric, format string, labels map[string]string) (view.Cell, error) {
+func figureCell(w *view.Words, row dataset.Row, found bool, failed, unavailable string, m probe.Metric, format string, labels map[string]string) (view.Cell, error) {
 	if !found {
 		if failed != "" {
-			return view.Cell{Text: view.FailedCell, Title: failed, Gap: view.GapFailed}, nil
+			return view.Cell{Text: w.FailedCell, Title: failed, Gap: view.GapFailed}, nil
 		}
 		if unavailable != "" {
-			return view.Cell{Text: view.NoFigure, Title: view.UnavailableNote(unavailable), Gap: view.GapMissing}, nil
+			return view.Cell{Text: view.NoFigure, Title: w.UnavailableNote(unavailable), Gap: view.GapMissing}, nil
 		}
-		return view.Cell{Text: view.NoFigure, Title: view.NotMeasured, Gap: view.GapMissing}, nil
+		return view.Cell{Text: view.NoFigure, Title: w.NotMeasured, Gap: view.GapMissing}, nil
 	}
 	s, ok := dataset.Summarize(row, m.Name)
 	if !ok {
-		why := view.NoSuchMetric
+		why := w.NoSuchMetric
 		if m.Optional != "" {
-			why = view.NotApplicable("", m.Optional)
+			why = w.NotApplicable("", m.Optional)
 		}
 		return view.Cell{Text: view.NoFigure, Title: why, Gap: view.GapMissing}, nil
 	}
@@ -129,7 +129,7 @@ func figureCell(row dataset.Row, found bool, failed, unavailable string, m probe
 	if err != nil {
 		return view.Cell{}, err
 	}
-	title := view.Runs(s.N, s.N)
+	title := w.RunsOf(s.N, s.N)
 	if r := rangeText(v); r != "" && format != "label" {
 		title = r + ", " + title
 	}
@@ -137,6 +137,18 @@ func figureCell(row dataset.Row, found bool, failed, unavailable string, m probe
 		text = label(labels, text)
 	}
 	return view.Cell{Text: text, Title: title, Number: true}, nil
+}
+
+// rerun is how experiment x is measured, as its chapter says, for a
+// reader to measure it again; book is the set the page's figures come
+// from.
+func rerun(x *parse.Experiment, book string) view.Rerun {
+	rr := view.Rerun{Probe: x.Probe, Method: x.Spec.Doc, Runs: x.Runs, Precision: x.Precision, BookSet: book}
+	for _, name := range x.Order {
+		p, _ := x.Spec.Param(name)
+		rr.Params = append(rr.Params, view.RerunParam{Name: name, Values: strings.Join(x.Sweep[name], ", "), Doc: p.Doc})
+	}
+	return rr
 }
 
 // experiment renders an experiment directive: every combination × metric,
@@ -151,9 +163,13 @@ func (ev *eval) experiment(dir *parse.Directive) view.View {
 		}
 	}
 	out.Fixed = strings.Join(fixed, ", ")
+	out.Rerun = rerun(x, ev.env.own)
 	r, ok := ev.env.lookup("", x.ID)
+	if ok && out.Rerun.Runs == 0 && out.Rerun.Precision == 0 && r.Stop.Auto {
+		out.Rerun.Precision = r.Stop.Precision // the book's, as the result was measured
+	}
 	if !ok {
-		out.Missing = view.MissingNote(ev.env.noteSet(""), x.ID)
+		out.Missing = ev.env.w.MissingNote(ev.env.noteSet(""), x.ID)
 		if !out.Hidden {
 			ev.warn.KindAt(parse.KindMissing, dir.Off, "%s", missingMsg("", x.ID, ev.env.runHint(x.ID)))
 		}
@@ -163,8 +179,8 @@ func (ev *eval) experiment(dir *parse.Directive) view.View {
 	if stale {
 		ev.warn.KindAt(parse.KindStale, dir.Off, "experiment %s is stale (%s): its figures are shown, marked; measure it again with %s", x.ID, why, ev.env.runHint(x.ID))
 	}
-	out.Provenance = provenance(r, x.Spec.Metrics, func(s string) string { return label(x.Labels, s) }, why)
-	out.SpreadNote = view.SpreadNote
+	out.Provenance = provenance(ev.env.w, r, x.Spec.Metrics, func(s string) string { return label(x.Labels, s) }, why)
+	out.SpreadNote = ev.env.w.SpreadNote
 	out.Measured = r.Measured()
 	if out.Hidden {
 		return out
@@ -183,7 +199,7 @@ func (ev *eval) experiment(dir *parse.Directive) view.View {
 		// counted) would head a second column of the same words.
 		for i := range swept {
 			if t.Head[i].Text == head.Text {
-				t.Head[i].Text, head.Text = view.SettingHead(head.Text), view.MeasuredHead(head.Text)
+				t.Head[i].Text, head.Text = ev.env.w.SettingHead(head.Text), ev.env.w.MeasuredHead(head.Text)
 			}
 		}
 		t.Head = append(t.Head, head)
@@ -195,7 +211,7 @@ func (ev *eval) experiment(dir *parse.Directive) view.View {
 			row = append(row, view.Cell{Text: paramText(x.Spec, name, c[name], x.Labels), Head: true})
 		}
 		for _, m := range x.Spec.Metrics {
-			cell, err := ix.cell(c, m, "", x.Labels)
+			cell, err := ix.cell(ev.env.w, c, m, "", x.Labels)
 			if err != nil {
 				ev.errs.At(dir.Off, "experiment %s, metric %s: %v", x.ID, m.Name, err)
 				return &view.Error{Msg: err.Error()}
@@ -219,31 +235,31 @@ func paramDoc(s probe.Spec, name string) string {
 // provenance is the line under an experiment: who measured, when, how
 // often (the runs stored, not the runs asked for) and how much the runs of
 // each metric spread (see spreads), and a mark when the result is stale.
-func provenance(r *dataset.Result, metrics []probe.Metric, name func(string) string, stale string) string {
+func provenance(w *view.Words, r *dataset.Result, metrics []probe.Metric, name func(string) string, stale string) string {
 	var parts []string
 	if r.Measured() {
-		parts = append(parts, view.MeasuredMark)
+		parts = append(parts, w.MeasuredMark)
 	} else {
-		parts = append(parts, view.TranscribedMark)
+		parts = append(parts, w.TranscribedMark)
 	}
-	parts = append(parts, machineLine(r))
+	parts = append(parts, machineLine(w, r))
 	if !r.Start.IsZero() {
 		parts = append(parts, r.Start.UTC().Format("2006-01-02"))
 	}
-	if s := runsText(r); s != "" {
+	if s := runsText(w, r); s != "" {
 		parts = append(parts, s)
 	}
-	if s := spreads(r, metrics, name); s != "" {
-		parts = append(parts, view.Spread(s))
+	if s := spreads(w, r, metrics, name); s != "" {
+		parts = append(parts, w.Spread(s))
 	}
 	if n := len(r.Failures); n > 0 {
-		parts = append(parts, view.Failures(n))
+		parts = append(parts, w.Failures.Of(n))
 	}
-	if s := unavailableReasons(r); s != "" {
+	if s := unavailableReasons(w, r); s != "" {
 		parts = append(parts, s)
 	}
 	if stale != "" {
-		parts = append(parts, view.StaleNote(stale))
+		parts = append(parts, w.StaleNote(stale))
 	}
 	if !r.Measured() {
 		parts = append(parts, r.Source)
@@ -258,7 +274,7 @@ func provenance(r *dataset.Result, metrics []probe.Metric, name func(string) str
 // so a near-zero count never stands for the experiment; so are codes
 // (metrics with labels). Metrics whose runs agree exactly are named
 // together at the end ("그 밖은 실행마다 같음").
-func spreads(r *dataset.Result, metrics []probe.Metric, name func(string) string) string {
+func spreads(w *view.Words, r *dataset.Result, metrics []probe.Metric, name func(string) string) string {
 	var out []string
 	same := false
 	for _, m := range metrics {
@@ -278,37 +294,37 @@ func spreads(r *dataset.Result, metrics []probe.Metric, name func(string) string
 		case worst == 0:
 			same = true
 		case worst/2 < 0.0005:
-			out = append(out, view.BelowTenthPercent(name(m.Name)))
+			out = append(out, w.BelowTenthPercent(name(m.Name)))
 		default:
 			out = append(out, name(m.Name)+" ±"+percent(worst/2))
 		}
 	}
 	switch {
 	case same && len(out) == 0:
-		return view.SameEachRun
+		return w.SameEachRun
 	case same:
-		out = append(out, view.RestSameEachRun)
+		out = append(out, w.RestSameEachRun)
 	}
 	return strings.Join(out, ", ")
 }
 
 // shortProvenance is the line under a table or plot: machine, date, runs
 // stored, and a mark when the result is stale.
-func shortProvenance(r *dataset.Result, stale string) string {
+func shortProvenance(w *view.Words, r *dataset.Result, stale string) string {
 	parts := []string{r.Machine.Name}
 	if !r.Measured() {
-		parts[0] = view.TranscribedMachine(parts[0])
+		parts[0] = w.TranscribedOn(parts[0])
 	} else {
 		parts[0] = "✅ " + parts[0]
 	}
 	if !r.Start.IsZero() {
 		parts = append(parts, r.Start.UTC().Format("2006-01-02"))
 	}
-	if s := runsText(r); s != "" {
+	if s := runsText(w, r); s != "" {
 		parts = append(parts, s)
 	}
 	if stale != "" {
-		parts = append(parts, view.StaleNote(stale))
+		parts = append(parts, w.StaleNote(stale))
 	}
 	return strings.Join(parts, " · ")
 }
@@ -317,25 +333,25 @@ func shortProvenance(r *dataset.Result, stale string) string {
 // holds one figure per combination, so its runs are what its source says.
 // Under runs: auto it adds the widest 95 % interval of a headline
 // median, and says so when that missed the precision asked.
-func runsText(r *dataset.Result) string {
+func runsText(w *view.Words, r *dataset.Result) string {
 	lo, hi := r.StoredRuns()
 	if !r.Measured() || hi == 0 {
 		return ""
 	}
-	s := view.Runs(lo, hi)
+	s := w.RunsOf(lo, hi)
 	if st := r.Stop; st.Auto {
 		interval := ""
 		if !math.IsInf(st.Interval, 0) {
 			interval = strings.TrimSuffix(percent(st.Interval), "%")
 		}
-		s += view.Interval(interval, st.Reached(), 100*st.Precision, st.Why)
+		s += w.Interval(interval, st.Reached(), 100*st.Precision, st.Why)
 	}
 	return s
 }
 
-func machineLine(r *dataset.Result) string {
+func machineLine(w *view.Words, r *dataset.Result) string {
 	s := r.Machine.Name
-	if sum := view.MachineSummary(r.Machine); sum != "" {
+	if sum := w.MachineSummary(r.Machine); sum != "" {
 		s += " (" + sum + ")"
 	}
 	return s
@@ -480,7 +496,7 @@ func (ev *eval) table(dir *parse.Directive) view.View {
 	lbl := func(s string) string { return label(t.Labels, s) }
 	if sel.r == nil {
 		ev.warn.KindAt(parse.KindMissing, dir.Off, "%s", missingMsg("", x.ID, ev.env.runHint(x.ID)))
-		return &view.TableView{Missing: view.MissingNote(ev.env.noteSet(""), x.ID)}
+		return &view.TableView{Missing: ev.env.w.MissingNote(ev.env.noteSet(""), x.ID)}
 	}
 	rowVals, colVals := []string{""}, []string{""}
 	if t.Rows != "" {
@@ -511,7 +527,7 @@ func (ev *eval) table(dir *parse.Directive) view.View {
 			row = append(row, view.Cell{Text: paramText(x.Spec, t.Rows, rv, t.Labels), Head: true})
 		}
 		for _, cv := range colVals {
-			cell, err := ix.cell(sel.params(t.Rows, rv, t.Cols, cv), m, t.Format, t.Labels)
+			cell, err := ix.cell(ev.env.w, sel.params(t.Rows, rv, t.Cols, cv), m, t.Format, t.Labels)
 			if err != nil {
 				off, ok := dir.At["format"]
 				if !ok {
@@ -525,7 +541,7 @@ func (ev *eval) table(dir *parse.Directive) view.View {
 		tab.Rows = append(tab.Rows, row)
 	}
 	why, _ := ev.env.stale("", x.ID)
-	return &view.TableView{Table: tab, Provenance: shortProvenance(sel.r, why)}
+	return &view.TableView{Table: tab, Provenance: shortProvenance(ev.env.w, sel.r, why)}
 }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

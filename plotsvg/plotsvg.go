@@ -5,7 +5,9 @@
 // axes, and series of points, each point with the min–max over runs. Render
 // checks it, lays it out with gonum.org/v1/plot, draws it with vg/vgsvg,
 // and returns an <svg> element whose first child is
-// <title>. The same input gives the same bytes.
+// <title>. The same input gives the same bytes. Draw also says where each
+// point is drawn, so a page can lay a focusable mark over each one (the
+// picture itself stays role="img": nothing in it is focusable).
 //
 // Each series is one line through its points, with a glyph at each point
 // and a vertical bar from Lo to Hi where Lo < Hi. Series take colours
@@ -132,34 +134,64 @@ type Options struct {
 
 // RenderWith draws p as Render does, with o.
 func RenderWith(p Plot, o Options) ([]byte, error) {
+	pic, err := Draw(p, o)
+	return pic.SVG, err
+}
+
+// Picture is a drawn plot: the <svg> element RenderWith returns, where
+// each point is in it, and the width bounds of its style attribute.
+type Picture struct {
+	SVG []byte
+	// Marks are the points' centres, in p.Series order, each series'
+	// in its Points' order: a page lays a focusable mark over each.
+	Marks []Mark
+	// MaxWidth and MinWidth are the picture's natural width and the
+	// width below which its text would be smaller than Options.MinText,
+	// in CSS pixels (0: none): a box that holds the picture and its marks
+	// takes them, so the marks stay on their points.
+	MaxWidth, MinWidth float64
+}
+
+// Mark is where point Point of series Series is drawn: its centre, in
+// percent of the picture's width from the left and of its height from
+// the top.
+type Mark struct {
+	Series, Point int
+	Left, Top     float64
+}
+
+// Draw draws p as RenderWith does, and says where its points are.
+func Draw(p Plot, o Options) (Picture, error) {
 	if err := p.check(); err != nil {
-		return nil, err
+		return Picture{}, err
 	}
-	doc, smallest, err := p.vgsvgDocument()
+	doc, smallest, marks, err := p.vgsvgDocument()
 	if err != nil {
-		return nil, err
+		return Picture{}, err
 	}
 	w, h := p.size()
-	minWidth := 0.0
+	pic := Picture{Marks: marks, MaxWidth: w * 4 / 3}
 	if o.MinText > 0 && smallest > 0 {
-		minWidth = w * o.MinText / smallest
+		pic.MinWidth = w * o.MinText / smallest
 	}
-	return finish(doc, p.AccessibleName(), w, h, o.SeriesVar, minWidth)
+	pic.SVG, err = finish(doc, p.AccessibleName(), w, h, o.SeriesVar, pic.MinWidth)
+	return pic, err
 }
 
 // vgsvgDocument draws p, already checked, with vgsvg's canvas and returns
-// its document and the size of its smallest text, in points.
-func (p Plot) vgsvgDocument() (doc []byte, smallest float64, err error) {
+// its document, the size of its smallest text, in points, and where its
+// points are.
+func (p Plot) vgsvgDocument() (doc []byte, smallest float64, marks []Mark, err error) {
 	w, h := p.size()
 	c := &smallestText{CanvasSizer: vgsvg.New(vg.Length(w), vg.Length(h))}
-	if err := p.draw(c); err != nil {
-		return nil, 0, err
+	if marks, err = p.draw(c); err != nil {
+		return nil, 0, nil, err
 	}
 	var b bytes.Buffer
 	if _, err := c.CanvasSizer.(*vgsvg.Canvas).WriteTo(&b); err != nil {
-		return nil, 0, fmt.Errorf("plotsvg: %w", err)
+		return nil, 0, nil, fmt.Errorf("plotsvg: %w", err)
 	}
-	return b.Bytes(), c.points, nil
+	return b.Bytes(), c.points, marks, nil
 }
 
 // smallestText is a canvas that keeps the smallest size it writes text in.
@@ -175,8 +207,9 @@ func (c *smallestText) FillString(f font.Face, pt vg.Point, s string) {
 	c.CanvasSizer.FillString(f, pt, s)
 }
 
-// draw lays p, already checked, out on c and draws it.
-func (p Plot) draw(c vg.CanvasSizer) (err error) {
+// draw lays p, already checked, out on c and draws it, and returns where
+// its points are.
+func (p Plot) draw(c vg.CanvasSizer) (marks []Mark, err error) {
 	// gonum/plot reports some bad input by panicking; check should have
 	// caught all of it, but one bad figure must not bring down a whole
 	// book build.
@@ -241,7 +274,7 @@ func (p Plot) draw(c vg.CanvasSizer) (err error) {
 	for i, s := range p.Series {
 		thumbs, err := addSeries(pl, i, s)
 		if err != nil {
-			return fmt.Errorf("plotsvg: series[%d] %q: %w", i, s.Name, err)
+			return nil, fmt.Errorf("plotsvg: series[%d] %q: %w", i, s.Name, err)
 		}
 		if s.Name != "" {
 			legend = append(legend, entry{s.Name, thumbs})
@@ -258,11 +291,21 @@ func (p Plot) draw(c vg.CanvasSizer) (err error) {
 		lh += legendGap
 	}
 	if area.Max.Y-area.Min.Y-lh < 80 {
-		return fmt.Errorf("plotsvg: %d legend entries leave no room for the plot in %gx%g points", len(legend), w, h)
+		return nil, fmt.Errorf("plotsvg: %d legend entries leave no room for the plot in %gx%g points", len(legend), w, h)
 	}
-	pl.Draw(draw.Crop(area, 0, 0, lh, 0))
+	data := draw.Crop(area, 0, 0, lh, 0)
+	pl.Draw(data)
 	drawLegend(lsty, legend, area)
-	return nil
+	// The transforms gonum drew the glyphs with, in the part of the
+	// canvas the data takes; its y runs up from the bottom.
+	dc := pl.DataCanvas(data)
+	tx, ty := pl.Transforms(&dc)
+	for i, s := range p.Series {
+		for k, pt := range s.Points {
+			marks = append(marks, Mark{Series: i, Point: k, Left: 100 * float64(tx(pt.X)) / w, Top: 100 * (1 - float64(ty(pt.Y))/h)})
+		}
+	}
+	return marks, nil
 }
 
 // addSeries adds series i to pl: error bars, then the line, then the glyphs

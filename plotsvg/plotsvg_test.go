@@ -10,7 +10,9 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -541,4 +543,52 @@ func BenchmarkRender(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(cases))/1e6, "ms/plot")
+}
+
+// TestMarksOnPoints: each mark is the centre of its point's glyph as
+// drawn (the first series' circles, found in the SVG), one mark per point
+// in the series' order, whatever the order the line was drawn in.
+func TestMarksOnPoints(t *testing.T) {
+	for _, c := range cases[:2] {
+		pic, err := Draw(c.plot, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, s := range c.plot.Series {
+			n += len(s.Points)
+		}
+		if len(pic.Marks) != n {
+			t.Fatalf("%s: %d marks for %d points", c.name, len(pic.Marks), n)
+		}
+		w, h := c.plot.size()
+		circle := regexp.MustCompile(`<path d="M([-\d.]+),([-\d.]+)A3,3 0 1 1 ([-\d.]+),[-\d.]+A3,3 0 1 1 [-\d.,]+Z" style="fill:#0072B2"`)
+		var centres [][2]float64
+		for _, m := range circle.FindAllStringSubmatch(string(pic.SVG), -1) {
+			x1, _ := strconv.ParseFloat(m[1], 64)
+			y, _ := strconv.ParseFloat(m[2], 64)
+			x2, _ := strconv.ParseFloat(m[3], 64)
+			centres = append(centres, [2]float64{100 * (x1 + x2) / 2 / w, 100 * (1 - y/h)})
+		}
+		// The first series' glyphs, plus its legend sample.
+		if len(centres) != len(c.plot.Series[0].Points)+1 {
+			t.Fatalf("%s: %d circles in the SVG", c.name, len(centres))
+		}
+		for _, m := range pic.Marks {
+			if m.Series != 0 {
+				continue
+			}
+			pt := c.plot.Series[0].Points[m.Point]
+			found := false
+			for _, ctr := range centres {
+				found = found || math.Abs(ctr[0]-m.Left) < 0.05 && math.Abs(ctr[1]-m.Top) < 0.05
+			}
+			if !found {
+				t.Errorf("%s: the mark of %+v at (%.2f%%, %.2f%%) is on no glyph: %v", c.name, pt, m.Left, m.Top, centres)
+			}
+		}
+		if pic.MaxWidth != w*4/3 {
+			t.Errorf("%s: MaxWidth %g", c.name, pic.MaxWidth)
+		}
+	}
 }

@@ -109,7 +109,8 @@ func TestBrowserReloadsOnSave(t *testing.T) {
 	if err := waitJS(ctx, "document.contains(window.mbKept)"); err != nil {
 		t.Errorf("the code block that did not change was replaced: %v", err)
 	}
-	bound := "document.querySelectorAll('pre').length === 1 && document.querySelectorAll('button.copy').length === 1 && " +
+	// (The experiment's re-run box has code blocks of its own.)
+	bound := "document.querySelectorAll('pre').length > 1 && document.querySelectorAll('button.copy').length === document.querySelectorAll('pre').length && " +
 		"document.querySelectorAll('#mb-pop').length === 1 && document.querySelectorAll('#mb-serve').length === 1"
 	if err := waitJS(ctx, bound); err != nil {
 		t.Errorf("the swapped body is not bound once by the site's script: %v", err)

@@ -1,7 +1,9 @@
 (function () {
   // Added by `go run . serve` only: shows the rebuilt page when the site
   // is rebuilt (keeping the scroll position), shows a build error over the
-  // page and what is not measured yet or being measured.
+  // page and what is not measured yet or being measured. Its words are
+  // the author's, in English like the build's warnings and errors, not
+  // the book's (the build-failed page has no site script to give them).
   var me = document.currentScript, version = me.dataset.version;
   var key = "mb-serve-scroll:" + location.pathname;
   var y = sessionStorage.getItem(key);
@@ -23,7 +25,7 @@
     var o = el("div", "position:fixed;inset:0;z-index:2147483647;background:rgba(20,20,20,.82);overflow:auto;padding:4vh 4vw;font:15px/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;color:#eee");
     o.id = "mb-serve-overlay";
     var box = el("div", "max-width:60rem;margin:0 auto;background:#1e1e1e;border-top:6px solid #e5484d;border-radius:6px;padding:1.2rem 1.5rem;box-shadow:0 10px 40px #000");
-    box.appendChild(el("div", "color:#ff8a8a;font-weight:bold;font-size:17px;margin-bottom:.8rem", "빌드 실패 — 파일을 고쳐 저장하면 이 창은 사라집니다"));
+    box.appendChild(el("div", "color:#ff8a8a;font-weight:bold;font-size:17px;margin-bottom:.8rem", "Build failed — fix the file and save: this goes away"));
     errors.forEach(function (p) {
       var item = el("div", "margin:.9rem 0");
       if (p.file) item.appendChild(el("div", "color:#7cc4ff", p.file + ":" + p.line + ":" + p.col));
@@ -48,9 +50,9 @@
     if (!s.progress && !s.pending.length) return;
     var b = el("div", "position:fixed;right:1rem;bottom:1rem;z-index:2147483646;max-width:34rem;background:#fffbe6;color:#222;border:1px solid #e0c200;border-radius:6px;padding:.6rem .9rem;font:13px/1.45 ui-monospace,Menlo,Consolas,monospace;box-shadow:0 4px 16px rgba(0,0,0,.2)");
     b.id = "mb-serve-status";
-    if (s.progress) b.appendChild(el("div", "font-weight:bold", "측정 중: " + s.progress));
+    if (s.progress) b.appendChild(el("div", "font-weight:bold", "measuring: " + s.progress));
     s.pending.forEach(function (p) {
-      b.appendChild(el("div", "", "아직 측정 안 됨: " + p.id + " (" + p.why + ") — " + p.command));
+      b.appendChild(el("div", "", "not measured yet: " + p.id + " (" + p.why + ") — " + p.command));
     });
     document.body.appendChild(b);
   }

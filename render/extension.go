@@ -34,7 +34,7 @@ import (
 // that standard Markdown renders exactly as plain goldmark renders it. The
 // other GFM extensions leave every spec example untouched (see
 // TestCommonMarkSpec).
-func Markdown() goldmark.Markdown { return newPageHTML(nil).md }
+func Markdown() goldmark.Markdown { return newPageHTML(nil, view.Korean).md }
 
 // htmlRenderer renders Directive and Value nodes from their views on a
 // page (none: each shows its source).
@@ -64,7 +64,7 @@ func (r htmlRenderer) renderCallout(w util.BufWriter, source []byte, node gast.N
 	}
 	kind := strings.ToLower(n.Name)
 	w.WriteString(`<div class="mb-callout mb-callout-` + kind + `" role="note">` + "\n")
-	w.WriteString(`<p class="mb-callout-title">` + esc(view.CalloutTitles[n.Name]) + "</p>\n")
+	w.WriteString(`<p class="mb-callout-title">` + esc(r.h.page.Words().CalloutTitles[n.Name]) + "</p>\n")
 	return gast.WalkContinue, nil
 }
 
@@ -111,7 +111,7 @@ func (r htmlRenderer) renderHeading(w util.BufWriter, source []byte, node gast.N
 		return defaultHeading(w, source, node, entering)
 	}
 	h := r.h.headings[len(r.h.headings)-1]
-	w.WriteString(" " + HeadingLink(h.ID, h.Text))
+	w.WriteString(" " + HeadingLink(r.h.page.Words(), h.ID, h.Text))
 	return defaultHeading(w, source, node, entering)
 }
 
@@ -122,7 +122,7 @@ func (r htmlRenderer) renderTable(w util.BufWriter, source []byte, node gast.Nod
 		return defaultTable(w, source, node, entering)
 	}
 	if entering {
-		w.WriteString(RegionStart(view.TableWord))
+		w.WriteString(RegionStart(r.h.page.Words().TableWord))
 		return defaultTable(w, source, node, entering)
 	}
 	w.WriteString("</table></div>\n")
@@ -270,15 +270,15 @@ func (r htmlRenderer) renderDirective(w util.BufWriter, source []byte, node gast
 	var b bytes.Buffer
 	switch v := r.h.page.View(n).(type) {
 	case *view.Experiment:
-		writeExperiment(&b, r.h.site, v, r.h.number(n))
+		writeExperiment(&b, r.h.site, r.h.page.Words(), v, r.h.number(n))
 	case *view.TableView:
-		writeTableView(&b, r.h.site, v, r.h.number(n))
+		writeTableView(&b, r.h.site, r.h.page.Words(), v, r.h.number(n))
 	case *view.Plot:
-		if err := writePlot(&b, r.h.site, v, r.h.number(n)); err != nil {
+		if err := writePlot(&b, r.h.site, r.h.page.Words(), v, r.h.number(n)); err != nil {
 			return gast.WalkStop, err
 		}
 	case *view.Claim:
-		writeClaim(&b, v, r.h.fragment(v.Text))
+		writeClaim(&b, r.h.page.Words(), v, r.h.fragment(v.Text))
 	case *view.When:
 		if v.Body == nil {
 			b.WriteString(`<p class="mb-missing">` + esc(v.Missing) + "</p>\n")

@@ -31,7 +31,7 @@ func (m untitled) Convert(src []byte, w io.Writer, opts ...parser.ParseOption) e
 	if err := m.Markdown.Convert(src, &b, opts...); err != nil {
 		return err
 	}
-	title := []byte(` title="` + view.FootnoteBack + `"`)
+	title := []byte(` title="` + view.Korean.FootnoteBack + `"`)
 	if bytes.Count(b.Bytes(), title) != bytes.Count(b.Bytes(), []byte(`class="footnote-backref"`)) {
 		return io.ErrUnexpectedEOF
 	}

@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"fmt"
 	"html"
-	"slices"
 	"strings"
 
 	"measuredbook/expr"
@@ -30,8 +29,8 @@ func RegionStart(label string) string {
 
 // HeadingLink is the link a heading of a site page ends with, to itself:
 // its id and text.
-func HeadingLink(id, text string) string {
-	return `<a class="anchor" href="#` + esc(id) + `" aria-label="` + esc(view.SectionLink+text) + `">#</a>`
+func HeadingLink(w *view.Words, id, text string) string {
+	return `<a class="anchor" href="#` + esc(id) + `" aria-label="` + esc(w.SectionLink+text) + `">#</a>`
 }
 
 // number is a numbered figure's or table's anchor (its label) and its
@@ -72,13 +71,13 @@ func (n number) captionHTML(caption string) string {
 
 // writeTable writes t, numbered num, on a site page (s) in a scroll
 // region named by its number and caption.
-func writeTable(b *bytes.Buffer, s *Site, class string, t *view.Table, num number) {
+func writeTable(b *bytes.Buffer, s *Site, w *view.Words, class string, t *view.Table, num number) {
 	if s != nil {
-		label := view.TableWord
+		label := w.TableWord
 		if c := num.caption(t.Caption); c != "" {
 			label = c
 			if num.text == "" {
-				label = view.TableWord + ": " + c
+				label = w.TableWord + ": " + c
 			}
 		}
 		b.WriteString(RegionStart(label))
@@ -164,7 +163,7 @@ func join(a, b string) string {
 // figures its own way) but the provenance line stays: every experiment on
 // a page says who measured it, when and how often.
 // On a site page its provenance links to its raw data, if the site has it.
-func writeExperiment(b *bytes.Buffer, s *Site, v *view.Experiment, num number) {
+func writeExperiment(b *bytes.Buffer, s *Site, w *view.Words, v *view.Experiment, num number) {
 	id := ` id="experiment-` + esc(v.ID) + `"`
 	if v.Missing != "" {
 		if v.Hidden {
@@ -172,15 +171,21 @@ func writeExperiment(b *bytes.Buffer, s *Site, v *view.Experiment, num number) {
 		}
 		b.WriteString(`<figure class="mb-experiment"` + id + ">\n")
 		writeMissing(b, v.Missing, num)
+		if s != nil {
+			writeRerun(b, w, v)
+		}
 		b.WriteString("</figure>\n")
 		return
 	}
 	b.WriteString(`<figure class="mb-experiment"` + id + ">\n")
 	if !v.Hidden {
-		writeTable(b, s, "mb-results", v.Table, num)
+		writeTable(b, s, w, "mb-results", v.Table, num)
 	}
 	if v.Fixed != "" {
-		b.WriteString(`<p class="mb-fixed">` + esc(view.FixedPrefix+v.Fixed) + "</p>\n")
+		b.WriteString(`<p class="mb-fixed">` + esc(w.FixedPrefix+v.Fixed) + "</p>\n")
+	}
+	if s != nil {
+		writeRerun(b, w, v)
 	}
 	class := "mb-provenance"
 	if !v.Measured {
@@ -192,8 +197,7 @@ func writeExperiment(b *bytes.Buffer, s *Site, v *view.Experiment, num number) {
 	}
 	b.WriteString(`<figcaption class="` + class + `"` + title + ">" + esc(v.Provenance))
 	if s != nil && s.Data[v.ID] {
-		e := esc(v.ID)
-		b.WriteString(` <span class="mb-data">원자료 <a href="data/` + e + `.csv" download>CSV</a> · <a href="data/` + e + `.json" download>JSON</a></span>`)
+		writeDataLinks(b, w, v.ID)
 	}
 	b.WriteString("</figcaption>\n</figure>\n")
 }
@@ -208,21 +212,78 @@ func writeMissing(b *bytes.Buffer, missing string, num number) {
 	b.WriteString(`<p class="mb-missing"` + num.attr() + `>` + esc(text) + "</p>\n")
 }
 
-func writeTableView(b *bytes.Buffer, s *Site, v *view.TableView, num number) {
+// writeRerun writes, folded, how experiment v was measured (its probe's
+// method, the chapter's params, the runs rule) and the commands that
+// measure it on the reader's machine, compare the result with the
+// book's set and take it further.
+func writeRerun(b *bytes.Buffer, w *view.Words, v *view.Experiment) {
+	r := v.Rerun
+	code := func(s string) string { return "<code>" + esc(s) + "</code>" }
+	command := func(s string) { b.WriteString(`<pre tabindex="0"><code>` + esc(s) + "</code></pre>\n") }
+	b.WriteString(`<details class="mb-rerun"><summary>` + esc(w.Rerun) + "</summary>\n")
+	b.WriteString("<p>" + fmt.Sprintf(esc(w.ProbeFormat), code(r.Probe)) + "</p>\n")
+	// The method's first line says what is measured; the rest, how,
+	// well enough to redo it in C: folded again, with its line breaks.
+	if first, rest, _ := strings.Cut(strings.TrimSpace(r.Method), "\n"); first != "" {
+		b.WriteString(`<p class="mb-method">` + esc(first) + "</p>\n")
+		if rest = strings.TrimSpace(rest); rest != "" {
+			b.WriteString(`<details class="mb-method"><summary>` + esc(w.MethodMore) + "</summary>\n<p>" + esc(rest) + "</p>\n</details>\n")
+		}
+	}
+	if len(r.Params) > 0 {
+		b.WriteString("<ul class=\"mb-params\">\n")
+		for _, p := range r.Params {
+			b.WriteString("<li>" + code(p.Name+": "+p.Values))
+			if p.Doc != "" {
+				b.WriteString(" — " + esc(p.Doc))
+			}
+			b.WriteString("</li>\n")
+		}
+		b.WriteString("</ul>\n")
+	}
+	if r.Runs > 0 {
+		b.WriteString("<p>" + esc(w.RunsFixed.Of(r.Runs)) + "</p>\n")
+	} else {
+		precision := w.RunsAutoAny
+		if r.Precision > 0 {
+			precision = fmt.Sprintf("±%g %%", 100*r.Precision)
+		}
+		b.WriteString("<p>" + esc(fmt.Sprintf(w.RunsAutoFormat, precision)) + "</p>\n")
+	}
+	b.WriteString("<p>" + esc(w.MeasureHere) + "</p>\n")
+	command("go run . run " + v.ID)
+	if r.BookSet != "" {
+		b.WriteString("<p>" + esc(fmt.Sprintf(w.CompareFormat, r.BookSet)) + "</p>\n")
+		command("go run . compare " + r.BookSet + " here --only " + v.ID)
+	}
+	b.WriteString("<p>" + fmt.Sprintf(esc(w.AfterFormat), code("go run . build --here"), code("go run . bundle > here.bundle"), code("go run . import here.bundle")) + "</p>\n")
+	b.WriteString("</details>\n")
+}
+
+// writeDataLinks links experiment id's raw data, as CSV and JSON.
+func writeDataLinks(b *bytes.Buffer, w *view.Words, id string) {
+	e := esc(id)
+	b.WriteString(` <span class="mb-data">` + esc(w.RawData) + ` <a href="data/` + e + `.csv" download>CSV</a> · <a href="data/` + e + `.json" download>JSON</a></span>`)
+}
+
+func writeTableView(b *bytes.Buffer, s *Site, w *view.Words, v *view.TableView, num number) {
 	if v.Missing != "" {
 		writeMissing(b, v.Missing, num)
 		return
 	}
 	b.WriteString(`<figure class="mb-table">` + "\n")
-	writeTable(b, s, "mb-results", v.Table, num)
+	writeTable(b, s, w, "mb-results", v.Table, num)
 	b.WriteString(`<figcaption class="mb-provenance">` + esc(v.Provenance) + "</figcaption>\n</figure>\n")
 }
 
 // writePlot draws the plot's input here, at render time: evaluation
 // gives the figures, the renderer their picture. On a site page (s) the
-// stylesheet colours its series, and it scrolls in a region where its
-// text would be smaller than MinPlotText.
-func writePlot(b *bytes.Buffer, s *Site, v *view.Plot, num number) error {
+// stylesheet colours its series, it scrolls in a region where its text
+// would be smaller than MinPlotText, a focusable mark over each point
+// tells its figure as an inline value does (on hover, focus and tap), a
+// table of the points follows for a reader who cannot see the plot, and
+// its experiment's raw data is linked.
+func writePlot(b *bytes.Buffer, s *Site, w *view.Words, v *view.Plot, num number) error {
 	if v.Missing != "" {
 		writeMissing(b, v.Missing, num)
 		return nil
@@ -231,38 +292,103 @@ func writePlot(b *bytes.Buffer, s *Site, v *view.Plot, num number) error {
 	if s != nil {
 		o = plotsvg.Options{SeriesVar: "--mb-s", MinText: MinPlotText}
 	}
-	svg, err := plotsvg.RenderWith(v.Input, o)
+	pic, err := plotsvg.Draw(v.Input, o)
 	if err != nil {
 		return fmt.Errorf("%s: plot: %v", v.At, err)
 	}
+	svg := pic.SVG
 	b.WriteString(`<figure class="mb-plot"` + num.attr() + `>` + "\n")
-	if s != nil {
+	if s == nil {
+		b.Write(svg)
+	} else {
 		// The region closes right after </svg>, before the line's end.
 		end := bytes.TrimRight(svg, "\n")
-		label := view.PlotWord
+		label := w.PlotWord
 		if num.text != "" {
 			label = num.text
 		}
 		b.WriteString(RegionStart(label + ": " + v.Input.AccessibleName()))
-		svg = slices.Concat(end, []byte("</div>"), svg[len(end):])
+		writeMarked(b, s, v, pic, end)
+		b.WriteString("</div>")
+		b.Write(svg[len(end):])
+		writePointTable(b, w, v)
 	}
-	b.Write(svg)
 	b.WriteString("\n<figcaption>")
 	if c := num.captionHTML(v.Caption); c != "" {
 		b.WriteString(c + " ")
 	}
-	b.WriteString(`<span class="mb-provenance">` + esc(v.Provenance) + "</span></figcaption>\n</figure>\n")
+	b.WriteString(`<span class="mb-provenance">` + esc(v.Provenance) + "</span>")
+	if s != nil && s.Data[v.Exp] {
+		writeDataLinks(b, w, v.Exp)
+	}
+	b.WriteString("</figcaption>\n</figure>\n")
 	return nil
 }
 
+// writeMarked writes the plot's picture (svg) in a box of its size, with
+// a mark over each point: a live value whose text (hidden but to a
+// screen reader and the popover) says which point it is and its figure.
+func writeMarked(b *bytes.Buffer, s *Site, v *view.Plot, pic plotsvg.Picture, svg []byte) {
+	b.WriteString(`<div class="mb-plotbox" style="max-width:` + fmt.Sprintf("%.5g", pic.MaxWidth) + "px")
+	if pic.MinWidth > 0 {
+		b.WriteString(fmt.Sprintf(";min-width:%.0fpx", pic.MinWidth))
+	}
+	b.WriteString(`">`)
+	b.Write(svg)
+	for _, m := range pic.Marks {
+		if m.Series >= len(v.Points) || m.Point >= len(v.Points[m.Series]) {
+			continue
+		}
+		pt := v.Points[m.Series][m.Point]
+		fmt.Fprintf(b, `<span class="mb-value mb-pt" style="left:%.2f%%;top:%.2f%%"`, m.Left, m.Top)
+		writeData(b, s, pt.Value)
+		b.WriteString("><span>" + esc(pointName(v, pt)) + ": " + esc(pt.Value.Text) + "</span></span>")
+	}
+	b.WriteString("</div>")
+}
+
+// pointName is what a point is: its series (when the plot has names for
+// them) and where it is, "poll · idle=1,000".
+func pointName(v *view.Plot, pt view.PlotPoint) string {
+	at := v.XName + "=" + pt.X
+	if pt.Series == "" {
+		return at
+	}
+	return pt.Series + " · " + at
+}
+
+// writePointTable writes, folded, the table of the plot's points: its
+// series, where each is, its figure, min–max and runs.
+func writePointTable(b *bytes.Buffer, w *view.Words, v *view.Plot) {
+	named := len(v.Points) > 1 // one series needs no column of its name
+	b.WriteString("<details class=\"mb-points\"><summary>" + esc(w.PlotTable) + "</summary>\n")
+	b.WriteString(RegionStart(w.TableWord + ": " + v.Input.AccessibleName()))
+	b.WriteString("<table>\n<thead><tr>")
+	if named {
+		b.WriteString("<th>" + esc(w.SeriesHead) + "</th>")
+	}
+	b.WriteString("<th>" + esc(v.XName) + "</th><th class=\"mb-num\">" + esc(v.YName) + "</th><th class=\"mb-num\">" + esc(w.RangeHead) + "</th><th class=\"mb-num\">" + esc(w.RunsHead) + "</th></tr></thead>\n<tbody>\n")
+	for _, series := range v.Points {
+		for _, pt := range series {
+			b.WriteString("<tr>")
+			if named {
+				b.WriteString(`<th scope="row">` + esc(pt.Series) + "</th>")
+			}
+			d := pt.Value.Data
+			b.WriteString("<td>" + esc(pt.X) + `</td><td class="mb-num">` + esc(pt.Value.Text) + `</td><td class="mb-num">` + esc(d["range"]) + `</td><td class="mb-num">` + esc(d["runs"]) + "</td></tr>\n")
+		}
+	}
+	b.WriteString("</tbody>\n</table></div>\n</details>")
+}
+
 // writeClaim writes a claim's verdict; text is its text as inline HTML.
-func writeClaim(b *bytes.Buffer, v *view.Claim, text []byte) {
+func writeClaim(b *bytes.Buffer, w *view.Words, v *view.Claim, text []byte) {
 	if v.Unavailable != "" {
 		// Not a verdict: the claim is about what this machine cannot
 		// measure, and says so in place of one.
-		b.WriteString(`<div class="mb-claim mb-unavailable"><span class="mb-verdict">` + esc(view.Unavailable.String()) + `</span> <span class="mb-claim-text">`)
+		b.WriteString(`<div class="mb-claim mb-unavailable"><span class="mb-verdict">` + esc(w.Shown(view.Unavailable)) + `</span> <span class="mb-claim-text">`)
 		b.Write(text)
-		b.WriteString(`</span><div class="mb-explain">` + esc(view.UnavailableNote(v.Unavailable)) + "</div></div>\n")
+		b.WriteString(`</span><div class="mb-explain">` + esc(w.UnavailableNote(v.Unavailable)) + "</div></div>\n")
 		return
 	}
 	class := "mb-claim mb-" + view.VerdictOf(v.Verdict, "").Class()
@@ -272,28 +398,28 @@ func writeClaim(b *bytes.Buffer, v *view.Claim, text []byte) {
 	b.WriteString(`<div class="` + class + `"`)
 	switch {
 	case v.Rule && v.Verdict == expr.True:
-		b.WriteString(` title="` + esc(view.RuleNote+" · "+v.Explain) + `"`)
+		b.WriteString(` title="` + esc(w.RuleNote+" · "+v.Explain) + `"`)
 	case v.Rule:
-		b.WriteString(` title="` + esc(view.RuleNote) + `"`)
+		b.WriteString(` title="` + esc(w.RuleNote) + `"`)
 	case v.Verdict == expr.True:
 		b.WriteString(` title="` + esc(v.Explain) + `"`)
 	}
 	b.WriteString(">")
-	b.WriteString(`<span class="mb-verdict">` + esc(view.VerdictOf(v.Verdict, "").String()) + "</span> ")
+	b.WriteString(`<span class="mb-verdict">` + esc(w.Shown(view.VerdictOf(v.Verdict, ""))) + "</span> ")
 	if len(v.Machines) > 0 {
 		b.WriteString(`<span class="mb-machine">` + esc(strings.Join(v.Machines, " + ")) + "</span> ")
 	}
 	if v.Rule {
-		b.WriteString(`<span class="mb-basis">` + view.RuleWord + `</span> `)
+		b.WriteString(`<span class="mb-basis">` + esc(w.RuleWord) + `</span> `)
 	}
 	b.WriteString(`<span class="mb-claim-text">`)
 	b.Write(text)
 	b.WriteString("</span>")
 	switch {
 	case len(v.On) > 0:
-		writeVerdicts(b, v.On)
+		writeVerdicts(b, w, v.On)
 	case v.Verdict != expr.True:
-		b.WriteString(`<div class="mb-explain">` + view.MeasuredPrefix + `<code>` + esc(v.Explain) + "</code></div>")
+		b.WriteString(`<div class="mb-explain">` + esc(w.MeasuredPrefix) + `<code>` + esc(v.Explain) + "</code></div>")
 	}
 	b.WriteString("</div>\n")
 }
@@ -301,11 +427,11 @@ func writeClaim(b *bytes.Buffer, v *view.Claim, text []byte) {
 // writeVerdicts lists a claim's verdict on each machine: its name and
 // verdict, with the values it was decided on on hover, and shown where it
 // does not hold.
-func writeVerdicts(b *bytes.Buffer, on []view.MachineVerdict) {
+func writeVerdicts(b *bytes.Buffer, w *view.Words, on []view.MachineVerdict) {
 	b.WriteString(`<ul class="mb-on">`)
 	for _, o := range on {
 		b.WriteString(`<li class="mb-` + view.VerdictOf(o.Verdict, "").Class() + `" title="` + esc(o.Explain) + `">`)
-		b.WriteString(`<span class="mb-machine">` + esc(o.Machine) + `</span> <span class="mb-verdict">` + esc(view.VerdictOf(o.Verdict, "").String()) + "</span>")
+		b.WriteString(`<span class="mb-machine">` + esc(o.Machine) + `</span> <span class="mb-verdict">` + esc(w.Shown(view.VerdictOf(o.Verdict, ""))) + "</span>")
 		if o.Verdict != expr.True {
 			b.WriteString(` <code>` + esc(o.Explain) + "</code>")
 		}

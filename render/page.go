@@ -54,7 +54,8 @@ func SitePage(d *parse.Doc, p *view.Page, s Site) ([]byte, []view.Heading, error
 }
 
 func render(d *parse.Doc, p *view.Page, s *Site, x *xref.Index) ([]byte, []view.Heading, error) {
-	h := pageHTMLs.Get().(*pageHTML)
+	words := p.Words()
+	h := pageHTMLs(words).Get().(*pageHTML)
 	h.page, h.site, h.xref, h.root = p, s, x, d.Root()
 	if d.Front.Slug != "" {
 		h.self = d.Front.Slug + ".html"
@@ -68,7 +69,7 @@ func render(d *parse.Doc, p *view.Page, s *Site, x *xref.Index) ([]byte, []view.
 	defer func() {
 		h.page, h.site, h.buf, h.headings = nil, nil, h.buf[:0], nil
 		h.xref, h.root, h.labels, h.cites, h.order, h.self = nil, nil, nil, nil, nil, ""
-		pageHTMLs.Put(h)
+		pageHTMLs(words).Put(h)
 	}()
 	// Rendered into the instance's buffer, kept from page to page, and
 	// copied out at its size: no doubling up from nothing for each page.
@@ -97,29 +98,37 @@ type pageHTML struct {
 	order  []string // the keys cited, in the order of their first citation
 }
 
-// pageHTMLs are instances for HTML, each given one page at a time: making
-// one (goldmark.New) costs as much as rendering a short page.
-var pageHTMLs = sync.Pool{New: func() any { return newPageHTML(nil) }}
+// pageHTMLs are instances for HTML in the language of words, each given
+// one page at a time: making one (goldmark.New) costs as much as
+// rendering a short page.
+func pageHTMLs(words *view.Words) *sync.Pool {
+	p, _ := pools.LoadOrStore(words, &sync.Pool{New: func() any { return newPageHTML(nil, words) }})
+	return p.(*sync.Pool)
+}
+
+var pools sync.Map // *view.Words → *sync.Pool
 
 // newPageHTML configures goldmark for p, the one place that is done (see
 // Markdown for what and why). A page needs an instance of its own because
 // goldmark's node renderers are registered once per instance: this is how
 // they reach the page without a global or a view stored on the node.
-func newPageHTML(p *view.Page) *pageHTML {
+func newPageHTML(p *view.Page, words *view.Words) *pageHTML {
 	h := &pageHTML{page: p}
 	h.md = goldmark.New(
-		goldmark.WithExtensions(append(parse.Extensions(footnotes), extender{h})...),
+		goldmark.WithExtensions(append(parse.Extensions(footnotes(words)), extender{h})...),
 		goldmark.WithRendererOptions(ghtml.WithUnsafe()),
 	)
 	return h
 }
 
 // footnotes is goldmark's footnote extension with a back-link a reader
-// can name: its arrow alone says nothing to a screen reader. Its ids
-// (fn:1, fnref:1) hold a colon, which no heading id does, and goldmark
-// numbers a second reference to a note fnref1:1, so they are unique on a
-// page; the links are fragments, so they work from file:// too.
-var footnotes = extension.NewFootnote(extension.WithFootnoteBacklinkTitle(view.FootnoteBack))
+// can name, in the book's words: its arrow alone says nothing to a screen
+// reader. Its ids (fn:1, fnref:1) hold a colon, which no heading id does,
+// and goldmark numbers a second reference to a note fnref1:1, so they are
+// unique on a page; the links are fragments, so they work from file:// too.
+func footnotes(words *view.Words) goldmark.Extender {
+	return extension.NewFootnote(extension.WithFootnoteBacklinkTitle(words.FootnoteBack))
+}
 
 // fragment renders a directive's Markdown field with the page.
 func (h *pageHTML) fragment(f *view.Fragment) []byte {

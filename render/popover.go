@@ -2,9 +2,8 @@ package render
 
 import (
 	"html"
+	"io"
 	"sort"
-
-	"github.com/yuin/goldmark/util"
 
 	"measuredbook/view"
 )
@@ -14,7 +13,7 @@ import (
 // (its provenance, or a title: a setting's) focusable, so a keyboard or a
 // touch reaches it. On a site page (s) a value drawing on an experiment
 // shown on another page says which (data-page), for its popover's link.
-func writeData(w util.BufWriter, s *Site, out *view.Out) {
+func writeData(w io.StringWriter, s *Site, out *view.Out) {
 	keys := make([]string, 0, len(out.Data))
 	for k, v := range out.Data {
 		if v != "" {

@@ -37,10 +37,21 @@ func TestSitePage(t *testing.T) {
 		`<div class="scroll" role="region" aria-label="표: 유휴 연결 수에 따른 준비 확인 1회 비용" tabindex="0"><table class="mb-results">`,
 		"<div class=\"scroll\" role=\"region\" aria-label=\"표\" tabindex=\"0\"><table>\n<thead>",
 		"</table></div>\n",
-		`<div class="scroll" role="region" aria-label="그림: 유휴 연결이 늘 때 poll은 자라고 epoll은 평평하다" tabindex="0"><svg`,
+		`<div class="scroll" role="region" aria-label="그림: 유휴 연결이 늘 때 poll은 자라고 epoll은 평평하다" tabindex="0"><div class="mb-plotbox" style="max-width:640px;min-width:528px"><svg`,
 		`max-width:640px;height:auto;min-width:528px"`, // 480 × 11 / 10: the 10 px text shows at 11 px
 		"stroke:var(--mb-s1)", "fill:var(--mb-s2)",
-		"</svg></div>\n",
+		// Each point a live value over its glyph, named by its series and x.
+		"</svg><span class=\"mb-value mb-pt\" style=\"left:",
+		`data-exp="readiness" data-page="other.html" data-machine="linux-amd64-test-cpu-2c (Test CPU)" data-range="5.1–5.4 ms" data-runs="3" tabindex="0"><span>poll · idle=10,000: 5.25 ms</span></span>`,
+		`" tabindex="0"><span>poll · idle=10,000: 5.25 ms</span></span>`,
+		"</span></div></div>\n<details class=\"mb-points\"><summary>그림의 수치를 표로 보기</summary>\n",
+		"<th>계열</th><th>idle</th><th class=\"mb-num\">round</th><th class=\"mb-num\">범위 (최소–최대)</th><th class=\"mb-num\">실행 횟수</th>",
+		`<tr><th scope="row">poll</th><td>10,000</td><td class="mb-num">5.25 ms</td>`,
+		// How the experiment was measured, and the command that measures it.
+		"<details class=\"mb-rerun\"><summary>직접 재어 보기: 어떻게 쟀고, 내 기계에서는 어떻게 재나</summary>\n<p>어떻게 쟀나 — 프로브 <code>readiness</code>:</p>",
+		"<li><code>idle: 100, 1000, 10000</code> — idle connections</li>",
+		"<p>조합마다 3회, 실행마다 새 자식 프로세스에서 쟀습니다.</p>",
+		`<pre tabindex="0"><code>go run . run readiness</code></pre>`,
 		`<span class="mb-data">원자료 <a href="data/readiness.csv" download>CSV</a> · <a href="data/readiness.json" download>JSON</a></span></figcaption>`,
 		`data-exp="readiness" data-page="other.html" data-machine=`,
 	} {

@@ -37,11 +37,12 @@ func (h *pageHTML) numberOf(label string) number {
 	if !ok || t.N == 0 {
 		return number{}
 	}
-	word := view.PlotWord
+	w := h.page.Words()
+	word := w.PlotWord
 	if t.Kind == parse.TblLabel {
-		word = view.TableWord
+		word = w.TableWord
 	}
-	return number{id: label, text: view.Numbered(word, t.Chapter, t.N)}
+	return number{id: label, text: w.Numbered(word, t.Chapter, t.N)}
 }
 
 // refText is what a reference reads, "" when its label is unknown.
@@ -55,9 +56,9 @@ func (h *pageHTML) refText(name string) (text, href string) {
 	case t.N > 0:
 		return h.numberOf(name).text, href
 	case t.Whole:
-		return view.ChapterRef(t.Chapter, t.Title), href
+		return h.page.Words().ChapterRef(t.Chapter, t.Title), href
 	}
-	return view.SectionRef(t.Chapter, t.Page != h.pageName(), t.Title), href
+	return h.page.Words().SectionRef(t.Chapter, t.Page != h.pageName(), t.Title), href
 }
 
 // pageName is the page's file name: the site's, or the chapter's own for
@@ -164,23 +165,24 @@ func (r htmlRenderer) renderDocument(w util.BufWriter, source []byte, node gast.
 		return gast.WalkContinue, nil
 	}
 	var b bytes.Buffer
+	words := r.h.page.Words()
 	b.WriteString(`<section class="mb-references" aria-labelledby="` + parse.ReferencesID + `">` + "\n")
-	b.WriteString(`<h2 id="` + parse.ReferencesID + `">` + view.ReferencesHeading)
+	b.WriteString(`<h2 id="` + parse.ReferencesID + `">` + esc(words.ReferencesHeading))
 	if r.h.site != nil {
-		b.WriteString(" " + HeadingLink(parse.ReferencesID, view.ReferencesHeading))
-		r.h.headings = append(r.h.headings, view.Heading{Level: 2, ID: parse.ReferencesID, Text: view.ReferencesHeading})
+		b.WriteString(" " + HeadingLink(words, parse.ReferencesID, words.ReferencesHeading))
+		r.h.headings = append(r.h.headings, view.Heading{Level: 2, ID: parse.ReferencesID, Text: words.ReferencesHeading})
 	}
 	b.WriteString("</h2>\n<ol>\n")
 	for _, key := range r.h.order {
 		c := r.h.cites[key]
 		b.WriteString(`<li id="ref-` + esc(key) + `">`)
-		writeSource(&b, c.entry)
+		writeSource(&b, words, c.entry)
 		for u := 1; u <= c.uses; u++ {
 			mark := "↩"
 			if c.uses > 1 {
 				mark += strconv.Itoa(u)
 			}
-			b.WriteString(` <a class="mb-backref" href="#` + esc(citeID(key, u)) + `" aria-label="` + esc(view.BackToText+" "+strconv.Itoa(u)) + `">` + mark + `</a>`)
+			b.WriteString(` <a class="mb-backref" href="#` + esc(citeID(key, u)) + `" aria-label="` + esc(words.BackToText+" "+strconv.Itoa(u)) + `">` + mark + `</a>`)
 		}
 		b.WriteString("</li>\n")
 	}
@@ -191,7 +193,7 @@ func (r htmlRenderer) renderDocument(w util.BufWriter, source []byte, node gast.
 
 // writeSource writes a source as a list of sources shows it: its authors,
 // its title, where it appeared, its year, its address.
-func writeSource(b *bytes.Buffer, e *bib.Entry) {
+func writeSource(b *bytes.Buffer, words *view.Words, e *bib.Entry) {
 	f := e.Fields
 	var parts []string
 	who := f["author"]
@@ -222,7 +224,7 @@ func writeSource(b *bytes.Buffer, e *bib.Entry) {
 	if u := f["url"]; u != "" {
 		b.WriteString(` <a href="` + esc(u) + `">` + esc(u) + `</a>`)
 		if d := f["urldate"]; d != "" {
-			b.WriteString(" (" + view.Accessed + " " + esc(d) + ")")
+			b.WriteString(" (" + esc(words.Accessed) + " " + esc(d) + ")")
 		}
 	}
 }

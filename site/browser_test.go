@@ -17,6 +17,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
@@ -361,6 +362,59 @@ func TestSiteInBrowser(t *testing.T) {
 			}
 		}
 		run(t, viewport(1280, 900, false))
+	})
+
+	// A plot's points tell their figures on focus, hover and tap, as the
+	// prose's values do; the marks lie on the picture, and a table of
+	// the points is there for a reader who cannot see it.
+	t.Run("plot points", func(t *testing.T) {
+		type pop struct {
+			Visible    bool
+			Text, Mark string
+		}
+		read := `(() => { const p = document.getElementById('mb-pop'), r = p.getBoundingClientRect(), m = document.activeElement;
+			return {Visible: !p.hidden && r.width > 0, Text: p.innerText, Mark: m && m.classList.contains('mb-pt') ? m.textContent : ""}; })()`
+		run(t, viewport(1280, 900, false), chromedp.Navigate(fileURL+"select-to-epoll.html"), waitLoaded(),
+			chromedp.Focus(chromedp.CSS(`.mb-plot .mb-pt`)))
+		got := value[pop](t, ctx, read)
+		if !got.Visible || got.Mark == "" || !strings.Contains(got.Text, got.Mark) {
+			t.Fatalf("focusing a plot's point does not show its figure: %+v", got)
+		}
+		for _, want := range []string{"범위", "실행", "기계", "측정일"} {
+			if !strings.Contains(got.Text, want) {
+				t.Errorf("a point's popover does not say %s: %q", want, got.Text)
+			}
+		}
+		// The box of the marks is the picture's, and every mark is in it.
+		box := value[struct{ Dw, Dh, Out, Marks, Rows int }](t, ctx, `(() => { const f = document.querySelector('.mb-plot'),
+			b = f.querySelector('.mb-plotbox').getBoundingClientRect(), s = f.querySelector('svg').getBoundingClientRect(),
+			ms = [...f.querySelectorAll('.mb-pt')].map(m => m.getBoundingClientRect());
+			return {Dw: Math.round(Math.abs(b.width - s.width)), Dh: Math.round(Math.abs(b.height - s.height)),
+				Out: ms.filter(r => r.left + r.width/2 < s.left || r.right - r.width/2 > s.right || r.top + r.height/2 < s.top || r.bottom - r.height/2 > s.bottom).length,
+				Marks: ms.length, Rows: f.querySelectorAll('details.mb-points tbody tr').length}; })()`)
+		if box.Dw > 1 || box.Dh > 1 || box.Out > 0 || box.Marks == 0 {
+			t.Errorf("the marks do not lie on the picture: %+v", box)
+		}
+		if box.Rows != box.Marks {
+			t.Errorf("the table view has %d rows for %d points", box.Rows, box.Marks)
+		}
+		// Hover: the mouse over another point shows that one.
+		run(t, chromedp.KeyEvent(kb.Escape))
+		at := value[struct {
+			X, Y float64
+			Text string
+		}](t, ctx, `(() => { const m = document.querySelectorAll('.mb-plot .mb-pt')[1], r = m.getBoundingClientRect();
+			return {X: r.left + r.width/2, Y: r.top + r.height/2, Text: m.textContent}; })()`)
+		run(t, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, at.X, at.Y))
+		hover := value[pop](t, ctx, read)
+		if !hover.Visible || !strings.Contains(hover.Text, at.Text) {
+			t.Errorf("hovering a point does not show its figure %q: %+v", at.Text, hover)
+		}
+		// The table view opens.
+		run(t, chromedp.Click(chromedp.CSS(`.mb-plot details.mb-points summary`)))
+		if shown := value[bool](t, ctx, `document.querySelector('.mb-plot details.mb-points table').getBoundingClientRect().height > 0`); !shown {
+			t.Error("the plot's table view does not open")
+		}
 	})
 
 	t.Run("search", func(t *testing.T) {

@@ -9,7 +9,6 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
-	"strings"
 
 	"measuredbook/view"
 )
@@ -79,10 +78,10 @@ func (s *Sidebar) Nav(page string, contents []view.Heading) (Nav, error) {
 	return Nav{Page: page, List: template.HTML(b.String())}, nil
 }
 
-// Numbering says, in Korean, why the chapter numbers have gaps: the book
-// keeps the original book's numbers, and the chapters between are not
-// written yet. "" when the numbers run 1, 2, … without a gap.
-func Numbering(orders []int) string {
+// Numbering says, in words w, why the chapter numbers have gaps: the
+// book keeps the original book's numbers, and the chapters between are
+// not written yet. "" when the numbers run 1, 2, … without a gap.
+func Numbering(w *view.Words, orders []int) string {
 	if len(orders) == 0 {
 		return ""
 	}
@@ -95,21 +94,13 @@ func Numbering(orders []int) string {
 	var missing []string
 	for o := 1; o < last; o++ {
 		if !have[o] {
-			missing = append(missing, fmt.Sprintf("%d장", o))
+			missing = append(missing, fmt.Sprintf(w.ChapterFormat, o))
 		}
 	}
 	if len(missing) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("장 번호는 원서의 장 번호를 그대로 따릅니다. %s은 아직 쓰지 않아 차례에 없습니다.", joinKo(missing))
-}
-
-// joinKo joins items as Korean lists them: "3장과 4장", "3장, 4장과 7장".
-func joinKo(items []string) string {
-	if len(items) == 1 {
-		return items[0]
-	}
-	return strings.Join(items[:len(items)-1], ", ") + "과 " + items[len(items)-1]
+	return fmt.Sprintf(w.NumberingFormat, w.List(missing))
 }
 
 // Contents is a page's in-page contents: its h2s and h3s.

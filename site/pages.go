@@ -24,7 +24,7 @@ type ChapterClaims struct {
 // verdict on the build's set (own) and the figures it was decided on; a
 // claim decided on other machines' figures names them, and a claim stated
 // per machine gives its verdict on each. It also returns the page's h2s.
-func ClaimsBody(own string, chapters []ChapterClaims) ([]byte, []view.Heading) {
+func ClaimsBody(w *view.Words, own string, chapters []ChapterClaims) ([]byte, []view.Heading) {
 	var b bytes.Buffer
 	var headings []view.Heading
 	count := map[view.Verdict]int{}
@@ -38,26 +38,26 @@ func ClaimsBody(own string, chapters []ChapterClaims) ([]byte, []view.Heading) {
 	b.Grow(512 * (total + 1)) // a claim takes ~400 bytes
 	na := ""
 	if n := count[view.Unavailable]; n > 0 {
-		na = fmt.Sprintf(", 이 기계에서는 잴 수 없는 것에 관한 주장이라 %s %d", view.Unavailable.Word(), n)
+		na = fmt.Sprintf(w.ClaimsNAFormat, w.Verdict(view.Unavailable), n)
 	}
-	fmt.Fprintf(&b, "<p>이 책의 문장 가운데 측정값으로 검사한 주장 %d개: %s %d, %s %d, %s %d%s. 판정은 %s의 수치로 했고, 다른 기계의 수치로 판정한 주장은 그 기계를 적었습니다.</p>\n",
-		total, view.Holds.Word(), count[view.Holds], view.Fails.Word(), count[view.Fails], view.Inconclusive.Word(), count[view.Inconclusive], na, html.EscapeString(own))
+	fmt.Fprintf(&b, "<p>"+w.ClaimsIntro+"</p>\n",
+		total, w.Verdict(view.Holds), count[view.Holds], w.Verdict(view.Fails), count[view.Fails], w.Verdict(view.Inconclusive), count[view.Inconclusive], na, html.EscapeString(own))
 	for _, c := range chapters {
 		if len(c.Claims) == 0 {
 			continue
 		}
-		headings = writeH2(&b, headings, c.Slug, fmt.Sprintf("<a href=\"%s.html\">%s</a>", html.EscapeString(c.Slug), html.EscapeString(c.Title)), c.Title)
+		headings = writeH2(&b, w, headings, c.Slug, fmt.Sprintf("<a href=\"%s.html\">%s</a>", html.EscapeString(c.Slug), html.EscapeString(c.Title)), c.Title)
 		b.WriteString("<ul class=\"claims\">\n")
 		for _, cl := range c.Claims {
 			v := cl.Shown()
 			basis := ""
 			if cl.Basis == "rule" {
-				basis = `<span class="mb-basis">규칙</span>`
+				basis = `<span class="mb-basis">` + html.EscapeString(w.RuleWord) + `</span>`
 			}
 			if len(cl.Machines) > 0 && !slices.Equal(cl.Machines, []string{own}) {
 				basis += `<span class="mb-machine">` + html.EscapeString(strings.Join(cl.Machines, " + ")) + "</span> "
 			}
-			fmt.Fprintf(&b, "<li class=\"mb-claim mb-%s\"><span class=\"mb-verdict\">%s</span> %s%s", v.Class(), v, basis, html.EscapeString(cl.Text))
+			fmt.Fprintf(&b, "<li class=\"mb-claim mb-%s\"><span class=\"mb-verdict\">%s</span> %s%s", v.Class(), w.Shown(v), basis, html.EscapeString(cl.Text))
 			if len(cl.On) == 0 {
 				fmt.Fprintf(&b, "<br><code class=\"explain\">%s</code>", html.EscapeString(cl.Explain))
 			} else {
@@ -67,7 +67,7 @@ func ClaimsBody(own string, chapters []ChapterClaims) ([]byte, []view.Heading) {
 				for _, o := range cl.On {
 					ov := view.VerdictOf(o.Verdict, o.Unavailable)
 					fmt.Fprintf(&b, "<li class=\"mb-%s\"><span class=\"mb-machine\">%s</span> <span class=\"mb-verdict\">%s</span> <code class=\"explain\">%s</code></li>",
-						ov.Class(), html.EscapeString(o.Machine), ov, html.EscapeString(o.Explain))
+						ov.Class(), html.EscapeString(o.Machine), w.Shown(ov), html.EscapeString(o.Explain))
 				}
 				b.WriteString("</ul>")
 			}
@@ -80,9 +80,9 @@ func ClaimsBody(own string, chapters []ChapterClaims) ([]byte, []view.Heading) {
 
 // writeH2 writes an h2 of id, holding inner (HTML) whose text is text,
 // with a link to itself, and adds it to headings.
-func writeH2(b *bytes.Buffer, headings []view.Heading, id, inner, text string) []view.Heading {
+func writeH2(b *bytes.Buffer, w *view.Words, headings []view.Heading, id, inner, text string) []view.Heading {
 	h := view.Heading{Level: 2, ID: id, Text: text}
-	fmt.Fprintf(b, "<h2 id=\"%s\">%s %s</h2>\n", html.EscapeString(id), inner, render.HeadingLink(h.ID, h.Text))
+	fmt.Fprintf(b, "<h2 id=\"%s\">%s %s</h2>\n", html.EscapeString(id), inner, render.HeadingLink(w, h.ID, h.Text))
 	return append(headings, h)
 }
 
@@ -100,59 +100,59 @@ type SetMachine struct {
 // where each experiment's figures were taken from. A machine the book
 // shows whose set is not here is listed as such: its places are gaps. It
 // also returns the page's h2s.
-func EnvironmentBody(sets []SetMachine) ([]byte, []view.Heading) {
+func EnvironmentBody(w *view.Words, sets []SetMachine) ([]byte, []view.Heading) {
 	var b bytes.Buffer
 	var headings []view.Heading
-	b.WriteString("<p>이 책의 수치를 잰 기계들입니다. 실험마다 붙은 출처 줄이 어느 기계의 값인지 말합니다.</p>\n")
+	b.WriteString("<p>" + html.EscapeString(w.EnvIntro) + "</p>\n")
 	for _, s := range sets {
-		what := "이 책의 측정 세트"
+		what := w.OwnSet
 		switch {
 		case !s.Reference:
 		case len(s.Experiments) == 0:
-			what = "결과 없음"
+			what = w.NoResults
 		case len(s.Sources) > 0:
-			what = "참고 세트"
+			what = w.ReferenceSet
 		default:
-			what = "다른 기계"
+			what = w.OtherSet
 		}
-		headings = writeH2(&b, headings, "set-"+s.Set, fmt.Sprintf("%s <small>(%s)</small>", html.EscapeString(s.Set), what), s.Set+" ("+what+")")
+		headings = writeH2(&b, w, headings, "set-"+s.Set, fmt.Sprintf("%s <small>(%s)</small>", html.EscapeString(s.Set), html.EscapeString(what)), s.Set+" ("+what+")")
 		if len(s.Experiments) == 0 {
-			fmt.Fprintf(&b, "<p>이 책이 보여 주는 기계이지만 results/%s/에 결과가 없어, 이 기계의 자리는 빈칸으로 남았습니다. 그 기계에서 <code>go run . bundle &gt; FILE</code>로 묶어 와 여기서 <code>go run . import FILE</code>로 더하면 채워집니다.</p>\n", html.EscapeString(s.Set))
+			fmt.Fprintf(&b, "<p>"+w.AbsentSetFormat+"</p>\n", html.EscapeString(s.Set))
 			continue
 		}
 		f := s.Machine
 		row := func(k, v string) {
 			if v != "" {
-				fmt.Fprintf(&b, "<tr><th scope=\"row\">%s</th><td>%s</td></tr>\n", k, html.EscapeString(v))
+				fmt.Fprintf(&b, "<tr><th scope=\"row\">%s</th><td>%s</td></tr>\n", html.EscapeString(k), html.EscapeString(v))
 			}
 		}
-		caption := s.Set + " 기계 지문"
-		fmt.Fprintf(&b, "%s<table class=\"env\">\n<caption>%s</caption>\n", render.RegionStart(view.TableWord+": "+caption), html.EscapeString(caption))
-		row("이름", f.Name)
+		caption := fmt.Sprintf(w.FingerprintOf, s.Set)
+		fmt.Fprintf(&b, "%s<table class=\"env\">\n<caption>%s</caption>\n", render.RegionStart(w.TableWord+": "+caption), html.EscapeString(caption))
+		row(w.EnvRows["name"], f.Name)
 		row("CPU", f.CPU)
 		if f.Cores > 0 {
-			row("코어", fmt.Sprint(f.Cores))
+			row(w.EnvRows["cores"], fmt.Sprint(f.Cores))
 		}
 		if f.Memory > 0 {
-			row("메모리", fmt.Sprintf("%.1f GiB", float64(f.Memory)/(1<<30)))
+			row(w.EnvRows["memory"], fmt.Sprintf("%.1f GiB", float64(f.Memory)/(1<<30)))
 		}
-		row("운영체제", f.OS)
-		row("커널", f.Kernel)
-		row("아키텍처", f.Arch)
+		row(w.EnvRows["os"], f.OS)
+		row(w.EnvRows["kernel"], f.Kernel)
+		row(w.EnvRows["arch"], f.Arch)
 		row("Go", f.Go)
-		row("가상 머신", map[string]string{"yes": "예", "no": "아니오"}[f.Virtual])
+		row(w.EnvRows["virtual"], map[string]string{"yes": w.Yes, "no": w.No}[f.Virtual])
 		keys := make([]string, 0, len(f.Limits))
 		for k := range f.Limits {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			row(view.Limit(k, f.Limits[k]))
+			row(w.Limit(k, f.Limits[k]))
 		}
 		b.WriteString("</table></div>\n")
-		fmt.Fprintf(&b, "<p>실험 %d개: %s</p>\n", len(s.Experiments), html.EscapeString(strings.Join(s.Experiments, ", ")))
+		fmt.Fprintf(&b, "<p>%s: %s</p>\n", html.EscapeString(w.ExperimentsCount.Of(len(s.Experiments))), html.EscapeString(strings.Join(s.Experiments, ", ")))
 		if len(s.Sources) > 0 {
-			b.WriteString("<details><summary>옮겨 적은 출처</summary>\n<dl class=\"sources\">\n")
+			b.WriteString("<details><summary>" + html.EscapeString(w.SourcesHead) + "</summary>\n<dl class=\"sources\">\n")
 			ids := make([]string, 0, len(s.Sources))
 			for id := range s.Sources {
 				ids = append(ids, id)

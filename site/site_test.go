@@ -25,7 +25,7 @@ func TestNumbering(t *testing.T) {
 		{[]int{1, 2, 3}, ""},
 		{nil, ""},
 	} {
-		if got := Numbering(tc.orders); got != tc.want {
+		if got := Numbering(view.Korean, tc.orders); got != tc.want {
 			t.Errorf("Numbering(%v) = %q, want %q", tc.orders, got, tc.want)
 		}
 	}
@@ -41,6 +41,7 @@ func TestSections(t *testing.T) {
 <h3 id="a-b">A &amp; B <a class="anchor" href="#a-b" aria-label="이 절의 링크: A &amp; B">#</a></h3>
 <table><caption>넓은 &lt;표&gt;</caption><tr><td>1</td></tr></table>
 <svg><title>그림 제목</title></svg>
+<div class="scroll"><div class="mb-plotbox"><svg><title>그림</title></svg><span class="mb-value mb-pt"><span>poll · idle=100: 1 μs</span></span></div></div><details class="mb-points"><summary>표로</summary><table><tr><td>2 μs</td></tr></table></details><details class="mb-rerun"><summary>재기</summary><details class="mb-method"><summary>방법</summary><p>긴 설명</p></details><pre><code>go run . run x</code></pre></details>
 <h4 id="넷">넷 <a class="anchor" href="#넷" aria-label="이 절의 링크: 넷">#</a></h4><p>끝<sup id="fnref:1"><a href="#fn:1" class="footnote-ref" role="doc-noteref">1</a></sup></p>
 <div class="footnotes" role="doc-endnotes">
 <hr>
@@ -105,7 +106,7 @@ func TestExport(t *testing.T) {
 // does a per-machine verdict on a machine that cannot measure it.
 func TestClaimsPageSaysNotApplicable(t *testing.T) {
 	kq := "kqueue is not available on linux"
-	b, headings := ClaimsBody("linux-box", []ChapterClaims{{Title: "2장", Slug: "ch2", Claims: []evaluate.Claim{
+	b, headings := ClaimsBody(view.Korean, "linux-box", []ChapterClaims{{Title: "2장", Slug: "ch2", Claims: []evaluate.Claim{
 		{Text: "epoll은 평평하다", Verdict: expr.True, Explain: "growth = 1.1× < 2"},
 		{Text: "kqueue는 평평하다", Verdict: expr.Unknown, Explain: "이 기계에서는 잴 수 없음: " + kq, Unavailable: kq},
 		{Text: "kqueue는 기계마다 평평하다", Verdict: expr.Unknown, Explain: "이 기계에서는 잴 수 없음: " + kq, Unavailable: kq, On: []evaluate.MachineVerdict{

@@ -16,10 +16,15 @@ var scratch = sync.Pool{New: func() any { return new([]byte) }}
 
 // dropHidden appends s with every match of
 //
-//	(?s)<(svg|script|style)[ >].*?</(svg|script|style)>|<a class="anchor"[^>]*>#</a>|<sup id="fnref.*?</sup>|<a href="#fnref.*?</a>
+//	(?s)<(svg|script|style)[ >].*?</(svg|script|style)>|<a class="anchor"[^>]*>#</a>|
+//	<sup id="fnref.*?</sup>|<a href="#fnref.*?</a>|
+//	<div class="mb-plotbox">…</div>|<details class="mb-(points|rerun)">…</details>
 //
+// (each … up to its own end tag, past the elements of its kind inside it)
 // replaced by a space: what a reader does not read as text (a heading's
-// link, a footnote's number and its link back).
+// link, a footnote's number and its link back; a plot's picture, the
+// marks on its points and the table of them are the plot's, not the
+// prose's; how to measure an experiment again is the probe's).
 func dropHidden(dst []byte, s string) []byte {
 	ends := []string{"</svg>", "</script>", "</style>"}
 	next := []int{-2, -2, -2} // where each of ends is next found (-1: nowhere), -2: not looked for yet
@@ -43,7 +48,7 @@ func dropHidden(dst []byte, s string) []byte {
 			break
 		}
 		i = j + 1
-		if j+1 < len(s) && s[j+1] != 's' && s[j+1] != 'a' {
+		if j+1 < len(s) && s[j+1] != 's' && s[j+1] != 'a' && s[j+1] != 'd' {
 			continue // most tags are neither hidden nor an anchor
 		}
 		stop := -1
@@ -66,6 +71,11 @@ func dropHidden(dst []byte, s string) []byte {
 				}
 			}
 		}
+		for _, h := range asides {
+			if stop < 0 && strings.HasPrefix(s[j:], h.open) {
+				stop = closeOf(s, j+len(h.open), h.tag)
+			}
+		}
 		if stop < 0 {
 			continue
 		}
@@ -78,6 +88,35 @@ func dropHidden(dst []byte, s string) []byte {
 // footnoteMarks are goldmark's footnote references and back-links, as it
 // writes them: their text is a number and an arrow.
 var footnoteMarks = []struct{ start, end string }{{`<sup id="fnref`, "</sup>"}, {`<a href="#fnref`, "</a>"}}
+
+// asides are the parts of a figure the renderer writes beside it: an
+// element of tag, from its start tag up to its end tag.
+var asides = []struct{ open, tag string }{
+	{`<div class="mb-plotbox"`, "div"},
+	{`<details class="mb-points"`, "details"},
+	{`<details class="mb-rerun"`, "details"},
+}
+
+// closeOf is where the element of tag open before from ends (after its
+// end tag), past the elements of the same tag it holds; -1 if it does
+// not end.
+func closeOf(s string, from int, tag string) int {
+	open, end := "<"+tag, "</"+tag+">"
+	for depth := 1; ; {
+		e := indexFrom(s, from, end)
+		if e < 0 {
+			return -1
+		}
+		if o := indexFrom(s, from, open); o >= 0 && o < e {
+			depth, from = depth+1, o+len(open)
+			continue
+		}
+		if depth--; depth == 0 {
+			return e + len(end)
+		}
+		from = e + len(end)
+	}
+}
 
 // plainText is the text a reader reads in parts of a page, one after
 // another.

@@ -76,6 +76,6 @@ func FuzzFingerprint(f *testing.F) {
 		if err != nil || !reflect.DeepEqual(fp, fp2) {
 			t.Fatalf("round trip: %+v → %+v, %v", fp, fp2, err)
 		}
-		_ = view.MachineSummary(fp)
+		_ = view.English.MachineSummary(fp)
 	})
 }

@@ -4,8 +4,15 @@ package templates
 
 import (
 	"embed"
+	"encoding/json"
+	"fmt"
 	"html/template"
 	"io/fs"
+	"maps"
+	"slices"
+	"strings"
+
+	"measuredbook/view"
 )
 
 //go:embed *.html *.css *.js
@@ -16,9 +23,29 @@ var files embed.FS
 // edit shows without rebuilding the binary.
 func Embedded() fs.FS { return files }
 
-// Stylesheet is fsys's style.css, written to out/style.css.
-func Stylesheet(fsys fs.FS) ([]byte, error) {
-	return fs.ReadFile(fsys, "style.css")
+// Stylesheet is fsys's style.css, written to out/style.css. Its first
+// line gives it the words of w as custom properties (--mb-w-KEY: "…"),
+// which its generated content uses: the stylesheet holds no language of
+// its own.
+func Stylesheet(fsys fs.FS, w *view.Words) ([]byte, error) {
+	css, err := fs.ReadFile(fsys, "style.css")
+	if err != nil {
+		return nil, err
+	}
+	words := w.StyleWords()
+	keys := slices.Sorted(maps.Keys(words))
+	var b strings.Builder
+	b.WriteString(":root {")
+	for _, k := range keys {
+		fmt.Fprintf(&b, " --mb-w-%s: %s;", k, cssString(words[k]))
+	}
+	b.WriteString(" }\n")
+	return slices.Concat([]byte(b.String()), css), nil
+}
+
+// cssString is s as a CSS string.
+func cssString(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\a `).Replace(s) + `"`
 }
 
 // Parse parses fsys's page layouts: "index.html", "chapter.html" and
@@ -29,7 +56,16 @@ func Parse(fsys fs.FS) (*template.Template, error) {
 
 // Script is fsys's site.js, written to out/site.js: the theme toggle,
 // the values' provenance popovers, ←/→ between chapters, copy buttons and
-// the search page.
-func Script(fsys fs.FS) ([]byte, error) {
-	return fs.ReadFile(fsys, "site.js")
+// the search page. Its first line gives it the words of w
+// (window.MB_WORDS), so the script holds none of any language.
+func Script(fsys fs.FS, w *view.Words) ([]byte, error) {
+	js, err := fs.ReadFile(fsys, "site.js")
+	if err != nil {
+		return nil, err
+	}
+	words, err := json.Marshal(w.ScriptWords())
+	if err != nil {
+		return nil, err
+	}
+	return slices.Concat([]byte("window.MB_WORDS = "), words, []byte(";\n"), js), nil
 }

@@ -8,11 +8,21 @@ import "measuredbook/parse/ast"
 type Page struct {
 	values map[*ast.Value]*Out
 	views  map[*ast.Directive]View
+	words  *Words
 }
 
-// NewPage returns a page with no views.
-func NewPage() *Page {
-	return &Page{values: map[*ast.Value]*Out{}, views: map[*ast.Directive]View{}}
+// NewPage returns a page with no views, in the words of w.
+func NewPage(w *Words) *Page {
+	return &Page{values: map[*ast.Value]*Out{}, views: map[*ast.Directive]View{}, words: w}
+}
+
+// Words is the page's language: the words its renderer writes; Korean
+// when p is nil.
+func (p *Page) Words() *Words {
+	if p == nil || p.words == nil {
+		return Korean
+	}
+	return p.words
 }
 
 // Value is the view of an inline value; nil when it was not evaluated (it

@@ -86,7 +86,24 @@ type Experiment struct {
 	Measured   bool   // false for a transcribed set
 	Missing    string // set when no result is stored: what to run
 	Hidden     bool   // show: none
+	Rerun      Rerun
 }
+
+// Rerun is how an experiment is measured, for a reader to measure it
+// again on their own machine: its probe and the probe's method, the
+// chapter's params, the runs rule, and the set the page's figures come
+// from, to compare with.
+type Rerun struct {
+	Probe, Method string
+	Params        []RerunParam // in the probe's order
+	Runs          int          // runs: N; 0 is runs: auto
+	Precision     float64      // runs: auto's ± of the median's interval, as a fraction; 0: not known
+	BookSet       string       // "": not known (no compare command)
+}
+
+// RerunParam is one param as the chapter sets it: its values (several:
+// a sweep) and what it means.
+type RerunParam struct{ Name, Values, Doc string }
 
 // TableView is the view of a table directive.
 type TableView struct {
@@ -103,6 +120,22 @@ type Plot struct {
 	Missing    string
 	// At is the directive's FILE:LINE:COL, for an error drawing Input.
 	At string
+	// Exp is the experiment plotted, whose raw data the page may link.
+	Exp string
+	// Points are Input's points as a reader reads them, Points[i][k]
+	// being Input.Series[i].Points[k]; XName and YName head the table
+	// of them: what X says (the x param, or a distribution's share) and
+	// what a point's figure is.
+	Points       [][]PlotPoint
+	XName, YName string
+}
+
+// PlotPoint is one point of a plot: its series' name, where it is (its
+// x param's value, or a distribution's share), and its figure with the
+// provenance an inline value has.
+type PlotPoint struct {
+	Series, X string
+	Value     *Out
 }
 
 // Fragment is Markdown held in a directive's field (a claim's text, a when

@@ -1,13 +1,15 @@
 package view
 
-// The words a reader sees on a page, in the book's language (Korean), in
-// one place for a later localisation to swap: the verdicts, the notes and
-// placeholders evaluation writes into the views, and the renderer's own.
+// The words a reader sees on a page come from one message table per
+// language (Words; the tables are in langs.go), picked by book.yaml's
+// lang: the verdicts, the notes and placeholders evaluation writes into
+// the views, the renderer's, the layouts' and the site script's.
 // Warnings and errors, read by the author, stay in English beside the
-// code that finds them.
+// code that finds them. Numbers are formatted alike in every language.
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,12 +28,13 @@ const (
 	Unavailable // the claim is about what the machine cannot measure: no verdict
 )
 
-// verdicts gives each verdict its class (mb-CLASS), mark and word.
-var verdicts = [...]struct{ class, mark, word string }{
-	Holds:        {"holds", "✓", "성립"},
-	Fails:        {"fails", "✗", "불성립"},
-	Inconclusive: {"inconclusive", "?", "판정 보류"},
-	Unavailable:  {"unavailable", "–", "해당 없음"},
+// verdicts gives each verdict its class (mb-CLASS) and mark; its word is
+// the language's (Words.Verdicts).
+var verdicts = [...]struct{ class, mark string }{
+	Holds:        {"holds", "✓"},
+	Fails:        {"fails", "✗"},
+	Inconclusive: {"inconclusive", "?"},
+	Unavailable:  {"unavailable", "–"},
 }
 
 // VerdictOf is the verdict shown for t, or Unavailable when unavailable
@@ -51,179 +54,343 @@ func VerdictOf(t expr.Truth, unavailable string) Verdict {
 // Class is the verdict's CSS class without its mb- prefix.
 func (v Verdict) Class() string { return verdicts[v].class }
 
-// Word is the verdict in the book's language.
-func (v Verdict) Word() string { return verdicts[v].word }
+// NoFigure is a figure's place when there is none, in every language;
+// its title says why.
+const NoFigure = "—"
 
-// String is the verdict's mark and word, as a page shows it.
-func (v Verdict) String() string { return verdicts[v].mark + " " + verdicts[v].word }
+// Count is a phrase with a number, in its singular and plural forms
+// (fmt formats of one %d; Korean has one form for both).
+type Count struct{ One, Many string }
 
-// The words of provenance lines, hovers and placeholders.
-const (
-	ThisMachine     = "이 기계"         // the build's own machine, unnamed
-	NoFigure        = "—"            // a figure's place when there is none; its title says why
-	NotMeasured     = "측정 없음"        // a figure with no result
-	FailedCell      = "실패"           // a table cell whose combination failed
-	NoSuchMetric    = "이 결과에 없는 지표"  // a cell of a metric the result lacks
-	TranscribedCell = "원서에서 옮겨 적은 값" // a cell of a transcribed set
-	MeasuredMark    = "✅ 실측"         // a provenance line of a measured set
-	TranscribedMark = "📄 옮겨 적음"      // a provenance line of a transcribed set
-	SameEachRun     = "실행마다 같음"      // a spread of zero
-	RestSameEachRun = "그 밖은 실행마다 같음" // the metrics a spread leaves out
-	DashedNote      = "; 점선: "       // what a plot's dashed series are
-	CumulativeShare = "누적 비율"        // a distribution plot's y axis
-	FixedPrefix     = "고정: "         // an experiment's fixed params
-	RuleWord        = "규칙"           // a claim decided by rule
-	MeasuredPrefix  = "측정값: "        // the values a claim was decided on
-	SectionLink     = "이 절의 링크: "    // a heading's link to itself
-	TableWord       = "표"            // a table's scroll region
-	PlotWord        = "그림"           // a plot's scroll region
-	RawData         = "원자료"          // an experiment's raw data for download
-	// SpreadNote is the hover of a provenance line's spread.
-	SpreadNote = "편차: 지표마다, 조합별 (최댓값 − 최솟값) ÷ 중앙값의 절반 가운데 가장 큰 값. 중앙값이 1보다 작은 횟수는 상대 편차가 뜻이 없어 뺍니다."
-	// RuleNote is the hover of a claim a probe decides by rule: its verdict
-	// restates the probe's definition, it is not a finding.
-	RuleNote = "규칙으로 판정: 프로브가 정한 규칙에 따른 값이며, 측정으로 확인한 결과가 아닙니다"
-)
+// Of is the phrase for n.
+func (c Count) Of(n int) string {
+	if n == 1 {
+		return fmt.Sprintf(c.One, n)
+	}
+	return fmt.Sprintf(c.Many, n)
+}
 
-// The words of footnotes and callouts.
+// Words is one language's message table. A field that ends in a format
+// is a fmt format whose arguments are in the order the field's comment
+// gives (a language puts them where it needs with %[2]s and the like).
+type Words struct {
+	Lang string // the code book.yaml's lang names it by
 
-// FootnoteBack is the title of a footnote's link back to where it is
-// referred to.
-const FootnoteBack = "본문으로 돌아가기"
+	// The verdicts' words, by Verdict.
+	Verdicts [4]string
 
-// CalloutTitles are the titles of the callouts, by kind (> [!NOTE]).
-var CalloutTitles = map[string]string{"NOTE": "참고", "TIP": "팁", "IMPORTANT": "중요", "WARNING": "경고", "CAUTION": "주의"}
+	// Figures, cells and provenance lines.
+	ThisMachine     string // the build's own machine, unnamed
+	NotMeasured     string // a figure with no result
+	FailedCell      string // a table cell whose combination failed
+	NoSuchMetric    string // a cell of a metric the result lacks
+	TranscribedCell string // a cell of a transcribed set
+	MeasuredMark    string // a provenance line of a measured set
+	TranscribedMark string // a provenance line of a transcribed set
+	SameEachRun     string // a spread of zero
+	RestSameEachRun string // the metrics a spread leaves out
+	DashedNote      string // what a plot's dashed series are
+	CumulativeShare string // a distribution plot's y axis
+	FixedPrefix     string // an experiment's fixed params
+	RuleWord        string // a claim decided by rule
+	MeasuredPrefix  string // the values a claim was decided on
+	SectionLink     string // a heading's link to itself
+	TableWord       string // a table's scroll region
+	PlotWord        string // a plot's scroll region
+	RawData         string // an experiment's raw data for download
+	PlotTable       string // the summary of a plot's table of its points
+	SeriesHead      string // that table's column of series
+	RangeHead       string // its column of min–max
+	RunsHead        string // its column of runs
+	// An experiment's "measure it yourself", folded under its box.
+	Rerun          string // its summary
+	ProbeFormat    string // probe: what measures the experiment (HTML; probe in <code>)
+	MethodMore     string // the summary of the rest of the probe's method
+	RunsAutoFormat string // precision ("±5 %", or RunsAutoAny): runs: auto
+	RunsAutoAny    string // runs: auto's precision when it is not known
+	RunsFixed      Count  // runs: N
+	MeasureHere    string // before the command that measures it here
+	CompareFormat  string // book's set: before the command that compares
+	AfterFormat    string // the build, bundle and import commands: what else to do (HTML)
+	SpreadNote     string // the hover of a provenance line's spread
+	// RuleNote is the hover of a claim a probe decides by rule: its
+	// verdict restates the probe's definition, it is not a finding.
+	RuleNote string
+
+	UnavailableFormat  string // reason: where the set's machine cannot measure a combination
+	NotAvailableFormat string // what, OS: the usual reason, "kqueue is not available on linux"
+	// StaleWords name what a stale result's reasons say changed (the
+	// build's English: "probe code", "params", "runs").
+	StaleWords          map[string]string
+	StaleFormat         string // reasons: a stale result's mark
+	ChangedFormat       string // what, "A → B)": one reason a result is stale
+	MissingInFormat     string // set, experiment: another set has no result
+	MissingRunFormat    string // experiment: the build's set has no result
+	MixedFormat         string // n: a value of n machines' figures
+	SettingFormat       string // experiment, param: the setting a value shows
+	FingerprintFormat   string // machine: the machine whose recorded fact a value shows
+	TranscribedFormat   string // machine: a figure of a transcribed set
+	NotHereFormat       string // source: what follows TranscribedFormat in a value's note
+	OtherSetFormat      string // machine, set: a figure of another machine's set
+	NoResultOnFormat    string // machine: its set has no result
+	NotOnFormat         string // machine: a cell it has no figure for
+	NoFiguresFormat     string // experiment, metric: a plot with no figures
+	NoDistFormat        string // experiment: a distribution plot without quantiles
+	NotApplicableFormat string // why: figures an optional metric does not apply to
+	NotApplicableOf     string // which, why: the same, naming which
+	PlotTitleFormat     string // x, y: a plot's default title
+	DistTitleFormat     string // metric: a distribution plot's default title
+	SpreadFormat        string // spread: a provenance line's spread part
+	Failures            Count  // failed combinations in a provenance line
+	BelowTenthFormat    string // metric: a spread under 0.1 %
+	TranscribedMachine  string // machine: the machine of a transcribed set
+	Runs                Count  // runs of a result's combinations
+	RunsRangeFormat     string // lo, hi: runs from lo to hi
+	NoInterval          string // after Runs: no 95 % interval yet
+	BudgetFormat        string // budget: the runs stopped at the time budget
+	AtMostFormat        string // runs: the runs stopped at their cap
+	ShortOfFormat       string // precision, why: the interval missed its precision
+	NoRecordFormat      string // machine, fact: a fact the machine did not record
+	NotInOriginalFormat string // what: a figure the transcribed set lacks
+	StaleLacksFormat    string // what, reasons: a figure a stale result lacks
+	FailedFormat        string // what: a combination that failed to measure
+	FailedOnFormat      string // set, what: the same, on another machine's set
+	Cores               Count  // a machine's cores, in MachineSummary
+	// LimitWords name the environment page's limits (a fingerprint's
+	// Limits keys) and say what each counts.
+	LimitWords     map[string]string
+	LimitFormat    string // key: a limit LimitWords does not name
+	NoLimit        string // a limit of max
+	SettingHeadFmt string // words: a param's column beside a metric of the same words
+	MeasuredHdFmt  string // words: that metric's column
+
+	// The layouts: header, sidebar, pager, footer, contents page.
+	SkipToMain       string
+	SearchHeader     string // the header's search form
+	Search           string // its placeholder, and the search page's title
+	SearchBook       string // its box
+	ThemeDark        string // the theme toggle, in the light theme
+	ThemeLight       string // the theme toggle, in the dark theme
+	Contents         string // the sidebar and the contents page's heading
+	AboutBook        string // the sidebar's link to the contents page
+	ClaimsPage       string // the claims page's title
+	EnvironmentPage  string // the environment page's title
+	Pager            string // the previous and next chapter's links
+	Previous, Next   string
+	Also             [3]string // around the claims page's link and the environment page's, under the contents
+	MachineHead      string    // the contents page's heading over where the figures come from
+	RefNote          [3]string // the footer's note on reference figures: before, "like this" marked, after
+	SearchPage       string    // the search page's form
+	SearchFor        string    // its box's label
+	Find             string    // its button
+	NeedsJS          string    // the search page without JavaScript
+	NoResultsSuffix  string    // machine: the build's set has no results at all
+	ChapterFormat    string    // n: a chapter by its number
+	And              string    // between the last two of a list
+	NumberingFormat  string    // chapters: the chapters not written yet
+	EmptySetFormat   string    // set: a build's set with no results
+	TranscribedSrc   string    // set: the build's figures were transcribed
+	BookMachine      string    // machine: the figures are the book's machine's
+	OtherMachine     string    // set, machine: the figures are another set's
+	MissingGaps      Count     // experiments with no result
+	StaleGaps        Count     // experiments shown from a stale result
+	FailedGaps       Count     // experiments with failed combinations
+	ClaimsNAFormat   string    // word, n: claims about what the machine cannot measure
+	ClaimsIntro      string    // total, holds word, n, fails word, n, inconclusive word, n, ClaimsNAFormat or "", set
+	EnvIntro         string
+	OwnSet           string // the environment page's kinds of set
+	NoResults        string
+	ReferenceSet     string
+	OtherSet         string
+	AbsentSetFormat  string // set: a machine the book shows whose set is not here (HTML; set escaped)
+	FingerprintOf    string // set: the caption of a machine's fingerprint
+	EnvRows          map[string]string
+	Yes, No          string
+	ExperimentsCount Count  // n, then the list, on the environment page
+	SourcesHead      string // a transcribed set's sources
+
+	// The book's structure: footnotes, callouts, numbered figures and
+	// tables (PlotWord and TableWord name them), references to chapters
+	// and headings, and a chapter's sources.
+	FootnoteBack      string            // the title of a footnote's link back to where it is referred to
+	CalloutTitles     map[string]string // the callouts' titles, by kind (> [!NOTE])
+	NumberedFormat    string            // word, chapter, n: a figure's or table's number ("그림 2.3")
+	QuoteFormat       string            // title: a heading or an unnumbered chapter referred to by its title
+	SectionInFormat   string            // chapter (ChapterFormat's), quoted title: a heading of another chapter
+	ReferencesHeading string            // the heading of a chapter's sources
+	BackToText        string            // a source's links back to where it is cited
+	Accessed          string            // before the date a web page was read (urldate)
+
+	// The stylesheet's words (its generated content: a wide table's
+	// hint, the provenance shown without the script and in print), by
+	// custom property (--mb-w-KEY).
+	Style map[string]string
+
+	// The site script's words, as the script takes them (its "{}"
+	// stands for a number or a name).
+	Script map[string]string
+}
+
+// The languages a book may be written in, by book.yaml's lang.
+var langs = []*Words{Korean, English}
+
+// WordsFor is the message table of lang; ok=false when there is none.
+func WordsFor(lang string) (w *Words, ok bool) {
+	for _, w := range langs {
+		if w.Lang == lang {
+			return w, true
+		}
+	}
+	return Korean, false
+}
+
+// Langs lists the languages there are tables of.
+func Langs() []string {
+	var out []string
+	for _, w := range langs {
+		out = append(out, w.Lang)
+	}
+	return slices.Clip(out)
+}
+
+// Verdict is the verdict's word.
+func (w *Words) Verdict(v Verdict) string { return w.Verdicts[v] }
+
+// Shown is the verdict's mark and word, as a page shows it.
+func (w *Words) Shown(v Verdict) string { return verdicts[v].mark + " " + w.Verdicts[v] }
 
 // UnavailableNote is the text where the set's machine cannot measure a
 // combination: the probe's own reason, in English in the results, in the
 // book's words when it is the usual one ("kqueue is not available on
 // linux": "linux에 없는 kqueue").
-func UnavailableNote(reason string) string {
+func (w *Words) UnavailableNote(reason string) string {
 	if what, goos, ok := strings.Cut(reason, " is not available on "); ok && !strings.Contains(goos, " ") {
-		reason = goos + "에 없는 " + what
+		reason = fmt.Sprintf(w.NotAvailableFormat, what, goos)
 	}
-	return "이 기계에서는 잴 수 없음: " + reason
+	return fmt.Sprintf(w.UnavailableFormat, reason)
 }
 
-// staleWords name what a stale result's reasons say changed.
-var staleWords = map[string]string{"probe code": "프로브 코드", "params": "매개변수 목록", "runs": "실행 횟수 규칙"}
-
 // StaleNote is a stale result's mark.
-func StaleNote(why string) string { return "⚠ 오래된 결과: " + staleReasons(why) }
+func (w *Words) StaleNote(why string) string { return fmt.Sprintf(w.StaleFormat, w.staleReasons(why)) }
 
 // staleReasons puts the build's reasons a result is stale, in English,
 // "; " between them, in the book's words: each "WHAT changed (A → B)" as
 // "프로브 코드 바뀜 (A → B)", a param's name kept as written.
-func staleReasons(why string) string {
+func (w *Words) staleReasons(why string) string {
 	parts := strings.Split(why, "; ")
 	for i, p := range parts {
 		what, change, ok := strings.Cut(p, " changed (")
 		if !ok {
 			continue
 		}
-		if w, known := staleWords[what]; known {
-			what = w
+		if word, known := w.StaleWords[what]; known {
+			what = word
 		}
-		parts[i] = what + " 바뀜 (" + change
+		parts[i] = fmt.Sprintf(w.ChangedFormat, what, change)
 	}
 	return strings.Join(parts, "; ")
 }
 
 // MissingNote is the placeholder of a result set (the build's own: "")
 // holds no result of experiment id.
-func MissingNote(set, id string) string {
+func (w *Words) MissingNote(set, id string) string {
 	if set != "" {
-		return fmt.Sprintf("세트 %s에 %s 결과가 없습니다", set, id)
+		return fmt.Sprintf(w.MissingInFormat, set, id)
 	}
-	return fmt.Sprintf("측정 없음: go run . run %s", id)
+	return fmt.Sprintf(w.MissingRunFormat, id)
 }
 
 // MixedNote is the note on a value that combines figures of n machines.
-func MixedNote(n int) string { return fmt.Sprintf("기계 %d대의 수치를 섞은 값", n) }
+func (w *Words) MixedNote(n int) string { return fmt.Sprintf(w.MixedFormat, n) }
 
 // SettingNote names the setting a value shows: param name of experiment id.
-func SettingNote(id, name string) string { return fmt.Sprintf("설정: 실험 %s의 %s", id, name) }
+func (w *Words) SettingNote(id, name string) string { return fmt.Sprintf(w.SettingFormat, id, name) }
 
 // FingerprintNote names the machine whose recorded fact a value shows.
-func FingerprintNote(machine string) string { return "기계 지문: " + machine }
+func (w *Words) FingerprintNote(machine string) string {
+	return fmt.Sprintf(w.FingerprintFormat, machine)
+}
 
 // TranscribedPrefix starts the note on a figure of a transcribed set.
-func TranscribedPrefix(machine string) string { return machine + ": 원 책에서 옮겨 적은 값" }
+func (w *Words) TranscribedPrefix(machine string) string {
+	return fmt.Sprintf(w.TranscribedFormat, machine)
+}
 
 // TranscribedNote is the note on a figure of a transcribed set, and where
 // it comes from.
-func TranscribedNote(machine, source string) string {
-	return TranscribedPrefix(machine) + ", 여기서 측정하지 않음 (" + source + ")"
+func (w *Words) TranscribedNote(machine, source string) string {
+	return w.TranscribedPrefix(machine) + fmt.Sprintf(w.NotHereFormat, source)
 }
 
 // OtherSetNote is the note on a figure of another machine's set.
-func OtherSetNote(machine, set string) string {
-	return fmt.Sprintf("%s: 다른 기계의 세트 %s", machine, set)
+func (w *Words) OtherSetNote(machine, set string) string {
+	return fmt.Sprintf(w.OtherSetFormat, machine, set)
 }
 
 // NoResultOn is a machine's part of a provenance line when its set has
 // no result.
-func NoResultOn(machine string) string { return machine + ": 결과 없음" }
+func (w *Words) NoResultOn(machine string) string { return fmt.Sprintf(w.NoResultOnFormat, machine) }
 
 // NotOn is the hover of a cell another machine's set has no figure for.
-func NotOn(machine string) string { return machine + "에 없는 수치" }
+func (w *Words) NotOn(machine string) string { return fmt.Sprintf(w.NotOnFormat, machine) }
 
 // ThisMachineAs names the build's own series beside a reference set's.
-func ThisMachineAs(name string) string { return ThisMachine + " (" + name + ")" }
+func (w *Words) ThisMachineAs(name string) string { return w.ThisMachine + " (" + name + ")" }
 
 // NoFigures is the placeholder of a plot whose result has no figures of
 // metric.
-func NoFigures(id, metric string) string {
-	return fmt.Sprintf("측정 없음: %s 결과에 %s 값이 없습니다", id, metric)
+func (w *Words) NoFigures(id, metric string) string {
+	return fmt.Sprintf(w.NoFiguresFormat, id, metric)
 }
 
 // NoDistribution is the placeholder of a distribution plot whose result
 // has no quantiles.
-func NoDistribution(id string) string {
-	return fmt.Sprintf("측정 없음: %s 결과에 분포 값이 없습니다", id)
-}
+func (w *Words) NoDistribution(id string) string { return fmt.Sprintf(w.NoDistFormat, id) }
 
 // NotApplicable is the note on figures an optional metric does not apply
 // to (which, "" for a cell), and why.
-func NotApplicable(which, why string) string {
+func (w *Words) NotApplicable(which, why string) string {
 	if which == "" {
-		return "해당 없음: " + why
+		return fmt.Sprintf(w.NotApplicableFormat, why)
 	}
-	return "해당 없음 (" + which + "): " + why
+	return fmt.Sprintf(w.NotApplicableOf, which, why)
 }
 
 // PlotTitle is the default title of a plot of y over x.
-func PlotTitle(x, y string) string { return fmt.Sprintf("%s에 따른 %s", x, y) }
+func (w *Words) PlotTitle(x, y string) string { return fmt.Sprintf(w.PlotTitleFormat, x, y) }
 
 // DistributionTitle is the default title of a distribution plot.
-func DistributionTitle(metric string) string { return metric + "의 분포" }
-
-// Spread is a provenance line's spread part.
-func Spread(s string) string { return "편차 " + s }
-
-// Failures is a provenance line's count of failed combinations.
-func Failures(n int) string { return fmt.Sprintf("실패 %d건", n) }
-
-// BelowTenthPercent is a metric whose spread is under 0.1%.
-func BelowTenthPercent(metric string) string { return metric + " ±0.1% 미만" }
-
-// TranscribedMachine marks the machine of a transcribed set.
-func TranscribedMachine(machine string) string { return "📄 " + machine + " (옮겨 적음)" }
-
-// Runs says how many runs a result's combinations had, lo to hi.
-func Runs(lo, hi int) string {
-	if lo == hi {
-		return fmt.Sprintf("%d회 실행", hi)
-	}
-	return fmt.Sprintf("%d–%d회 실행", lo, hi)
+func (w *Words) DistributionTitle(metric string) string {
+	return fmt.Sprintf(w.DistTitleFormat, metric)
 }
 
-// Interval follows Runs under runs: auto: the widest 95 % interval of a
+// Spread is a provenance line's spread part.
+func (w *Words) Spread(s string) string { return fmt.Sprintf(w.SpreadFormat, s) }
+
+// BelowTenthPercent is a metric whose spread is under 0.1%.
+func (w *Words) BelowTenthPercent(metric string) string {
+	return fmt.Sprintf(w.BelowTenthFormat, metric)
+}
+
+// TranscribedOn marks the machine of a transcribed set.
+func (w *Words) TranscribedOn(machine string) string {
+	return fmt.Sprintf(w.TranscribedMachine, machine)
+}
+
+// RunsOf says how many runs a result's combinations had, lo to hi.
+func (w *Words) RunsOf(lo, hi int) string {
+	if lo == hi {
+		return w.Runs.Of(hi)
+	}
+	return fmt.Sprintf(w.RunsRangeFormat, lo, hi)
+}
+
+// Interval follows RunsOf under runs: auto: the widest 95 % interval of a
 // headline median in percent ("" when there was none yet), and when it
 // missed the precision asked, why the runs stopped (a results file's
 // stopped: line, which is English).
-func Interval(interval string, reached bool, precision float64, why string) string {
-	s := ", 신뢰구간 없음"
+func (w *Words) Interval(interval string, reached bool, precision float64, why string) string {
+	s := w.NoInterval
 	if interval != "" {
 		s = ", ±" + interval + " %"
 	}
@@ -232,46 +399,48 @@ func Interval(interval string, reached bool, precision float64, why string) stri
 	}
 	switch {
 	case strings.HasPrefix(why, "budget reached (") && strings.HasSuffix(why, ")"):
-		why = "시간 예산 " + strings.TrimSuffix(strings.TrimPrefix(why, "budget reached ("), ")") + " 소진"
+		why = fmt.Sprintf(w.BudgetFormat, strings.TrimSuffix(strings.TrimPrefix(why, "budget reached ("), ")"))
 	case strings.HasPrefix(why, "at most ") && strings.HasSuffix(why, " runs"):
-		why = "실행 횟수 상한 " + strings.TrimSuffix(strings.TrimPrefix(why, "at most "), " runs") + "회"
+		why = fmt.Sprintf(w.AtMostFormat, strings.TrimSuffix(strings.TrimPrefix(why, "at most "), " runs"))
 	}
-	return s + fmt.Sprintf(" (목표 ±%g %% 미달: %s)", precision, why)
+	return s + fmt.Sprintf(w.ShortOfFormat, precision, why)
 }
 
 // The gaps' placeholders: a figure the page cannot show, and why.
 
 // NoRecordNote: machine did not record machine fact.
-func NoRecordNote(machine, fact string) string {
-	return "기록 없음: " + machine + "의 machine." + fact
+func (w *Words) NoRecordNote(machine, fact string) string {
+	return fmt.Sprintf(w.NoRecordFormat, machine, fact)
 }
 
 // NotInOriginalNote: the transcribed set holds no figure what.
-func NotInOriginalNote(what string) string { return "원서에 없는 수치: " + what }
+func (w *Words) NotInOriginalNote(what string) string {
+	return fmt.Sprintf(w.NotInOriginalFormat, what)
+}
 
 // StaleLacksNote: the stale result (why) was measured without what.
-func StaleLacksNote(what, why string) string {
-	return "측정 없음: 오래된 결과에 " + what + " (" + staleReasons(why) + ") 값이 없습니다"
+func (w *Words) StaleLacksNote(what, why string) string {
+	return fmt.Sprintf(w.StaleLacksFormat, what, w.staleReasons(why))
 }
 
 // FailedNote: the combination what failed to measure (why), on set when
 // it is another machine's; why may be "".
-func FailedNote(set, what, why string) string {
+func (w *Words) FailedNote(set, what, why string) string {
 	if why != "" {
 		what += ": " + why
 	}
 	if set != "" {
-		return set + "에서 측정 실패: " + what
+		return fmt.Sprintf(w.FailedOnFormat, set, what)
 	}
-	return "측정 실패: " + what
+	return fmt.Sprintf(w.FailedFormat, what)
 }
 
 // MachineSummary is the one-line description of a machine shown in
 // provenance: "AMD EPYC, 코어 2개, 24 GiB, OS, kernel, Go release".
-func MachineSummary(f dataset.Fingerprint) string {
+func (w *Words) MachineSummary(f dataset.Fingerprint) string {
 	var parts []string
 	if f.CPU != "" {
-		parts = append(parts, fmt.Sprintf("%s, 코어 %d개", f.CPU, f.Cores))
+		parts = append(parts, f.CPU+", "+w.Cores.Of(f.Cores))
 	}
 	if f.Memory > 0 {
 		parts = append(parts, fmt.Sprintf("%.0f GiB", float64(f.Memory)/(1<<30)))
@@ -284,28 +453,18 @@ func MachineSummary(f dataset.Fingerprint) string {
 	return strings.Join(parts, ", ")
 }
 
-// limitWords name the environment page's limits (a fingerprint's Limits
-// keys) and say what each counts.
-var limitWords = map[string]string{
-	"nofile":      "열 수 있는 파일 수 (RLIMIT_NOFILE, 소프트/하드)",
-	"nproc":       "사용자당 태스크 수 (RLIMIT_NPROC, 소프트/하드)",
-	"pid-max":     "PID 상한 (kernel.pid_max)",
-	"pids-max":    "cgroup 태스크 상한 (pids.max)",
-	"threads-max": "시스템 전체 스레드 상한 (kernel.threads-max)",
-}
-
 // Limit is the environment page's row of limit key: its words, and its
 // value with each number grouped ("20,000/20,000"; "max": none).
-func Limit(key, value string) (words, shown string) {
-	words, ok := limitWords[key]
+func (w *Words) Limit(key, value string) (words, shown string) {
+	words, ok := w.LimitWords[key]
 	if !ok {
-		words = "한도 " + key
+		words = fmt.Sprintf(w.LimitFormat, key)
 	}
 	parts := strings.Split(value, "/")
 	for i, p := range parts {
 		parts[i] = Grouped(p)
 		if p == "max" {
-			parts[i] = "없음 (max)"
+			parts[i] = w.NoLimit
 		}
 	}
 	return words, strings.Join(parts, "/")
@@ -327,44 +486,74 @@ func Grouped(v string) string {
 
 // SettingHead and MeasuredHead tell apart the columns of a param and a
 // metric that have the same words: the count asked for, the count seen.
-func SettingHead(words string) string { return words + " (설정)" }
+func (w *Words) SettingHead(words string) string { return fmt.Sprintf(w.SettingHeadFmt, words) }
 
 // MeasuredHead: see SettingHead.
-func MeasuredHead(words string) string { return words + " (측정)" }
+func (w *Words) MeasuredHead(words string) string { return fmt.Sprintf(w.MeasuredHdFmt, words) }
 
-// The words of the book's structure: numbered figures and tables (PlotWord
-// and TableWord name them), references to chapters and headings, and a
-// chapter's sources.
-const (
-	ReferencesHeading = "참고 문헌"      // the heading of a chapter's sources
-	BackToText        = "본문의 인용 자리로" // a source's links back to where it is cited
-	Accessed          = "확인"         // the date a web page was read (urldate)
-)
+// List joins items as the language lists them: "3장과 4장", "chapters 3
+// and 4" is ChapterFormat's business; this is "a, b and c".
+func (w *Words) List(items []string) string {
+	if len(items) == 1 {
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + w.And + items[len(items)-1]
+}
+
+// StyleWords is every word the stylesheet writes, by custom property
+// without its --mb-w- prefix: Style, and the words it shares with the
+// pages.
+func (w *Words) StyleWords() map[string]string {
+	before, after, _ := strings.Cut(w.MixedFormat, "%d")
+	m := map[string]string{"transcribed": w.TranscribedCell, "mixed": before, "mixed-after": after}
+	for k, v := range w.Style {
+		m[k] = v
+	}
+	return m
+}
+
+// ScriptWords is every word the site script writes, by its key in the
+// script: Script, and the words it shares with the pages.
+func (w *Words) ScriptWords() map[string]string {
+	m := map[string]string{
+		"themeDark": w.ThemeDark, "themeLight": w.ThemeLight,
+		"mixed":       " (" + strings.Replace(w.MixedFormat, "%d", "{}", 1) + ")",
+		"transcribed": w.TranscribedCell,
+	}
+	for k, v := range w.Script {
+		m[k] = v
+	}
+	return m
+}
+
+// ID is an element id made of words s, as a heading's: its spaces as
+// hyphens, in lower case ("측정한 기계": "측정한-기계").
+func (w *Words) ID(s string) string { return strings.ToLower(strings.ReplaceAll(s, " ", "-")) }
 
 // Numbered is a figure's or a table's number: "그림 2.3" (word PlotWord
 // or TableWord, the chapter's order, its place in the chapter), or "그림 3"
 // in a document that is no chapter of the book (order 0).
-func Numbered(word string, chapter, n int) string {
+func (w *Words) Numbered(word string, chapter, n int) string {
 	if chapter == 0 {
 		return fmt.Sprintf("%s %d", word, n)
 	}
-	return fmt.Sprintf("%s %d.%d", word, chapter, n)
+	return fmt.Sprintf(w.NumberedFormat, word, chapter, n)
 }
 
 // ChapterRef is a reference to a chapter: "2장", or its title when it has
 // no order.
-func ChapterRef(chapter int, title string) string {
+func (w *Words) ChapterRef(chapter int, title string) string {
 	if chapter == 0 {
-		return "‘" + title + "’"
+		return fmt.Sprintf(w.QuoteFormat, title)
 	}
-	return fmt.Sprintf("%d장", chapter)
+	return fmt.Sprintf(w.ChapterFormat, chapter)
 }
 
 // SectionRef is a reference to a heading: its text in quotes, after its
 // chapter when that is another one ("2장 ‘…’").
-func SectionRef(chapter int, other bool, title string) string {
+func (w *Words) SectionRef(chapter int, other bool, title string) string {
 	if other && chapter != 0 {
-		return fmt.Sprintf("%d장 ‘%s’", chapter, title)
+		return fmt.Sprintf(w.SectionInFormat, fmt.Sprintf(w.ChapterFormat, chapter), fmt.Sprintf(w.QuoteFormat, title))
 	}
-	return "‘" + title + "’"
+	return fmt.Sprintf(w.QuoteFormat, title)
 }
