@@ -58,9 +58,20 @@ type Param struct {
 	Doc     string
 	// Sample marks a count of repetitions within one run (rounds, calls,
 	// hand-offs): it sizes the sample, not what is measured, so a figure
-	// another set measured with another count is the same figure.
+	// another set measured with another count is the same figure. A
+	// sweep may give it the value Auto: the runner then sizes the count
+	// of each combination from a target run time, as go test -benchtime
+	// sizes b.N, and records the count it ran.
 	Sample bool
 }
+
+// Auto is the value of a Sample param whose count the runner sizes from
+// a target run time (runner.Runner.RunTime) instead of taking it as given.
+// It never reaches a probe's Run: the runner replaces it with the count.
+const Auto = "auto"
+
+// IsAuto reports whether the sweep values vals of a param are Auto.
+func IsAuto(vals []string) bool { return len(vals) == 1 && vals[0] == Auto }
 
 // Metric declares one measured value of a probe.
 type Metric struct {

@@ -25,7 +25,7 @@ func FuzzDecode(f *testing.F) {
 	p := probe.Probe{Spec: probe.Spec{Name: "f", Metrics: []probe.Metric{
 		{Name: "x", Unit: probe.Count}, {Name: "y", Unit: probe.Seconds, Optional: "sometimes"}}}}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		v, err := decode(p, data)
+		v, _, err := decode(p, data)
 		if err != nil {
 			return
 		}

@@ -45,7 +45,10 @@ const DefaultTimeout = 60 * time.Second
 type Runner struct {
 	Exe     string
 	Timeout time.Duration // per run; overrides the probe's own when set
-	light   *light        // set by Light
+	// RunTime is how long the sample of one run lasts when a combination
+	// gives a Sample param as probe.Auto (see size); 0 is DefaultRunTime.
+	RunTime time.Duration
+	light   *light // set by Light
 }
 
 // MaxResult bounds what a child may print on stdout (its one JSON object);
@@ -101,6 +104,13 @@ func Interrupted(err error) bool {
 // see dieWithParent), and is killed with its whole group at the timeout or
 // when ctx is cancelled.
 func (r *Runner) Run(ctx context.Context, p probe.Probe, params probe.Params) (probe.Values, error) {
+	v, _, err := r.run(ctx, p, params)
+	return v, err
+}
+
+// run is Run, which also returns how long the probe's Run took in the
+// child (its setup and its sample, not the process's start).
+func (r *Runner) run(ctx context.Context, p probe.Probe, params probe.Params) (probe.Values, time.Duration, error) {
 	timeout := r.Timeout
 	if timeout == 0 {
 		timeout = p.Timeout
@@ -110,14 +120,14 @@ func (r *Runner) Run(ctx context.Context, p probe.Probe, params probe.Params) (p
 	}
 	arg, err := json.Marshal(params)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, &RunError{Probe: p.Name, Params: params, Cause: "interrupted before it started", Err: err}
+		return nil, 0, &RunError{Probe: p.Name, Params: params, Cause: "interrupted before it started", Err: err}
 	}
 	pp, err := newPipes()
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer pp.close()
 	cmd := exec.Command(r.exe(ctx), ChildVerb, p.Name, string(arg))
@@ -147,38 +157,38 @@ func (r *Runner) Run(ctx context.Context, p probe.Probe, params probe.Params) (p
 	if err != nil {
 		<-c.outDone
 		<-c.errDone
-		return nil, fail("cannot start child: %v", err)
+		return nil, 0, fail("cannot start child: %v", err)
 	}
 	stopped, stopErr, err := c.wait(ctx, timeout)
 	if stopErr != nil {
-		return nil, &RunError{Probe: p.Name, Params: params, Cause: stopped, Err: stopErr}
+		return nil, 0, &RunError{Probe: p.Name, Params: params, Cause: stopped, Err: stopErr}
 	}
 	if stopped != "" {
-		return nil, fail("%s", stopped)
+		return nil, 0, fail("%s", stopped)
 	}
 	if err != nil {
 		var exit *exec.ExitError
 		if errors.As(err, &exit) {
-			return nil, fail("child %s%s", exit.ProcessState.String(), killHint(exit.ProcessState, oomBefore))
+			return nil, 0, fail("child %s%s", exit.ProcessState.String(), killHint(exit.ProcessState, oomBefore))
 		}
-		return nil, fail("child: %v", err)
+		return nil, 0, fail("child: %v", err)
 	}
 	switch {
 	case c.stdout.n > MaxResult: // it exited before the parent saw the flood
-		return nil, fail("%s", tooLarge)
+		return nil, 0, fail("%s", tooLarge)
 	case c.stdout.n == 0:
-		return nil, fail("child exited without printing a result")
+		return nil, 0, fail("child exited without printing a result")
 	}
-	v, err := decode(p, c.stdout.buf.Bytes())
+	v, elapsed, err := decode(p, c.stdout.buf.Bytes())
 	if err != nil {
 		re := &RunError{Probe: p.Name, Params: params, Cause: err.Error()}
 		var ue *probe.UnavailableError
 		if errors.As(err, &ue) {
 			re.Err = ue
 		}
-		return nil, re
+		return nil, 0, re
 	}
-	return v, nil
+	return v, elapsed, nil
 }
 
 // pipes are a child's stdout, stderr and lifeline: the child watches the
@@ -302,25 +312,25 @@ func Unavailable(err error) (reason string, ok bool) {
 
 // decode reads the child's one JSON object: its values, checked against
 // the probe's metrics, or the probe's own error.
-func decode(p probe.Probe, data []byte) (probe.Values, error) {
+func decode(p probe.Probe, data []byte) (probe.Values, time.Duration, error) {
 	var out childOutput
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&out); err != nil {
-		return nil, fmt.Errorf("child printed no valid result (%v)", err)
+		return nil, 0, fmt.Errorf("child printed no valid result (%v)", err)
 	}
 	if dec.More() {
-		return nil, errors.New("child printed more than one result")
+		return nil, 0, errors.New("child printed more than one result")
 	}
 	if out.Unavailable != "" {
-		return nil, &probe.UnavailableError{Reason: out.Unavailable}
+		return nil, 0, &probe.UnavailableError{Reason: out.Unavailable}
 	}
 	if out.Error != "" {
-		return nil, errors.New(out.Error)
+		return nil, 0, errors.New(out.Error)
 	}
 	if err := p.CheckValues(out.Values); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return out.Values, nil
+	return out.Values, time.Duration(out.Elapsed), nil
 }
 
 // killHint explains a child killed by a signal nobody here sent: SIGKILL
@@ -344,6 +354,9 @@ type childOutput struct {
 	// Unavailable is the reason the probe cannot measure the combination
 	// on this machine (probe.NotAvailable), set instead of Values.
 	Unavailable string `json:"unavailable,omitempty"`
+	// Elapsed is how long the probe's Run took, in ns: what sizing a
+	// count from a target run time (RunTime) goes by.
+	Elapsed int64 `json:"elapsed_ns,omitempty"`
 }
 
 // Child is the child side: args are what follows ChildVerb (probe name,
@@ -400,7 +413,9 @@ func Child(args []string, all []probe.Probe, stdout, stderr io.Writer) int {
 		return 2
 	}
 	var out childOutput
+	start := time.Now()
 	out.Values, err = p.Run(context.Background(), params)
+	elapsed := time.Since(start)
 	if err == nil {
 		err = finite(out.Values)
 	}
@@ -409,6 +424,7 @@ func Child(args []string, all []probe.Probe, stdout, stderr io.Writer) int {
 	} else if err != nil {
 		out = childOutput{Error: err.Error()}
 	}
+	out.Elapsed = elapsed.Nanoseconds()
 	if err := json.NewEncoder(stdout).Encode(out); err != nil {
 		fmt.Fprintf(stderr, "cannot print the result: %v\n", err)
 		return 1
@@ -480,12 +496,15 @@ func (r *Runner) Measure(ctx context.Context, p probe.Probe, combos []probe.Para
 // each round (a run of every combination) it is handed the rounds done
 // and the rows measured so far (the combinations still being measured) and
 // says whether to do another, and how many rounds it now expects in all
-// (for progress).
+// (for progress). A combination with a count given as probe.Auto is sized
+// before its first run (see size), and its row's params are the counts
+// it ran with.
 func (r *Runner) MeasureUntil(ctx context.Context, p probe.Probe, combos []probe.Params, more func(round int, rows []dataset.Row) (bool, int), progress func(done, total int, params probe.Params)) (rows []dataset.Row, unavailable []dataset.Unavailable, failed []*RunError) {
 	rows = make([]dataset.Row, len(combos))
 	for i, c := range combos {
 		rows[i].Params = c
 	}
+	combos = slices.Clone(combos)
 	bad := make([]*RunError, len(combos))
 	gone := make([]string, len(combos)) // why a combination cannot be measured here
 	done := 0
@@ -513,7 +532,16 @@ func (r *Runner) MeasureUntil(ctx context.Context, p probe.Probe, combos []probe
 			if progress != nil {
 				progress(done, total, c)
 			}
-			v, err := r.Run(ctx, p, c)
+			var err error
+			if round == 0 {
+				if c, err = r.size(ctx, p, c); err == nil {
+					combos[i], rows[i].Params = c, c
+				}
+			}
+			var v probe.Values
+			if err == nil {
+				v, err = r.Run(ctx, p, c)
+			}
 			if reason, ok := Unavailable(err); ok {
 				gone[i] = reason
 				continue
