@@ -276,7 +276,11 @@ func printTable(w io.Writer, p probe.Probe, res *dataset.Result) {
 	}
 	var fixed []string
 	for _, k := range res.Order {
-		if len(res.Sweep[k]) == 1 {
+		switch counts := dataset.Counts(res, k); {
+		case probe.IsAuto(res.Sweep[k]) && len(counts) > 0:
+			// Sized per combination: the counts they ran with.
+			fixed = append(fixed, k+"="+counts[0]+strings.Repeat("–"+counts[len(counts)-1], min(1, len(counts)-1)))
+		case len(res.Sweep[k]) == 1:
 			fixed = append(fixed, k+"="+res.Sweep[k][0])
 		}
 	}

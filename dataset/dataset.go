@@ -11,8 +11,11 @@
 package dataset
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -87,9 +90,12 @@ type Result struct {
 	Order      []string            // param names, in the probe's declared order
 	Sweep      map[string][]string // each param's canonical values (one for a fixed param)
 	Runs       int                 // runs asked for per combination
-	Machine    Fingerprint
-	Start      time.Time
-	Duration   time.Duration
+	// RunTime is the target a count given as probe.Auto was sized to
+	// (each row's params hold the count it ran with); 0 when none was.
+	RunTime  time.Duration
+	Machine  Fingerprint
+	Start    time.Time
+	Duration time.Duration
 	// Source says where the numbers come from: "measured", or for a
 	// reference set "transcribed from ..." (never measured here).
 	Source   string
@@ -102,6 +108,33 @@ type Result struct {
 	// Stop is what the stopping rule saw; its zero value is a fixed
 	// count of runs (runs: N).
 	Stop Stop
+}
+
+// Counts are the values param k took in r's rows, in numeric order
+// without repeats, or, where no row records k, its one value in r's sweep
+// (none for a nil r, or a result that does not record k): the counts a
+// Sample param ran with, sized per combination or not.
+func Counts(r *Result, k string) []string {
+	if r == nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, row := range r.Rows {
+		if v, ok := row.Params[k]; ok && v != probe.Auto && !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	if len(out) == 0 && len(r.Sweep[k]) == 1 && r.Sweep[k][0] != probe.Auto {
+		out = slices.Clone(r.Sweep[k])
+	}
+	slices.SortFunc(out, func(a, b string) int {
+		x, _ := strconv.ParseFloat(a, 64)
+		y, _ := strconv.ParseFloat(b, 64)
+		return cmp.Compare(x, y)
+	})
+	return out
 }
 
 // Stop records an automatic run count (runs: auto): the precision asked,

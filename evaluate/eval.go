@@ -257,7 +257,9 @@ func (v *env) Metric(set, id, metric string) (*expr.Metric, error) {
 
 // Param implements expr.Settings: a setting as the experiment's block
 // declares it (the settings the page claims to have measured with; a
-// result measured otherwise is stale and marked).
+// result measured otherwise is stale and marked), except a count that
+// only sizes a run's sample (sizesOnly), which is the one the set's result
+// ran with: another set's, or a count given as auto, is its own.
 func (v *env) Param(set, id, name string) (*expr.Param, error) {
 	x, err := v.experiment(id)
 	if err != nil {
@@ -267,7 +269,16 @@ func (v *env) Param(set, id, name string) (*expr.Param, error) {
 	if !ok {
 		return nil, fmt.Errorf("experiment %s (probe %s) has no param %q%s", id, x.Probe, name, expr.DidYouMean(name, x.Order))
 	}
-	return &expr.Param{Kind: p.Kind, Values: x.Sweep[name]}, nil
+	vals := x.Sweep[name]
+	if sizesOnly(x, name) {
+		r, _ := v.lookup(set, id)
+		if counts := dataset.Counts(r, name); len(counts) > 0 {
+			vals = counts
+		} else if probe.IsAuto(vals) {
+			return nil, fmt.Errorf("experiment %s's %s is auto, sized per combination when it is measured, and %s has no result of it to say what it was", id, name, v.setName(set))
+		}
+	}
+	return &expr.Param{Kind: p.Kind, Values: vals}, nil
 }
 
 // Machine implements expr.Settings: the fingerprint of the machine that

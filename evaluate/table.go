@@ -70,6 +70,36 @@ func sizesOnly(x *parse.Experiment, k string) bool {
 	return prm.Sample && len(x.Sweep[k]) <= 1
 }
 
+// fixedParams is the line of x's params that take one value, "rounds=2,000,
+// …": the chapter's value, except for a count that only sizes a run's
+// sample (sizesOnly), which is the one r ran with (nil: no result), since
+// another set's copy, or a count given as auto, ran with counts of its
+// own; a count r does not record (a transcribed set's) is left out.
+func fixedParams(x *parse.Experiment, r *dataset.Result) string {
+	var fixed []string
+	for _, name := range x.Order {
+		if len(x.Sweep[name]) != 1 {
+			continue
+		}
+		text := paramText(x.Spec, name, x.Sweep[name][0], x.Labels)
+		if sizesOnly(x, name) {
+			counts := dataset.Counts(r, name)
+			switch {
+			case len(counts) == 0 && probe.IsAuto(x.Sweep[name]):
+				text = view.SizedCount
+			case len(counts) == 0:
+				continue
+			case len(counts) == 1:
+				text = paramText(x.Spec, name, counts[0], x.Labels)
+			default:
+				text = paramText(x.Spec, name, counts[0], x.Labels) + "–" + paramText(x.Spec, name, counts[len(counts)-1], x.Labels)
+			}
+		}
+		fixed = append(fixed, label(x.Labels, name)+"="+text)
+	}
+	return strings.Join(fixed, ", ")
+}
+
 // unavailableReasons are the distinct reasons r's machine gives for the
 // combinations it cannot measure, in order, for a provenance line.
 func unavailableReasons(r *dataset.Result) string {
@@ -144,14 +174,8 @@ func figureCell(row dataset.Row, found bool, failed, unavailable string, m probe
 func (ev *eval) experiment(dir *parse.Directive) view.View {
 	x := dir.Exp
 	out := &view.Experiment{ID: x.ID, Hidden: x.Show == "none"}
-	var fixed []string
-	for _, name := range x.Order {
-		if len(x.Sweep[name]) == 1 {
-			fixed = append(fixed, label(x.Labels, name)+"="+paramText(x.Spec, name, x.Sweep[name][0], x.Labels))
-		}
-	}
-	out.Fixed = strings.Join(fixed, ", ")
 	r, ok := ev.env.lookup("", x.ID)
+	out.Fixed = fixedParams(x, r)
 	if !ok {
 		out.Missing = view.MissingNote(ev.env.noteSet(""), x.ID)
 		if !out.Hidden {

@@ -136,6 +136,9 @@ func Write(w io.Writer, r *dataset.Result) error {
 	if r.Runs > 0 {
 		cfg("runs", strconv.Itoa(r.Runs))
 	}
+	if r.RunTime > 0 {
+		cfg("run-time", r.RunTime.String())
+	}
 	for _, kv := range stopConfig(r.Stop) {
 		cfg(kv[0], kv[1])
 	}
@@ -476,6 +479,13 @@ func (h configLines) setTimes(r *dataset.Result) error {
 		}
 		r.Runs = n
 	}
+	if v, ok := h.cfg["run-time"]; ok {
+		d, err := time.ParseDuration(v.value)
+		if err != nil || d <= 0 {
+			return h.at("run-time", "%q is not a duration like 100ms", v.value)
+		}
+		r.RunTime = d
+	}
 	stop, err := readStop(h.get)
 	if err != nil {
 		return fmt.Errorf("%s: %w", h.file, err)
@@ -547,7 +557,13 @@ func paramsOf(r *dataset.Result, base, name string) (probe.Params, error) {
 		if !ok || k != want {
 			return nil, fmt.Errorf("benchmark name part %q: expected %s=VALUE, the params in the order of the params line", part, want)
 		}
-		if !slices.Contains(r.Sweep[k], v) {
+		switch {
+		case probe.IsAuto(r.Sweep[k]):
+			// A count sized per combination: the one it ran with.
+			if n, err := strconv.Atoi(v); err != nil || n < 1 || strconv.Itoa(n) != v {
+				return nil, fmt.Errorf("benchmark name part %q: param-%s is auto, so %s should be the count the run was sized to (a whole number, 1 or more)", part, k, v)
+			}
+		case !slices.Contains(r.Sweep[k], v):
 			return nil, fmt.Errorf("benchmark name part %q: %s is not one of param-%s's values (%s)", part, v, k, strings.Join(r.Sweep[k], " "))
 		}
 		p[k] = v

@@ -72,6 +72,7 @@ const (
 	DashedNote      = "; 점선: "       // what a plot's dashed series are
 	CumulativeShare = "누적 비율"        // a distribution plot's y axis
 	FixedPrefix     = "고정: "         // an experiment's fixed params
+	SizedCount      = "실행 시간에 맞춤"    // a count the runner sizes (auto), not yet measured
 	RuleWord        = "규칙"           // a claim decided by rule
 	MeasuredPrefix  = "측정값: "        // the values a claim was decided on
 	SectionLink     = "이 절의 링크: "    // a heading's link to itself
