@@ -4,8 +4,8 @@ import (
 	"io/fs"
 	"strings"
 	"testing"
-	"time"
 	"testing/fstest"
+	"time"
 
 	"measuredbook/dataset"
 	"measuredbook/evaluate"
