@@ -114,7 +114,11 @@ func runProbes(ctx context.Context, c *cmd, args []string) error {
 			if len(prm.Choices) > 0 {
 				def += " (one of " + strings.Join(prm.Choices, ", ") + ")"
 			}
-			fmt.Fprintf(w, "    %s\t%s\tdefault %s\t%s\n", prm.Name, prm.Kind, def, prm.Doc)
+			doc := prm.Doc
+			if prm.Sample {
+				doc += " (a sample count: may be auto)"
+			}
+			fmt.Fprintf(w, "    %s\t%s\tdefault %s\t%s\n", prm.Name, prm.Kind, def, doc)
 		}
 		fmt.Fprintf(w, "  metrics:\n")
 		for _, m := range p.Metrics {
