@@ -190,18 +190,6 @@ func Interval(row Row, metric string, unit probe.Unit) float64 {
 	return half / scale
 }
 
-// UnavailableFor returns why combination p of r cannot be measured on its
-// machine, if r says so.
-func (r *Result) UnavailableFor(p probe.Params) (string, bool) {
-	key := p.Key()
-	for _, u := range r.Unavailable {
-		if u.Params.Key() == key {
-			return u.Reason, true
-		}
-	}
-	return "", false
-}
-
 // Measured reports whether the numbers were measured by this tool (as
 // opposed to transcribed from a book).
 func (r *Result) Measured() bool { return r.Source == "" || r.Source == "measured" }
