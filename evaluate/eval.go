@@ -233,6 +233,9 @@ func (v *env) Metric(set, id, metric string) (*expr.Metric, error) {
 	if len(r.Order) > 0 {
 		out.Params = r.Order
 	}
+	// A count that only sizes a run's sample is no coordinate of a point:
+	// counts sized per combination differ from row to row.
+	out.Params = slices.DeleteFunc(slices.Clone(out.Params), func(k string) bool { return sizesOnly(x, k) })
 	for _, row := range r.Rows {
 		s, ok := dataset.Summarize(row, metric)
 		if !ok {
@@ -246,6 +249,11 @@ func (v *env) Metric(set, id, metric string) (*expr.Metric, error) {
 		}
 		for k, val := range row.Params {
 			params[k] = val
+		}
+		for k := range params {
+			if sizesOnly(x, k) {
+				delete(params, k)
+			}
 		}
 		out.Samples = append(out.Samples, expr.Sample{Params: params, Median: s.Median, Min: s.Min, Max: s.Max, Runs: s.N})
 	}

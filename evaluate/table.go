@@ -201,6 +201,15 @@ func (ev *eval) experiment(dir *parse.Directive) view.View {
 			t.Head = append(t.Head, view.Cell{Text: label(x.Labels, name), Head: true, Title: paramDoc(x.Spec, name)})
 		}
 	}
+	// A count sized per combination (or another set's, per combination)
+	// that differs from row to row gets a column: what each row ran with.
+	var sized []string
+	for _, name := range x.Order {
+		if sizesOnly(x, name) && len(dataset.Counts(r, name)) > 1 {
+			sized = append(sized, name)
+			t.Head = append(t.Head, view.Cell{Text: label(x.Labels, name), Head: true, Title: paramDoc(x.Spec, name), Number: true})
+		}
+	}
 	for _, m := range x.Spec.Metrics {
 		head := view.Cell{Text: label(x.Labels, m.Name), Head: true, Title: m.Doc, Number: true}
 		// A metric named like a swept param ("goroutines": asked for and
@@ -217,6 +226,13 @@ func (ev *eval) experiment(dir *parse.Directive) view.View {
 		var row []view.Cell
 		for _, name := range swept {
 			row = append(row, view.Cell{Text: paramText(x.Spec, name, c[name], x.Labels), Head: true})
+		}
+		for _, name := range sized {
+			cell := view.Cell{Text: view.NoFigure, Title: view.NotMeasured, Gap: view.GapMissing}
+			if found, ok := ix.rows[ix.key(c)]; ok {
+				cell = view.Cell{Text: paramText(x.Spec, name, found.Params[name], x.Labels), Number: true}
+			}
+			row = append(row, cell)
 		}
 		for _, m := range x.Spec.Metrics {
 			cell, err := ix.cell(c, m, "", x.Labels)

@@ -72,6 +72,16 @@ var fakeProbes = []probe.Probe{
 		},
 	}},
 	{Spec: probe.Spec{
+		Name: "sized",
+		Params: []probe.Param{
+			{Name: "api", Kind: probe.String, Default: "poll", Doc: "readiness API"},
+			{Name: "rounds", Kind: probe.Int, Default: "1000", Doc: "timed rounds", Sample: true},
+		},
+		Metrics: []probe.Metric{
+			{Name: "round", Unit: probe.Seconds, Doc: "one round"},
+		},
+	}},
+	{Spec: probe.Spec{
 		Name: "wake",
 		Params: []probe.Param{
 			{Name: "mode", Kind: probe.String, Default: "block", Doc: "how the reader waits"},
