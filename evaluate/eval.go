@@ -229,7 +229,7 @@ func (v *env) Metric(set, id, metric string) (*expr.Metric, error) {
 	if !ok {
 		return nil, fmt.Errorf("no result stored for experiment %s in %s", id, v.setName(set))
 	}
-	out := &expr.Metric{Unit: m.Unit, Labels: m.Labels, Params: x.Order}
+	out := &expr.Metric{Unit: m.Unit, Labels: m.Labels, Resolution: m.Resolution, Params: x.Order}
 	if len(r.Order) > 0 {
 		out.Params = r.Order
 	}

@@ -133,7 +133,11 @@
 //	a == b   holds only when both are the same point, fails when they are disjoint
 //
 // so a claim holds only when every run agrees, fails only when every run
-// disagrees, and is inconclusive when the runs straddle the bound.
+// disagrees, and is inconclusive when the runs straddle the bound. A count
+// of things (threads, wake-ups: a metric with a Resolution, 1) is known to
+// one more or one fewer, and compares so: threads > 4000 is inconclusive
+// at 4,001, and threads == 4096 holds at 4,095. The step is kept through
+// sums, differences and scaling by a number written in the expression.
 // Expr.Explain shows a claim's operands with their values and intervals,
 // which is what a reader of a failing claim needs to see. The
 // logical operators follow Kleene's three-valued logic: false && x is false

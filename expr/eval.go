@@ -60,7 +60,10 @@ type Param struct {
 type Metric struct {
 	Unit    probe.Unit // Seconds "s", Bytes "B", Count "1"
 	Labels  []string   // names of code values (Labels[i] names value i), may be nil
-	Params  []string   // the experiment's param names, in declared order
+	// Resolution is probe.Metric's: the step within which two values
+	// cannot be told apart (1 for a count of things), 0 for none.
+	Resolution float64
+	Params     []string // the experiment's param names, in declared order
 	Samples []Sample   // one per parameter combination
 }
 

@@ -87,6 +87,14 @@ type Metric struct {
 	// figure that does not apply to a parameter combination is absent,
 	// never a made-up 0. A metric with Optional empty must be in every run.
 	Optional string
+	// Resolution, when set, is the step below which two values of the
+	// metric cannot be told apart: 1 for a count of things (threads,
+	// wake-ups) that a run may count one more or one fewer of. A claim or
+	// condition comparing such a figure allows for it: within one step,
+	// an order is undecided and an equality holds. It says how a figure
+	// is read, never what a run measures, so it is no part of the probe's
+	// code hash.
+	Resolution float64
 }
 
 // Spec describes a probe.
