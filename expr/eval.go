@@ -58,13 +58,13 @@ type Param struct {
 // Metric is one metric of one experiment: every parameter combination's
 // summary over its runs.
 type Metric struct {
-	Unit    probe.Unit // Seconds "s", Bytes "B", Count "1"
-	Labels  []string   // names of code values (Labels[i] names value i), may be nil
+	Unit   probe.Unit // Seconds "s", Bytes "B", Count "1"
+	Labels []string   // names of code values (Labels[i] names value i), may be nil
 	// Resolution is probe.Metric's: the step within which two values
 	// cannot be told apart (1 for a count of things), 0 for none.
 	Resolution float64
 	Params     []string // the experiment's param names, in declared order
-	Samples []Sample   // one per parameter combination
+	Samples    []Sample // one per parameter combination
 }
 
 // Sample is one parameter combination's summary.
