@@ -702,6 +702,18 @@ func (ev *eval) inline(v *parse.InlineValue) *view.Out {
 	}
 	out := &view.Out{Text: text}
 	ev.inlineProvenance(out, x, val)
+	if n, thin := ev.thinTail(x); thin {
+		// The quantile's own figure carries the mark; a ratio made of it
+		// and words chosen by ?: only the note.
+		suffix, note := view.ThinTail(n)
+		if val.Kind == expr.Number && !val.Ratio {
+			out.Text += suffix
+		}
+		if out.Title != "" {
+			note = out.Title + " · " + note
+		}
+		out.Title, out.TitleInData = note, false
+	}
 	// Words chosen by ?: flow like prose; numbers never break.
 	out.Words = val.Kind == expr.String
 	return out
@@ -763,6 +775,32 @@ func (ev *eval) inlineProvenance(out *view.Out, x *expr.Expr, val expr.Value) {
 	title = append(title, stale...)
 	out.Ref, out.Stale = ref || factRef, len(stale) > 0
 	out.Title = strings.Join(title, " · ")
+}
+
+// thinTail reports whether a figure an expression refers to is a tail
+// quantile taken from too few samples per run (see the table's
+// thinTail), and the fewest samples per run among the rows it selects.
+func (ev *eval) thinTail(x *expr.Expr) (fewest int, thin bool) {
+	for _, ref := range x.Refs() {
+		e, err := ev.env.experiment(ref.Experiment)
+		if err != nil {
+			continue
+		}
+		m, _ := e.Spec.Metric(ref.Metric)
+		r, ok := ev.env.lookup(ref.Set, ref.Experiment)
+		if !ok {
+			continue
+		}
+		for _, row := range r.Rows {
+			if !selects(ref.Selector, row.Params) {
+				continue
+			}
+			if n, t := thinTail(m, row); t && (!thin || n < fewest) {
+				fewest, thin = n, true
+			}
+		}
+	}
+	return fewest, thin
 }
 
 // staleNotes says, once each, why the results an expression refers to

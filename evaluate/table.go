@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"measuredbook/dataset"
@@ -68,6 +69,14 @@ func (ix rowIndex) key(p probe.Params) string {
 func sizesOnly(x *parse.Experiment, k string) bool {
 	prm, _ := x.Spec.Param(k)
 	return prm.Sample && len(x.Sweep[k]) <= 1
+}
+
+// thinTail reports whether metric m of row is a tail quantile taken from
+// too few samples per run (probe.Metric.ThinTail), and how many: the
+// count the row ran with.
+func thinTail(m probe.Metric, row dataset.Row) (int, bool) {
+	n, err := strconv.Atoi(row.Params[m.Samples])
+	return n, m.Samples != "" && err == nil && m.ThinTail(n)
 }
 
 // fixedParams is the line of x's params that take one value, "rounds=2,000,
@@ -162,6 +171,10 @@ func figureCell(row dataset.Row, found bool, failed, unavailable string, m probe
 	title := view.Runs(s.N, s.N)
 	if r := rangeText(v); r != "" && format != "label" {
 		title = r + ", " + title
+	}
+	if n, thin := thinTail(m, row); thin {
+		suffix, note := view.ThinTail(n)
+		text, title = text+suffix, title+", "+note
 	}
 	if format == "label" {
 		text = label(labels, text)

@@ -95,6 +95,27 @@ type Metric struct {
 	// is read, never what a run measures, so it is no part of the probe's
 	// code hash.
 	Resolution float64
+	// Quantile and Samples, for a metric that is the Quantile-quantile of
+	// a run's samples (0.99 for a p99), name the Sample param that counts
+	// them: a tail quantile taken from too few samples (fewer than
+	// MinTailSamples beyond it) is shown as such. Like Resolution they say
+	// how a figure is read, and are no part of the code hash.
+	Quantile float64
+	Samples  string
+}
+
+// MinTailSamples is how many of a run's samples must lie beyond a quantile
+// for it to mean what it says: a p99 wants 1,000 samples (10 beyond it);
+// one from 200 is the second largest.
+const MinTailSamples = 10
+
+// ThinTail reports whether the metric, a quantile of n samples per run,
+// has fewer than MinTailSamples of them beyond it.
+func (m Metric) ThinTail(n int) bool {
+	if m.Quantile <= 0 || m.Quantile >= 1 || n <= 0 {
+		return false
+	}
+	return float64(n)*min(m.Quantile, 1-m.Quantile) < MinTailSamples
 }
 
 // Spec describes a probe.

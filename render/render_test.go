@@ -79,6 +79,7 @@ var fakeProbes = []probe.Probe{
 		},
 		Metrics: []probe.Metric{
 			{Name: "round", Unit: probe.Seconds, Doc: "one round"},
+			{Name: "round_p99", Unit: probe.Seconds, Doc: "99th percentile of a run's rounds", Quantile: 0.99, Samples: "rounds"},
 		},
 	}},
 	{Spec: probe.Spec{

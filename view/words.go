@@ -13,6 +13,7 @@ import (
 
 	"measuredbook/dataset"
 	"measuredbook/expr"
+	"measuredbook/probe"
 )
 
 // Verdict is a claim's verdict as a page shows it.
@@ -132,6 +133,14 @@ func MissingNote(set, id string) string {
 
 // MixedNote is the note on a value that combines figures of n machines.
 func MixedNote(n int) string { return fmt.Sprintf("기계 %d대의 수치를 섞은 값", n) }
+
+// ThinTail marks a tail quantile taken from n samples per run, too few
+// for it to mean what it says (probe.Metric.ThinTail): a visible suffix
+// and the hover's note.
+func ThinTail(n int) (suffix, note string) {
+	return fmt.Sprintf("(실행마다 표본 %s개)", Grouped(strconv.Itoa(n))),
+		fmt.Sprintf("한 실행의 표본 %s개에서 낸 분위수라, 그 너머에 든 표본이 %d개도 안 됩니다", Grouped(strconv.Itoa(n)), probe.MinTailSamples)
+}
 
 // SettingNote names the setting a value shows: param name of experiment id.
 func SettingNote(id, name string) string { return fmt.Sprintf("설정: 실험 %s의 %s", id, name) }
