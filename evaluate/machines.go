@@ -283,7 +283,7 @@ func machineColumns(t *parse.TableDir, x *parse.Experiment, m probe.Metric, view
 			if v != "" {
 				h = paramText(x.Spec, t.Cols, v, t.Labels) + " · " + h
 			}
-			head = append(head, view.Cell{Text: h, Head: true, Title: m.Doc, Number: true})
+			head = append(head, view.Cell{Text: h, Head: true, Title: view.HeadTitle(m.Doc), Number: true})
 		}
 	}
 	return cols, head

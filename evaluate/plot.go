@@ -106,7 +106,7 @@ func (ev *eval) plot(dir *parse.Directive) view.View {
 		return missing
 	}
 	var inapplicable []string // combinations the optional metric does not apply to
-	all, own := ev.machineSeries(dir, views, sp, func(mv machineView, sv string) []rawPoint {
+	all := ev.machineSeries(dir, views, sp, func(mv machineView, sv string) []rawPoint {
 		pts, na := xyPoints(mv, p, xp, ym, sv)
 		inapplicable = append(inapplicable, na...)
 		return pts
@@ -122,10 +122,6 @@ func (ev *eval) plot(dir *parse.Directive) view.View {
 	if len(inapplicable) > 0 {
 		// A point the metric does not apply to is left out, and said so.
 		provenance += " · " + view.NotApplicable(strings.Join(inapplicable, "; "), ym.Optional)
-	}
-	if p.Ref != "" && len(views) > 1 && views[1].r != nil && own == 1 && all[0].name == views[0].name {
-		// One series beside a reference set: name both by their set.
-		all[0].name = view.ThisMachineAs(views[0].name)
 	}
 	pl := xyInput(p, all, xp, ym, lbl)
 	return &view.Plot{Input: pl, Caption: p.Caption, Provenance: provenance, At: ev.d.Pos(dir.Off).String()}
@@ -149,9 +145,8 @@ func (ev *eval) plotAxes(dir *parse.Directive, x *parse.Experiment) (ym probe.Me
 
 // machineSeries is the series of every machine with a result, in the
 // views' order, each value of the series param's points read by points;
-// a series without points is left out. own counts the build's own series,
-// which come first.
-func (ev *eval) machineSeries(dir *parse.Directive, views []machineView, sp probe.Param, points func(mv machineView, sv string) []rawPoint) (all []rawSeries, own int) {
+// a series without points is left out.
+func (ev *eval) machineSeries(dir *parse.Directive, views []machineView, sp probe.Param, points func(mv machineView, sv string) []rawPoint) (all []rawSeries) {
 	for _, mv := range views {
 		if mv.r == nil {
 			continue
@@ -162,12 +157,9 @@ func (ev *eval) machineSeries(dir *parse.Directive, views []machineView, sp prob
 				continue
 			}
 			all = append(all, rawSeries{name: ev.seriesName(dir, mv, sp, sv), dashed: mv.set != "", points: pts})
-			if mv.set == "" {
-				own++
-			}
 		}
 	}
-	return all, own
+	return all
 }
 
 // xyPoints is one series of a machine, a point at each x it has, sorted
@@ -343,14 +335,15 @@ func seriesOf(mv machineView, series string) []string {
 
 // seriesName names a series in the legend: by its value, and on a plot
 // over several machines by its machine too; a reference set's series
-// carry the set's name.
+// carry the set's name (its label, when the plot gives one). A plot's one
+// curve of the build's own set is this machine's, in words, not the set's
+// raw name.
 func (ev *eval) seriesName(dir *parse.Directive, mv machineView, sp probe.Param, sv string) string {
 	p := dir.Plot
-	name := mv.name
-	if p.Machines != nil {
-		name = label(p.Labels, name)
-	}
+	name := label(p.Labels, mv.name)
 	switch {
+	case sv == "" && mv.set == "" && p.Machines == nil && name == mv.name:
+		return view.ThisMachine
 	case sv == "":
 		return name
 	case mv.set == "" && p.Machines == nil:
@@ -417,7 +410,7 @@ func (ev *eval) cdf(dir *parse.Directive) view.View {
 	if missing != nil {
 		return missing
 	}
-	all, own := ev.machineSeries(dir, views, sp, func(mv machineView, sv string) []rawPoint {
+	all := ev.machineSeries(dir, views, sp, func(mv machineView, sv string) []rawPoint {
 		row, ok := mv.rows[rowKey(sv)]
 		if !ok {
 			return nil
@@ -432,9 +425,6 @@ func (ev *eval) cdf(dir *parse.Directive) view.View {
 		return &view.Plot{Missing: view.NoDistribution(x.ID), Caption: p.Caption}
 	}
 	provenance := ev.plotProvenance(dir, views, x.ID)
-	if p.Ref != "" && len(all) > own && own == 1 && all[0].name == views[0].name {
-		all[0].name = view.ThisMachineAs(views[0].name)
-	}
 	pl := cdfInput(p, all, unit, lbl)
 	return &view.Plot{Input: pl, Caption: p.Caption, Provenance: provenance, At: ev.d.Pos(dir.Off).String()}
 }

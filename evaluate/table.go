@@ -224,7 +224,7 @@ func (ev *eval) experiment(dir *parse.Directive) view.View {
 		}
 	}
 	for _, m := range x.Spec.Metrics {
-		head := view.Cell{Text: label(x.Labels, m.Name), Head: true, Title: m.Doc, Number: true}
+		head := view.Cell{Text: label(x.Labels, m.Name), Head: true, Title: view.HeadTitle(m.Doc), Number: true}
 		// A metric named like a swept param ("goroutines": asked for and
 		// counted) would head a second column of the same words.
 		for i := range swept {
@@ -266,7 +266,7 @@ func (ev *eval) experiment(dir *parse.Directive) view.View {
 
 func paramDoc(s probe.Spec, name string) string {
 	p, _ := s.Param(name)
-	return p.Doc
+	return view.HeadTitle(p.Doc)
 }
 
 // provenance is the line under an experiment: who measured, when, how
@@ -555,7 +555,7 @@ func (ev *eval) table(dir *parse.Directive) view.View {
 		if t.Cols == "" {
 			name = lbl(m.Name)
 		}
-		tab.Head = append(tab.Head, view.Cell{Text: name, Head: true, Title: m.Doc, Number: true})
+		tab.Head = append(tab.Head, view.Cell{Text: name, Head: true, Title: view.HeadTitle(m.Doc), Number: true})
 	}
 	ix := indexRows(sel.r, x)
 	for _, rv := range rowVals {

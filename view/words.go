@@ -142,6 +142,11 @@ func ThinTail(n int) (suffix, note string) {
 		fmt.Sprintf("한 실행의 표본 %s개에서 낸 분위수라, 그 너머에 든 표본이 %d개도 안 됩니다", Grouped(strconv.Itoa(n)), probe.MinTailSamples)
 }
 
+// HeadTitle is the hover of a table's head naming a probe's param or
+// metric, given the probe's own Doc, which is in English: a page in the
+// book's language (Korean) shows none rather than mix languages.
+func HeadTitle(doc string) string { return "" }
+
 // SettingNote names the setting a value shows: param name of experiment id.
 func SettingNote(id, name string) string { return fmt.Sprintf("설정: 실험 %s의 %s", id, name) }
 
@@ -169,8 +174,6 @@ func NoResultOn(machine string) string { return machine + ": 결과 없음" }
 // NotOn is the hover of a cell another machine's set has no figure for.
 func NotOn(machine string) string { return machine + "에 없는 수치" }
 
-// ThisMachineAs names the build's own series beside a reference set's.
-func ThisMachineAs(name string) string { return ThisMachine + " (" + name + ")" }
 
 // NoFigures is the placeholder of a plot whose result has no figures of
 // metric.
