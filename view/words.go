@@ -174,7 +174,6 @@ func NoResultOn(machine string) string { return machine + ": 결과 없음" }
 // NotOn is the hover of a cell another machine's set has no figure for.
 func NotOn(machine string) string { return machine + "에 없는 수치" }
 
-
 // NoFigures is the placeholder of a plot whose result has no figures of
 // metric.
 func NoFigures(id, metric string) string {
