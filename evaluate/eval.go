@@ -484,7 +484,7 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 			set := v.resolve(fact.Set)
 			return gap{kind: gapNoMachine, set: set, what: fact.Field, machine: v.machineName(set, nil), why: v.setName(fact.Set), run: v.fillHint(set)}, true
 		}
-		if !expr.Recorded(f, fact.Field) {
+		if !expr.Recorded(f, fact.Field) && !expr.Condition(fact.Field) {
 			return gap{kind: gapFact, set: v.resolve(fact.Set), what: fact.Field, machine: f.Name}, true
 		}
 	}

@@ -71,11 +71,12 @@
 //
 // Inside on("m1", …) they are that set's machine's. A limit the
 // fingerprint did not record, or records as unlimited ("max"), is an
-// error rather than a number, as is machine.virtual for results measured
-// before the fingerprint recorded it. A condition on facts alone is fine
-// for prose:
+// error rather than a number; a condition the fingerprint did not record
+// (machine.virtual of results measured before it was recorded, or of a
+// transcribed set) is not known, and a ?: on it takes its unsure branch.
+// A condition on facts alone is fine for prose:
 //
-//	{{ machine.virtual ? "가상 머신 게스트" : "실제 기계" }}
+//	{{ machine.virtual ? "가상 머신 게스트" : "실제 기계" ~ "" }}
 //	{{ machine.linux ? "epoll" : "kqueue" }}
 //
 // Settings and facts need an Env that also implements Settings.
