@@ -215,6 +215,21 @@ func (v *env) find(set, id string) (*dataset.Result, bool) {
 	return v.res.Lookup(set, id)
 }
 
+// transcribed reports whether the build's own set is a transcribed one:
+// it holds results, none of them measured by this tool.
+func (v *env) transcribed() bool {
+	found := false
+	for _, id := range sortedKeys(v.exps) {
+		if r, ok := v.find("", id); ok {
+			if r.Measured() {
+				return false
+			}
+			found = true
+		}
+	}
+	return found
+}
+
 // Metric implements expr.Env.
 func (v *env) Metric(set, id, metric string) (*expr.Metric, error) {
 	x, err := v.experiment(id)
@@ -656,6 +671,7 @@ func Evaluate(d *parse.Doc, res Results, experiments map[string]*parse.Experimen
 		}
 		p.Views.SetView(dir.Node, v)
 	}
+	p.Views.Transcribed = ev.env.transcribed()
 	p.Sets = sortedKeys(ev.env.drawn)
 	p.Warnings = ev.warn.Sorted()
 	return p, ev.errs.Err()

@@ -8,6 +8,10 @@ import "measuredbook/parse/ast"
 type Page struct {
 	values map[*ast.Value]*Out
 	views  map[*ast.Directive]View
+	// Transcribed: the page is built from a transcribed set (the original
+	// book's M1 figures), so the prose's MeasuredMark reads as
+	// TranscribedMark: those figures were not measured by this build.
+	Transcribed bool
 }
 
 // NewPage returns a page with no views.
