@@ -93,6 +93,11 @@ type env struct {
 	// elsewhere is own when the build's set is another machine's
 	// (Elsewhere): a hint names that machine, not a command run here.
 	elsewhere string
+	// measuredOwn and transcribedOwn record whether the page looked up a
+	// measured, or a transcribed, result of the build's own set (see
+	// transcribed): read off the lookups it makes anyway, so that a page
+	// depends on no result it does not show.
+	measuredOwn, transcribedOwn bool
 }
 
 func newEnv(res Results, exps map[string]*parse.Experiment) *env {
@@ -212,23 +217,18 @@ func (v *env) find(set, id string) (*dataset.Result, bool) {
 	if set != "" {
 		v.drawn[set] = true
 	}
-	return v.res.Lookup(set, id)
+	r, ok := v.res.Lookup(set, id)
+	if ok && set == "" {
+		v.measuredOwn = v.measuredOwn || r.Measured()
+		v.transcribedOwn = v.transcribedOwn || !r.Measured()
+	}
+	return r, ok
 }
 
-// transcribed reports whether the build's own set is a transcribed one:
-// it holds results, none of them measured by this tool.
-func (v *env) transcribed() bool {
-	found := false
-	for _, id := range sortedKeys(v.exps) {
-		if r, ok := v.find("", id); ok {
-			if r.Measured() {
-				return false
-			}
-			found = true
-		}
-	}
-	return found
-}
+// transcribed reports whether the build's own set, as far as the page
+// looked it up, is a transcribed one: none of its results measured by
+// this tool.
+func (v *env) transcribed() bool { return v.transcribedOwn && !v.measuredOwn }
 
 // Metric implements expr.Env.
 func (v *env) Metric(set, id, metric string) (*expr.Metric, error) {
