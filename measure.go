@@ -193,7 +193,8 @@ func (f *probeFlags) run(ctx context.Context, c *cmd, args []string) error {
 		res.Units[m.Name] = m.Unit
 	}
 	for _, row := range rows {
-		res.Rows = append(res.Rows, dataset.Row{Params: row.Params, Runs: row.Runs})
+		row.PoolKept(p.Metrics)
+		res.Rows = append(res.Rows, row)
 	}
 	res.Unavailable = unavailable
 	var errs []error

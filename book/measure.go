@@ -97,6 +97,9 @@ func (m *Measurer) measure(ctx context.Context, b *Book, id, label string) (*dat
 	for _, metric := range p.Metrics {
 		res.Units[metric.Name] = metric.Unit
 	}
+	for i := range rows {
+		rows[i].PoolKept(p.Metrics)
+	}
 	res.Rows = append(res.Rows, rows...)
 	res.Unavailable = unavailable
 	for _, f := range failed {

@@ -66,6 +66,37 @@ func (f Fingerprint) GOOS() string {
 type Row struct {
 	Params probe.Params
 	Runs   []probe.Values
+	// Kept are the values the runs kept (probe.Keep), pooled, while they
+	// are measured; Pool is what is stored of them.
+	Kept probe.Kept
+	// Pool holds the metrics taken from every run's kept values pooled
+	// (probe.Metric.Of): their figure, in place of the runs' median.
+	Pool map[string]Pooled
+}
+
+// Pooled is a quantile of every run's values pooled, and how many values.
+type Pooled struct {
+	Value float64
+	N     int
+}
+
+// PoolKept fills row's Pool from its Kept for the metrics of ms that are
+// quantiles of a kept distribution, as benchstat takes a quantile
+// (moremath's R8; a run's own quantiles interpolate as R7, which differs
+// by less than one order statistic), and drops Kept.
+func (row *Row) PoolKept(ms []probe.Metric) {
+	for _, m := range ms {
+		xs := row.Kept[m.Of]
+		if m.Of == "" || m.Quantile <= 0 || len(xs) == 0 {
+			continue
+		}
+		sorted := slices.Sorted(slices.Values(xs))
+		if row.Pool == nil {
+			row.Pool = map[string]Pooled{}
+		}
+		row.Pool[m.Name] = Pooled{Value: stats.Sample{Xs: sorted, Sorted: true}.Quantile(m.Quantile), N: len(sorted)}
+	}
+	row.Kept = nil
 }
 
 // Failure is a combination that could not be measured, and why.
@@ -214,8 +245,8 @@ type Summary struct {
 }
 
 // Summarize summarises one metric of one row: the median, as benchstat
-// reports it (benchmath.AssumeNothing's), and the min and max over the
-// runs.
+// reports it (benchmath.AssumeNothing's), or the pooled figure of a
+// quantile the row pooled (Pool), and the min and max over the runs.
 func Summarize(row Row, metric string) (Summary, bool) {
 	var vals []float64
 	for _, run := range row.Runs {
@@ -232,6 +263,11 @@ func Summarize(row Row, metric string) (Summary, bool) {
 	// runs, the warning it formats: every figure on a page is summarised
 	// afresh, and those two were most of the cost.
 	median := stats.Sample{Xs: vals, Sorted: true}.Quantile(0.5)
+	if p, ok := row.Pool[metric]; ok {
+		// Taken from every run's values pooled: the runs' own give the
+		// spread.
+		median = p.Value
+	}
 	return Summary{Median: median, Min: vals[0], Max: vals[len(vals)-1], N: len(vals)}, true
 }
 

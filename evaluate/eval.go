@@ -718,6 +718,10 @@ func (ev *eval) inline(v *parse.InlineValue) *view.Out {
 	}
 	out := &view.Out{Text: text}
 	ev.inlineProvenance(out, x, val)
+	if n, ok := ev.pooled(x); ok {
+		out.Title = strings.TrimPrefix(out.Title+" · "+view.PooledNote(n), " · ")
+		out.TitleInData = false
+	}
 	if n, thin := ev.thinTail(x); thin {
 		// The quantile's own figure carries the mark; a ratio made of it
 		// and words chosen by ?: only the note.
@@ -817,6 +821,24 @@ func (ev *eval) thinTail(x *expr.Expr) (fewest int, thin bool) {
 		}
 	}
 	return fewest, thin
+}
+
+// pooled reports whether a figure an expression refers to is a quantile
+// pooled over its runs (dataset.Row.Pool), and the fewest values pooled
+// among the rows it selects.
+func (ev *eval) pooled(x *expr.Expr) (fewest int, ok bool) {
+	for _, ref := range x.Refs() {
+		r, found := ev.env.lookup(ref.Set, ref.Experiment)
+		if !found {
+			continue
+		}
+		for _, row := range r.Rows {
+			if p, has := row.Pool[ref.Metric]; has && selects(ref.Selector, row.Params) && (!ok || p.N < fewest) {
+				fewest, ok = p.N, true
+			}
+		}
+	}
+	return fewest, ok
 }
 
 // staleNotes says, once each, why the results an expression refers to

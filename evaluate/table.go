@@ -72,9 +72,12 @@ func sizesOnly(x *parse.Experiment, k string) bool {
 }
 
 // thinTail reports whether metric m of row is a tail quantile taken from
-// too few samples per run (probe.Metric.ThinTail), and how many: the
-// count the row ran with.
+// too few samples (probe.Metric.ThinTail), and how many: every run's
+// pooled, when the row pooled them, else the count one run ran with.
 func thinTail(m probe.Metric, row dataset.Row) (int, bool) {
+	if p, ok := row.Pool[m.Name]; ok {
+		return p.N, m.ThinTail(p.N)
+	}
 	n, err := strconv.Atoi(row.Params[m.Samples])
 	return n, m.Samples != "" && err == nil && m.ThinTail(n)
 }
@@ -171,6 +174,9 @@ func figureCell(row dataset.Row, found bool, failed, unavailable string, m probe
 	title := view.Runs(s.N, s.N)
 	if r := rangeText(v); r != "" && format != "label" {
 		title = r + ", " + title
+	}
+	if p, ok := row.Pool[m.Name]; ok {
+		title += ", " + view.PooledNote(p.N)
 	}
 	if n, thin := thinTail(m, row); thin {
 		suffix, note := view.ThinTail(n)

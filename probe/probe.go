@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -98,10 +99,52 @@ type Metric struct {
 	// Quantile and Samples, for a metric that is the Quantile-quantile of
 	// a run's samples (0.99 for a p99), name the Sample param that counts
 	// them: a tail quantile taken from too few samples (fewer than
-	// MinTailSamples beyond it) is shown as such. Like Resolution they say
-	// how a figure is read, and are no part of the code hash.
+	// MinTailSamples beyond it) is shown as such. Of, when set, names the
+	// samples the run keeps (Keep): the figure is then the quantile of
+	// every run's samples pooled, which a p99 needs thousands of. Like
+	// Resolution they say how a figure is read, and are no part of the
+	// code hash.
 	Quantile float64
 	Samples  string
+	Of       string
+}
+
+// MaxKept bounds the values one run keeps of one distribution (Keep):
+// more are thinned to MaxKept evenly spaced order statistics, which keeps
+// its quantiles and bounds what the child prints.
+const MaxKept = 20_000
+
+// Kept is what one run kept (Keep), by name; the runner's child hands Run
+// a context that collects it (WithKept).
+type Kept map[string][]float64
+
+type keptKey struct{}
+
+// WithKept returns a context in which Keep collects into the returned Kept.
+func WithKept(ctx context.Context) (context.Context, Kept) {
+	k := Kept{}
+	return context.WithValue(ctx, keptKey{}, k), k
+}
+
+// Keep hands the runner a run's per-call values of the distribution name
+// (a metric's Of), so that its quantiles are taken from every run's values
+// pooled rather than one run's. Outside a run (a test calling Run) it does
+// nothing. xs is not kept beyond the call.
+func Keep(ctx context.Context, name string, xs []float64) {
+	k, ok := ctx.Value(keptKey{}).(Kept)
+	if !ok {
+		return
+	}
+	s := slices.Clone(xs)
+	sort.Float64s(s)
+	if len(s) > MaxKept {
+		thin := make([]float64, MaxKept)
+		for i := range thin {
+			thin[i] = s[i*(len(s)-1)/(MaxKept-1)]
+		}
+		s = thin
+	}
+	k[name] = s
 }
 
 // MinTailSamples is how many of a run's samples must lie beyond a quantile

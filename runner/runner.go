@@ -104,13 +104,17 @@ func Interrupted(err error) bool {
 // see dieWithParent), and is killed with its whole group at the timeout or
 // when ctx is cancelled.
 func (r *Runner) Run(ctx context.Context, p probe.Probe, params probe.Params) (probe.Values, error) {
-	v, _, err := r.run(ctx, p, params)
-	return v, err
+	out, err := r.run(ctx, p, params)
+	if err != nil {
+		return nil, err
+	}
+	return out.Values, nil
 }
 
 // run is Run, which also returns how long the probe's Run took in the
-// child (its setup and its sample, not the process's start).
-func (r *Runner) run(ctx context.Context, p probe.Probe, params probe.Params) (probe.Values, time.Duration, error) {
+// child (its setup and its sample, not the process's start) and what it
+// kept (probe.Keep).
+func (r *Runner) run(ctx context.Context, p probe.Probe, params probe.Params) (*childOutput, error) {
 	timeout := r.Timeout
 	if timeout == 0 {
 		timeout = p.Timeout
@@ -120,14 +124,14 @@ func (r *Runner) run(ctx context.Context, p probe.Probe, params probe.Params) (p
 	}
 	arg, err := json.Marshal(params)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, 0, &RunError{Probe: p.Name, Params: params, Cause: "interrupted before it started", Err: err}
+		return nil, &RunError{Probe: p.Name, Params: params, Cause: "interrupted before it started", Err: err}
 	}
 	pp, err := newPipes()
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	defer pp.close()
 	cmd := exec.Command(r.exe(ctx), ChildVerb, p.Name, string(arg))
@@ -157,38 +161,38 @@ func (r *Runner) run(ctx context.Context, p probe.Probe, params probe.Params) (p
 	if err != nil {
 		<-c.outDone
 		<-c.errDone
-		return nil, 0, fail("cannot start child: %v", err)
+		return nil, fail("cannot start child: %v", err)
 	}
 	stopped, stopErr, err := c.wait(ctx, timeout)
 	if stopErr != nil {
-		return nil, 0, &RunError{Probe: p.Name, Params: params, Cause: stopped, Err: stopErr}
+		return nil, &RunError{Probe: p.Name, Params: params, Cause: stopped, Err: stopErr}
 	}
 	if stopped != "" {
-		return nil, 0, fail("%s", stopped)
+		return nil, fail("%s", stopped)
 	}
 	if err != nil {
 		var exit *exec.ExitError
 		if errors.As(err, &exit) {
-			return nil, 0, fail("child %s%s", exit.ProcessState.String(), killHint(exit.ProcessState, oomBefore))
+			return nil, fail("child %s%s", exit.ProcessState.String(), killHint(exit.ProcessState, oomBefore))
 		}
-		return nil, 0, fail("child: %v", err)
+		return nil, fail("child: %v", err)
 	}
 	switch {
 	case c.stdout.n > MaxResult: // it exited before the parent saw the flood
-		return nil, 0, fail("%s", tooLarge)
+		return nil, fail("%s", tooLarge)
 	case c.stdout.n == 0:
-		return nil, 0, fail("child exited without printing a result")
+		return nil, fail("child exited without printing a result")
 	}
-	v, elapsed, err := decode(p, c.stdout.buf.Bytes())
+	out, err := decode(p, c.stdout.buf.Bytes())
 	if err != nil {
 		re := &RunError{Probe: p.Name, Params: params, Cause: err.Error()}
 		var ue *probe.UnavailableError
 		if errors.As(err, &ue) {
 			re.Err = ue
 		}
-		return nil, 0, re
+		return nil, re
 	}
-	return v, elapsed, nil
+	return out, nil
 }
 
 // pipes are a child's stdout, stderr and lifeline: the child watches the
@@ -312,25 +316,33 @@ func Unavailable(err error) (reason string, ok bool) {
 
 // decode reads the child's one JSON object: its values, checked against
 // the probe's metrics, or the probe's own error.
-func decode(p probe.Probe, data []byte) (probe.Values, time.Duration, error) {
+func decode(p probe.Probe, data []byte) (*childOutput, error) {
 	var out childOutput
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&out); err != nil {
-		return nil, 0, fmt.Errorf("child printed no valid result (%v)", err)
+		return nil, fmt.Errorf("child printed no valid result (%v)", err)
 	}
 	if dec.More() {
-		return nil, 0, errors.New("child printed more than one result")
+		return nil, errors.New("child printed more than one result")
 	}
 	if out.Unavailable != "" {
-		return nil, 0, &probe.UnavailableError{Reason: out.Unavailable}
+		return nil, &probe.UnavailableError{Reason: out.Unavailable}
 	}
 	if out.Error != "" {
-		return nil, 0, errors.New(out.Error)
+		return nil, errors.New(out.Error)
 	}
 	if err := p.CheckValues(out.Values); err != nil {
-		return nil, 0, err
+		return nil, err
 	}
-	return out.Values, time.Duration(out.Elapsed), nil
+	for name, xs := range out.Kept {
+		if !slices.ContainsFunc(p.Metrics, func(m probe.Metric) bool { return m.Of == name }) {
+			return nil, fmt.Errorf("probe %s kept values of %q, which no metric takes its quantiles of", p.Name, name)
+		}
+		if len(xs) > probe.MaxKept || slices.ContainsFunc(xs, func(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) }) {
+			return nil, fmt.Errorf("probe %s kept more than %d values of %q, or one that is not a number", p.Name, probe.MaxKept, name)
+		}
+	}
+	return &out, nil
 }
 
 // killHint explains a child killed by a signal nobody here sent: SIGKILL
@@ -357,6 +369,8 @@ type childOutput struct {
 	// Elapsed is how long the probe's Run took, in ns: what sizing a
 	// count from a target run time (RunTime) goes by.
 	Elapsed int64 `json:"elapsed_ns,omitempty"`
+	// Kept is what the run kept of its per-call values (probe.Keep).
+	Kept probe.Kept `json:"kept,omitempty"`
 }
 
 // Child is the child side: args are what follows ChildVerb (probe name,
@@ -413,8 +427,9 @@ func Child(args []string, all []probe.Probe, stdout, stderr io.Writer) int {
 		return 2
 	}
 	var out childOutput
+	ctx, kept := probe.WithKept(context.Background())
 	start := time.Now()
-	out.Values, err = p.Run(context.Background(), params)
+	out.Values, err = p.Run(ctx, params)
 	elapsed := time.Since(start)
 	if err == nil {
 		err = finite(out.Values)
@@ -425,6 +440,9 @@ func Child(args []string, all []probe.Probe, stdout, stderr io.Writer) int {
 		out = childOutput{Error: err.Error()}
 	}
 	out.Elapsed = elapsed.Nanoseconds()
+	if out.Error == "" && out.Unavailable == "" && len(kept) > 0 {
+		out.Kept = kept
+	}
 	if err := json.NewEncoder(stdout).Encode(out); err != nil {
 		fmt.Fprintf(stderr, "cannot print the result: %v\n", err)
 		return 1
@@ -538,9 +556,9 @@ func (r *Runner) MeasureUntil(ctx context.Context, p probe.Probe, combos []probe
 					combos[i], rows[i].Params = c, c
 				}
 			}
-			var v probe.Values
+			var out *childOutput
 			if err == nil {
-				v, err = r.Run(ctx, p, c)
+				out, err = r.run(ctx, p, c)
 			}
 			if reason, ok := Unavailable(err); ok {
 				gone[i] = reason
@@ -554,7 +572,13 @@ func (r *Runner) MeasureUntil(ctx context.Context, p probe.Probe, combos []probe
 				bad[i] = re
 				continue
 			}
-			rows[i].Runs = append(rows[i].Runs, v)
+			rows[i].Runs = append(rows[i].Runs, out.Values)
+			for name, xs := range out.Kept {
+				if rows[i].Kept == nil {
+					rows[i].Kept = probe.Kept{}
+				}
+				rows[i].Kept[name] = append(rows[i].Kept[name], xs...)
+			}
 		}
 		if len(live()) == 0 {
 			break

@@ -70,6 +70,24 @@ var sized = probe.Probe{Spec: probe.Spec{Name: "sized", Params: []probe.Param{{N
 		return probe.Values{"n": float64(p.Int("n"))}, nil
 	}}
 
+// keeps keeps n values of its distribution "w" per run, and claims one it
+// has no metric for when n is 0.
+var keeps = probe.Probe{Spec: probe.Spec{Name: "keeps", Params: []probe.Param{{Name: "n", Kind: probe.Int, Default: "3"}},
+	Metrics: []probe.Metric{{Name: "p50", Unit: probe.Count, Quantile: 0.5, Of: "w"}}},
+	Run: func(ctx context.Context, p probe.Params) (probe.Values, error) {
+		n := p.Int("n")
+		if n == 0 {
+			probe.Keep(ctx, "stray", []float64{1})
+			return probe.Values{"p50": 0}, nil
+		}
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = float64(os.Getpid()%1000 + i)
+		}
+		probe.Keep(ctx, "w", xs)
+		return probe.Values{"p50": xs[n/2]}, nil
+	}}
+
 // family starts a grandchild in its own process group, writes both pids
 // to the pid file and hangs.
 var family = probe.Probe{Spec: probe.Spec{Name: "family", Metrics: []probe.Metric{{Name: "x", Unit: probe.Count}}},
@@ -174,7 +192,7 @@ const parentEnv = "RUNNER_TEST_PARENT"
 
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == ChildVerb {
-		os.Exit(Child(os.Args[2:], append(append(fakes, faulty...), family, helped, sized), os.Stdout, os.Stderr))
+		os.Exit(Child(os.Args[2:], append(append(fakes, faulty...), family, helped, sized, keeps), os.Stdout, os.Stderr))
 	}
 	if os.Getenv(parentEnv) != "" {
 		r, err := New()
@@ -341,6 +359,19 @@ func TestMeasureSizesAutoCounts(t *testing.T) {
 		if run["n"] != float64(n) {
 			t.Errorf("a run measured n = %v, the row says %d", run["n"], n)
 		}
+	}
+}
+
+// What the runs keep is pooled in the row, every run's; a kept
+// distribution no metric takes quantiles of fails the run.
+func TestMeasurePoolsKeptValues(t *testing.T) {
+	r := runner(t)
+	rows, _, failed := r.Measure(context.Background(), keeps, []probe.Params{{"n": "3"}, {"n": "0"}}, 2, nil)
+	if len(rows) != 1 || len(failed) != 1 || !strings.Contains(failed[0].Cause, `kept values of "stray"`) {
+		t.Fatalf("rows %v, failed %v", rows, failed)
+	}
+	if w := rows[0].Kept["w"]; len(w) != 6 || len(rows[0].Runs) != 2 {
+		t.Errorf("kept %v over %d runs, want 3 values of each of 2 runs", w, len(rows[0].Runs))
 	}
 }
 

@@ -55,10 +55,11 @@ func (r *Runner) size(ctx context.Context, p probe.Probe, c probe.Params) (probe
 		for _, k := range auto {
 			try[k] = strconv.Itoa(n)
 		}
-		_, t, err := r.run(ctx, p, try)
+		out, err := r.run(ctx, p, try)
 		if err != nil {
 			return nil, err
 		}
+		t := time.Duration(out.Elapsed)
 		sample := sampleTime(prevN, prevT, n, t)
 		if sample >= target || i == sizingRuns || n >= maxCount {
 			return try, nil

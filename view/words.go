@@ -134,12 +134,18 @@ func MissingNote(set, id string) string {
 // MixedNote is the note on a value that combines figures of n machines.
 func MixedNote(n int) string { return fmt.Sprintf("기계 %d대의 수치를 섞은 값", n) }
 
-// ThinTail marks a tail quantile taken from n samples per run, too few
-// for it to mean what it says (probe.Metric.ThinTail): a visible suffix
-// and the hover's note.
+// PooledNote is the hover note of a quantile taken from every run's n
+// samples pooled.
+func PooledNote(n int) string {
+	return fmt.Sprintf("실행마다의 표본을 모두 모은 %s개에서 낸 분위수", Grouped(strconv.Itoa(n)))
+}
+
+// ThinTail marks a tail quantile taken from n samples, too few for it
+// to mean what it says (probe.Metric.ThinTail): a visible suffix and the
+// hover's note.
 func ThinTail(n int) (suffix, note string) {
-	return fmt.Sprintf("(실행마다 표본 %s개)", Grouped(strconv.Itoa(n))),
-		fmt.Sprintf("한 실행의 표본 %s개에서 낸 분위수라, 그 너머에 든 표본이 %d개도 안 됩니다", Grouped(strconv.Itoa(n)), probe.MinTailSamples)
+	return fmt.Sprintf("(표본 %s개)", Grouped(strconv.Itoa(n))),
+		fmt.Sprintf("표본 %s개에서 낸 분위수라, 그 너머에 든 표본이 %d개도 안 됩니다", Grouped(strconv.Itoa(n)), probe.MinTailSamples)
 }
 
 // HeadTitle is the hover of a table's head naming a probe's param or

@@ -113,10 +113,10 @@ func builds(src fs.FS, name, goos, goarch string) bool {
 var docKeys = map[string]bool{"Doc": true, "Optional": true}
 
 // readingKeys are the composite-literal fields that say how a figure is
-// read by the build (probe.Metric's Resolution, Quantile and Samples),
+// read by the build (probe.Metric's Resolution, Quantile, Samples, Of),
 // never what a run does: a
 // build applies them to stored results anew, so they are left out whole.
-var readingKeys = map[string]bool{"Resolution": true, "Quantile": true, "Samples": true}
+var readingKeys = map[string]bool{"Resolution": true, "Quantile": true, "Samples": true, "Of": true}
 
 // codeOf is a Go file as For sees it: printed without comments and with the
 // words of docKeys fields and of the declarations they name blanked. The
