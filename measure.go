@@ -114,7 +114,11 @@ func runProbes(ctx context.Context, c *cmd, args []string) error {
 			if len(prm.Choices) > 0 {
 				def += " (one of " + strings.Join(prm.Choices, ", ") + ")"
 			}
-			fmt.Fprintf(w, "    %s\t%s\tdefault %s\t%s\n", prm.Name, prm.Kind, def, prm.Doc)
+			doc := prm.Doc
+			if prm.Sample {
+				doc += " (a sample count: may be auto)"
+			}
+			fmt.Fprintf(w, "    %s\t%s\tdefault %s\t%s\n", prm.Name, prm.Kind, def, doc)
 		}
 		fmt.Fprintf(w, "  metrics:\n")
 		for _, m := range p.Metrics {
@@ -189,7 +193,8 @@ func (f *probeFlags) run(ctx context.Context, c *cmd, args []string) error {
 		res.Units[m.Name] = m.Unit
 	}
 	for _, row := range rows {
-		res.Rows = append(res.Rows, dataset.Row{Params: row.Params, Runs: row.Runs})
+		row.PoolKept(p.Metrics)
+		res.Rows = append(res.Rows, row)
 	}
 	res.Unavailable = unavailable
 	var errs []error
@@ -276,7 +281,11 @@ func printTable(w io.Writer, p probe.Probe, res *dataset.Result) {
 	}
 	var fixed []string
 	for _, k := range res.Order {
-		if len(res.Sweep[k]) == 1 {
+		switch counts := dataset.Counts(res, k); {
+		case probe.IsAuto(res.Sweep[k]) && len(counts) > 0:
+			// Sized per combination: the counts they ran with.
+			fixed = append(fixed, k+"="+counts[0]+strings.Repeat("–"+counts[len(counts)-1], min(1, len(counts)-1)))
+		case len(res.Sweep[k]) == 1:
 			fixed = append(fixed, k+"="+res.Sweep[k][0])
 		}
 	}

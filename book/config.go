@@ -14,6 +14,7 @@ import (
 
 	"measuredbook/expr"
 	"measuredbook/parse"
+	"measuredbook/runner"
 	"measuredbook/store"
 	"measuredbook/view"
 )
@@ -38,6 +39,9 @@ type Config struct {
 	// experiment that does not set its own (precision:, budget:).
 	Precision float64
 	Budget    time.Duration
+	// RunTime is how long one run's sample lasts where an experiment
+	// gives a count as auto (run-time:; see runner.Runner.RunTime).
+	RunTime time.Duration
 	// StaleOn names what of the machine, when it changed since a result
 	// was measured, makes the result stale here: go, kernel (both by
 	// default).
@@ -53,6 +57,7 @@ type Config struct {
 const (
 	DefaultPrecision = 0.05
 	DefaultBudget    = 10 * time.Second
+	DefaultRunTime   = runner.DefaultRunTime
 )
 
 // staleKinds are what stale-on: may name.
@@ -61,7 +66,7 @@ var staleKinds = []string{"go", "kernel"}
 // LoadConfig reads dir/book.yaml; a missing file is the empty config.
 // Every problem is reported at its line and column.
 func LoadConfig(dir string) (Config, error) {
-	c := Config{Precision: DefaultPrecision, Budget: DefaultBudget, StaleOn: staleKinds, Words: view.Korean}
+	c := Config{Precision: DefaultPrecision, Budget: DefaultBudget, RunTime: DefaultRunTime, StaleOn: staleKinds, Words: view.Korean}
 	path := filepath.Join(dir, ConfigFile)
 	data, err := store.ReadFile(path, 1<<20)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -69,7 +74,7 @@ func LoadConfig(dir string) (Config, error) {
 	} else if err != nil {
 		return c, err
 	}
-	fields, err := parse.ParseFields(path, data, []string{"title", "lang", "machine", "machines", "preface", "precision", "budget", "stale-on", "safe"}, []string{"machines", "stale-on"})
+	fields, err := parse.ParseFields(path, data, []string{"title", "lang", "machine", "machines", "preface", "precision", "budget", "run-time", "stale-on", "safe"}, []string{"machines", "stale-on"})
 	if err != nil {
 		return c, err
 	}
@@ -89,6 +94,11 @@ func LoadConfig(dir string) (Config, error) {
 	}
 	if f, ok := fields["budget"]; ok {
 		if c.Budget, err = parse.ParseDuration("budget", f.Value, "10s"); err != nil {
+			errs = append(errs, &parse.PosError{Pos: f.Pos, Msg: err.Error()})
+		}
+	}
+	if f, ok := fields["run-time"]; ok {
+		if c.RunTime, err = parse.ParseDuration("run-time", f.Value, "100ms"); err != nil {
 			errs = append(errs, &parse.PosError{Pos: f.Pos, Msg: err.Error()})
 		}
 	}

@@ -54,11 +54,11 @@ func TestConfigErrorsArePositioned(t *testing.T) {
 	if c, err := LoadConfig(dir); err != nil || !reflect.DeepEqual(c.Machines, []string{"m1", "linux-arm64-x"}) {
 		t.Errorf("machines: %+v, %v", c, err)
 	}
-	os.WriteFile(filepath.Join(dir, ConfigFile), []byte("precision: 2.5%\nbudget: 1m\nstale-on: [go]\n"), 0o644)
-	if c, err := LoadConfig(dir); err != nil || c.Precision != 0.025 || c.Budget != time.Minute || !reflect.DeepEqual(c.StaleOn, []string{"go"}) {
-		t.Errorf("precision, budget, stale-on: %+v, %v", c, err)
+	os.WriteFile(filepath.Join(dir, ConfigFile), []byte("precision: 2.5%\nbudget: 1m\nrun-time: 250ms\nstale-on: [go]\n"), 0o644)
+	if c, err := LoadConfig(dir); err != nil || c.Precision != 0.025 || c.Budget != time.Minute || c.RunTime != 250*time.Millisecond || !reflect.DeepEqual(c.StaleOn, []string{"go"}) {
+		t.Errorf("precision, budget, run-time, stale-on: %+v, %v", c, err)
 	}
-	want := Config{Precision: DefaultPrecision, Budget: DefaultBudget, StaleOn: []string{"go", "kernel"}, Words: view.Korean}
+	want := Config{Precision: DefaultPrecision, Budget: DefaultBudget, RunTime: DefaultRunTime, StaleOn: []string{"go", "kernel"}, Words: view.Korean}
 	if c, err := LoadConfig(t.TempDir()); err != nil || !reflect.DeepEqual(c, want) {
 		t.Errorf("no book.yaml: %+v, %v", c, err)
 	}

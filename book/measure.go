@@ -61,9 +61,12 @@ func (m *Measurer) measure(ctx context.Context, b *Book, id, label string) (*dat
 	}
 	rule := m.rule(b, e, p)
 	r := m.Runner
-	if e.Timeout > 0 {
+	if e.Timeout > 0 || Sized(e) {
 		copy := *m.Runner
-		copy.Timeout = e.Timeout
+		copy.Timeout = cmp.Or(e.Timeout, copy.Timeout)
+		if Sized(e) {
+			copy.RunTime = b.Config.RunTime
+		}
 		r = &copy
 	}
 	path := store.Path(m.Dir, m.Machine.Name, id)
@@ -84,6 +87,7 @@ func (m *Measurer) measure(ctx context.Context, b *Book, id, label string) (*dat
 		Sweep:      e.Sweep,
 		Runs:       cmp.Or(rule.fixed, rule.rounds),
 		Stop:       rule.stop,
+		RunTime:    r.RunTime,
 		Machine:    m.Machine,
 		Start:      start.UTC().Truncate(time.Second),
 		Duration:   time.Since(start),
@@ -92,6 +96,9 @@ func (m *Measurer) measure(ctx context.Context, b *Book, id, label string) (*dat
 	}
 	for _, metric := range p.Metrics {
 		res.Units[metric.Name] = metric.Unit
+	}
+	for i := range rows {
+		rows[i].PoolKept(p.Metrics)
 	}
 	res.Rows = append(res.Rows, rows...)
 	res.Unavailable = unavailable

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"measuredbook/dataset"
 	"measuredbook/parse"
@@ -235,18 +236,33 @@ const (
 // measuredRule is the run rule r was measured under: "runs: auto ±5%" or
 // "runs: 3".
 func measuredRule(r *dataset.Result) string {
+	rule := fmt.Sprintf("runs: %d", r.Runs)
 	if r.Stop.Auto {
-		return fmt.Sprintf("runs: auto ±%g%%", 100*r.Stop.Precision)
+		rule = fmt.Sprintf("runs: auto ±%g%%", 100*r.Stop.Precision)
 	}
-	return fmt.Sprintf("runs: %d", r.Runs)
+	if r.RunTime > 0 {
+		rule += fmt.Sprintf(", counts sized to %v", r.RunTime)
+	}
+	return rule
 }
 
-// wantRule is the run rule e asks for, in measuredRule's words.
-func wantRule(e *parse.Experiment, precision float64) string {
+// wantRule is the run rule e asks for, in measuredRule's words; runTime
+// is the book's for counts given as auto.
+func wantRule(e *parse.Experiment, precision float64, runTime time.Duration) string {
+	rule := fmt.Sprintf("runs: auto ±%g%%", 100*cmp.Or(e.Precision, precision))
 	if e.Runs > 0 {
-		return fmt.Sprintf("runs: %d", e.Runs)
+		rule = fmt.Sprintf("runs: %d", e.Runs)
 	}
-	return fmt.Sprintf("runs: auto ±%g%%", 100*cmp.Or(e.Precision, precision))
+	if Sized(e) {
+		rule += fmt.Sprintf(", counts sized to %v", runTime)
+	}
+	return rule
+}
+
+// Sized reports whether experiment e gives a count as probe.Auto, for the
+// runner to size from the book's run-time.
+func Sized(e *parse.Experiment) bool {
+	return slices.ContainsFunc(e.Order, func(k string) bool { return probe.IsAuto(e.Sweep[k]) })
 }
 
 // MarkStale records which results of the build's set are stale, so that
@@ -297,7 +313,7 @@ func (b *Book) Status(res *Results, all []probe.Probe, ids []string) []Status {
 		case !r.Measured():
 			st.State, st.Why = Transcribed, r.Source
 		default:
-			st.State, st.Why = compare(e, func() string { return b.probeHash(all, e.Probe, r.Machine.GOOS(), r.Machine.Arch) }, r, b.Config.Precision)
+			st.State, st.Why = compare(e, func() string { return b.probeHash(all, e.Probe, r.Machine.GOOS(), r.Machine.Arch) }, r, b.Config.Precision, b.Config.RunTime)
 			if why := b.machineChanged(res, r); why != "" && st.State != Stale {
 				st.State, st.Why = Stale, why
 			} else if why != "" {
@@ -360,8 +376,8 @@ func kernelVersion(k string) string {
 }
 
 // compare says whether r is what e asks for now; precision is the book's
-// for runs: auto.
-func compare(e *parse.Experiment, hash func() string, r *dataset.Result, precision float64) (State, string) {
+// for runs: auto, runTime its for counts given as auto.
+func compare(e *parse.Experiment, hash func() string, r *dataset.Result, precision float64, runTime time.Duration) (State, string) {
 	var why []string
 	if r.Probe != e.Probe {
 		why = append(why, fmt.Sprintf("measured with probe %s, chapter asks for %s", r.Probe, e.Probe))
@@ -379,7 +395,7 @@ func compare(e *parse.Experiment, hash func() string, r *dataset.Result, precisi
 			}
 		}
 	}
-	if was, now := measuredRule(r), wantRule(e, precision); was != now {
+	if was, now := measuredRule(r), wantRule(e, precision, runTime); was != now {
 		why = append(why, fmt.Sprintf("runs changed (%s → %s)", was, now))
 	}
 	if len(why) > 0 {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"measuredbook/dataset"
 	"measuredbook/evaluate"
@@ -37,7 +38,7 @@ func TestCompareSaysWhyAResultIsStale(t *testing.T) {
 	} {
 		r := fresh()
 		tc.edit(r)
-		state, why := compare(e, func() string { return codehash.Of(p) }, r, DefaultPrecision)
+		state, why := compare(e, func() string { return codehash.Of(p) }, r, DefaultPrecision, DefaultRunTime)
 		if state != tc.state || !strings.Contains(why, tc.why) {
 			t.Errorf("%s: %s %q, want %s %q", tc.name, state, why, tc.state, tc.why)
 		}
@@ -48,11 +49,28 @@ func TestCompareSaysWhyAResultIsStale(t *testing.T) {
 	auto.Runs = 0
 	r := fresh()
 	r.Runs, r.Stop = 9, dataset.Stop{Auto: true, Precision: 0.05, Interval: 0.09, Why: "budget reached (10s)"}
-	if state, why := compare(&auto, func() string { return codehash.Of(p) }, r, 0.05); state != Fresh {
+	if state, why := compare(&auto, func() string { return codehash.Of(p) }, r, 0.05, DefaultRunTime); state != Fresh {
 		t.Errorf("auto ±5%%: %s %q", state, why)
 	}
-	if state, why := compare(&auto, func() string { return codehash.Of(p) }, r, 0.02); state != Stale || !strings.Contains(why, "runs: auto ±5% → runs: auto ±2%") {
+	if state, why := compare(&auto, func() string { return codehash.Of(p) }, r, 0.02, DefaultRunTime); state != Stale || !strings.Contains(why, "runs: auto ±5% → runs: auto ±2%") {
 		t.Errorf("auto ±5%% asked ±2%%: %s %q", state, why)
+	}
+	// A count given as auto matches a result whose counts were sized to
+	// the book's run time, whatever counts that gave.
+	sized := *e
+	sized.Order = []string{"idle", "rounds"}
+	sized.Sweep = map[string][]string{"idle": {"100", "1000"}, "rounds": {probe.Auto}}
+	r = fresh()
+	r.Order, r.Sweep["rounds"], r.RunTime = sized.Order, []string{probe.Auto}, 100*time.Millisecond
+	if state, why := compare(&sized, func() string { return codehash.Of(p) }, r, 0.05, 100*time.Millisecond); state != Fresh {
+		t.Errorf("sized to 100ms: %s %q", state, why)
+	}
+	if state, why := compare(&sized, func() string { return codehash.Of(p) }, r, 0.05, time.Second); state != Stale || !strings.Contains(why, "counts sized to 100ms → runs: 3, counts sized to 1s") {
+		t.Errorf("sized to 100ms, asked 1s: %s %q", state, why)
+	}
+	r.RunTime, r.Sweep["rounds"] = 0, []string{"1000"}
+	if state, why := compare(&sized, func() string { return codehash.Of(p) }, r, 0.05, 100*time.Millisecond); state != Stale || !strings.Contains(why, "rounds changed (1000 → auto)") {
+		t.Errorf("a fixed count, asked auto: %s %q", state, why)
 	}
 }
 
@@ -118,11 +136,11 @@ func TestCompareHashesForTheResultsMachine(t *testing.T) {
 		return (&Book{}).probeHash([]probe.Probe{p}, "readiness", mac.Machine.GOOS(), mac.Machine.Arch)
 	}
 	src["a_linux.go"] = &fstest.MapFile{Data: []byte("package a; var epoll = 2")}
-	if state, why := compare(e, hash, mac, DefaultPrecision); state != Fresh {
+	if state, why := compare(e, hash, mac, DefaultPrecision, DefaultRunTime); state != Fresh {
 		t.Errorf("an epoll change: the macOS result is %s (%s), want fresh", state, why)
 	}
 	src["a_bsd.go"] = &fstest.MapFile{Data: []byte("//go:build darwin || freebsd\n\npackage a; var kq = 2")}
-	if state, _ := compare(e, hash, mac, DefaultPrecision); state != Stale {
+	if state, _ := compare(e, hash, mac, DefaultPrecision, DefaultRunTime); state != Stale {
 		t.Errorf("a kqueue change: the macOS result is %s, want stale", state)
 	}
 }

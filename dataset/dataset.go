@@ -11,8 +11,11 @@
 package dataset
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -63,6 +66,37 @@ func (f Fingerprint) GOOS() string {
 type Row struct {
 	Params probe.Params
 	Runs   []probe.Values
+	// Kept are the values the runs kept (probe.Keep), pooled, while they
+	// are measured; Pool is what is stored of them.
+	Kept probe.Kept
+	// Pool holds the metrics taken from every run's kept values pooled
+	// (probe.Metric.Of): their figure, in place of the runs' median.
+	Pool map[string]Pooled
+}
+
+// Pooled is a quantile of every run's values pooled, and how many values.
+type Pooled struct {
+	Value float64
+	N     int
+}
+
+// PoolKept fills row's Pool from its Kept for the metrics of ms that are
+// quantiles of a kept distribution, as benchstat takes a quantile
+// (moremath's R8; a run's own quantiles interpolate as R7, which differs
+// by less than one order statistic), and drops Kept.
+func (row *Row) PoolKept(ms []probe.Metric) {
+	for _, m := range ms {
+		xs := row.Kept[m.Of]
+		if m.Of == "" || m.Quantile <= 0 || len(xs) == 0 {
+			continue
+		}
+		sorted := slices.Sorted(slices.Values(xs))
+		if row.Pool == nil {
+			row.Pool = map[string]Pooled{}
+		}
+		row.Pool[m.Name] = Pooled{Value: stats.Sample{Xs: sorted, Sorted: true}.Quantile(m.Quantile), N: len(sorted)}
+	}
+	row.Kept = nil
 }
 
 // Failure is a combination that could not be measured, and why.
@@ -87,9 +121,12 @@ type Result struct {
 	Order      []string            // param names, in the probe's declared order
 	Sweep      map[string][]string // each param's canonical values (one for a fixed param)
 	Runs       int                 // runs asked for per combination
-	Machine    Fingerprint
-	Start      time.Time
-	Duration   time.Duration
+	// RunTime is the target a count given as probe.Auto was sized to
+	// (each row's params hold the count it ran with); 0 when none was.
+	RunTime  time.Duration
+	Machine  Fingerprint
+	Start    time.Time
+	Duration time.Duration
 	// Source says where the numbers come from: "measured", or for a
 	// reference set "transcribed from ..." (never measured here).
 	Source   string
@@ -102,6 +139,33 @@ type Result struct {
 	// Stop is what the stopping rule saw; its zero value is a fixed
 	// count of runs (runs: N).
 	Stop Stop
+}
+
+// Counts are the values param k took in r's rows, in numeric order
+// without repeats, or, where no row records k, its one value in r's sweep
+// (none for a nil r, or a result that does not record k): the counts a
+// Sample param ran with, sized per combination or not.
+func Counts(r *Result, k string) []string {
+	if r == nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, row := range r.Rows {
+		if v, ok := row.Params[k]; ok && v != probe.Auto && !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	if len(out) == 0 && len(r.Sweep[k]) == 1 && r.Sweep[k][0] != probe.Auto {
+		out = slices.Clone(r.Sweep[k])
+	}
+	slices.SortFunc(out, func(a, b string) int {
+		x, _ := strconv.ParseFloat(a, 64)
+		y, _ := strconv.ParseFloat(b, 64)
+		return cmp.Compare(x, y)
+	})
+	return out
 }
 
 // Stop records an automatic run count (runs: auto): the precision asked,
@@ -157,18 +221,6 @@ func Interval(row Row, metric string, unit probe.Unit) float64 {
 	return half / scale
 }
 
-// UnavailableFor returns why combination p of r cannot be measured on its
-// machine, if r says so.
-func (r *Result) UnavailableFor(p probe.Params) (string, bool) {
-	key := p.Key()
-	for _, u := range r.Unavailable {
-		if u.Params.Key() == key {
-			return u.Reason, true
-		}
-	}
-	return "", false
-}
-
 // Measured reports whether the numbers were measured by this tool (as
 // opposed to transcribed from a book).
 func (r *Result) Measured() bool { return r.Source == "" || r.Source == "measured" }
@@ -193,8 +245,8 @@ type Summary struct {
 }
 
 // Summarize summarises one metric of one row: the median, as benchstat
-// reports it (benchmath.AssumeNothing's), and the min and max over the
-// runs.
+// reports it (benchmath.AssumeNothing's), or the pooled figure of a
+// quantile the row pooled (Pool), and the min and max over the runs.
 func Summarize(row Row, metric string) (Summary, bool) {
 	var vals []float64
 	for _, run := range row.Runs {
@@ -211,6 +263,11 @@ func Summarize(row Row, metric string) (Summary, bool) {
 	// runs, the warning it formats: every figure on a page is summarised
 	// afresh, and those two were most of the cost.
 	median := stats.Sample{Xs: vals, Sorted: true}.Quantile(0.5)
+	if p, ok := row.Pool[metric]; ok {
+		// Taken from every run's values pooled: the runs' own give the
+		// spread.
+		median = p.Value
+	}
 	return Summary{Median: median, Min: vals[0], Max: vals[len(vals)-1], N: len(vals)}, true
 }
 

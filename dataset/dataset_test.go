@@ -152,3 +152,25 @@ func TestIntervalOfARareCount(t *testing.T) {
 		t.Errorf("always 0: interval %v, want 0", iv)
 	}
 }
+
+// A quantile of kept values is taken from every run's pooled, shown in
+// place of the runs' median; the runs' own give the spread.
+func TestPoolKept(t *testing.T) {
+	ms := []probe.Metric{{Name: "p99", Unit: probe.Seconds, Quantile: 0.99, Of: "w"}, {Name: "t", Unit: probe.Seconds}}
+	row := Row{Runs: []probe.Values{{"p99": 5, "t": 1}, {"p99": 7, "t": 2}, {"p99": 6, "t": 3}}, Kept: probe.Kept{"w": {}}}
+	for i := 1; i <= 3000; i++ {
+		row.Kept["w"] = append(row.Kept["w"], float64(i%1000)/100)
+	}
+	row.PoolKept(ms)
+	p, ok := row.Pool["p99"]
+	if !ok || p.N != 3000 || p.Value < 9.8 || p.Value > 9.9 || row.Kept != nil || len(row.Pool) != 1 {
+		t.Fatalf("pool %v, kept %v", row.Pool, row.Kept)
+	}
+	s, _ := Summarize(row, "p99")
+	if s.Median != p.Value || s.Min != 5 || s.Max != 7 || s.N != 3 {
+		t.Errorf("summary %+v, want the pooled %g with the runs' 5–7", s, p.Value)
+	}
+	if s, _ := Summarize(row, "t"); s.Median != 2 {
+		t.Errorf("a metric not pooled: median %g, want 2", s.Median)
+	}
+}

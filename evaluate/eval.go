@@ -100,6 +100,11 @@ type env struct {
 	// elsewhere is own when the build's set is another machine's
 	// (Elsewhere): a hint names that machine, not a command run here.
 	elsewhere string
+	// measuredOwn and transcribedOwn record whether the page looked up a
+	// measured, or a transcribed, result of the build's own set (see
+	// transcribed): read off the lookups it makes anyway, so that a page
+	// depends on no result it does not show.
+	measuredOwn, transcribedOwn bool
 }
 
 func newEnv(res Results, exps map[string]*parse.Experiment) *env {
@@ -222,8 +227,18 @@ func (v *env) find(set, id string) (*dataset.Result, bool) {
 	if set != "" {
 		v.drawn[set] = true
 	}
-	return v.res.Lookup(set, id)
+	r, ok := v.res.Lookup(set, id)
+	if ok && set == "" {
+		v.measuredOwn = v.measuredOwn || r.Measured()
+		v.transcribedOwn = v.transcribedOwn || !r.Measured()
+	}
+	return r, ok
 }
+
+// transcribed reports whether the build's own set, as far as the page
+// looked it up, is a transcribed one: none of its results measured by
+// this tool.
+func (v *env) transcribed() bool { return v.transcribedOwn && !v.measuredOwn }
 
 // Metric implements expr.Env.
 func (v *env) Metric(set, id, metric string) (*expr.Metric, error) {
@@ -239,10 +254,13 @@ func (v *env) Metric(set, id, metric string) (*expr.Metric, error) {
 	if !ok {
 		return nil, fmt.Errorf("no result stored for experiment %s in %s", id, v.setName(set))
 	}
-	out := &expr.Metric{Unit: m.Unit, Labels: m.Labels, Params: x.Order}
+	out := &expr.Metric{Unit: m.Unit, Labels: m.Labels, Resolution: m.Resolution, Params: x.Order}
 	if len(r.Order) > 0 {
 		out.Params = r.Order
 	}
+	// A count that only sizes a run's sample is no coordinate of a point:
+	// counts sized per combination differ from row to row.
+	out.Params = slices.DeleteFunc(slices.Clone(out.Params), func(k string) bool { return sizesOnly(x, k) })
 	for _, row := range r.Rows {
 		s, ok := dataset.Summarize(row, metric)
 		if !ok {
@@ -257,6 +275,11 @@ func (v *env) Metric(set, id, metric string) (*expr.Metric, error) {
 		for k, val := range row.Params {
 			params[k] = val
 		}
+		for k := range params {
+			if sizesOnly(x, k) {
+				delete(params, k)
+			}
+		}
 		out.Samples = append(out.Samples, expr.Sample{Params: params, Median: s.Median, Min: s.Min, Max: s.Max, Runs: s.N})
 	}
 	if len(out.Samples) == 0 {
@@ -267,7 +290,9 @@ func (v *env) Metric(set, id, metric string) (*expr.Metric, error) {
 
 // Param implements expr.Settings: a setting as the experiment's block
 // declares it (the settings the page claims to have measured with; a
-// result measured otherwise is stale and marked).
+// result measured otherwise is stale and marked), except a count that
+// only sizes a run's sample (sizesOnly), which is the one the set's result
+// ran with: another set's, or a count given as auto, is its own.
 func (v *env) Param(set, id, name string) (*expr.Param, error) {
 	x, err := v.experiment(id)
 	if err != nil {
@@ -277,7 +302,16 @@ func (v *env) Param(set, id, name string) (*expr.Param, error) {
 	if !ok {
 		return nil, fmt.Errorf("experiment %s (probe %s) has no param %q%s", id, x.Probe, name, expr.DidYouMean(name, x.Order))
 	}
-	return &expr.Param{Kind: p.Kind, Values: x.Sweep[name]}, nil
+	vals := x.Sweep[name]
+	if sizesOnly(x, name) {
+		r, _ := v.lookup(set, id)
+		if counts := dataset.Counts(r, name); len(counts) > 0 {
+			vals = counts
+		} else if probe.IsAuto(vals) {
+			return nil, fmt.Errorf("experiment %s's %s is auto, sized per combination when it is measured, and %s has no result of it to say what it was", id, name, v.setName(set))
+		}
+	}
+	return &expr.Param{Kind: p.Kind, Values: vals}, nil
 }
 
 // Machine implements expr.Settings: the fingerprint of the machine that
@@ -475,7 +509,7 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 			set := v.resolve(fact.Set)
 			return gap{kind: gapNoMachine, set: set, what: fact.Field, machine: v.machineName(set, nil), why: v.setName(fact.Set), run: v.fillHint(set)}, true
 		}
-		if !expr.Recorded(f, fact.Field) {
+		if !expr.Recorded(f, fact.Field) && !expr.Condition(fact.Field) {
 			return gap{kind: gapFact, set: v.resolve(fact.Set), what: fact.Field, machine: f.Name}, true
 		}
 	}
@@ -648,6 +682,7 @@ func Evaluate(d *parse.Doc, res Results, experiments map[string]*parse.Experimen
 		}
 		p.Views.SetView(dir.Node, v)
 	}
+	p.Views.Transcribed = ev.env.transcribed()
 	p.Sets = sortedKeys(ev.env.drawn)
 	p.Warnings = ev.warn.Sorted()
 	return p, ev.errs.Err()
@@ -694,6 +729,22 @@ func (ev *eval) inline(v *parse.InlineValue) *view.Out {
 	}
 	out := &view.Out{Text: text}
 	ev.inlineProvenance(out, x, val)
+	if n, ok := ev.pooled(x); ok {
+		out.Title = strings.TrimPrefix(out.Title+" · "+ev.env.w.PooledNote(n), " · ")
+		out.TitleInData = false
+	}
+	if n, thin := ev.thinTail(x); thin {
+		// The quantile's own figure carries the mark; a ratio made of it
+		// and words chosen by ?: only the note.
+		suffix, note := ev.env.w.ThinTail(n)
+		if val.Kind == expr.Number && !val.Ratio {
+			out.Text += suffix
+		}
+		if out.Title != "" {
+			note = out.Title + " · " + note
+		}
+		out.Title, out.TitleInData = note, false
+	}
 	// Words chosen by ?: flow like prose; numbers never break.
 	out.Words = val.Kind == expr.String
 	return out
@@ -755,6 +806,50 @@ func (ev *eval) inlineProvenance(out *view.Out, x *expr.Expr, val expr.Value) {
 	title = append(title, stale...)
 	out.Ref, out.Stale = ref || factRef, len(stale) > 0
 	out.Title = strings.Join(title, " · ")
+}
+
+// thinTail reports whether a figure an expression refers to is a tail
+// quantile taken from too few samples per run (see the table's
+// thinTail), and the fewest samples per run among the rows it selects.
+func (ev *eval) thinTail(x *expr.Expr) (fewest int, thin bool) {
+	for _, ref := range x.Refs() {
+		e, err := ev.env.experiment(ref.Experiment)
+		if err != nil {
+			continue
+		}
+		m, _ := e.Spec.Metric(ref.Metric)
+		r, ok := ev.env.lookup(ref.Set, ref.Experiment)
+		if !ok {
+			continue
+		}
+		for _, row := range r.Rows {
+			if !selects(ref.Selector, row.Params) {
+				continue
+			}
+			if n, t := thinTail(m, row); t && (!thin || n < fewest) {
+				fewest, thin = n, true
+			}
+		}
+	}
+	return fewest, thin
+}
+
+// pooled reports whether a figure an expression refers to is a quantile
+// pooled over its runs (dataset.Row.Pool), and the fewest values pooled
+// among the rows it selects.
+func (ev *eval) pooled(x *expr.Expr) (fewest int, ok bool) {
+	for _, ref := range x.Refs() {
+		r, found := ev.env.lookup(ref.Set, ref.Experiment)
+		if !found {
+			continue
+		}
+		for _, row := range r.Rows {
+			if p, has := row.Pool[ref.Metric]; has && selects(ref.Selector, row.Params) && (!ok || p.N < fewest) {
+				fewest, ok = p.N, true
+			}
+		}
+	}
+	return fewest, ok
 }
 
 // staleNotes says, once each, why the results an expression refers to

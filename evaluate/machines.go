@@ -87,9 +87,12 @@ func (ev *eval) machineView(set string, sel *selection, where map[string]string,
 	if mv.r == nil {
 		return mv, nil
 	}
+	// A count that only sizes a run's sample is not a pin unless where:
+	// names it: the set's runs had counts of their own (sized, or
+	// another set's).
 	pinned := func(k string) bool {
 		_, w := where[k]
-		return mv.r.Measured() || w
+		return mv.r.Measured() && !sizesOnly(x, k) || w
 	}
 	picks := func(p probe.Params) (string, bool) {
 		for k, v := range sel.pins {
@@ -280,7 +283,7 @@ func machineColumns(t *parse.TableDir, x *parse.Experiment, m probe.Metric, view
 			if v != "" {
 				h = paramText(x.Spec, t.Cols, v, t.Labels) + " · " + h
 			}
-			head = append(head, view.Cell{Text: h, Head: true, Title: m.Doc, Number: true})
+			head = append(head, view.Cell{Text: h, Head: true, Title: view.HeadTitle(m.Doc), Number: true})
 		}
 	}
 	return cols, head

@@ -356,6 +356,8 @@ func seriesOf(mv machineView, series string) []string {
 func (ev *eval) seriesName(dir *parse.Directive, mv machineView, name string, sp probe.Param, sv string) string {
 	p := dir.Plot
 	switch {
+	case sv == "" && mv.set == "" && p.Machines == nil && name == mv.name:
+		return ev.env.w.ThisMachine
 	case sv == "":
 		return name
 	case mv.set == "" && p.Machines == nil:

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"measuredbook/dataset"
@@ -70,6 +71,47 @@ func sizesOnly(x *parse.Experiment, k string) bool {
 	return prm.Sample && len(x.Sweep[k]) <= 1
 }
 
+// thinTail reports whether metric m of row is a tail quantile taken from
+// too few samples (probe.Metric.ThinTail), and how many: every run's
+// pooled, when the row pooled them, else the count one run ran with.
+func thinTail(m probe.Metric, row dataset.Row) (int, bool) {
+	if p, ok := row.Pool[m.Name]; ok {
+		return p.N, m.ThinTail(p.N)
+	}
+	n, err := strconv.Atoi(row.Params[m.Samples])
+	return n, m.Samples != "" && err == nil && m.ThinTail(n)
+}
+
+// fixedParams is the line of x's params that take one value, "rounds=2,000,
+// …": the chapter's value, except for a count that only sizes a run's
+// sample (sizesOnly), which is the one r ran with (nil: no result), since
+// another set's copy, or a count given as auto, ran with counts of its
+// own; a count r does not record (a transcribed set's) is left out.
+func fixedParams(w *view.Words, x *parse.Experiment, r *dataset.Result) string {
+	var fixed []string
+	for _, name := range x.Order {
+		if len(x.Sweep[name]) != 1 {
+			continue
+		}
+		text := paramText(x.Spec, name, x.Sweep[name][0], x.Labels)
+		if sizesOnly(x, name) {
+			counts := dataset.Counts(r, name)
+			switch {
+			case len(counts) == 0 && probe.IsAuto(x.Sweep[name]):
+				text = w.SizedCount
+			case len(counts) == 0:
+				continue
+			case len(counts) == 1:
+				text = paramText(x.Spec, name, counts[0], x.Labels)
+			default:
+				text = paramText(x.Spec, name, counts[0], x.Labels) + "–" + paramText(x.Spec, name, counts[len(counts)-1], x.Labels)
+			}
+		}
+		fixed = append(fixed, label(x.Labels, name)+"="+text)
+	}
+	return strings.Join(fixed, ", ")
+}
+
 // unavailableReasons are the distinct reasons r's machine gives for the
 // combinations it cannot measure, in order, for a provenance line.
 func unavailableReasons(w *view.Words, r *dataset.Result) string {
@@ -133,6 +175,13 @@ func figureCell(w *view.Words, row dataset.Row, found bool, failed, unavailable 
 	if r := rangeText(v); r != "" && format != "label" {
 		title = r + ", " + title
 	}
+	if p, ok := row.Pool[m.Name]; ok {
+		title += ", " + w.PooledNote(p.N)
+	}
+	if n, thin := thinTail(m, row); thin {
+		suffix, note := w.ThinTail(n)
+		text, title = text+suffix, title+", "+note
+	}
 	if format == "label" {
 		text = label(labels, text)
 	}
@@ -156,15 +205,9 @@ func rerun(x *parse.Experiment, book string) view.Rerun {
 func (ev *eval) experiment(dir *parse.Directive) view.View {
 	x := dir.Exp
 	out := &view.Experiment{ID: x.ID, Hidden: x.Show == "none"}
-	var fixed []string
-	for _, name := range x.Order {
-		if len(x.Sweep[name]) == 1 {
-			fixed = append(fixed, label(x.Labels, name)+"="+paramText(x.Spec, name, x.Sweep[name][0], x.Labels))
-		}
-	}
-	out.Fixed = strings.Join(fixed, ", ")
-	out.Rerun = rerun(x, ev.env.own)
 	r, ok := ev.env.lookup("", x.ID)
+	out.Fixed = fixedParams(ev.env.w, x, r)
+	out.Rerun = rerun(x, ev.env.own)
 	if ok && out.Rerun.Runs == 0 && out.Rerun.Precision == 0 && r.Stop.Auto {
 		out.Rerun.Precision = r.Stop.Precision // the book's, as the result was measured
 	}
@@ -193,8 +236,17 @@ func (ev *eval) experiment(dir *parse.Directive) view.View {
 			t.Head = append(t.Head, view.Cell{Text: label(x.Labels, name), Head: true, Title: paramDoc(x.Spec, name)})
 		}
 	}
+	// A count sized per combination (or another set's, per combination)
+	// that differs from row to row gets a column: what each row ran with.
+	var sized []string
+	for _, name := range x.Order {
+		if sizesOnly(x, name) && len(dataset.Counts(r, name)) > 1 {
+			sized = append(sized, name)
+			t.Head = append(t.Head, view.Cell{Text: label(x.Labels, name), Head: true, Title: paramDoc(x.Spec, name), Number: true})
+		}
+	}
 	for _, m := range x.Spec.Metrics {
-		head := view.Cell{Text: label(x.Labels, m.Name), Head: true, Title: m.Doc, Number: true}
+		head := view.Cell{Text: label(x.Labels, m.Name), Head: true, Title: view.HeadTitle(m.Doc), Number: true}
 		// A metric named like a swept param ("goroutines": asked for and
 		// counted) would head a second column of the same words.
 		for i := range swept {
@@ -209,6 +261,13 @@ func (ev *eval) experiment(dir *parse.Directive) view.View {
 		var row []view.Cell
 		for _, name := range swept {
 			row = append(row, view.Cell{Text: paramText(x.Spec, name, c[name], x.Labels), Head: true})
+		}
+		for _, name := range sized {
+			cell := view.Cell{Text: view.NoFigure, Title: ev.env.w.NotMeasured, Gap: view.GapMissing}
+			if found, ok := ix.rows[ix.key(c)]; ok {
+				cell = view.Cell{Text: paramText(x.Spec, name, found.Params[name], x.Labels), Number: true}
+			}
+			row = append(row, cell)
 		}
 		for _, m := range x.Spec.Metrics {
 			cell, err := ix.cell(ev.env.w, c, m, "", x.Labels)
@@ -229,7 +288,7 @@ func (ev *eval) experiment(dir *parse.Directive) view.View {
 
 func paramDoc(s probe.Spec, name string) string {
 	p, _ := s.Param(name)
-	return p.Doc
+	return view.HeadTitle(p.Doc)
 }
 
 // provenance is the line under an experiment: who measured, when, how
@@ -518,7 +577,7 @@ func (ev *eval) table(dir *parse.Directive) view.View {
 		if t.Cols == "" {
 			name = lbl(m.Name)
 		}
-		tab.Head = append(tab.Head, view.Cell{Text: name, Head: true, Title: m.Doc, Number: true})
+		tab.Head = append(tab.Head, view.Cell{Text: name, Head: true, Title: view.HeadTitle(m.Doc), Number: true})
 	}
 	ix := indexRows(sel.r, x)
 	for _, rv := range rowVals {

@@ -71,11 +71,12 @@
 //
 // Inside on("m1", …) they are that set's machine's. A limit the
 // fingerprint did not record, or records as unlimited ("max"), is an
-// error rather than a number, as is machine.virtual for results measured
-// before the fingerprint recorded it. A condition on facts alone is fine
-// for prose:
+// error rather than a number; a condition the fingerprint did not record
+// (machine.virtual of results measured before it was recorded, or of a
+// transcribed set) is not known, and a ?: on it takes its unsure branch.
+// A condition on facts alone is fine for prose:
 //
-//	{{ machine.virtual ? "가상 머신 게스트" : "실제 기계" }}
+//	{{ machine.virtual ? "가상 머신 게스트" : "실제 기계" ~ "" }}
 //	{{ machine.linux ? "epoll" : "kqueue" }}
 //
 // Settings and facts need an Env that also implements Settings.
@@ -133,7 +134,11 @@
 //	a == b   holds only when both are the same point, fails when they are disjoint
 //
 // so a claim holds only when every run agrees, fails only when every run
-// disagrees, and is inconclusive when the runs straddle the bound.
+// disagrees, and is inconclusive when the runs straddle the bound. A count
+// of things (threads, wake-ups: a metric with a Resolution, 1) is known to
+// one more or one fewer, and compares so: threads > 4000 is inconclusive
+// at 4,001, and threads == 4096 holds at 4,095. The step is kept through
+// sums, differences and scaling by a number written in the expression.
 // Expr.Explain shows a claim's operands with their values and intervals,
 // which is what a reader of a failing claim needs to see. The
 // logical operators follow Kleene's three-valued logic: false && x is false

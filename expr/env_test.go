@@ -65,6 +65,8 @@ func testEnv() fakeEnv {
 				s("sleeping=1000", 30e-6, 25e-6, 40e-6, 5),
 			}},
 			"threads.ceiling.count": {Unit: probe.Count, Samples: []Sample{s("", 4068, 4068, 4068, 1)}},
+			// A count of threads, known to one more or one fewer.
+			"threads.park.threads":  {Unit: probe.Count, Resolution: 1, Samples: []Sample{s("", 4096, 4095, 4096, 3)}},
 			"threads.ceiling.limit": {Unit: probe.Count, Labels: []string{"cap", "threads-max", "pid_max", "RLIMIT_NPROC"}, Samples: []Sample{s("", 2, 2, 2, 1)}},
 			"threads.flaky.limit":   {Unit: probe.Count, Labels: []string{"cap", "threads-max", "pid_max", "RLIMIT_NPROC"}, Samples: []Sample{s("", 1.5, 1, 2, 2)}},
 			"bufs.size": {Unit: probe.Bytes, Params: []string{"n"}, Samples: []Sample{

@@ -58,10 +58,13 @@ type Param struct {
 // Metric is one metric of one experiment: every parameter combination's
 // summary over its runs.
 type Metric struct {
-	Unit    probe.Unit // Seconds "s", Bytes "B", Count "1"
-	Labels  []string   // names of code values (Labels[i] names value i), may be nil
-	Params  []string   // the experiment's param names, in declared order
-	Samples []Sample   // one per parameter combination
+	Unit   probe.Unit // Seconds "s", Bytes "B", Count "1"
+	Labels []string   // names of code values (Labels[i] names value i), may be nil
+	// Resolution is probe.Metric's: the step within which two values
+	// cannot be told apart (1 for a count of things), 0 for none.
+	Resolution float64
+	Params     []string // the experiment's param names, in declared order
+	Samples    []Sample // one per parameter combination
 }
 
 // Sample is one parameter combination's summary.
@@ -342,11 +345,13 @@ func (ev *evaluator) fact(n *factNode) (Value, error) {
 		case "no":
 			return Value{Kind: Bool, Truth: False}, nil
 		}
-		return Value{}, errAt(n, "machine %s did not record whether it is a virtual machine (its results predate the record; measure again)", f.Name)
+		// Not recorded (a transcribed set, older results): not known,
+		// so a condition on it takes its unsure branch.
+		return Value{Kind: Bool, Truth: Unknown}, nil
 	case "linux", "darwin", "freebsd":
 		goos := f.OS
 		if goos == "" {
-			return Value{}, errAt(n, "machine %s did not record its kernel (machine-kernel %q names none of %s)", f.Name, f.Kernel, strings.Join(osFacts, ", "))
+			return Value{Kind: Bool, Truth: Unknown}, nil
 		}
 		if goos == n.field {
 			return Value{Kind: Bool, Truth: True}, nil
@@ -383,7 +388,9 @@ func limitKey(field string) (key, half string) {
 
 // Recorded reports whether the fingerprint f holds the fact field. Results
 // measured before a fact was recorded, and transcribed sets, lack some: a
-// page shows a gap there rather than failing the build.
+// page shows a gap there rather than failing the build, except for a
+// condition (Condition), which is then not known, as a claim whose runs
+// disagree.
 func Recorded(f Machine, field string) bool {
 	switch field {
 	case "cores":
@@ -398,6 +405,12 @@ func Recorded(f Machine, field string) bool {
 	key, _ := limitKey(field)
 	_, ok := f.Limits[key]
 	return ok
+}
+
+// Condition reports whether the fact field is a condition (machine.virtual,
+// machine.linux, …): one a fingerprint that lacks it leaves not known.
+func Condition(field string) bool {
+	return field == "virtual" || slices.Contains(osFacts, field)
 }
 
 // metric looks a reference's metric up in the environment, once per Eval.

@@ -246,6 +246,25 @@ func TestTruth(t *testing.T) {
 		{"blocking.ready_read != 500ns", Unknown},
 		{"blocking.ready_read == blocking.ready_read", Unknown}, // two runs' worth of spread, not identity
 		{"threads.ceiling.count == 4068", True},
+		// A count known to ±1 ([4095, 4096]): within one step of a bound
+		// an order is undecided, an equality holds; the step survives a
+		// difference and scaling by a literal, not a product of figures.
+		{"threads.park.threads > 4093", True},
+		{"threads.park.threads > 4094", Unknown},
+		{"threads.park.threads < 4097", Unknown},
+		{"threads.park.threads < 4098", True},
+		{"threads.park.threads >= 4098", False},
+		{"threads.park.threads >= 4097", Unknown},
+		{"threads.park.threads == 4096", True},
+		{"threads.park.threads == 4095", True},
+		{"threads.park.threads == 4094", Unknown},
+		{"threads.park.threads == 4093", False},
+		{"threads.park.threads != 4092", True},
+		{"threads.park.threads - 96 > 3998", Unknown},
+		{"threads.park.threads / 2 > 2047", Unknown},
+		{"threads.park.threads / 2 > 2046", True},
+		{"threads.park.threads * threads.ceiling.count > 4095 * 4068", Unknown},
+		{"threads.park.threads * threads.ceiling.count >= 4095 * 4068", True},
 		{"2 * blocking.ready_read > blocking.ready_read", Unknown},
 		{"growth(readiness.round[api=epoll], idle) > 1.1", Unknown},
 		{"growth(readiness.round[api=poll], idle) > 90", True},

@@ -97,6 +97,10 @@ type Value struct {
 	// Inconclusive holds the source text of every ?: condition that was
 	// inconclusive, so that its else branch was taken: warnings for the build.
 	Inconclusive []string
+	// Res is the step within which the value cannot be told from another
+	// (Metric.Resolution), carried through sums, differences and scaling
+	// by a literal; 0 for none.
+	Res float64
 }
 
 // dimName names a value's kind in a reader's words, for "unit mismatch:
@@ -123,7 +127,7 @@ func point(x float64, d Dim) Value { return Value{Kind: Number, Num: x, Lo: x, H
 // own min–max can only come from a damaged result; widening the interval
 // keeps the invariant Lo <= Num <= Hi that interval arithmetic relies on.
 func FromSample(m *Metric, s Sample) (Value, error) {
-	v := Value{Kind: Number, Num: s.Median, Lo: math.Min(s.Min, s.Median), Hi: math.Max(s.Max, s.Median), Runs: s.Runs, Labels: m.Labels}
+	v := Value{Kind: Number, Num: s.Median, Lo: math.Min(s.Min, s.Median), Hi: math.Max(s.Max, s.Median), Runs: s.Runs, Labels: m.Labels, Res: m.Resolution}
 	switch m.Unit {
 	case probe.Seconds:
 		v.Dim = Duration
@@ -205,6 +209,7 @@ func arith(op tokKind, a, b Value) (Value, error) {
 		} else {
 			v.Num, v.Lo, v.Hi = a.Num-b.Num, a.Lo-b.Hi, a.Hi-b.Lo
 		}
+		v.Res = a.Res + b.Res
 	case tStar:
 		// A product of two quantities with units (seconds², byte-seconds)
 		// has no format to show it in and no use in the book.
@@ -214,6 +219,7 @@ func arith(op tokKind, a, b Value) (Value, error) {
 		v = Value{Kind: Number, Dim: max(a.Dim, b.Dim), Ratio: a.Dim == b.Dim && (a.Ratio || b.Ratio)}
 		v.Num = a.Num * b.Num
 		v.Lo, v.Hi = corners(a, b, func(x, y float64) float64 { return x * y })
+		v.Res = scaledRes(a, b, func(res, k float64) float64 { return res * k })
 	case tSlash:
 		switch {
 		case a.Dim == b.Dim && (a.Dim != Dimensionless || (a.measured() && b.measured())):
@@ -237,12 +243,32 @@ func arith(op tokKind, a, b Value) (Value, error) {
 		}
 		v.Num = a.Num / b.Num
 		v.Lo, v.Hi = corners(a, b, func(x, y float64) float64 { return x / y })
+		if b.isLiteral() {
+			v.Res = a.Res / math.Abs(b.Num)
+		}
 	}
 	if math.IsInf(v.Lo, 0) || math.IsInf(v.Hi, 0) || math.IsNaN(v.Num) {
 		return Value{}, fmt.Errorf("result of %s is out of range", opSymbol[op])
 	}
 	return merge(v, a, b), nil
 }
+
+// scaledRes is the resolution of a product: a resolution scaled by a
+// literal factor (f(res, |k|)); none when neither side is a literal,
+// since a product of two measured figures has no step of its own.
+func scaledRes(a, b Value, f func(res, k float64) float64) float64 {
+	switch {
+	case b.isLiteral():
+		return f(a.Res, math.Abs(b.Num))
+	case a.isLiteral():
+		return f(b.Res, math.Abs(a.Num))
+	}
+	return 0
+}
+
+// isLiteral reports whether v is a number written in the expression (or
+// a setting): a point that no run measured.
+func (v Value) isLiteral() bool { return v.Kind == Number && v.Runs == 0 && v.Lo == v.Hi }
 
 // corners is the interval of f over the box [a.Lo,a.Hi]×[b.Lo,b.Hi] for f
 // monotonic in each argument (× everywhere, ÷ away from zero): the extremes
@@ -297,20 +323,29 @@ func compare(op tokKind, a, b Value) (Value, error) {
 	default:
 		return Value{}, fmt.Errorf("unit mismatch: %s %s %s%s", a.dimName(), tokNames[op], b.dimName(), unitHint(a, b))
 	}
+	// Counts known to a step (Res) compare as if a's interval reached a
+	// step further each way: an order within one step is undecided.
+	res := a.Res + b.Res
+	lo, hi := a.Lo-res, a.Hi+res
 	var t Truth
 	switch op {
 	case tLT:
-		t = decide(a.Hi < b.Lo, a.Lo >= b.Hi)
+		t = decide(hi < b.Lo, lo >= b.Hi)
 	case tLE:
-		t = decide(a.Hi <= b.Lo, a.Lo > b.Hi)
+		t = decide(hi <= b.Lo, lo > b.Hi)
 	case tGT:
-		t = decide(b.Hi < a.Lo, b.Lo >= a.Hi)
+		t = decide(b.Hi < lo, b.Lo >= hi)
 	case tGE:
-		t = decide(b.Hi <= a.Lo, b.Lo > a.Hi)
+		t = decide(b.Hi <= lo, b.Lo > hi)
 	case tEQ, tNE:
-		// Equal only as equal points; unequal as soon as the intervals are
-		// disjoint. Overlapping intervals could be equal or not.
-		t = decide(a.Lo == a.Hi && b.Lo == b.Hi && a.Lo == b.Lo, a.Hi < b.Lo || b.Hi < a.Lo)
+		// Equal only as equal points, or within the step of counts known
+		// to one; unequal as soon as the intervals are further apart than
+		// that step. Overlapping intervals could be equal or not.
+		equal := a.Lo == a.Hi && b.Lo == b.Hi && a.Lo == b.Lo
+		if res > 0 {
+			equal = math.Max(a.Hi-b.Lo, b.Hi-a.Lo) <= res
+		}
+		t = decide(equal, a.Hi+res < b.Lo || b.Hi+res < a.Lo)
 		if op == tNE {
 			t = not(t)
 		}

@@ -3,6 +3,7 @@ package fleet
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"
@@ -176,32 +177,47 @@ func (c *Comparison) experiment(id string, ra, rb *dataset.Result) {
 // one side has is either one the other machine cannot measure at all
 // (kqueue on Linux), said with its reason in cannot, or one the other
 // set's sweep lacks, counted in onlyA or onlyB.
+// A count either set sized per combination (probe.Auto) is left out of
+// the pairing: the two measured the same point with counts of their own.
 func pairRows(ra, rb *dataset.Result) (pairs [][2]dataset.Row, onlyA, onlyB int, cannot []string) {
+	key := func(p probe.Params) string {
+		point := maps.Clone(p)
+		for k := range p {
+			if probe.IsAuto(ra.Sweep[k]) || probe.IsAuto(rb.Sweep[k]) {
+				delete(point, k)
+			}
+		}
+		return point.Key()
+	}
 	rowsB := map[string]dataset.Row{}
 	for _, row := range rb.Rows {
-		rowsB[row.Params.Key()] = row
+		rowsB[key(row.Params)] = row
 	}
 	gone := func(other *dataset.Result, p probe.Params) bool {
-		reason, ok := other.UnavailableFor(p)
-		if ok && !slices.Contains(cannot, reason) {
-			cannot = append(cannot, reason)
+		for _, u := range other.Unavailable {
+			if key(u.Params) == key(p) {
+				if !slices.Contains(cannot, u.Reason) {
+					cannot = append(cannot, u.Reason)
+				}
+				return true
+			}
 		}
-		return ok
+		return false
 	}
 	matched := map[string]bool{}
 	for _, rowA := range ra.Rows {
-		rowB, ok := rowsB[rowA.Params.Key()]
+		rowB, ok := rowsB[key(rowA.Params)]
 		if !ok {
 			if !gone(rb, rowA.Params) {
 				onlyA++
 			}
 			continue
 		}
-		matched[rowA.Params.Key()] = true
+		matched[key(rowA.Params)] = true
 		pairs = append(pairs, [2]dataset.Row{rowA, rowB})
 	}
 	for _, rowB := range rb.Rows {
-		if !matched[rowB.Params.Key()] && !gone(ra, rowB.Params) {
+		if !matched[key(rowB.Params)] && !gone(ra, rowB.Params) {
 			onlyB++
 		}
 	}

@@ -227,6 +227,29 @@ func TestCompareSaysWhatAMachineCannotMeasure(t *testing.T) {
 	}
 }
 
+// Two sets that sized a count per combination (auto) ran the same points
+// with counts of their own: those are compared, and so are the gaps.
+func TestCompareIgnoresSizedCounts(t *testing.T) {
+	set := func(pollRounds string) map[string]*dataset.Result {
+		r := &dataset.Result{Experiment: "readiness", Probe: "readiness", Order: []string{"api", "rounds"},
+			Sweep: map[string][]string{"api": {"poll", "kqueue"}, "rounds": {probe.Auto}}, Runs: 2, Source: "measured",
+			Units: map[string]probe.Unit{"round": probe.Seconds}}
+		r.Rows = []dataset.Row{{Params: probe.Params{"api": "poll", "rounds": pollRounds}, Runs: []probe.Values{{"round": 1e-6}, {"round": 2e-6}}}}
+		r.Unavailable = []dataset.Unavailable{{Params: probe.Params{"api": "kqueue", "rounds": probe.Auto}, Reason: "kqueue is not available on linux"}}
+		return map[string]*dataset.Result{"readiness": r}
+	}
+	c, err := Compare("a", set("200000"), "b", set("300000"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Lines) != 1 || c.Lines[0].Params["api"] != "poll" {
+		t.Errorf("compared %+v, want poll", c.Lines)
+	}
+	if notes := strings.Join(c.Notes, "\n"); strings.Contains(notes, "different params") {
+		t.Errorf("notes %q", notes)
+	}
+}
+
 // TestCompareHeadlineGeomeanSummary: by default only the metrics the
 // chapters use are compared, each table ends with benchstat's geomean
 // row, significant lines come first, and one line sums it all up.

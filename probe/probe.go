@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -58,9 +59,20 @@ type Param struct {
 	Doc     string
 	// Sample marks a count of repetitions within one run (rounds, calls,
 	// hand-offs): it sizes the sample, not what is measured, so a figure
-	// another set measured with another count is the same figure.
+	// another set measured with another count is the same figure. A
+	// sweep may give it the value Auto: the runner then sizes the count
+	// of each combination from a target run time, as go test -benchtime
+	// sizes b.N, and records the count it ran.
 	Sample bool
 }
+
+// Auto is the value of a Sample param whose count the runner sizes from
+// a target run time (runner.Runner.RunTime) instead of taking it as given.
+// It never reaches a probe's Run: the runner replaces it with the count.
+const Auto = "auto"
+
+// IsAuto reports whether the sweep values vals of a param are Auto.
+func IsAuto(vals []string) bool { return len(vals) == 1 && vals[0] == Auto }
 
 // Metric declares one measured value of a probe.
 type Metric struct {
@@ -76,6 +88,77 @@ type Metric struct {
 	// figure that does not apply to a parameter combination is absent,
 	// never a made-up 0. A metric with Optional empty must be in every run.
 	Optional string
+	// Resolution, when set, is the step below which two values of the
+	// metric cannot be told apart: 1 for a count of things (threads,
+	// wake-ups) that a run may count one more or one fewer of. A claim or
+	// condition comparing such a figure allows for it: within one step,
+	// an order is undecided and an equality holds. It says how a figure
+	// is read, never what a run measures, so it is no part of the probe's
+	// code hash.
+	Resolution float64
+	// Quantile and Samples, for a metric that is the Quantile-quantile of
+	// a run's samples (0.99 for a p99), name the Sample param that counts
+	// them: a tail quantile taken from too few samples (fewer than
+	// MinTailSamples beyond it) is shown as such. Of, when set, names the
+	// samples the run keeps (Keep): the figure is then the quantile of
+	// every run's samples pooled, which a p99 needs thousands of. Like
+	// Resolution they say how a figure is read, and are no part of the
+	// code hash.
+	Quantile float64
+	Samples  string
+	Of       string
+}
+
+// MaxKept bounds the values one run keeps of one distribution (Keep):
+// more are thinned to MaxKept evenly spaced order statistics, which keeps
+// its quantiles and bounds what the child prints.
+const MaxKept = 20_000
+
+// Kept is what one run kept (Keep), by name; the runner's child hands Run
+// a context that collects it (WithKept).
+type Kept map[string][]float64
+
+type keptKey struct{}
+
+// WithKept returns a context in which Keep collects into the returned Kept.
+func WithKept(ctx context.Context) (context.Context, Kept) {
+	k := Kept{}
+	return context.WithValue(ctx, keptKey{}, k), k
+}
+
+// Keep hands the runner a run's per-call values of the distribution name
+// (a metric's Of), so that its quantiles are taken from every run's values
+// pooled rather than one run's. Outside a run (a test calling Run) it does
+// nothing. xs is not kept beyond the call.
+func Keep(ctx context.Context, name string, xs []float64) {
+	k, ok := ctx.Value(keptKey{}).(Kept)
+	if !ok {
+		return
+	}
+	s := slices.Clone(xs)
+	sort.Float64s(s)
+	if len(s) > MaxKept {
+		thin := make([]float64, MaxKept)
+		for i := range thin {
+			thin[i] = s[i*(len(s)-1)/(MaxKept-1)]
+		}
+		s = thin
+	}
+	k[name] = s
+}
+
+// MinTailSamples is how many of a run's samples must lie beyond a quantile
+// for it to mean what it says: a p99 wants 1,000 samples (10 beyond it);
+// one from 200 is the second largest.
+const MinTailSamples = 10
+
+// ThinTail reports whether the metric, a quantile of n samples per run,
+// has fewer than MinTailSamples of them beyond it.
+func (m Metric) ThinTail(n int) bool {
+	if m.Quantile <= 0 || m.Quantile >= 1 || n <= 0 {
+		return false
+	}
+	return float64(n)*min(m.Quantile, 1-m.Quantile) < MinTailSamples
 }
 
 // Spec describes a probe.

@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -76,5 +77,25 @@ func TestNotAvailable(t *testing.T) {
 	}
 	if got := notAvailableOn("darwin", "threads.park", "it parks threads with Linux's futex(2)").Error(); got != "threads.park is not available on darwin: it parks threads with Linux's futex(2)" {
 		t.Errorf("with a why: %q", got)
+	}
+}
+
+// Keep collects only inside a run's context, sorted, and thins a long
+// series to MaxKept evenly spaced order statistics that keep its ends.
+func TestKeep(t *testing.T) {
+	Keep(context.Background(), "x", []float64{1}) // no collector: nothing happens
+	ctx, kept := WithKept(context.Background())
+	Keep(ctx, "x", []float64{3, 1, 2})
+	if got := kept["x"]; len(got) != 3 || got[0] != 1 || got[2] != 3 {
+		t.Errorf("kept %v, want [1 2 3]", got)
+	}
+	long := make([]float64, 3*MaxKept)
+	for i := range long {
+		long[i] = float64(len(long) - i)
+	}
+	Keep(ctx, "y", long)
+	got := kept["y"]
+	if len(got) != MaxKept || got[0] != 1 || got[MaxKept-1] != float64(len(long)) || got[MaxKept/2] < float64(len(long))/2-3 || got[MaxKept/2] > float64(len(long))/2+3 {
+		t.Errorf("thinned to %d values from %v to %v, middle %v", len(got), got[0], got[len(got)-1], got[MaxKept/2])
 	}
 }

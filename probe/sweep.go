@@ -1,6 +1,9 @@
 package probe
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // MaxCombos bounds a sweep, and MaxRuns its runs per combination: each
 // run is a child process of its own.
@@ -52,6 +55,19 @@ func (w *Sweep) Param(name string) (Param, error) {
 // Add adds one value of p, in its canonical form: an error if it does not
 // fit p's kind or is in the sweep already.
 func (w *Sweep) Add(p Param, v string) error {
+	if strings.TrimSpace(v) == Auto {
+		switch {
+		case !p.Sample:
+			return fmt.Errorf("param %s is not a count of repetitions within a run, so it cannot be %s", p.Name, Auto)
+		case len(w.Values[p.Name]) > 0:
+			return fmt.Errorf("param %s: %s sizes the count of every run, so it is the param's only value", p.Name, Auto)
+		}
+		w.Values[p.Name] = []string{Auto}
+		return nil
+	}
+	if IsAuto(w.Values[p.Name]) {
+		return fmt.Errorf("param %s: %s sizes the count of every run, so it is the param's only value", p.Name, Auto)
+	}
 	c, err := Canonical(p, v)
 	if err != nil {
 		return err

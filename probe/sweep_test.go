@@ -51,3 +51,32 @@ func TestSweep(t *testing.T) {
 		t.Errorf("a sweep of %d: %v", 2*len(w.Values["idle"]), err)
 	}
 }
+
+// auto is a Sample param's only value, and only a Sample param's.
+func TestSweepAuto(t *testing.T) {
+	s := &Spec{Name: "p", Params: []Param{
+		{Name: "idle", Kind: Int, Default: "100"},
+		{Name: "rounds", Kind: Int, Default: "1000", Sample: true},
+	}}
+	w := s.NewSweep(func(string, []string) string { return "" })
+	idle, _ := w.Param("idle")
+	if err := w.Add(idle, "auto"); err == nil || !strings.Contains(err.Error(), "not a count of repetitions") {
+		t.Errorf("auto for idle: %v", err)
+	}
+	rounds, _ := w.Param("rounds")
+	if err := w.Add(rounds, " auto"); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Add(rounds, "10"); err == nil || !strings.Contains(err.Error(), "only value") {
+		t.Errorf("10 after auto: %v", err)
+	}
+	if !IsAuto(w.Values["rounds"]) {
+		t.Errorf("rounds = %v", w.Values["rounds"])
+	}
+	w = s.NewSweep(func(string, []string) string { return "" })
+	rounds, _ = w.Param("rounds")
+	w.Add(rounds, "10")
+	if err := w.Add(rounds, "auto"); err == nil || !strings.Contains(err.Error(), "only value") {
+		t.Errorf("auto after 10: %v", err)
+	}
+}

@@ -16,6 +16,7 @@ import (
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/renderer"
 	ghtml "github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 
 	"measuredbook/parse/ast"
@@ -46,6 +47,7 @@ func (r htmlRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(gast.KindImage, r.renderImage)
 	reg.Register(gast.KindHeading, r.renderHeading)
 	reg.Register(east.KindTable, r.renderTable)
+	reg.Register(gast.KindText, r.renderText)
 	reg.Register(ast.KindRef, r.renderRef)
 	reg.Register(ast.KindCite, r.renderCite)
 	reg.Register(ast.KindFigure, r.renderFigure)
@@ -75,7 +77,26 @@ var (
 	defaultImage   = goldmarkFunc(ghtml.NewRenderer(ghtml.WithUnsafe()), gast.KindImage)
 	defaultHeading = goldmarkFunc(ghtml.NewRenderer(ghtml.WithUnsafe()), gast.KindHeading)
 	defaultTable   = goldmarkFunc(extension.NewTableHTMLRenderer(), east.KindTable)
+	defaultText    = goldmarkFunc(ghtml.NewRenderer(ghtml.WithUnsafe()), gast.KindText)
 )
+
+// renderText renders text as goldmark does, except on a page built from a
+// transcribed set (view.Page.Transcribed), where the prose's mark of a
+// measured fact (view.MeasuredMark) says what its figures are
+// (view.TranscribedMark): rendered from a copy of the text with the mark
+// replaced, so escaping and line breaks stay goldmark's.
+func (r htmlRenderer) renderText(w util.BufWriter, source []byte, n gast.Node, entering bool) (gast.WalkStatus, error) {
+	t := n.(*gast.Text)
+	value := t.Segment.Value(source)
+	if !entering || r.h.page == nil || !r.h.page.Transcribed || t.IsRaw() || !bytes.Contains(value, []byte(r.h.page.Words().MeasuredMark)) {
+		return defaultText(w, source, n, entering)
+	}
+	replaced := bytes.ReplaceAll(value, []byte(r.h.page.Words().MeasuredMark), []byte(r.h.page.Words().TranscribedMark))
+	c := gast.NewTextSegment(text.NewSegment(0, len(replaced)))
+	c.SetSoftLineBreak(t.SoftLineBreak())
+	c.SetHardLineBreak(t.HardLineBreak())
+	return defaultText(w, replaced, c, entering)
+}
 
 // goldmarkFunc is the function r renders nodes of kind k with.
 func goldmarkFunc(r renderer.NodeRenderer, k gast.NodeKind) renderer.NodeRendererFunc {

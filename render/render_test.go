@@ -75,6 +75,17 @@ var fakeProbes = []probe.Probe{
 		},
 	}},
 	{Spec: probe.Spec{
+		Name: "sized",
+		Params: []probe.Param{
+			{Name: "api", Kind: probe.String, Default: "poll", Doc: "readiness API"},
+			{Name: "rounds", Kind: probe.Int, Default: "1000", Doc: "timed rounds", Sample: true},
+		},
+		Metrics: []probe.Metric{
+			{Name: "round", Unit: probe.Seconds, Doc: "one round"},
+			{Name: "round_p99", Unit: probe.Seconds, Doc: "99th percentile of a run's rounds", Quantile: 0.99, Samples: "rounds"},
+		},
+	}},
+	{Spec: probe.Spec{
 		Name: "wake",
 		Params: []probe.Param{
 			{Name: "mode", Kind: probe.String, Default: "block", Doc: "how the reader waits"},

@@ -25,10 +25,11 @@ func FuzzDecode(f *testing.F) {
 	p := probe.Probe{Spec: probe.Spec{Name: "f", Metrics: []probe.Metric{
 		{Name: "x", Unit: probe.Count}, {Name: "y", Unit: probe.Seconds, Optional: "sometimes"}}}}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		v, err := decode(p, data)
+		out, err := decode(p, data)
 		if err != nil {
 			return
 		}
+		v := out.Values
 		if _, ok := v["x"]; !ok {
 			t.Fatalf("accepted %q without metric x", data)
 		}

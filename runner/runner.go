@@ -45,7 +45,10 @@ const DefaultTimeout = 60 * time.Second
 type Runner struct {
 	Exe     string
 	Timeout time.Duration // per run; overrides the probe's own when set
-	light   *light        // set by Light
+	// RunTime is how long the sample of one run lasts when a combination
+	// gives a Sample param as probe.Auto (see size); 0 is DefaultRunTime.
+	RunTime time.Duration
+	light   *light // set by Light
 }
 
 // MaxResult bounds what a child may print on stdout (its one JSON object);
@@ -101,6 +104,17 @@ func Interrupted(err error) bool {
 // see dieWithParent), and is killed with its whole group at the timeout or
 // when ctx is cancelled.
 func (r *Runner) Run(ctx context.Context, p probe.Probe, params probe.Params) (probe.Values, error) {
+	out, err := r.run(ctx, p, params)
+	if err != nil {
+		return nil, err
+	}
+	return out.Values, nil
+}
+
+// run is Run, which also returns how long the probe's Run took in the
+// child (its setup and its sample, not the process's start) and what it
+// kept (probe.Keep).
+func (r *Runner) run(ctx context.Context, p probe.Probe, params probe.Params) (*childOutput, error) {
 	timeout := r.Timeout
 	if timeout == 0 {
 		timeout = p.Timeout
@@ -169,7 +183,7 @@ func (r *Runner) Run(ctx context.Context, p probe.Probe, params probe.Params) (p
 	case c.stdout.n == 0:
 		return nil, fail("child exited without printing a result")
 	}
-	v, err := decode(p, c.stdout.buf.Bytes())
+	out, err := decode(p, c.stdout.buf.Bytes())
 	if err != nil {
 		re := &RunError{Probe: p.Name, Params: params, Cause: err.Error()}
 		var ue *probe.UnavailableError
@@ -178,7 +192,7 @@ func (r *Runner) Run(ctx context.Context, p probe.Probe, params probe.Params) (p
 		}
 		return nil, re
 	}
-	return v, nil
+	return out, nil
 }
 
 // pipes are a child's stdout, stderr and lifeline: the child watches the
@@ -302,7 +316,7 @@ func Unavailable(err error) (reason string, ok bool) {
 
 // decode reads the child's one JSON object: its values, checked against
 // the probe's metrics, or the probe's own error.
-func decode(p probe.Probe, data []byte) (probe.Values, error) {
+func decode(p probe.Probe, data []byte) (*childOutput, error) {
 	var out childOutput
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&out); err != nil {
@@ -320,7 +334,15 @@ func decode(p probe.Probe, data []byte) (probe.Values, error) {
 	if err := p.CheckValues(out.Values); err != nil {
 		return nil, err
 	}
-	return out.Values, nil
+	for name, xs := range out.Kept {
+		if !slices.ContainsFunc(p.Metrics, func(m probe.Metric) bool { return m.Of == name }) {
+			return nil, fmt.Errorf("probe %s kept values of %q, which no metric takes its quantiles of", p.Name, name)
+		}
+		if len(xs) > probe.MaxKept || slices.ContainsFunc(xs, func(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) }) {
+			return nil, fmt.Errorf("probe %s kept more than %d values of %q, or one that is not a number", p.Name, probe.MaxKept, name)
+		}
+	}
+	return &out, nil
 }
 
 // killHint explains a child killed by a signal nobody here sent: SIGKILL
@@ -344,6 +366,11 @@ type childOutput struct {
 	// Unavailable is the reason the probe cannot measure the combination
 	// on this machine (probe.NotAvailable), set instead of Values.
 	Unavailable string `json:"unavailable,omitempty"`
+	// Elapsed is how long the probe's Run took, in ns: what sizing a
+	// count from a target run time (RunTime) goes by.
+	Elapsed int64 `json:"elapsed_ns,omitempty"`
+	// Kept is what the run kept of its per-call values (probe.Keep).
+	Kept probe.Kept `json:"kept,omitempty"`
 }
 
 // Child is the child side: args are what follows ChildVerb (probe name,
@@ -400,7 +427,10 @@ func Child(args []string, all []probe.Probe, stdout, stderr io.Writer) int {
 		return 2
 	}
 	var out childOutput
-	out.Values, err = p.Run(context.Background(), params)
+	ctx, kept := probe.WithKept(context.Background())
+	start := time.Now()
+	out.Values, err = p.Run(ctx, params)
+	elapsed := time.Since(start)
 	if err == nil {
 		err = finite(out.Values)
 	}
@@ -408,6 +438,10 @@ func Child(args []string, all []probe.Probe, stdout, stderr io.Writer) int {
 		out = childOutput{Unavailable: reason}
 	} else if err != nil {
 		out = childOutput{Error: err.Error()}
+	}
+	out.Elapsed = elapsed.Nanoseconds()
+	if out.Error == "" && out.Unavailable == "" && len(kept) > 0 {
+		out.Kept = kept
 	}
 	if err := json.NewEncoder(stdout).Encode(out); err != nil {
 		fmt.Fprintf(stderr, "cannot print the result: %v\n", err)
@@ -480,12 +514,15 @@ func (r *Runner) Measure(ctx context.Context, p probe.Probe, combos []probe.Para
 // each round (a run of every combination) it is handed the rounds done
 // and the rows measured so far (the combinations still being measured) and
 // says whether to do another, and how many rounds it now expects in all
-// (for progress).
+// (for progress). A combination with a count given as probe.Auto is sized
+// before its first run (see size), and its row's params are the counts
+// it ran with.
 func (r *Runner) MeasureUntil(ctx context.Context, p probe.Probe, combos []probe.Params, more func(round int, rows []dataset.Row) (bool, int), progress func(done, total int, params probe.Params)) (rows []dataset.Row, unavailable []dataset.Unavailable, failed []*RunError) {
 	rows = make([]dataset.Row, len(combos))
 	for i, c := range combos {
 		rows[i].Params = c
 	}
+	combos = slices.Clone(combos)
 	bad := make([]*RunError, len(combos))
 	gone := make([]string, len(combos)) // why a combination cannot be measured here
 	done := 0
@@ -513,7 +550,16 @@ func (r *Runner) MeasureUntil(ctx context.Context, p probe.Probe, combos []probe
 			if progress != nil {
 				progress(done, total, c)
 			}
-			v, err := r.Run(ctx, p, c)
+			var err error
+			if round == 0 {
+				if c, err = r.size(ctx, p, c); err == nil {
+					combos[i], rows[i].Params = c, c
+				}
+			}
+			var out *childOutput
+			if err == nil {
+				out, err = r.run(ctx, p, c)
+			}
 			if reason, ok := Unavailable(err); ok {
 				gone[i] = reason
 				continue
@@ -526,7 +572,13 @@ func (r *Runner) MeasureUntil(ctx context.Context, p probe.Probe, combos []probe
 				bad[i] = re
 				continue
 			}
-			rows[i].Runs = append(rows[i].Runs, v)
+			rows[i].Runs = append(rows[i].Runs, out.Values)
+			for name, xs := range out.Kept {
+				if rows[i].Kept == nil {
+					rows[i].Kept = probe.Kept{}
+				}
+				rows[i].Kept[name] = append(rows[i].Kept[name], xs...)
+			}
 		}
 		if len(live()) == 0 {
 			break

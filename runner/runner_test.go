@@ -58,6 +58,36 @@ var fakes = []probe.Probe{
 		}},
 }
 
+// sized has a count to size: its sample lasts at least n × 100 µs, after
+// a setup of 5 ms.
+var sized = probe.Probe{Spec: probe.Spec{Name: "sized", Params: []probe.Param{{Name: "api", Kind: probe.String, Default: "poll"}, {Name: "n", Kind: probe.Int, Default: "1", Sample: true}},
+	Metrics: []probe.Metric{{Name: "n", Unit: probe.Count}}},
+	Run: func(_ context.Context, p probe.Params) (probe.Values, error) {
+		if api := p.String("api"); api != "poll" {
+			return nil, probe.NotAvailable(api, "")
+		}
+		time.Sleep(5*time.Millisecond + time.Duration(p.Int("n"))*100*time.Microsecond)
+		return probe.Values{"n": float64(p.Int("n"))}, nil
+	}}
+
+// keeps keeps n values of its distribution "w" per run, and claims one it
+// has no metric for when n is 0.
+var keeps = probe.Probe{Spec: probe.Spec{Name: "keeps", Params: []probe.Param{{Name: "n", Kind: probe.Int, Default: "3"}},
+	Metrics: []probe.Metric{{Name: "p50", Unit: probe.Count, Quantile: 0.5, Of: "w"}}},
+	Run: func(ctx context.Context, p probe.Params) (probe.Values, error) {
+		n := p.Int("n")
+		if n == 0 {
+			probe.Keep(ctx, "stray", []float64{1})
+			return probe.Values{"p50": 0}, nil
+		}
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = float64(os.Getpid()%1000 + i)
+		}
+		probe.Keep(ctx, "w", xs)
+		return probe.Values{"p50": xs[n/2]}, nil
+	}}
+
 // family starts a grandchild in its own process group, writes both pids
 // to the pid file and hangs.
 var family = probe.Probe{Spec: probe.Spec{Name: "family", Metrics: []probe.Metric{{Name: "x", Unit: probe.Count}}},
@@ -162,7 +192,7 @@ const parentEnv = "RUNNER_TEST_PARENT"
 
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == ChildVerb {
-		os.Exit(Child(os.Args[2:], append(append(fakes, faulty...), family, helped), os.Stdout, os.Stderr))
+		os.Exit(Child(os.Args[2:], append(append(fakes, faulty...), family, helped, sized, keeps), os.Stdout, os.Stderr))
 	}
 	if os.Getenv(parentEnv) != "" {
 		r, err := New()
@@ -302,6 +332,70 @@ func TestMeasureRecordsUnavailable(t *testing.T) {
 	}
 	if runs != 4 {
 		t.Errorf("%d runs started, want 4 (3 of poll, 1 of kqueue)", runs)
+	}
+}
+
+// A count given as auto is sized before the first run, never reaches the
+// probe as "auto", and the row records the count it ran with: one past
+// the count whose sample already lasts RunTime, in a 1-2-3-5 step.
+func TestMeasureSizesAutoCounts(t *testing.T) {
+	r := runner(t)
+	r.RunTime = 20 * time.Millisecond
+	rows, unavailable, failed := r.Measure(context.Background(), sized,
+		[]probe.Params{{"api": "poll", "n": probe.Auto}, {"api": "kqueue", "n": probe.Auto}}, 2, nil)
+	if len(failed) != 0 || len(rows) != 1 || len(unavailable) != 1 {
+		t.Fatalf("rows %v unavailable %v failed %v", rows, unavailable, failed)
+	}
+	n, err := strconv.Atoi(rows[0].Params["n"])
+	if err != nil {
+		t.Fatalf("row params %v: the count is not a number", rows[0].Params)
+	}
+	// n × 100 µs ≥ 20 ms at n = 200: a smaller count's sample is shorter
+	// than the target however loaded the machine (sleeps only overrun).
+	if n < 200 || roundUp(n) != n {
+		t.Errorf("sized n = %d, want a 1-2-3-5 step of at least 200", n)
+	}
+	for _, run := range rows[0].Runs {
+		if run["n"] != float64(n) {
+			t.Errorf("a run measured n = %v, the row says %d", run["n"], n)
+		}
+	}
+}
+
+// What the runs keep is pooled in the row, every run's; a kept
+// distribution no metric takes quantiles of fails the run.
+func TestMeasurePoolsKeptValues(t *testing.T) {
+	r := runner(t)
+	rows, _, failed := r.Measure(context.Background(), keeps, []probe.Params{{"n": "3"}, {"n": "0"}}, 2, nil)
+	if len(rows) != 1 || len(failed) != 1 || !strings.Contains(failed[0].Cause, `kept values of "stray"`) {
+		t.Fatalf("rows %v, failed %v", rows, failed)
+	}
+	if w := rows[0].Kept["w"]; len(w) != 6 || len(rows[0].Runs) != 2 {
+		t.Errorf("kept %v over %d runs, want 3 values of each of 2 runs", w, len(rows[0].Runs))
+	}
+}
+
+func TestCountSteps(t *testing.T) {
+	for n, want := range map[int]int{0: 1, 1: 1, 4: 5, 6: 10, 11: 20, 2001: 3000, 30000: 30000, 30001: 50000} {
+		if got := roundUp(n); got != want {
+			t.Errorf("roundUp(%d) = %d, want %d", n, got, want)
+		}
+	}
+	// From a run of 1 whose sample took 1 µs, aim at 100 ms: at most 100×.
+	if got := nextCount(1, time.Microsecond, 100*time.Millisecond); got != 100 {
+		t.Errorf("nextCount grows %d×, want at most %d×", got, maxGrowth)
+	}
+	// 1,000 in 10 ms → 12,000 for 100 ms (20 % over), stepped to 20,000.
+	if got := nextCount(1000, 10*time.Millisecond, 100*time.Millisecond); got != 20000 {
+		t.Errorf("nextCount = %d, want 20000", got)
+	}
+	// 100 in 15 ms and 10,000 in 114 ms: 1 ms of the first was the
+	// sample, 14 ms setup; the second's sample is 100 ms.
+	if got := sampleTime(100, 15*time.Millisecond, 10000, 114*time.Millisecond); got != 100*time.Millisecond {
+		t.Errorf("sampleTime = %v, want 100ms", got)
+	}
+	if got := sampleTime(100, 15*time.Millisecond, 10000, 14*time.Millisecond); got != 14*time.Millisecond {
+		t.Errorf("sampleTime of a shorter second run = %v, want all of it", got)
 	}
 }
 

@@ -45,6 +45,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -136,6 +137,9 @@ func Write(w io.Writer, r *dataset.Result) error {
 	if r.Runs > 0 {
 		cfg("runs", strconv.Itoa(r.Runs))
 	}
+	if r.RunTime > 0 {
+		cfg("run-time", r.RunTime.String())
+	}
 	for _, kv := range stopConfig(r.Stop) {
 		cfg(kv[0], kv[1])
 	}
@@ -156,6 +160,14 @@ func Write(w io.Writer, r *dataset.Result) error {
 	}
 	for i, u := range r.Unavailable {
 		cfg(fmt.Sprintf("unavailable-%d", i+1), u.Params.Key()+": "+u.Reason)
+	}
+	n := 0
+	for _, row := range r.Rows {
+		for _, m := range slices.Sorted(maps.Keys(row.Pool)) {
+			n++
+			p := row.Pool[m]
+			cfg(fmt.Sprintf("pooled-%d", n), fmt.Sprintf("%s: %s %s %d", row.Params.Key(), m, strconv.FormatFloat(p.Value, 'g', -1, 64), p.N))
+		}
 	}
 	bw.WriteString("\n")
 	metrics := make([]string, 0, len(r.Units))
@@ -245,6 +257,9 @@ func Parse(data []byte, fileName string, all []probe.Probe) (*dataset.Result, er
 	}
 	first, err := readRuns(r, text, fileName)
 	if err != nil {
+		return nil, err
+	}
+	if err := (configLines{cfg, fileName}).setPooled(r); err != nil {
 		return nil, err
 	}
 	if r.Measured() {
@@ -476,6 +491,13 @@ func (h configLines) setTimes(r *dataset.Result) error {
 		}
 		r.Runs = n
 	}
+	if v, ok := h.cfg["run-time"]; ok {
+		d, err := time.ParseDuration(v.value)
+		if err != nil || d <= 0 {
+			return h.at("run-time", "%q is not a duration like 100ms", v.value)
+		}
+		r.RunTime = d
+	}
 	stop, err := readStop(h.get)
 	if err != nil {
 		return fmt.Errorf("%s: %w", h.file, err)
@@ -528,6 +550,40 @@ func (h configLines) setGaps(r *dataset.Result) error {
 	return nil
 }
 
+// setPooled sets the rows' pooled quantiles, numbered lines "pooled-N:
+// PARAMS: METRIC VALUE COUNT" from 1 up (VALUE in the metric's base unit):
+// each of a row the file holds, a metric of its units, once.
+func (h configLines) setPooled(r *dataset.Result) error {
+	rows := map[string]*dataset.Row{}
+	for i := range r.Rows {
+		rows[r.Rows[i].Params.Key()] = &r.Rows[i]
+	}
+	for i := 1; ; i++ {
+		key := "pooled-" + strconv.Itoa(i)
+		v, ok := h.cfg[key]
+		if !ok {
+			return nil
+		}
+		combo, rest, _ := strings.Cut(v.value, ": ")
+		f := strings.Fields(rest)
+		row := rows[combo]
+		if row == nil || len(f) != 3 {
+			return h.at(key, "expected \"k=v/k=v: METRIC VALUE COUNT\" of a combination the file holds runs of")
+		}
+		x, err1 := strconv.ParseFloat(f[1], 64)
+		n, err2 := strconv.Atoi(f[2])
+		_, unit := r.Units[f[0]]
+		_, dup := row.Pool[f[0]]
+		if !unit || dup || err1 != nil || err2 != nil || n < 1 || math.IsNaN(x) || math.IsInf(x, 0) {
+			return h.at(key, "%q is not a metric of the file's, given once, with a number and a count of 1 or more", rest)
+		}
+		if row.Pool == nil {
+			row.Pool = map[string]dataset.Pooled{}
+		}
+		row.Pool[f[0]] = dataset.Pooled{Value: x, N: n}
+	}
+}
+
 // paramsOf reads a benchmark line's params from its name (without
 // "Benchmark"): every param of the header's params line, in its order,
 // with one of its listed values. base is the experiment's part of names.
@@ -547,7 +603,13 @@ func paramsOf(r *dataset.Result, base, name string) (probe.Params, error) {
 		if !ok || k != want {
 			return nil, fmt.Errorf("benchmark name part %q: expected %s=VALUE, the params in the order of the params line", part, want)
 		}
-		if !slices.Contains(r.Sweep[k], v) {
+		switch {
+		case probe.IsAuto(r.Sweep[k]):
+			// A count sized per combination: the one it ran with.
+			if n, err := strconv.Atoi(v); err != nil || n < 1 || strconv.Itoa(n) != v {
+				return nil, fmt.Errorf("benchmark name part %q: param-%s is auto, so %s should be the count the run was sized to (a whole number, 1 or more)", part, k, v)
+			}
+		case !slices.Contains(r.Sweep[k], v):
 			return nil, fmt.Errorf("benchmark name part %q: %s is not one of param-%s's values (%s)", part, v, k, strings.Join(r.Sweep[k], " "))
 		}
 		p[k] = v

@@ -64,6 +64,62 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
+// A count sized per combination (auto) is stored as each row's count with
+// the target it was sized to; a row's count must be a count.
+func TestRoundTripSizedCounts(t *testing.T) {
+	r := sample()
+	r.Order = append(r.Order, "rounds")
+	r.Sweep["rounds"] = []string{probe.Auto}
+	r.RunTime = 100 * time.Millisecond
+	r.Rows[0].Params["rounds"], r.Rows[1].Params["rounds"] = "2000", "500000"
+	r.Failures[0].Params["rounds"], r.Unavailable[0].Params["rounds"] = "1", probe.Auto
+	var buf bytes.Buffer
+	if err := Write(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "param-rounds: auto\n") || !strings.Contains(buf.String(), "run-time: 100ms\n") {
+		t.Fatalf("file:\n%s", buf.String())
+	}
+	got, err := Read(bytes.NewReader(buf.Bytes()), "readiness.txt", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.RunTime != r.RunTime || got.Rows[1].Params["rounds"] != "500000" {
+		t.Errorf("read back run time %v, rows %v", got.RunTime, got.Rows)
+	}
+	bad := strings.Replace(buf.String(), "/rounds=2000 ", "/rounds=many ", 1)
+	if _, err := Read(strings.NewReader(bad), "readiness.txt", nil); err == nil || !strings.Contains(err.Error(), "param-rounds is auto") {
+		t.Errorf("a count that is not one: %v", err)
+	}
+}
+
+// A row's pooled quantiles are stored as pooled-N lines and read back;
+// one naming a combination or a metric the file lacks is refused.
+func TestRoundTripPooled(t *testing.T) {
+	r := sample()
+	r.Rows[0].Pool = map[string]dataset.Pooled{"round": {Value: 2.5e-05, N: 18000}}
+	var buf bytes.Buffer
+	if err := Write(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "pooled-1: api=poll/idle=100: round 2.5e-05 18000\n") {
+		t.Fatalf("file:\n%s", buf.String())
+	}
+	got, err := Read(bytes.NewReader(buf.Bytes()), "readiness.txt", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := got.Rows[0].Pool["round"]; p.Value != 2.5e-05 || p.N != 18000 || got.Rows[1].Pool != nil {
+		t.Errorf("read back %v and %v", got.Rows[0].Pool, got.Rows[1].Pool)
+	}
+	for _, bad := range []string{"api=kqueue/idle=100: round 1 2", "api=poll/idle=100: latency 1 2", "api=poll/idle=100: round x 2", "api=poll/idle=100: round 1 0"} {
+		text := strings.Replace(buf.String(), "api=poll/idle=100: round 2.5e-05 18000", bad, 1)
+		if _, err := Read(strings.NewReader(text), "readiness.txt", nil); err == nil || !strings.Contains(err.Error(), "pooled-1") {
+			t.Errorf("pooled-1: %s: %v", bad, err)
+		}
+	}
+}
+
 // The file must be ordinary benchmark format, so benchstat reads it as it
 // is: names with key=value parts, ns/ B/ units, configuration lines.
 func TestIsBenchfmt(t *testing.T) {

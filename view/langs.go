@@ -157,6 +157,10 @@ var Korean = &Words{
 	ReferencesHeading: "참고 문헌",
 	BackToText:        "본문의 인용 자리로",
 	Accessed:          "확인",
+	SizedCount:        "실행 시간에 맞춤",
+	PooledFormat:      "실행마다의 표본을 모두 모은 %s개에서 낸 분위수",
+	ThinSuffixFormat:  "(표본 %s개)",
+	ThinNoteFormat:    "표본 %s개에서 낸 분위수라, 그 너머에 든 표본이 %d개도 안 됩니다",
 }
 
 // English is the message table of lang: en.
@@ -312,4 +316,9 @@ var English = &Words{
 	ReferencesHeading: "References",
 	BackToText:        "Back to the citation",
 	Accessed:          "accessed",
+	SizedCount:        "sized to the run time",
+	PooledFormat:      "a quantile of all %s samples of every run, pooled",
+	ThinSuffixFormat:  "(%s samples)",
+	ThinNoteFormat:    "a quantile of %s samples: fewer than %d lie beyond it",
+	ProbeDocs:         true,
 }

@@ -9,6 +9,10 @@ type Page struct {
 	values map[*ast.Value]*Out
 	views  map[*ast.Directive]View
 	words  *Words
+	// Transcribed: the page is built from a transcribed set (the original
+	// book's M1 figures), so the prose's MeasuredMark reads as
+	// TranscribedMark: those figures were not measured by this build.
+	Transcribed bool
 }
 
 // NewPage returns a page with no views, in the words of w.

@@ -15,6 +15,7 @@ import (
 
 	"measuredbook/dataset"
 	"measuredbook/expr"
+	"measuredbook/probe"
 )
 
 // Verdict is a claim's verdict as a page shows it.
@@ -92,6 +93,7 @@ type Words struct {
 	DashedNote      string // what a plot's dashed series are
 	CumulativeShare string // a distribution plot's y axis
 	FixedPrefix     string // an experiment's fixed params
+	SizedCount      string // a count the runner sizes (auto), not yet measured
 	RuleWord        string // a claim decided by rule
 	MeasuredPrefix  string // the values a claim was decided on
 	SectionLink     string // a heading's link to itself
@@ -121,12 +123,19 @@ type Words struct {
 	NotAvailableFormat string // what, OS: the usual reason, "kqueue is not available on linux"
 	// StaleWords name what a stale result's reasons say changed (the
 	// build's English: "probe code", "params", "runs").
-	StaleWords          map[string]string
-	StaleFormat         string // reasons: a stale result's mark
-	ChangedFormat       string // what, "A → B)": one reason a result is stale
-	MissingInFormat     string // set, experiment: another set has no result
-	MissingRunFormat    string // experiment: the build's set has no result
-	MixedFormat         string // n: a value of n machines' figures
+	StaleWords       map[string]string
+	StaleFormat      string // reasons: a stale result's mark
+	ChangedFormat    string // what, "A → B)": one reason a result is stale
+	MissingInFormat  string // set, experiment: another set has no result
+	MissingRunFormat string // experiment: the build's set has no result
+	MixedFormat      string // n: a value of n machines' figures
+	PooledFormat     string // n (grouped): a quantile of every run's samples pooled
+	ThinSuffixFormat string // n (grouped): the mark of a tail quantile of too few samples
+	ThinNoteFormat   string // n (grouped), min: its hover's note
+	// ProbeDocs: a table head's hover may show the probe's own doc of its
+	// param or metric, which is in English (a page in another language
+	// shows none rather than mix languages).
+	ProbeDocs           bool
 	SettingFormat       string // experiment, param: the setting a value shows
 	FingerprintFormat   string // machine: the machine whose recorded fact a value shows
 	TranscribedFormat   string // machine: a figure of a transcribed set
@@ -302,6 +311,25 @@ func (w *Words) MissingNote(set, id string) string {
 
 // MixedNote is the note on a value that combines figures of n machines.
 func (w *Words) MixedNote(n int) string { return fmt.Sprintf(w.MixedFormat, n) }
+
+// PooledNote is the hover note of a quantile taken from every run's n
+// samples pooled.
+func PooledNote(n int) string {
+	return fmt.Sprintf("실행마다의 표본을 모두 모은 %s개에서 낸 분위수", Grouped(strconv.Itoa(n)))
+}
+
+// ThinTail marks a tail quantile taken from n samples, too few for it
+// to mean what it says (probe.Metric.ThinTail): a visible suffix and the
+// hover's note.
+func ThinTail(n int) (suffix, note string) {
+	return fmt.Sprintf("(표본 %s개)", Grouped(strconv.Itoa(n))),
+		fmt.Sprintf("표본 %s개에서 낸 분위수라, 그 너머에 든 표본이 %d개도 안 됩니다", Grouped(strconv.Itoa(n)), probe.MinTailSamples)
+}
+
+// HeadTitle is the hover of a table's head naming a probe's param or
+// metric, given the probe's own Doc, which is in English: a page in the
+// book's language (Korean) shows none rather than mix languages.
+func HeadTitle(doc string) string { return "" }
 
 // SettingNote names the setting a value shows: param name of experiment id.
 func (w *Words) SettingNote(id, name string) string { return fmt.Sprintf(w.SettingFormat, id, name) }
@@ -556,4 +584,27 @@ func (w *Words) SectionRef(chapter int, other bool, title string) string {
 		return fmt.Sprintf(w.SectionInFormat, fmt.Sprintf(w.ChapterFormat, chapter), fmt.Sprintf(w.QuoteFormat, title))
 	}
 	return fmt.Sprintf(w.QuoteFormat, title)
+}
+
+// PooledNote is the hover note of a quantile taken from every run's n
+// samples pooled.
+func (w *Words) PooledNote(n int) string {
+	return fmt.Sprintf(w.PooledFormat, Grouped(strconv.Itoa(n)))
+}
+
+// ThinTail marks a tail quantile taken from n samples, too few for it
+// to mean what it says (probe.Metric.ThinTail): a visible suffix and the
+// hover's note.
+func (w *Words) ThinTail(n int) (suffix, note string) {
+	g := Grouped(strconv.Itoa(n))
+	return fmt.Sprintf(w.ThinSuffixFormat, g), fmt.Sprintf(w.ThinNoteFormat, g, probe.MinTailSamples)
+}
+
+// HeadTitle is the hover of a table's head naming a probe's param or
+// metric, given the probe's own doc (see ProbeDocs).
+func (w *Words) HeadTitle(doc string) string {
+	if w.ProbeDocs {
+		return doc
+	}
+	return ""
 }

@@ -20,6 +20,7 @@ import (
 	"io/fs"
 	"path"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -41,7 +42,9 @@ func Of(p probe.Probe) string { return For(p, runtime.GOOS, runtime.GOARCH) }
 // parsed and printed again without its comments, with the value of every
 // Doc and Optional field of a composite literal replaced by "", and so is
 // the value of every package-level constant or variable that such a field
-// refers to (a shared method text such as blocking's emptyMethod). Layout
+// refers to (a shared method text such as blocking's emptyMethod), and
+// without the fields that say only how the build reads a figure
+// (readingKeys). Layout
 // does not count either (the file is printed as gofmt would). A file that
 // does not parse is hashed as it is.
 func For(p probe.Probe, goos, goarch string) string {
@@ -109,6 +112,12 @@ func builds(src fs.FS, name, goos, goarch string) bool {
 // docKeys are the composite-literal fields whose values are words, not code.
 var docKeys = map[string]bool{"Doc": true, "Optional": true}
 
+// readingKeys are the composite-literal fields that say how a figure is
+// read by the build (probe.Metric's Resolution, Quantile, Samples, Of),
+// never what a run does: a
+// build applies them to stored results anew, so they are left out whole.
+var readingKeys = map[string]bool{"Resolution": true, "Quantile": true, "Samples": true, "Of": true}
+
 // codeOf is a Go file as For sees it: printed without comments and with the
 // words of docKeys fields and of the declarations they name blanked. The
 // declarations a doc names are found in the same file; a package whose docs
@@ -130,6 +139,16 @@ func codeOf(name string, src []byte) []byte {
 		})
 	}
 	ast.Inspect(f, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.CompositeLit); ok {
+			lit.Elts = slices.DeleteFunc(lit.Elts, func(e ast.Expr) bool {
+				kv, ok := e.(*ast.KeyValueExpr)
+				if !ok {
+					return false
+				}
+				k, ok := kv.Key.(*ast.Ident)
+				return ok && readingKeys[k.Name]
+			})
+		}
 		if kv, ok := n.(*ast.KeyValueExpr); ok {
 			if k, ok := kv.Key.(*ast.Ident); ok && docKeys[k.Name] {
 				collect(kv.Value)

@@ -58,6 +58,7 @@ func run() time.Duration { return n * time.Second }
 		{"an Optional reason", `"when not"`, `"absent when select cannot run"`},
 		{"a text constant a Doc uses", `"one socketpair."`, `"one AF_UNIX socketpair."`},
 		{"layout", "return n * time.Second", "return n*time.Second"},
+		{"a metric's Resolution, added", `Optional: "when not"}`, `Optional: "when not", Resolution: 1}`},
 	} {
 		if !strings.Contains(base, same.old) {
 			t.Fatalf("test bug: %q not in the source", same.old)

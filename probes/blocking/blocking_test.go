@@ -108,6 +108,41 @@ func TestWake(t *testing.T) {
 	}
 }
 
+// A run keeps its wake-ups for the runner to pool: one per call, sorted,
+// spanning exactly the run's own min and max, and the metrics that take
+// quantiles of them say so.
+func TestWakeKeepsEveryWakeUp(t *testing.T) {
+	var wake probe.Probe
+	for _, p := range Probes() {
+		if p.Name == "blocking.wake" {
+			wake = p
+		}
+	}
+	params, err := wake.Resolve(map[string]string{"delay": "100us", "calls": "40"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, kept := probe.WithKept(context.Background())
+	v, err := wake.Run(ctx, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := kept["wake"]
+	if len(w) != 40 || w[0] != v["wake_min"] || w[len(w)-1] != v["wake_max"] {
+		t.Fatalf("kept %d wake-ups from %v to %v, want 40 from wake_min %g to wake_max %g", len(w), w[0], w[len(w)-1], v["wake_min"], v["wake_max"])
+	}
+	for i := 1; i < len(w); i++ {
+		if w[i] < w[i-1] {
+			t.Fatalf("kept wake-ups not sorted at %d: %g < %g", i, w[i], w[i-1])
+		}
+	}
+	for _, name := range []string{"wake_p10", "wake_p25", "wake_p75", "wake_p90", "wake_p99"} {
+		if m, _ := wake.Metric(name); m.Of != "wake" || m.Quantile <= 0 {
+			t.Errorf("%s: Of %q, Quantile %g: not a pooled quantile of the kept wake-ups", name, m.Of, m.Quantile)
+		}
+	}
+}
+
 // The writer lives for the whole run: a run makes no thread per call (a
 // writer per call would leave up to calls more threads; this checks the
 // end state, which such a leak breaks). The runtime may keep a few new

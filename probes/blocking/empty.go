@@ -84,7 +84,9 @@ write(2) to the reader's stamp just after its blocking read(2) returned.
 wake = median over calls of t1 − s; wake_mean and wake_max are the mean and the largest; wake_min, wake_p10,
 wake_p25, wake_p75, wake_p90 and wake_p99 are quantiles of the same per-call values (linear interpolation
 between order statistics: with the n values sorted, the q-quantile is x[h] + (h − ⌊h⌋)(x[⌊h⌋+1] − x[⌊h⌋]),
-h = q(n − 1), 0-based), so a run's distribution can be drawn. The interval holds the rest of the writer's
+h = q(n − 1), 0-based), so a run's distribution can be drawn. The run also hands its per-call wake-up times to
+the runner, which takes wake_p10…wake_p99 again from every run's wake-ups pooled (up to 20,000 a run): the figure
+a page shows, the per-run quantiles giving its spread. The interval holds the rest of the writer's
 write after its stamp (queueing the byte and waking the reader), the scheduler putting the reader back on a
 CPU (often the other, idle one: on a virtual machine that may mean waking an idle virtual CPU), and the
 read's return to user space.
@@ -97,11 +99,11 @@ loopback stack.`,
 		{Name: "wake_mean", Unit: probe.Seconds, Better: probe.Lower, Doc: "mean time from the writer's write to the blocked reader's return"},
 		{Name: "wake_max", Unit: probe.Seconds, Better: probe.Lower, Doc: "largest time from the writer's write to the blocked reader's return"},
 		{Name: "wake_min", Unit: probe.Seconds, Better: probe.Lower, Doc: "smallest wake-up time of the run"},
-		{Name: "wake_p10", Unit: probe.Seconds, Better: probe.Lower, Doc: "10th percentile of the run's wake-up times"},
-		{Name: "wake_p25", Unit: probe.Seconds, Better: probe.Lower, Doc: "25th percentile of the run's wake-up times"},
-		{Name: "wake_p75", Unit: probe.Seconds, Better: probe.Lower, Doc: "75th percentile of the run's wake-up times"},
-		{Name: "wake_p90", Unit: probe.Seconds, Better: probe.Lower, Doc: "90th percentile of the run's wake-up times"},
-		{Name: "wake_p99", Unit: probe.Seconds, Better: probe.Lower, Doc: "99th percentile of the run's wake-up times"},
+		{Name: "wake_p10", Unit: probe.Seconds, Better: probe.Lower, Quantile: 0.10, Samples: "calls", Of: "wake", Doc: "10th percentile of the run's wake-up times"},
+		{Name: "wake_p25", Unit: probe.Seconds, Better: probe.Lower, Quantile: 0.25, Samples: "calls", Of: "wake", Doc: "25th percentile of the run's wake-up times"},
+		{Name: "wake_p75", Unit: probe.Seconds, Better: probe.Lower, Quantile: 0.75, Samples: "calls", Of: "wake", Doc: "75th percentile of the run's wake-up times"},
+		{Name: "wake_p90", Unit: probe.Seconds, Better: probe.Lower, Quantile: 0.90, Samples: "calls", Of: "wake", Doc: "90th percentile of the run's wake-up times"},
+		{Name: "wake_p99", Unit: probe.Seconds, Better: probe.Lower, Quantile: 0.99, Samples: "calls", Of: "wake", Doc: "99th percentile of the run's wake-up times"},
 	},
 }
 
@@ -149,6 +151,9 @@ func runWake(ctx context.Context, p probe.Params) (probe.Values, error) {
 		sum += x
 	}
 	sort.Float64s(w)
+	// The quantiles a page shows are taken from every run's wake-ups
+	// pooled: a p99 of one run of 2,000 is its 20th slowest.
+	probe.Keep(ctx, "wake", w)
 	return probe.Values{
 		"wake":      kern.Quantile(w, 0.5),
 		"wake_mean": sum / float64(len(w)),

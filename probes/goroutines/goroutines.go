@@ -83,7 +83,7 @@ the goroutine on its wait queue. There is no C equivalent; the nearest is swapco
 	Metrics: []probe.Metric{
 		{Name: "handoff", Unit: probe.Seconds, Better: probe.Lower, Doc: "time per hand-off (elapsed / (2 × handoffs))"},
 		{Name: "goroutines", Unit: probe.Count, Doc: "live goroutines just before the timed run"},
-		{Name: "threads", Unit: probe.Count, Doc: "the process's live OS threads just before the timed run (/proc/self/status)",
+		{Name: "threads", Unit: probe.Count, Resolution: 1, Doc: "the process's live OS threads just before the timed run (/proc/self/status)",
 			Optional: "absent where the live thread count cannot be read: only Linux's /proc/self/status is read (the runtime's threadcreate profile counts threads ever created, not live ones)"},
 		{Name: "vcsw", Unit: probe.Count, Doc: "voluntary context switches of the whole process per hand-off (RUSAGE_SELF): near 0 when no OS thread sleeps"},
 	},

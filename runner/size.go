@@ -1,0 +1,101 @@
+package runner
+
+import (
+	"context"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"time"
+
+	"measuredbook/probe"
+)
+
+// DefaultRunTime is the sample one run of a sized count (probe.Auto)
+// lasts when the Runner's RunTime is not set: long enough that the clock's
+// resolution and a scheduler's tick or two are small beside it.
+const DefaultRunTime = 100 * time.Millisecond
+
+// Sizing bounds: how many runs may size one combination, how much a count
+// may grow from one to the next (go test's 100×), and the largest count.
+const (
+	sizingRuns = 8
+	maxGrowth  = 100
+	maxCount   = 1_000_000_000
+)
+
+// size returns c with every Sample param given as probe.Auto replaced by
+// a count, found as go test -benchtime finds b.N: runs of 1, then of
+// counts predicted from the last run (20 % over the target, at most 100×
+// the last, rounded up to 1, 2, 3 or 5 × 10^k so that the recorded counts
+// read well), until a run's sample lasts at least RunTime. A run's sample
+// is what its count adds: the growth of the probe's Run time between the
+// last two runs, scaled to the count, so that the setup a run pays
+// whatever its count (10,000 idle sockets made and closed) is not taken
+// for it. Several Auto params of one probe grow together. The sizing runs
+// are not kept: they are the combination's warm-up.
+func (r *Runner) size(ctx context.Context, p probe.Probe, c probe.Params) (probe.Params, error) {
+	var auto []string
+	for k, v := range c {
+		if v == probe.Auto {
+			auto = append(auto, k)
+		}
+	}
+	if len(auto) == 0 {
+		return c, nil
+	}
+	target := r.RunTime
+	if target <= 0 {
+		target = DefaultRunTime
+	}
+	n, prevN := 1, 0
+	var prevT time.Duration
+	for i := 1; ; i++ {
+		try := maps.Clone(c)
+		for _, k := range auto {
+			try[k] = strconv.Itoa(n)
+		}
+		out, err := r.run(ctx, p, try)
+		if err != nil {
+			return nil, err
+		}
+		t := time.Duration(out.Elapsed)
+		sample := sampleTime(prevN, prevT, n, t)
+		if sample >= target || i == sizingRuns || n >= maxCount {
+			return try, nil
+		}
+		prevN, prevT = n, t
+		n = nextCount(n, sample, target)
+	}
+}
+
+// sampleTime is how much of a run of n that took t its count accounts
+// for, given the run before it (prevN in prevT; prevN 0 for none): the
+// growth between the two scaled to n, or all of t when there is no
+// earlier run or the later was not the longer (noise).
+func sampleTime(prevN int, prevT time.Duration, n int, t time.Duration) time.Duration {
+	if prevN <= 0 || n <= prevN || t <= prevT {
+		return t
+	}
+	return time.Duration(float64(t-prevT) / float64(n-prevN) * float64(n))
+}
+
+// nextCount predicts the count whose sample lasts target, from a run of n
+// whose sample lasted sample: go test's predictN, rounded up.
+func nextCount(n int, sample, target time.Duration) int {
+	next := float64(n) * maxGrowth
+	if sample > 0 {
+		next = math.Min(next, 1.2*float64(n)*float64(target)/float64(sample))
+	}
+	next = math.Max(next, float64(n+1))
+	return roundUp(int(math.Min(math.Ceil(next), maxCount)))
+}
+
+// roundUp is the least of 1, 2, 3 and 5 × 10^k at least n.
+func roundUp(n int) int {
+	for base := 1; ; base *= 10 {
+		if i := slices.IndexFunc([]int{1, 2, 3, 5}, func(m int) bool { return m*base >= n }); i >= 0 {
+			return []int{1, 2, 3, 5}[i] * base
+		}
+	}
+}
