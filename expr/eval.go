@@ -476,12 +476,8 @@ func (ev *evaluator) match(r *refNode, m *Metric) ([]Sample, error) {
 	names := paramNames(m)
 	for _, s := range r.sels {
 		if !slices.Contains(names, s.key) {
-			msg := fmt.Sprintf("%s has no param %q", r.ref.Experiment, s.key)
-			if c := Closest(s.key, names); c != "" {
-				msg += fmt.Sprintf(" (did you mean %s?)", c)
-			} else if len(names) > 0 {
-				msg += "; its params are " + strings.Join(names, ", ")
-			} else {
+			msg := fmt.Sprintf("%s has no param %q", r.ref.Experiment, s.key) + suggest(s.key, names, "its params are")
+			if len(names) == 0 {
 				msg += "; it has no params, so write " + r.ref.Experiment + "." + r.ref.Metric + "[]"
 			}
 			return nil, &Error{Off: s.keyOff, Len: s.keyEnd - s.keyOff, Msg: msg}
@@ -492,9 +488,7 @@ func (ev *evaluator) match(r *refNode, m *Metric) ([]Sample, error) {
 			// Suggest a spelling only for words: "did you mean 0?" for
 			// sleeping=5 would point at a neighbour, not a typo.
 			if _, err := strconv.ParseFloat(s.val, 64); err != nil {
-				if c := Closest(s.val, known); c != "" {
-					msg += fmt.Sprintf(" (did you mean %s?)", c)
-				}
+				msg += DidYouMean(s.val, known)
 			}
 			return nil, &Error{Off: s.valOff, Len: s.valEnd - s.valOff,
 				Msg: msg + fmt.Sprintf("; %s is one of %s", s.key, listValues(known))}
@@ -601,13 +595,7 @@ func (ev *evaluator) sweepOf(n *callNode) (sweep, error) {
 	}
 	names := paramNames(m)
 	if !slices.Contains(names, p.name) {
-		msg := fmt.Sprintf("%s has no param %q", r.ref.Experiment, p.name)
-		if c := Closest(p.name, names); c != "" {
-			msg += fmt.Sprintf(" (did you mean %s?)", c)
-		} else if len(names) > 0 {
-			msg += "; its params are " + strings.Join(names, ", ")
-		}
-		return sweep{}, errAt(p, "%s", msg)
+		return sweep{}, errAt(p, "%s has no param %q%s", r.ref.Experiment, p.name, suggest(p.name, names, "its params are"))
 	}
 	for _, s := range r.sels {
 		if s.key == p.name {

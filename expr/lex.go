@@ -188,9 +188,7 @@ func lexNumber(src string, i int) (token, error) {
 		}
 		if !ok {
 			msg := fmt.Sprintf("unknown unit %q in %s", suffix, src[start:i])
-			if c := Closest(suffix, unitNames); c != "" {
-				msg += fmt.Sprintf(" (did you mean %s?)", c)
-			}
+			msg += DidYouMean(suffix, unitNames)
 			msg += "; units are " + strings.Join(unitNames, ", ")
 			return token{}, &Error{Off: numEnd, Len: i - numEnd, Msg: msg}
 		}
