@@ -11,10 +11,11 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"runtime"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -247,14 +248,9 @@ func (p Params) must(name string) string {
 
 // Key is the params in a stable order, "k=v/k=v", as in a benchmark name.
 func (p Params) Key() string {
-	keys := make([]string, 0, len(p))
-	for k := range p {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = k + "=" + p[k]
+	parts := make([]string, 0, len(p))
+	for _, k := range slices.Sorted(maps.Keys(p)) {
+		parts = append(parts, k+"="+p[k])
 	}
 	return strings.Join(parts, "/")
 }
@@ -288,12 +284,7 @@ func Canonical(p Param, v string) (string, error) {
 		if v == "" || strings.ContainsAny(v, "/= \t") {
 			return "", fmt.Errorf("param %s wants a word without '/', '=' or spaces, got %q", p.Name, v)
 		}
-		if len(p.Choices) > 0 {
-			for _, c := range p.Choices {
-				if c == v {
-					return v, nil
-				}
-			}
+		if len(p.Choices) > 0 && !slices.Contains(p.Choices, v) {
 			return "", fmt.Errorf("param %s wants one of %s, got %q", p.Name, strings.Join(p.Choices, ", "), v)
 		}
 		return v, nil

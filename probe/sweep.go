@@ -1,6 +1,9 @@
 package probe
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // MaxCombos bounds a sweep, and MaxRuns its runs per combination: each
 // run is a child process of its own.
@@ -56,10 +59,8 @@ func (w *Sweep) Add(p Param, v string) error {
 	if err != nil {
 		return err
 	}
-	for _, have := range w.Values[p.Name] {
-		if have == c {
-			return fmt.Errorf("param %s: value %s repeats in the sweep", p.Name, c)
-		}
+	if slices.Contains(w.Values[p.Name], c) {
+		return fmt.Errorf("param %s: value %s repeats in the sweep", p.Name, c)
 	}
 	w.Values[p.Name] = append(w.Values[p.Name], c)
 	return nil

@@ -2,7 +2,8 @@ package store
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -29,11 +30,7 @@ func fingerprintConfig(f dataset.Fingerprint) [][2]string {
 	if f.Virtual != "" {
 		c = append(c, [2]string{"machine-virtual", f.Virtual})
 	}
-	keys := make([]string, 0, len(f.Limits))
-	for k := range f.Limits {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(f.Limits))
 	for _, k := range keys {
 		c = append(c, [2]string{"limit-" + k, f.Limits[k]})
 	}

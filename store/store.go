@@ -45,11 +45,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -158,11 +158,7 @@ func Write(w io.Writer, r *dataset.Result) error {
 		cfg(fmt.Sprintf("unavailable-%d", i+1), u.Params.Key()+": "+u.Reason)
 	}
 	bw.WriteString("\n")
-	metrics := make([]string, 0, len(r.Units))
-	for m := range r.Units {
-		metrics = append(metrics, m)
-	}
-	sort.Strings(metrics)
+	metrics := slices.Sorted(maps.Keys(r.Units))
 	for _, row := range r.Rows {
 		name := BenchName(r, row.Params)
 		for _, run := range row.Runs {
