@@ -47,9 +47,6 @@ func (f *buildFlags) flags(fs *pflag.FlagSet) {
 }
 
 func (f *buildFlags) run(ctx context.Context, c *cmd, args []string) error {
-	if len(args) > 0 {
-		return usagef("build takes no arguments, got %q (see go run . build --help)", args)
-	}
 	renderGC()
 	opts, err := options(f.dirs, f.set, c.stderr)
 	if err != nil {
@@ -160,9 +157,6 @@ var statusVerb = verb{name: "status", summary: "say for every experiment whether
 	setup:   withFlags[statusFlags]}
 
 func (f *statusFlags) run(ctx context.Context, c *cmd, args []string) error {
-	if len(args) > 0 {
-		return usagef("status takes no arguments, got %q (see go run . status --help)", args)
-	}
 	opts, b, res, err := f.load(c.stderr)
 	if err != nil {
 		return err
@@ -235,9 +229,6 @@ func (f *checkFlags) flags(fs *pflag.FlagSet) {
 }
 
 func (f *checkFlags) run(ctx context.Context, c *cmd, args []string) error {
-	if len(args) > 0 {
-		return usagef("check takes no arguments, got %q (see go run . check --help)", args)
-	}
 	opts, b, res, err := f.load(c.stderr)
 	if err != nil {
 		return err

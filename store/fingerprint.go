@@ -30,8 +30,7 @@ func fingerprintConfig(f dataset.Fingerprint) [][2]string {
 	if f.Virtual != "" {
 		c = append(c, [2]string{"machine-virtual", f.Virtual})
 	}
-	keys := slices.Sorted(maps.Keys(f.Limits))
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(f.Limits)) {
 		c = append(c, [2]string{"limit-" + k, f.Limits[k]})
 	}
 	return c
