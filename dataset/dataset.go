@@ -65,6 +65,18 @@ type Row struct {
 	Runs   []probe.Values
 }
 
+// Values are the row's runs' values of metric, in the runs' order; a run
+// without the metric (an optional one) has none.
+func (row Row) Values(metric string) []float64 {
+	var vals []float64
+	for _, run := range row.Runs {
+		if v, ok := run[metric]; ok {
+			vals = append(vals, v)
+		}
+	}
+	return vals
+}
+
 // Failure is a combination that could not be measured, and why.
 type Failure struct {
 	Params probe.Params
@@ -131,12 +143,7 @@ const Confidence = 0.95
 // relative precision to reach, and is known once its interval is within
 // ±precision of one event.
 func Interval(row Row, metric string, unit probe.Unit) float64 {
-	var vals []float64
-	for _, run := range row.Runs {
-		if v, ok := run[metric]; ok {
-			vals = append(vals, v)
-		}
-	}
+	vals := row.Values(metric)
 	if len(vals) == 0 {
 		return 0 // an optional metric absent from every run: nothing to know
 	}
@@ -196,12 +203,7 @@ type Summary struct {
 // reports it (benchmath.AssumeNothing's), and the min and max over the
 // runs.
 func Summarize(row Row, metric string) (Summary, bool) {
-	var vals []float64
-	for _, run := range row.Runs {
-		if v, ok := run[metric]; ok {
-			vals = append(vals, v)
-		}
-	}
+	vals := row.Values(metric)
 	if len(vals) == 0 {
 		return Summary{}, false
 	}

@@ -227,12 +227,7 @@ func line(id string, ra *dataset.Result, params probe.Params, m string, sa, sb *
 }
 
 func sample(row dataset.Row, metric string) *benchmath.Sample {
-	var vals []float64
-	for _, run := range row.Runs {
-		if v, ok := run[metric]; ok {
-			vals = append(vals, v)
-		}
-	}
+	vals := row.Values(metric)
 	if len(vals) == 0 {
 		return nil
 	}
