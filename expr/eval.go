@@ -336,22 +336,15 @@ func (ev *evaluator) fact(n *factNode) (Value, error) {
 	case "memory":
 		return point(float64(f.Memory), Bytes), nil
 	case "virtual":
-		switch f.Virtual {
-		case "yes":
-			return Value{Kind: Bool, Truth: True}, nil
-		case "no":
-			return Value{Kind: Bool, Truth: False}, nil
+		if f.Virtual != "yes" && f.Virtual != "no" {
+			return Value{}, errAt(n, "machine %s did not record whether it is a virtual machine (its results predate the record; measure again)", f.Name)
 		}
-		return Value{}, errAt(n, "machine %s did not record whether it is a virtual machine (its results predate the record; measure again)", f.Name)
+		return truth(f.Virtual == "yes"), nil
 	case "linux", "darwin", "freebsd":
-		goos := f.OS
-		if goos == "" {
+		if f.OS == "" {
 			return Value{}, errAt(n, "machine %s did not record its kernel (machine-kernel %q names none of %s)", f.Name, f.Kernel, strings.Join(osFacts, ", "))
 		}
-		if goos == n.field {
-			return Value{Kind: Bool, Truth: True}, nil
-		}
-		return Value{Kind: Bool, Truth: False}, nil
+		return truth(f.OS == n.field), nil
 	}
 	key, half := limitKey(n.field)
 	text, ok := f.Limits[key]

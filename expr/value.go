@@ -346,6 +346,9 @@ func scalars(vs ...Value) error {
 	return nil
 }
 
+// truth is a decided condition.
+func truth(holds bool) Value { return Value{Kind: Bool, Truth: decide(holds, !holds)} }
+
 func decide(holds, fails bool) Truth {
 	switch {
 	case holds:
