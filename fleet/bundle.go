@@ -26,6 +26,7 @@ package fleet
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -200,12 +201,8 @@ func (br *bundleReader) header() (set string, n int, err error) {
 	if len(fields) == 0 || fields[0] != magic {
 		return "", 0, br.at("not a measuredbook bundle (it should start with %q; write one with: go run . bundle > FILE)", magic)
 	}
-	if len(fields) < 2 || fields[1] != Version {
-		got := "none"
-		if len(fields) >= 2 {
-			got = fields[1]
-		}
-		return "", 0, br.at("bundle format %s is not one this checkout reads (it reads %s)", got, Version)
+	if v := field(fields, 1); v != Version {
+		return "", 0, br.at("bundle format %s is not one this checkout reads (it reads %s)", cmp.Or(v, "none"), Version)
 	}
 	set, ok1 := strings.CutPrefix(field(fields, 2), "set=")
 	count, ok2 := strings.CutPrefix(field(fields, 3), "files=")
