@@ -9,7 +9,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
-	"sort"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -201,14 +201,8 @@ func (f *statusFlags) run(ctx context.Context, c *cmd, args []string) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	var other []string
-	for _, s := range res.Sets() {
-		if s != set {
-			other = append(other, s)
-		}
-	}
-	sort.Strings(other)
-	if len(other) > 0 {
+	// Sets are sorted by name, as the folder lists them.
+	if other := slices.DeleteFunc(res.Sets(), func(s string) bool { return s == set }); len(other) > 0 {
 		fmt.Fprintf(c.stdout, "other sets: %s\n", strings.Join(other, ", "))
 	}
 	return errors.Join(unreadable...)
