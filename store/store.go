@@ -113,15 +113,8 @@ func benchBase(r *dataset.Result) string {
 // Write writes r in benchfmt form.
 func Write(w io.Writer, r *dataset.Result) error {
 	bw := bufio.NewWriter(w)
-	cfg := func(k, v string) {
-		v = strings.Map(func(c rune) rune {
-			if c == '\n' || c == '\r' {
-				return ' '
-			}
-			return c
-		}, v)
-		fmt.Fprintf(bw, "%s: %s\n", k, v)
-	}
+	oneLine := strings.NewReplacer("\n", " ", "\r", " ")
+	cfg := func(k, v string) { fmt.Fprintf(bw, "%s: %s\n", k, oneLine.Replace(v)) }
 	// What is not known (a transcribed result has no hash, runs or start)
 	// is left out rather than written as a zero that reads as a fact.
 	cfg("experiment", r.Experiment)
