@@ -578,25 +578,15 @@ func ReadFile(path string, max int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Read in one go into a buffer of the file's size, plus a byte to see
-	// it grow: a build reads every chapter and result.
-	data := make([]byte, 0, fi.Size()+1)
-	for {
-		n, err := f.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if int64(len(data)) > max {
-			return nil, fmt.Errorf("%s: grew past %d bytes while being read", path, max)
-		}
-		if err == io.EOF {
-			return data, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if len(data) == cap(data) {
-			data = slices.Grow(data, len(data))
-		}
+	// A buffer of the file's size: a build reads every chapter and result.
+	buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(f, max+1)); err != nil {
+		return nil, err
 	}
+	if int64(buf.Len()) > max {
+		return nil, fmt.Errorf("%s: grew past %d bytes while being read", path, max)
+	}
+	return buf.Bytes(), nil
 }
 
 // regular checks that path is a regular file of at most max bytes.
