@@ -216,22 +216,6 @@ func Summarize(row Row, metric string) (Summary, bool) {
 	return Summary{Median: median, Min: vals[0], Max: vals[len(vals)-1], N: len(vals)}, true
 }
 
-// Spread is the largest (max−min)/median over every row and metric, the
-// single "spread" a provenance line quotes.
-func (r *Result) Spread() float64 {
-	worst := 0.0
-	for _, row := range r.Rows {
-		for m := range r.Units {
-			s, ok := Summarize(row, m)
-			if !ok || s.Median == 0 || s.N < 2 {
-				continue
-			}
-			worst = math.Max(worst, (s.Max-s.Min)/math.Abs(s.Median))
-		}
-	}
-	return worst
-}
-
 // Combos is the cartesian product of a sweep: every combination of the
 // values each param of order takes, the first param outermost (so a table
 // of combinations reads like nested loops).

@@ -217,15 +217,6 @@ func (p Params) Int(name string) int {
 	return v
 }
 
-// Float returns a Float param.
-func (p Params) Float(name string) float64 {
-	v, err := strconv.ParseFloat(p.must(name), 64)
-	if err != nil {
-		panic(err)
-	}
-	return v
-}
-
 // Duration returns a Duration param.
 func (p Params) Duration(name string) time.Duration {
 	v, err := time.ParseDuration(p.must(name))

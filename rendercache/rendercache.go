@@ -146,9 +146,6 @@ func (m *memo) put(k memoKey, v []byte) {
 	m.size += len(v)
 }
 
-// Dir is the cache's folder.
-func (c *Cache) Dir() string { return c.dir }
-
 // Entries are refreshed (written again with the time of their use) when
 // used and older than refresh, and dropped by Trim when unused for maxAge.
 const (
