@@ -23,7 +23,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"hash/crc32"
 	"os"
 	"slices"
 	"sync"
@@ -199,7 +198,7 @@ func (c *Cache) Put(k Key, data []byte) error {
 	if c.index == nil {
 		c.index = readIndex(c.dir)
 	}
-	c.index[k] = loc{data: data, crc: crc32.Checksum(data, castagnoli), stamp: c.now().Unix()}
+	c.index[k] = loc{data: data, stamp: c.now().Unix()}
 	c.mu.Unlock()
 	c.mem.put(memoKey{false, k}, data)
 	return nil

@@ -1,6 +1,8 @@
 package rendercache
 
 import (
+	"bytes"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -98,16 +100,22 @@ func TestPacks(t *testing.T) {
 	}
 }
 
-// A damaged pack (cut short, a byte of its index changed, another format)
-// is not used, and is removed; a payload damaged inside a sound pack
-// loses that entry only.
+// A damaged pack (cut short, a name in its directory changed, an entry's
+// header changed, emptied) is not used, and is removed; a payload damaged
+// inside a sound pack loses that entry only.
 func TestDamagedPacks(t *testing.T) {
 	for name, damage := range map[string]func([]byte) []byte{
-		"cut":     func(b []byte) []byte { return b[:len(b)-1] },
-		"index":   func(b []byte) []byte { b[len(b)-trailerSize-2] ^= 0x20; return b },
-		"format":  func(b []byte) []byte { b[len(magic)-2]++; return b },
+		"cut": func(b []byte) []byte { return b[:len(b)-1] },
+		"index": func(b []byte) []byte {
+			// The first name in the central directory, whose offset the
+			// directory's end record holds, 16 bytes into it.
+			dir := binary.LittleEndian.Uint32(b[len(b)-22+16:])
+			b[dir+46] ^= 0x40
+			return b
+		},
+		"format":  func(b []byte) []byte { b[0]++; return b },
 		"empty":   func([]byte) []byte { return nil },
-		"payload": func(b []byte) []byte { b[len(magic)] ^= 0x20; return b },
+		"payload": func(b []byte) []byte { b[bytes.Index(b, []byte("<p>a page</p>"))] ^= 0x20; return b },
 	} {
 		dir := t.TempDir()
 		c := Open(dir)
