@@ -19,9 +19,6 @@ var adoptVerb = verb{name: "adopt", summary: "make this machine the book's machi
 // for every experiment, book.yaml's machine: names it, so a plain build
 // on any clone publishes this machine's numbers.
 func (f *adoptFlags) run(ctx context.Context, c *cmd, args []string) error {
-	if len(args) > 0 {
-		return usagef("adopt takes no arguments, got %q", args)
-	}
 	opts, b, res, err := (&bookSet{dirs: f.dirs, set: setChoice{here: true}}).load(c.stderr)
 	if err != nil {
 		return err

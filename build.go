@@ -9,7 +9,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
-	"sort"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -47,9 +47,6 @@ func (f *buildFlags) flags(fs *pflag.FlagSet) {
 }
 
 func (f *buildFlags) run(ctx context.Context, c *cmd, args []string) error {
-	if len(args) > 0 {
-		return usagef("build takes no arguments, got %q (see go run . build --help)", args)
-	}
 	renderGC()
 	opts, err := options(f.dirs, f.set, c.stderr)
 	if err != nil {
@@ -160,9 +157,6 @@ var statusVerb = verb{name: "status", summary: "say for every experiment whether
 	setup:   withFlags[statusFlags]}
 
 func (f *statusFlags) run(ctx context.Context, c *cmd, args []string) error {
-	if len(args) > 0 {
-		return usagef("status takes no arguments, got %q (see go run . status --help)", args)
-	}
 	opts, b, res, err := f.load(c.stderr)
 	if err != nil {
 		return err
@@ -207,14 +201,8 @@ func (f *statusFlags) run(ctx context.Context, c *cmd, args []string) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	var other []string
-	for _, s := range res.Sets() {
-		if s != set {
-			other = append(other, s)
-		}
-	}
-	sort.Strings(other)
-	if len(other) > 0 {
+	// Sets are sorted by name, as the folder lists them.
+	if other := slices.DeleteFunc(res.Sets(), func(s string) bool { return s == set }); len(other) > 0 {
 		fmt.Fprintf(c.stdout, "other sets: %s\n", strings.Join(other, ", "))
 	}
 	return errors.Join(unreadable...)
@@ -235,9 +223,6 @@ func (f *checkFlags) flags(fs *pflag.FlagSet) {
 }
 
 func (f *checkFlags) run(ctx context.Context, c *cmd, args []string) error {
-	if len(args) > 0 {
-		return usagef("check takes no arguments, got %q (see go run . check --help)", args)
-	}
 	opts, b, res, err := f.load(c.stderr)
 	if err != nil {
 		return err

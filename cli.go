@@ -19,8 +19,9 @@ import (
 	"measuredbook/store"
 )
 
-// verb is one command: its help, and setup, which declares the verb's
-// own flags on a fresh flag set and returns what runs the verb with them.
+// verb is one command: its help (args is the synopsis of its arguments;
+// a verb without refuses any), and setup, which declares the verb's own
+// flags on a fresh flag set and returns what runs the verb with them.
 type verb struct {
 	name, args, summary, example string
 	setup                        func(fs *pflag.FlagSet) action
@@ -197,6 +198,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 				return errHelp
 			}
 			return usagef("%s: %v (see go run . %s --help)", v.name, err, v.name)
+		}
+		if v.args == "" && fs.NArg() > 0 {
+			return usagef("%s takes no arguments, got %q (see go run . %s --help)", v.name, fs.Args(), v.name)
 		}
 		return act(ctx, c, fs.Args())
 	}

@@ -66,9 +66,6 @@ func (f *compareFlags) flags(fs *pflag.FlagSet) {
 }
 
 func (f *bundleFlags) run(ctx context.Context, c *cmd, args []string) error {
-	if len(args) > 0 {
-		return usagef("bundle takes no arguments, got %q (the set is --machine NAME; the bundle goes to stdout)", args)
-	}
 	set := f.machine
 	if set == "" {
 		set = machine.Current().Name

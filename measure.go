@@ -102,9 +102,6 @@ var probesVerb = verb{name: "probes", summary: "list every probe with its params
 	setup:   func(*pflag.FlagSet) action { return runProbes }}
 
 func runProbes(ctx context.Context, c *cmd, args []string) error {
-	if len(args) > 0 {
-		return usagef("probes takes no arguments, got %q (to measure one: go run . probe NAME)", args)
-	}
 	w := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
 	for _, p := range probes.All() {
 		fmt.Fprintf(w, "%s\n  %s\n", p.Name, strings.ReplaceAll(p.Doc, "\n", "\n  "))

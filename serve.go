@@ -33,9 +33,6 @@ func (f *serveFlags) flags(fs *pflag.FlagSet) {
 }
 
 func (f *serveFlags) run(ctx context.Context, c *cmd, args []string) error {
-	if len(args) > 0 {
-		return usagef("serve takes no arguments, got %q", args)
-	}
 	opts, err := options(f.dirs, f.set, c.stderr)
 	if err != nil {
 		return err

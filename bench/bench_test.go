@@ -14,7 +14,7 @@ import (
 // write generates a book of n chapters with seed into a new folder.
 func write(t *testing.T, seed uint64, n int) string {
 	t.Helper()
-	set, err := bookSet("../chapters/book.yaml")
+	set, err := bookSet("../chapters")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestGenerateIsDeterministic(t *testing.T) {
 // as go run ./bench --work DIR does when run twice: the incremental copy
 // is made again, with the second book's chapters.
 func TestWriteAgain(t *testing.T) {
-	set, err := bookSet("../chapters/book.yaml")
+	set, err := bookSet("../chapters")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,63 +48,18 @@ func runChildStart(ctx context.Context, args []string, stdout io.Writer) error {
 	if *n < 1 {
 		return usageError("--n must be 1 or more")
 	}
-	cc, err := exec.LookPath("gcc")
-	if err != nil {
-		return usageError("gcc not found: install it with `sudo apt-get install gcc` (Debian and Ubuntu)")
-	}
-	root, err := moduleRoot()
-	if err != nil {
-		return err
-	}
 	dir, err := os.MkdirTemp("", "measuredbook-child-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	if *tool == "" {
-		*tool = filepath.Join(dir, "measuredbook")
-		if err := goBuild(root, *tool); err != nil {
-			return err
-		}
-	}
-	progs, err := startPrograms(dir, cc)
+	progs, err := childPrograms(ctx, dir, *tool, stdout)
 	if err != nil {
 		return err
 	}
-	// The probes' binary as runs start it: linked as runner.Light links it.
-	light := filepath.Join(dir, "probes")
-	note, err := runner.BuildChild(ctx, root, light)
+	samples, err := starts(ctx, progs, *n)
 	if err != nil {
 		return err
-	}
-	name := "probe child: the probes' binary"
-	if note != "" {
-		fmt.Fprintln(stdout, "note:", note)
-		name += " (dynamic)"
-	}
-	progs = append(progs,
-		program{name, []string{light, runner.ChildVerb}},
-		program{"probe child: this whole program", []string{*tool, runner.ChildVerb}})
-
-	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
-	if err != nil {
-		return err
-	}
-	defer null.Close()
-	samples := make([][]sample, len(progs))
-	for i := range *n {
-		// Interleaved, so a change in the machine's load falls on all.
-		for k := range progs {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			p := progs[(k+i)%len(progs)]
-			s, err := start(p.argv, null)
-			if err != nil {
-				return err
-			}
-			samples[(k+i)%len(progs)] = append(samples[(k+i)%len(progs)], s)
-		}
 	}
 	fmt.Fprintf(stdout, "load average %s; %d starts of each, interleaved; medians\n", loadavg(), *n)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -126,6 +81,69 @@ func runChildStart(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// childPrograms builds, in dir, the programs whose starts are compared:
+// the empty C and Go programs, then the probes' binary and this whole
+// program (tool, or built from this module when "") started as children.
+func childPrograms(ctx context.Context, dir, tool string, stdout io.Writer) ([]program, error) {
+	cc, err := exec.LookPath("gcc")
+	if err != nil {
+		return nil, usageError("gcc not found: install it with `sudo apt-get install gcc` (Debian and Ubuntu)")
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		return nil, err
+	}
+	if tool == "" {
+		tool = filepath.Join(dir, "measuredbook")
+		if err := goBuild(root, tool); err != nil {
+			return nil, err
+		}
+	}
+	progs, err := startPrograms(dir, cc)
+	if err != nil {
+		return nil, err
+	}
+	// The probes' binary as runs start it: linked as runner.Light links it.
+	light := filepath.Join(dir, "probes")
+	note, err := runner.BuildChild(ctx, root, light)
+	if err != nil {
+		return nil, err
+	}
+	name := "probe child: the probes' binary"
+	if note != "" {
+		fmt.Fprintln(stdout, "note:", note)
+		name += " (dynamic)"
+	}
+	return append(progs,
+		program{name, []string{light, runner.ChildVerb}},
+		program{"probe child: this whole program", []string{tool, runner.ChildVerb}}), nil
+}
+
+// starts starts each program n times, interleaved so that a change in the
+// machine's load falls on all; samples[i] are progs[i]'s.
+func starts(ctx context.Context, progs []program, n int) ([][]sample, error) {
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer null.Close()
+	samples := make([][]sample, len(progs))
+	for i := range n {
+		for k := range progs {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			j := (k + i) % len(progs)
+			s, err := start(progs[j].argv, null)
+			if err != nil {
+				return nil, err
+			}
+			samples[j] = append(samples[j], s)
+		}
+	}
+	return samples, nil
 }
 
 // program is one program to start: a name and its command line.

@@ -39,7 +39,7 @@ func runIntervals(args []string, stdout io.Writer) error {
 	}
 	*chapters = cmp.Or(*chapters, filepath.Join(root, "chapters"))
 	if *set == "" {
-		if *set, err = bookSet(filepath.Join(*chapters, "book.yaml")); err != nil {
+		if *set, err = bookSet(*chapters); err != nil {
 			return err
 		}
 	}

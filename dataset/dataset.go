@@ -99,6 +99,18 @@ func (row *Row) PoolKept(ms []probe.Metric) {
 	row.Kept = nil
 }
 
+// Values are the row's runs' values of metric, in the runs' order; a run
+// without the metric (an optional one) has none.
+func (row Row) Values(metric string) []float64 {
+	var vals []float64
+	for _, run := range row.Runs {
+		if v, ok := run[metric]; ok {
+			vals = append(vals, v)
+		}
+	}
+	return vals
+}
+
 // Failure is a combination that could not be measured, and why.
 type Failure struct {
 	Params probe.Params
@@ -195,12 +207,7 @@ const Confidence = 0.95
 // relative precision to reach, and is known once its interval is within
 // ±precision of one event.
 func Interval(row Row, metric string, unit probe.Unit) float64 {
-	var vals []float64
-	for _, run := range row.Runs {
-		if v, ok := run[metric]; ok {
-			vals = append(vals, v)
-		}
-	}
+	vals := row.Values(metric)
 	if len(vals) == 0 {
 		return 0 // an optional metric absent from every run: nothing to know
 	}
@@ -248,12 +255,7 @@ type Summary struct {
 // reports it (benchmath.AssumeNothing's), or the pooled figure of a
 // quantile the row pooled (Pool), and the min and max over the runs.
 func Summarize(row Row, metric string) (Summary, bool) {
-	var vals []float64
-	for _, run := range row.Runs {
-		if v, ok := run[metric]; ok {
-			vals = append(vals, v)
-		}
-	}
+	vals := row.Values(metric)
 	if len(vals) == 0 {
 		return Summary{}, false
 	}
@@ -269,22 +271,6 @@ func Summarize(row Row, metric string) (Summary, bool) {
 		median = p.Value
 	}
 	return Summary{Median: median, Min: vals[0], Max: vals[len(vals)-1], N: len(vals)}, true
-}
-
-// Spread is the largest (max−min)/median over every row and metric, the
-// single "spread" a provenance line quotes.
-func (r *Result) Spread() float64 {
-	worst := 0.0
-	for _, row := range r.Rows {
-		for m := range r.Units {
-			s, ok := Summarize(row, m)
-			if !ok || s.Median == 0 || s.N < 2 {
-				continue
-			}
-			worst = math.Max(worst, (s.Max-s.Min)/math.Abs(s.Median))
-		}
-	}
-	return worst
 }
 
 // Combos is the cartesian product of a sweep: every combination of the

@@ -42,16 +42,6 @@ func TestSummarize(t *testing.T) {
 	}
 }
 
-func TestSpreadLeavesOutSingleRuns(t *testing.T) {
-	r := &Result{Units: map[string]probe.Unit{"round": probe.Seconds}, Rows: []Row{
-		{Runs: []probe.Values{{"round": 1}, {"round": 3}}},
-		{Runs: []probe.Values{{"round": 100}}},
-	}}
-	if got := r.Spread(); got != 1 {
-		t.Errorf("spread = %v, want 1 ((3−1)/2; the one-run row says nothing)", got)
-	}
-}
-
 // TestCombosOrder: the first param is the outermost loop, and every
 // combination holds every param.
 func TestCombosOrder(t *testing.T) {

@@ -61,6 +61,18 @@ func DidYouMean(name string, candidates []string) string {
 	return ""
 }
 
+// suggest is DidYouMean's suffix or, when no name is near, the list of
+// them after what they are: "; formats are dur, ns, …" ("" with none).
+func suggest(name string, candidates []string, what string) string {
+	if s := DidYouMean(name, candidates); s != "" {
+		return s
+	}
+	if len(candidates) == 0 {
+		return ""
+	}
+	return "; " + what + " " + strings.Join(candidates, ", ")
+}
+
 // Distance is the number of edits (insert, delete, substitute, swap two
 // adjacent letters; case ignored) that make a into b.
 func Distance(a, b string) int {

@@ -339,24 +339,17 @@ func (ev *evaluator) fact(n *factNode) (Value, error) {
 	case "memory":
 		return point(float64(f.Memory), Bytes), nil
 	case "virtual":
-		switch f.Virtual {
-		case "yes":
-			return Value{Kind: Bool, Truth: True}, nil
-		case "no":
-			return Value{Kind: Bool, Truth: False}, nil
+		if f.Virtual != "yes" && f.Virtual != "no" {
+			return Value{}, errAt(n, "machine %s did not record whether it is a virtual machine (its results predate the record; measure again)", f.Name)
 		}
 		// Not recorded (a transcribed set, older results): not known,
 		// so a condition on it takes its unsure branch.
 		return Value{Kind: Bool, Truth: Unknown}, nil
 	case "linux", "darwin", "freebsd":
-		goos := f.OS
-		if goos == "" {
+		if f.OS == "" {
 			return Value{Kind: Bool, Truth: Unknown}, nil
 		}
-		if goos == n.field {
-			return Value{Kind: Bool, Truth: True}, nil
-		}
-		return Value{Kind: Bool, Truth: False}, nil
+		return truth(f.OS == n.field), nil
 	}
 	key, half := limitKey(n.field)
 	text, ok := f.Limits[key]
@@ -489,12 +482,8 @@ func (ev *evaluator) match(r *refNode, m *Metric) ([]Sample, error) {
 	names := paramNames(m)
 	for _, s := range r.sels {
 		if !slices.Contains(names, s.key) {
-			msg := fmt.Sprintf("%s has no param %q", r.ref.Experiment, s.key)
-			if c := Closest(s.key, names); c != "" {
-				msg += fmt.Sprintf(" (did you mean %s?)", c)
-			} else if len(names) > 0 {
-				msg += "; its params are " + strings.Join(names, ", ")
-			} else {
+			msg := fmt.Sprintf("%s has no param %q", r.ref.Experiment, s.key) + suggest(s.key, names, "its params are")
+			if len(names) == 0 {
 				msg += "; it has no params, so write " + r.ref.Experiment + "." + r.ref.Metric + "[]"
 			}
 			return nil, &Error{Off: s.keyOff, Len: s.keyEnd - s.keyOff, Msg: msg}
@@ -505,9 +494,7 @@ func (ev *evaluator) match(r *refNode, m *Metric) ([]Sample, error) {
 			// Suggest a spelling only for words: "did you mean 0?" for
 			// sleeping=5 would point at a neighbour, not a typo.
 			if _, err := strconv.ParseFloat(s.val, 64); err != nil {
-				if c := Closest(s.val, known); c != "" {
-					msg += fmt.Sprintf(" (did you mean %s?)", c)
-				}
+				msg += DidYouMean(s.val, known)
 			}
 			return nil, &Error{Off: s.valOff, Len: s.valEnd - s.valOff,
 				Msg: msg + fmt.Sprintf("; %s is one of %s", s.key, listValues(known))}
@@ -614,13 +601,7 @@ func (ev *evaluator) sweepOf(n *callNode) (sweep, error) {
 	}
 	names := paramNames(m)
 	if !slices.Contains(names, p.name) {
-		msg := fmt.Sprintf("%s has no param %q", r.ref.Experiment, p.name)
-		if c := Closest(p.name, names); c != "" {
-			msg += fmt.Sprintf(" (did you mean %s?)", c)
-		} else if len(names) > 0 {
-			msg += "; its params are " + strings.Join(names, ", ")
-		}
-		return sweep{}, errAt(p, "%s", msg)
+		return sweep{}, errAt(p, "%s has no param %q%s", r.ref.Experiment, p.name, suggest(p.name, names, "its params are"))
 	}
 	for _, s := range r.sels {
 		if s.key == p.name {

@@ -19,9 +19,7 @@ func (v Value) Format(format string) (string, error) {
 	}
 	if !ok {
 		msg := fmt.Sprintf("unknown format %q", format)
-		if c := Closest(format, formatNames); c != "" {
-			msg += fmt.Sprintf(" (did you mean %s?)", c)
-		}
+		msg += DidYouMean(format, formatNames)
 		return "", fmt.Errorf("%s", msg)
 	}
 	switch v.Kind {

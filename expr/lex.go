@@ -188,9 +188,7 @@ func lexNumber(src string, i int) (token, error) {
 		}
 		if !ok {
 			msg := fmt.Sprintf("unknown unit %q in %s", suffix, src[start:i])
-			if c := Closest(suffix, unitNames); c != "" {
-				msg += fmt.Sprintf(" (did you mean %s?)", c)
-			}
+			msg += DidYouMean(suffix, unitNames)
 			msg += "; units are " + strings.Join(unitNames, ", ")
 			return token{}, &Error{Off: numEnd, Len: i - numEnd, Msg: msg}
 		}
@@ -235,64 +233,31 @@ func lexSelector(src string, i int) (token, error) {
 	return token{kind: tSel, off: i, end: end, text: src[i:end]}, nil
 }
 
+// operators are the operator tokens by their text: tokNames read backwards.
+var operators = func() map[string]tokKind {
+	m := map[string]tokKind{}
+	for k, text := range tokNames {
+		if k != tEOF {
+			m[text] = k
+		}
+	}
+	return m
+}()
+
+// lexOperator reads an operator, the longest that fits: <= before <.
 func lexOperator(src string, i int, r rune, w int) (token, error) {
-	two := func(k tokKind) (token, error) { return token{kind: k, off: i, end: i + 2, text: src[i : i+2]}, nil }
-	one := func(k tokKind) (token, error) { return token{kind: k, off: i, end: i + 1, text: src[i : i+1]}, nil }
-	next := byte(0)
-	if i+1 < len(src) {
-		next = src[i+1]
+	for _, n := range []int{2, 1} {
+		if i+n <= len(src) {
+			if k, ok := operators[src[i:i+n]]; ok {
+				return token{kind: k, off: i, end: i + n, text: src[i : i+n]}, nil
+			}
+		}
 	}
 	switch r {
-	case '(':
-		return one(tLParen)
-	case ')':
-		return one(tRParen)
-	case ',':
-		return one(tComma)
-	case '+':
-		return one(tPlus)
-	case '-':
-		return one(tMinus)
-	case '*':
-		return one(tStar)
-	case '/':
-		return one(tSlash)
-	case '?':
-		return one(tQuest)
-	case ':':
-		return one(tColon)
-	case '~':
-		return one(tTilde)
-	case '<':
-		if next == '=' {
-			return two(tLE)
-		}
-		return one(tLT)
-	case '>':
-		if next == '=' {
-			return two(tGE)
-		}
-		return one(tGT)
 	case '=':
-		if next == '=' {
-			return two(tEQ)
-		}
 		return token{}, &Error{Off: i, Len: 1, Msg: "expected == to compare (a single = belongs in a selector [k=v])"}
-	case '!':
-		if next == '=' {
-			return two(tNE)
-		}
-		return one(tNot)
 	case '&':
-		if next == '&' {
-			return two(tAnd)
-		}
 		return token{}, &Error{Off: i, Len: 1, Msg: "expected && (a single & is not an operator)"}
-	case '|':
-		if next == '|' {
-			return two(tOr)
-		}
-		return one(tPipe)
 	case ']':
 		return token{}, &Error{Off: i, Len: 1, Msg: "unexpected ] without a ["}
 	}

@@ -224,12 +224,7 @@ func Parse(src string) (*Expr, error) {
 		}
 		canon, ok := formats[f.text]
 		if !ok {
-			msg := fmt.Sprintf("unknown format %q", f.text)
-			if c := Closest(f.text, formatNames); c != "" {
-				msg += fmt.Sprintf(" (did you mean %s?)", c)
-			} else {
-				msg += "; formats are " + strings.Join(formatNames, ", ")
-			}
+			msg := fmt.Sprintf("unknown format %q", f.text) + suggest(f.text, formatNames, "formats are")
 			return nil, &Error{Off: f.off, Len: f.end - f.off, Msg: msg}
 		}
 		e.format, e.fmtOff, e.fmtLen = canon, f.off, f.end-f.off
@@ -574,18 +569,8 @@ func (p *parser) call(name token) (node, error) {
 	if strings.Contains(name.text, ".") {
 		return nil, p.errTok(name, "%q is not a function: functions are %s", name.text, strings.Join(funcNames, ", "))
 	}
-	known := false
-	for _, f := range funcNames {
-		known = known || f == name.text
-	}
-	if !known {
-		msg := fmt.Sprintf("unknown function %q", name.text)
-		if c := Closest(name.text, funcNames); c != "" {
-			msg += fmt.Sprintf(" (did you mean %s?)", c)
-		} else {
-			msg += "; functions are " + strings.Join(funcNames, ", ")
-		}
-		return nil, p.errTok(name, "%s", msg)
+	if !slices.Contains(funcNames, name.text) {
+		return nil, p.errTok(name, "unknown function %q%s", name.text, suggest(name.text, funcNames, "functions are"))
 	}
 	p.next() // (
 	switch name.text {

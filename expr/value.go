@@ -19,15 +19,7 @@ const (
 )
 
 func (k Kind) String() string {
-	switch k {
-	case Number:
-		return "number"
-	case String:
-		return "string"
-	case Bool:
-		return "condition"
-	}
-	return fmt.Sprintf("Kind(%d)", int(k))
+	return name(k, []string{Number: "number", String: "string", Bool: "condition"}, "Kind")
 }
 
 // Dim is the physical dimension of a Number, which decides what arithmetic
@@ -42,15 +34,16 @@ const (
 
 // String names the dimension in a reader's words, for error messages.
 func (d Dim) String() string {
-	switch d {
-	case Dimensionless:
-		return "number"
-	case Duration:
-		return "duration"
-	case Bytes:
-		return "bytes"
+	return name(d, []string{Dimensionless: "number", Duration: "duration", Bytes: "bytes"}, "Dim")
+}
+
+// name is the name of an enum's value n, or TYPE(n) for one it does not
+// have.
+func name[E ~int](n E, names []string, typ string) string {
+	if n >= 0 && int(n) < len(names) {
+		return names[n]
 	}
-	return fmt.Sprintf("Dim(%d)", int(d))
+	return fmt.Sprintf("%s(%d)", typ, int(n))
 }
 
 // Truth is a three-valued truth: a comparison of intervals can be decided
@@ -387,6 +380,9 @@ func scalars(vs ...Value) error {
 	}
 	return nil
 }
+
+// truth is a decided condition.
+func truth(holds bool) Value { return Value{Kind: Bool, Truth: decide(holds, !holds)} }
 
 func decide(holds, fails bool) Truth {
 	switch {

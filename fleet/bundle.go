@@ -26,6 +26,7 @@ package fleet
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -130,111 +131,138 @@ func Write(w io.Writer, b *Bundle) error {
 // header says. It does not interpret the files (Verify does). Errors name
 // the bundle and the line.
 func Parse(r io.Reader, name string) (*Bundle, error) {
-	br := bufio.NewReader(r)
-	line := 0
-	at := func(format string, args ...any) error {
-		return fmt.Errorf("%s:%d: %s", name, line, fmt.Sprintf(format, args...))
-	}
-	next := func() (string, error) {
-		line++
-		s, err := br.ReadString('\n')
-		if err == io.EOF {
-			if s == "" {
-				return "", at("the bundle ends here, before its \"end\" line (cut short?)")
-			}
-			return "", at("the bundle is cut short inside this line")
-		}
-		if err != nil {
-			return "", at("%v", err)
-		}
-		if len(s) > 4096 {
-			return "", at("a header line of %d bytes: not a bundle", len(s))
-		}
-		return strings.TrimSuffix(s, "\n"), nil
-	}
-	head, err := next()
+	br := &bundleReader{r: bufio.NewReader(r), name: name}
+	set, n, err := br.header()
 	if err != nil {
 		return nil, err
-	}
-	fields := strings.Fields(head)
-	if len(fields) == 0 || fields[0] != magic {
-		return nil, at("not a measuredbook bundle (it should start with %q; write one with: go run . bundle > FILE)", magic)
-	}
-	if len(fields) < 2 || fields[1] != Version {
-		got := "none"
-		if len(fields) >= 2 {
-			got = fields[1]
-		}
-		return nil, at("bundle format %s is not one this checkout reads (it reads %s)", got, Version)
-	}
-	set, ok1 := strings.CutPrefix(field(fields, 2), "set=")
-	count, ok2 := strings.CutPrefix(field(fields, 3), "files=")
-	if !ok1 || !ok2 || len(fields) != 4 {
-		return nil, at("header should be %q, got %q", magic+" "+Version+" set=NAME files=N", head)
-	}
-	if err := store.CheckName("set name", set); err != nil {
-		return nil, at("%v", err)
-	}
-	n, err := strconv.Atoi(count)
-	if err != nil || n < 1 || n > MaxFiles {
-		return nil, at("files=%s: want a number of files from 1 to %d", count, MaxFiles)
 	}
 	b := &Bundle{Set: set}
 	seen := map[string]bool{}
 	for range n {
-		fl, err := next()
+		f, err := br.file(seen, n)
 		if err != nil {
 			return nil, err
 		}
-		f := strings.Fields(fl)
-		if len(f) != 4 || f[0] != "file" || !strings.HasPrefix(f[3], "sha256=") {
-			if fl == "end" {
-				return nil, at("\"end\" after %d of the %d files the header announces", len(b.Files), n)
-			}
-			return nil, at("want a file line (file NAME SIZE sha256=HEX), got %q", fl)
-		}
-		fname := f[1]
-		id, ok := strings.CutSuffix(fname, ".txt")
-		if !ok {
-			return nil, at("file %q: a results file is named ID.txt", fname)
-		}
-		if err := store.CheckName("experiment id", id); err != nil {
-			return nil, at("file %q: %v", fname, err)
-		}
-		if seen[fname] {
-			return nil, at("file %q is in the bundle twice", fname)
-		}
-		seen[fname] = true
-		size, err := strconv.ParseInt(f[2], 10, 64)
-		if err != nil || size < 0 || size > store.MaxFile {
-			return nil, at("file %s: size %q is not a number of bytes up to %d", fname, f[2], store.MaxFile)
-		}
-		want, err := hex.DecodeString(strings.TrimPrefix(f[3], "sha256="))
-		if err != nil || len(want) != sha256.Size {
-			return nil, at("file %s: %q is not a SHA-256 in hex", fname, f[3])
-		}
-		data := make([]byte, size)
-		if _, err := io.ReadFull(br, data); err != nil {
-			return nil, at("file %s: the bundle ends inside it (%d bytes announced)", fname, size)
-		}
-		if sum := sha256.Sum256(data); !bytes.Equal(sum[:], want) {
-			return nil, at("file %s: its bytes do not match its SHA-256 (%x, the bundle says %x): changed after bundling", fname, sum[:6], want[:6])
-		}
-		line += bytes.Count(data, []byte("\n"))
-		b.Files = append(b.Files, File{Name: fname, Data: data})
+		b.Files = append(b.Files, f)
 	}
-	end, err := next()
+	end, err := br.next()
 	if err != nil {
 		return nil, err
 	}
 	if end != "end" {
-		return nil, at("want \"end\" after the %d files the header announces, got %q", n, end)
+		return nil, br.at("want \"end\" after the %d files the header announces, got %q", n, end)
 	}
-	if extra, _ := br.Peek(1); len(extra) > 0 {
-		return nil, fmt.Errorf("%s:%d: more after the \"end\" line: not one bundle", name, line+1)
+	if extra, _ := br.r.Peek(1); len(extra) > 0 {
+		br.line++
+		return nil, br.at("more after the \"end\" line: not one bundle")
 	}
 	sort.Slice(b.Files, func(i, j int) bool { return b.Files[i].Name < b.Files[j].Name })
 	return b, nil
+}
+
+// bundleReader reads a bundle's lines and files, counting lines for its
+// errors.
+type bundleReader struct {
+	r    *bufio.Reader
+	name string
+	line int
+}
+
+func (br *bundleReader) at(format string, args ...any) error {
+	return fmt.Errorf("%s:%d: %s", br.name, br.line, fmt.Sprintf(format, args...))
+}
+
+// next reads the next header line, without its newline.
+func (br *bundleReader) next() (string, error) {
+	br.line++
+	s, err := br.r.ReadString('\n')
+	if err == io.EOF {
+		if s == "" {
+			return "", br.at("the bundle ends here, before its \"end\" line (cut short?)")
+		}
+		return "", br.at("the bundle is cut short inside this line")
+	}
+	if err != nil {
+		return "", br.at("%v", err)
+	}
+	if len(s) > 4096 {
+		return "", br.at("a header line of %d bytes: not a bundle", len(s))
+	}
+	return strings.TrimSuffix(s, "\n"), nil
+}
+
+// header reads the first line: the set's name and how many files follow.
+func (br *bundleReader) header() (set string, n int, err error) {
+	head, err := br.next()
+	if err != nil {
+		return "", 0, err
+	}
+	fields := strings.Fields(head)
+	if len(fields) == 0 || fields[0] != magic {
+		return "", 0, br.at("not a measuredbook bundle (it should start with %q; write one with: go run . bundle > FILE)", magic)
+	}
+	if v := field(fields, 1); v != Version {
+		return "", 0, br.at("bundle format %s is not one this checkout reads (it reads %s)", cmp.Or(v, "none"), Version)
+	}
+	set, ok1 := strings.CutPrefix(field(fields, 2), "set=")
+	count, ok2 := strings.CutPrefix(field(fields, 3), "files=")
+	if !ok1 || !ok2 || len(fields) != 4 {
+		return "", 0, br.at("header should be %q, got %q", magic+" "+Version+" set=NAME files=N", head)
+	}
+	if err := store.CheckName("set name", set); err != nil {
+		return "", 0, br.at("%v", err)
+	}
+	n, err = strconv.Atoi(count)
+	if err != nil || n < 1 || n > MaxFiles {
+		return "", 0, br.at("files=%s: want a number of files from 1 to %d", count, MaxFiles)
+	}
+	return set, n, nil
+}
+
+// file reads one file's line and its bytes, checked against the line's
+// size and SHA-256, and adds its name to seen, the files before it of the
+// n announced.
+func (br *bundleReader) file(seen map[string]bool, n int) (File, error) {
+	fl, err := br.next()
+	if err != nil {
+		return File{}, err
+	}
+	f := strings.Fields(fl)
+	if len(f) != 4 || f[0] != "file" || !strings.HasPrefix(f[3], "sha256=") {
+		if fl == "end" {
+			return File{}, br.at("\"end\" after %d of the %d files the header announces", len(seen), n)
+		}
+		return File{}, br.at("want a file line (file NAME SIZE sha256=HEX), got %q", fl)
+	}
+	fname := f[1]
+	id, ok := strings.CutSuffix(fname, ".txt")
+	if !ok {
+		return File{}, br.at("file %q: a results file is named ID.txt", fname)
+	}
+	if err := store.CheckName("experiment id", id); err != nil {
+		return File{}, br.at("file %q: %v", fname, err)
+	}
+	if seen[fname] {
+		return File{}, br.at("file %q is in the bundle twice", fname)
+	}
+	seen[fname] = true
+	size, err := strconv.ParseInt(f[2], 10, 64)
+	if err != nil || size < 0 || size > store.MaxFile {
+		return File{}, br.at("file %s: size %q is not a number of bytes up to %d", fname, f[2], store.MaxFile)
+	}
+	want, err := hex.DecodeString(strings.TrimPrefix(f[3], "sha256="))
+	if err != nil || len(want) != sha256.Size {
+		return File{}, br.at("file %s: %q is not a SHA-256 in hex", fname, f[3])
+	}
+	data := make([]byte, size)
+	if _, err := io.ReadFull(br.r, data); err != nil {
+		return File{}, br.at("file %s: the bundle ends inside it (%d bytes announced)", fname, size)
+	}
+	if sum := sha256.Sum256(data); !bytes.Equal(sum[:], want) {
+		return File{}, br.at("file %s: its bytes do not match its SHA-256 (%x, the bundle says %x): changed after bundling", fname, sum[:6], want[:6])
+	}
+	br.line += bytes.Count(data, []byte("\n"))
+	return File{Name: fname, Data: data}, nil
 }
 
 func field(f []string, i int) string {

@@ -137,13 +137,11 @@ func (c *Comparison) experiment(id string, ra, rb *dataset.Result) {
 		c.Notes = append(c.Notes, fmt.Sprintf("%s: probe %s's code differs between the sets (%.8s in %s, %.8s in %s): a difference may be the code's", id, ra.Probe, ra.Hash, c.A, rb.Hash, c.B))
 	}
 	var transcribed []string
-	for _, r := range []struct {
-		set string
-		res *dataset.Result
-	}{{c.A, ra}, {c.B, rb}} {
-		if !r.res.Measured() {
-			transcribed = append(transcribed, r.set)
-		}
+	if !ra.Measured() {
+		transcribed = append(transcribed, c.A)
+	}
+	if !rb.Measured() {
+		transcribed = append(transcribed, c.B)
 	}
 	metrics := make([]string, 0, len(ra.Units))
 	for m, u := range ra.Units {
@@ -161,8 +159,7 @@ func (c *Comparison) experiment(id string, ra, rb *dataset.Result) {
 			if sa == nil || sb == nil {
 				continue
 			}
-			l := line(id, ra, rowA.Params, m, sa, sb, transcribed)
-			c.Lines = append(c.Lines, l)
+			c.Lines = append(c.Lines, line(id, ra, rowA.Params, m, sa, sb, transcribed))
 		}
 	}
 	if onlyA > 0 || onlyB > 0 {
@@ -243,12 +240,7 @@ func line(id string, ra *dataset.Result, params probe.Params, m string, sa, sb *
 }
 
 func sample(row dataset.Row, metric string) *benchmath.Sample {
-	var vals []float64
-	for _, run := range row.Runs {
-		if v, ok := run[metric]; ok {
-			vals = append(vals, v)
-		}
-	}
+	vals := row.Values(metric)
 	if len(vals) == 0 {
 		return nil
 	}

@@ -5,8 +5,6 @@
 package machine
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"os"
 	"regexp"
@@ -62,16 +60,19 @@ func readFile(path string) string {
 	return strings.TrimSpace(string(b))
 }
 
-func cpuModel() string {
-	b, err := os.ReadFile("/proc/cpuinfo")
-	if err == nil {
-		s := bufio.NewScanner(bytes.NewReader(b))
-		for s.Scan() {
-			k, v, ok := strings.Cut(s.Text(), ":")
-			if ok && strings.TrimSpace(k) == "model name" {
-				return strings.TrimSpace(v)
-			}
+// cpuinfo is the first value of one of keys in Linux's /proc/cpuinfo.
+func cpuinfo(keys ...string) (string, bool) {
+	for _, line := range strings.Split(readFile("/proc/cpuinfo"), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && slices.Contains(keys, strings.TrimSpace(k)) {
+			return strings.TrimSpace(v), true
 		}
+	}
+	return "", false
+}
+
+func cpuModel() string {
+	if v, ok := cpuinfo("model name"); ok {
+		return v
 	}
 	if v := sysctl("machdep.cpu.brand_string"); v != "" {
 		return v
@@ -114,13 +115,8 @@ func kernelRelease() string {
 // macOS kern.hv_vmm_present, on FreeBSD kern.vm_guest. "" when unknown.
 func virtual() string {
 	yes := map[bool]string{true: "yes", false: "no"}
-	if info := readFile("/proc/cpuinfo"); info != "" {
-		for _, line := range strings.Split(info, "\n") {
-			if k, v, ok := strings.Cut(line, ":"); ok && (strings.TrimSpace(k) == "flags" || strings.TrimSpace(k) == "Features") {
-				return yes[slices.Contains(strings.Fields(v), "hypervisor")]
-			}
-		}
-		return ""
+	if v, ok := cpuinfo("flags", "Features"); ok {
+		return yes[slices.Contains(strings.Fields(v), "hypervisor")]
 	}
 	if v := sysctl("kern.vm_guest"); v != "" {
 		return yes[v != "none"]

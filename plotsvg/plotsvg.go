@@ -218,8 +218,43 @@ func (p Plot) draw(c vg.CanvasSizer) (marks []Mark, err error) {
 			err = fmt.Errorf("plotsvg: plot %q: gonum/plot panicked: %v", p.Title, r)
 		}
 	}()
-	w, h := p.size()
+	pl, style := p.frame()
+	legend := make([]entry, 0, len(p.Series))
+	for i, s := range p.Series {
+		thumbs, err := addSeries(pl, i, s)
+		if err != nil {
+			return nil, fmt.Errorf("plotsvg: series[%d] %q: %w", i, s.Name, err)
+		}
+		if s.Name != "" {
+			legend = append(legend, entry{s.Name, thumbs})
+		}
+	}
+	fixRange(&pl.X, p.XLog, false)
+	fixRange(&pl.Y, p.YLog, true)
 
+	area := draw.Crop(draw.New(c), margin, -margin, margin, -margin)
+	lsty := style(sans, 10.5)
+	lh := legendHeight(lsty, legend, area)
+	if lh > 0 {
+		lh += legendGap
+	}
+	if area.Max.Y-area.Min.Y-lh < 80 {
+		w, h := p.size()
+		return nil, fmt.Errorf("plotsvg: %d legend entries leave no room for the plot in %gx%g points", len(legend), w, h)
+	}
+	data := draw.Crop(area, 0, 0, lh, 0)
+	pl.Draw(data)
+	drawLegend(lsty, legend, area)
+	return p.marks(pl, data), nil
+}
+
+// textStyle makes a text style of a font and size.
+type textStyle func(f font.Font, size vg.Length) text.Style
+
+// frame is p's plot without its series: the title, both axes and the
+// grid, and the style its text is set in.
+func (p Plot) frame() (*plot.Plot, textStyle) {
+	w, h := p.size()
 	pl := plot.New()
 	handler := newHandler()
 	pl.TextHandler = handler
@@ -238,74 +273,51 @@ func (p Plot) draw(c vg.CanvasSizer) (marks []Mark, err error) {
 	pl.Title.Padding = 8
 	pl.Title.Text = wrap(pl.Title.TextStyle, p.Title, inner)
 
-	for _, ax := range []struct {
-		a     *plot.Axis
-		label string
-		log   bool
-		span  vg.Length
-	}{
-		{&pl.X, p.XLabel, p.XLog, inner},
-		{&pl.Y, p.YLabel, p.YLog, vg.Length(h - 2*margin)},
-	} {
-		rot := ax.a.Label.TextStyle.Rotation // the Y axis label is turned
-		ax.a.Label.TextStyle = style(sans, 11)
-		ax.a.Label.TextStyle.Rotation = rot
-		ax.a.Label.TextStyle.XAlign = draw.XCenter
-		ax.a.Label.Padding = 4
-		ax.a.Label.Text = wrap(ax.a.Label.TextStyle, ax.label, ax.span*0.9)
-		xa, ya := ax.a.Tick.Label.XAlign, ax.a.Tick.Label.YAlign
-		ax.a.Tick.Label = style(sans, 10)
-		ax.a.Tick.Label.XAlign, ax.a.Tick.Label.YAlign = xa, ya
-		ax.a.Tick.Length = 5
-		if ax.log {
-			ax.a.Scale = plot.LogScale{}
-			ax.a.Tick.Marker = &lastTicks{Ticker: logTicks{}}
-		} else {
-			ax.a.Tick.Marker = &lastTicks{Ticker: linearTicks{}}
-		}
-	}
+	styleAxis(&pl.X, p.XLabel, p.XLog, inner, style)
+	styleAxis(&pl.Y, p.YLabel, p.YLog, vg.Length(h-2*margin), style)
 
 	grid := plotter.NewGrid()
 	grid.Vertical.Color = gridGrey
 	grid.Horizontal.Color = gridGrey
 	pl.Add(grid)
+	return pl, style
+}
 
-	legend := make([]entry, 0, len(p.Series))
-	for i, s := range p.Series {
-		thumbs, err := addSeries(pl, i, s)
-		if err != nil {
-			return nil, fmt.Errorf("plotsvg: series[%d] %q: %w", i, s.Name, err)
-		}
-		if s.Name != "" {
-			legend = append(legend, entry{s.Name, thumbs})
-		}
+// styleAxis sets an axis's label (wrapped to span), its ticks and its
+// scale.
+func styleAxis(a *plot.Axis, label string, log bool, span vg.Length, style textStyle) {
+	rot := a.Label.TextStyle.Rotation // the Y axis label is turned
+	a.Label.TextStyle = style(sans, 11)
+	a.Label.TextStyle.Rotation = rot
+	a.Label.TextStyle.XAlign = draw.XCenter
+	a.Label.Padding = 4
+	a.Label.Text = wrap(a.Label.TextStyle, label, span*0.9)
+	xa, ya := a.Tick.Label.XAlign, a.Tick.Label.YAlign
+	a.Tick.Label = style(sans, 10)
+	a.Tick.Label.XAlign, a.Tick.Label.YAlign = xa, ya
+	a.Tick.Length = 5
+	if log {
+		a.Scale = plot.LogScale{}
+		a.Tick.Marker = &lastTicks{Ticker: logTicks{}}
+	} else {
+		a.Tick.Marker = &lastTicks{Ticker: linearTicks{}}
 	}
-	fixRange(&pl.X, p.XLog, false)
-	fixRange(&pl.Y, p.YLog, true)
+}
 
-	area := draw.Crop(draw.New(c), margin, -margin, margin, -margin)
-
-	lsty := style(sans, 10.5)
-	lh := legendHeight(lsty, legend, area)
-	if lh > 0 {
-		lh += legendGap
-	}
-	if area.Max.Y-area.Min.Y-lh < 80 {
-		return nil, fmt.Errorf("plotsvg: %d legend entries leave no room for the plot in %gx%g points", len(legend), w, h)
-	}
-	data := draw.Crop(area, 0, 0, lh, 0)
-	pl.Draw(data)
-	drawLegend(lsty, legend, area)
-	// The transforms gonum drew the glyphs with, in the part of the
-	// canvas the data takes; its y runs up from the bottom.
+// marks are where p's points are drawn on pl, whose data takes the part
+// data of the canvas: through the transforms gonum drew the glyphs with
+// (their y runs up from the bottom).
+func (p Plot) marks(pl *plot.Plot, data draw.Canvas) []Mark {
+	w, h := p.size()
 	dc := pl.DataCanvas(data)
 	tx, ty := pl.Transforms(&dc)
+	var marks []Mark
 	for i, s := range p.Series {
 		for k, pt := range s.Points {
 			marks = append(marks, Mark{Series: i, Point: k, Left: 100 * float64(tx(pt.X)) / w, Top: 100 * (1 - float64(ty(pt.Y))/h)})
 		}
 	}
-	return marks, nil
+	return marks
 }
 
 // addSeries adds series i to pl: error bars, then the line, then the glyphs

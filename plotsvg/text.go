@@ -1,13 +1,10 @@
 package plotsvg
 
 import (
-	"errors"
 	"math"
 	"strings"
 
-	xfont "golang.org/x/image/font"
 	"golang.org/x/image/font/sfnt"
-	"golang.org/x/image/math/fixed"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
@@ -102,51 +99,16 @@ func (h wideHandler) width(txt string, fnt font.Font) vg.Length {
 			continue
 		}
 		if run >= 0 {
-			total += h.advance(face, txt[run:i])
+			total += face.Width(txt[run:i])
 			run = -1
 		}
 		total += fnt.Size
 	}
 	if run >= 0 {
-		total += h.advance(face, txt[run:])
+		total += face.Width(txt[run:])
 	}
 	h.m.widths[measured{fnt, txt}] = total
 	return total
-}
-
-// advance is face.Width(s), the advances and kerning of s's glyphs
-// summed in font units and scaled, computed as gonum computes it but with
-// the handler's buffer: face.Width allocates one of its own at every call,
-// the most of all that laying a plot out allocates. Where gonum fails (and
-// panics) it is left to do so.
-func (h wideHandler) advance(face font.Face, s string) vg.Length {
-	ppem := fixed.Int26_6(face.Face.UnitsPerEm())
-	var (
-		width     int
-		prev, idx sfnt.GlyphIndex
-		err       error
-	)
-	for i, r := range s {
-		if idx, err = face.Face.GlyphIndex(&h.m.buf, r); err != nil {
-			return face.Width(s)
-		}
-		if i > 0 {
-			kern, err := face.Face.Kern(&h.m.buf, prev, idx, ppem, xfont.HintingNone)
-			switch {
-			case err == nil:
-				width += int(kern)
-			case !errors.Is(err, sfnt.ErrNotFound):
-				return face.Width(s)
-			}
-		}
-		adv, err := face.Face.GlyphAdvance(&h.m.buf, idx, ppem, xfont.HintingNone)
-		if err != nil {
-			return face.Width(s)
-		}
-		width += int(adv)
-		prev = idx
-	}
-	return vg.Length(float64(width)) * (face.Font.Size / vg.Length(float64(ppem)))
 }
 
 // Draw implements text.Handler. It is text.Plain.Draw with the line width

@@ -10,30 +10,6 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-// TestAdvance: the handler's own measure of a run of glyphs is gonum's.
-func TestAdvance(t *testing.T) {
-	h := newHandler()
-	r := rand.New(rand.NewPCG(3, 4))
-	runes := []rune("AVWaTo.,' 0123456789μ–유휴연결\uFFFD")
-	for _, f := range []font.Font{sans, sansBold} {
-		f.Size = vg.Length(5 + r.IntN(20))
-		face := font.DefaultCache.Lookup(f, f.Size)
-		for range 500 {
-			var b strings.Builder
-			for range r.IntN(30) {
-				b.WriteRune(runes[r.IntN(len(runes))])
-			}
-			s := b.String()
-			if r.IntN(10) == 0 {
-				s += "\xff" // not UTF-8
-			}
-			if got, want := h.advance(face, s), face.Width(s); got != want {
-				t.Errorf("advance(%q) = %v, want face.Width's %v", s, got, want)
-			}
-		}
-	}
-}
-
 // TestWrapGreedy holds wrap, which measures each run of words once, to the
 // plain greedy fill it bisects with: the lines must be the same.
 func TestWrapGreedy(t *testing.T) {

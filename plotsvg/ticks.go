@@ -162,36 +162,19 @@ func niceStep(min, max float64) (step float64, e int) {
 // group inserts a comma between each three digits of the integer part of a
 // plain decimal number: "-12345.678" → "-12,345.678".
 func group(s string) string {
-	sign := ""
-	if strings.HasPrefix(s, "-") {
-		sign, s = "-", s[1:]
+	digits, neg := strings.CutPrefix(s, "-")
+	intPart, frac, dot := strings.Cut(digits, ".")
+	for i := len(intPart) - 3; i > 0; i -= 3 {
+		intPart = intPart[:i] + "," + intPart[i:]
 	}
-	intPart, frac := s, ""
-	if i := strings.IndexByte(s, '.'); i >= 0 {
-		intPart, frac = s[:i], s[i:]
+	if dot {
+		intPart += "." + frac
 	}
-	if len(intPart) <= 3 {
-		return sign + s
+	if neg {
+		return "-" + intPart
 	}
-	var b strings.Builder
-	b.WriteString(sign)
-	first := len(intPart) % 3
-	if first > 0 {
-		b.WriteString(intPart[:first])
-	}
-	for i := first; i < len(intPart); i += 3 {
-		if b.Len() > len(sign) {
-			b.WriteByte(',')
-		}
-		b.WriteString(intPart[i : i+3])
-	}
-	b.WriteString(frac)
-	return b.String()
+	return intPart
 }
 
-func max0(n int) int {
-	if n < 0 {
-		return 0
-	}
-	return n
-}
+// max0 is max(n, 0), for the Tickers, whose max is a parameter.
+func max0(n int) int { return max(n, 0) }

@@ -22,15 +22,15 @@ type Book struct {
 	sources book.Sources // the chapters' hashes and results' parses, so a rebuild reads only what changed
 }
 
+// memoLimit bounds what serve keeps of the render cache in memory: a few
+// times the pages of a book of a thousand chapters.
+const memoLimit = 512 << 20
+
 // Build is the Builder: book.LoadCached, book.SetFor, book.NewResults,
 // (*book.Book).Status, (*book.Results).Hide and (*book.Book).Render.
 // An experiment whose stored result no longer matches what its chapter
 // asks (missing, stale) is shown as not measured yet, with the command
 // that measures it.
-// memoLimit bounds what serve keeps of the render cache in memory: a few
-// times the pages of a book of a thousand chapters.
-const memoLimit = 512 << 20
-
 func (p *Book) Build() (*Site, error) {
 	// With Opts.Cache, a save re-renders the chapter saved, not the book,
 	// and the pages that did not change come from memory, not the disk.

@@ -27,62 +27,69 @@ import (
 // at the real book (its 4 chapters, against the committed results) and at
 // 100 chapters: the real ones plus copies with new slugs whose experiment
 // blocks are dropped (ids must be unique), so every copy still evaluates
-// the same values, tables, plots and claims against the real results.
+// the same values, tables, plots and claims against the real results;
+// each with the render cache, as serve runs, and without (serve
+// --no-cache), to see what the cache buys.
 func BenchmarkSaveToReload(b *testing.B) {
 	for _, n := range []int{4, 100} {
-		b.Run(fmt.Sprintf("chapters=%d", n), func(b *testing.B) {
-			ctx := browser(b)
-			dir := copyBook(b, n)
-			// As serve does: with a render cache (serve --no-cache goes without).
-			src := &Book{Opts: book.Options{Chapters: dir, Results: "../results", Probes: probes.All(), This: machine.Current(),
-				Cache: filepath.Join(b.TempDir(), "cache")}, Templates: "../templates"}
-			r := start(b, src, nil)
-			path := filepath.Join(dir, "02-select-to-epoll.md")
-			orig, err := os.ReadFile(path)
-			if err != nil {
-				b.Fatal(err)
+		for _, cached := range []bool{true, false} {
+			b.Run(fmt.Sprintf("chapters=%d/cache=%v", n, cached), func(b *testing.B) { saveToReload(b, n, cached) })
+		}
+	}
+}
+
+func saveToReload(b *testing.B, n int, cached bool) {
+	ctx := browser(b)
+	dir := copyBook(b, n)
+	src := &Book{Opts: book.Options{Chapters: dir, Results: "../results", Probes: probes.All(), This: machine.Current()}, Templates: "../templates"}
+	if cached {
+		src.Opts.Cache = filepath.Join(b.TempDir(), "cache")
+	}
+	r := start(b, src, nil)
+	path := filepath.Join(dir, "02-select-to-epoll.md")
+	orig, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(r.url+"/select-to-epoll.html")); err != nil {
+		b.Fatal(err)
+	}
+	var took, built []time.Duration
+	i := 0
+	for b.Loop() {
+		i++
+		marker := fmt.Sprintf("저장 표시 %d번째", i)
+		logged := make(chan time.Duration, 1)
+		start := time.Now()
+		go func(before int) { // when serve's log says the rebuild is done
+			for time.Since(start) < time.Minute && strings.Count(r.log.String(), "rebuilt ") == before {
+				time.Sleep(200 * time.Microsecond)
 			}
-			if err := chromedp.Do(ctx, chromedp.Navigate(r.url+"/select-to-epoll.html")); err != nil {
-				b.Fatal(err)
-			}
-			var took, built []time.Duration
-			i := 0
-			for b.Loop() {
-				i++
-				marker := fmt.Sprintf("저장 표시 %d번째", i)
-				logged := make(chan time.Duration, 1)
-				start := time.Now()
-				go func(before int) { // when serve's log says the rebuild is done
-					for time.Since(start) < time.Minute && strings.Count(r.log.String(), "rebuilt ") == before {
-						time.Sleep(200 * time.Microsecond)
-					}
-					logged <- time.Since(start)
-				}(strings.Count(r.log.String(), "rebuilt "))
-				write(b, path, string(orig)+"\n"+marker+"\n")
-				if err := waitText(ctx, marker); err != nil {
-					b.Fatalf("save %d never showed: %v", i, err)
-				}
-				took = append(took, time.Since(start))
-				built = append(built, <-logged)
-			}
-			slices.Sort(took)
-			slices.Sort(built)
-			b.ReportMetric(float64(took[len(took)/2])/1e6, "ms-median")
-			// Of which the save until the rebuild is done (the watcher's
-			// quiet time and the rebuild), the rest is showing the page.
-			b.ReportMetric(float64(built[len(built)/2])/1e6, "rebuilt-ms-median")
-			// Of which the rebuild (book.Load and Render), from serve's log.
-			var builds []time.Duration
-			for _, m := range rebuilt.FindAllStringSubmatch(r.log.String(), -1) {
-				if d, err := time.ParseDuration(m[1]); err == nil {
-					builds = append(builds, d)
-				}
-			}
-			if len(builds) > 0 {
-				slices.Sort(builds)
-				b.ReportMetric(float64(builds[len(builds)/2])/1e6, "rebuild-ms-median")
-			}
-		})
+			logged <- time.Since(start)
+		}(strings.Count(r.log.String(), "rebuilt "))
+		write(b, path, string(orig)+"\n"+marker+"\n")
+		if err := waitText(ctx, marker); err != nil {
+			b.Fatalf("save %d never showed: %v", i, err)
+		}
+		took = append(took, time.Since(start))
+		built = append(built, <-logged)
+	}
+	slices.Sort(took)
+	slices.Sort(built)
+	b.ReportMetric(float64(took[len(took)/2])/1e6, "ms-median")
+	// Of which the save until the rebuild is done (the watcher's
+	// quiet time and the rebuild), the rest is showing the page.
+	b.ReportMetric(float64(built[len(built)/2])/1e6, "rebuilt-ms-median")
+	// Of which the rebuild (book.Load and Render), from serve's log.
+	var builds []time.Duration
+	for _, m := range rebuilt.FindAllStringSubmatch(r.log.String(), -1) {
+		if d, err := time.ParseDuration(m[1]); err == nil {
+			builds = append(builds, d)
+		}
+	}
+	if len(builds) > 0 {
+		slices.Sort(builds)
+		b.ReportMetric(float64(builds[len(builds)/2])/1e6, "rebuild-ms-median")
 	}
 }
 

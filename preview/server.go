@@ -14,11 +14,13 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -167,15 +169,7 @@ func assets(pages map[string][]byte) map[string]string {
 }
 
 func samePages(a, b map[string][]byte) bool {
-	if a == nil || len(a) != len(b) {
-		return false
-	}
-	for name, page := range a {
-		if other, ok := b[name]; !ok || !bytes.Equal(page, other) {
-			return false
-		}
-	}
-	return true
+	return a != nil && maps.EqualFunc(a, b, bytes.Equal)
 }
 
 // setProgress shows what is being measured on every open page.
@@ -347,10 +341,7 @@ func Inject(page, state []byte) []byte {
 	if i < 0 {
 		i = len(page)
 	}
-	out := make([]byte, 0, len(page)+len(s))
-	out = append(out, page[:i]...)
-	out = append(out, s...)
-	return append(out, page[i:]...)
+	return slices.Concat(page[:i], []byte(s), page[i:])
 }
 
 var posLine = regexp.MustCompile(`^(.+?):(\d+):(\d+): (.*)$`)

@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"runtime"
@@ -299,15 +300,6 @@ func (p Params) Int(name string) int {
 	return v
 }
 
-// Float returns a Float param.
-func (p Params) Float(name string) float64 {
-	v, err := strconv.ParseFloat(p.must(name), 64)
-	if err != nil {
-		panic(err)
-	}
-	return v
-}
-
 // Duration returns a Duration param.
 func (p Params) Duration(name string) time.Duration {
 	v, err := time.ParseDuration(p.must(name))
@@ -330,14 +322,9 @@ func (p Params) must(name string) string {
 
 // Key is the params in a stable order, "k=v/k=v", as in a benchmark name.
 func (p Params) Key() string {
-	keys := make([]string, 0, len(p))
-	for k := range p {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = k + "=" + p[k]
+	parts := make([]string, 0, len(p))
+	for _, k := range slices.Sorted(maps.Keys(p)) {
+		parts = append(parts, k+"="+p[k])
 	}
 	return strings.Join(parts, "/")
 }
@@ -371,12 +358,7 @@ func Canonical(p Param, v string) (string, error) {
 		if v == "" || strings.ContainsAny(v, "/= \t") {
 			return "", fmt.Errorf("param %s wants a word without '/', '=' or spaces, got %q", p.Name, v)
 		}
-		if len(p.Choices) > 0 {
-			for _, c := range p.Choices {
-				if c == v {
-					return v, nil
-				}
-			}
+		if len(p.Choices) > 0 && !slices.Contains(p.Choices, v) {
 			return "", fmt.Errorf("param %s wants one of %s, got %q", p.Name, strings.Join(p.Choices, ", "), v)
 		}
 		return v, nil

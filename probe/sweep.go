@@ -2,6 +2,7 @@ package probe
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -72,10 +73,8 @@ func (w *Sweep) Add(p Param, v string) error {
 	if err != nil {
 		return err
 	}
-	for _, have := range w.Values[p.Name] {
-		if have == c {
-			return fmt.Errorf("param %s: value %s repeats in the sweep", p.Name, c)
-		}
+	if slices.Contains(w.Values[p.Name], c) {
+		return fmt.Errorf("param %s: value %s repeats in the sweep", p.Name, c)
 	}
 	w.Values[p.Name] = append(w.Values[p.Name], c)
 	return nil

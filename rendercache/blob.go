@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"time"
 )
 
 // Blobs are files' exact bytes, each named by the SHA-256 of its
@@ -19,18 +18,6 @@ import (
 // longer than linking one). A page linked into a site shares its blob's
 // file: a blob changed through it no longer matches its checksum, and is
 // not used again.
-//
-// Checking that sum on every use would mean reading every blob a build
-// links (a third of a rebuild's CPU after one edit of 1,000 chapters),
-// so a blob carries a seal instead: the first time Place reads and checks
-// a blob, it sets the blob's modification time to a whole second plus a
-// number of nanoseconds made from its CRC (a first build, which only
-// makes blobs, spends nothing on seals). Writing to the file, through a
-// page linked to it, sets the time anew and breaks the seal. Place trusts
-// a sealed blob of the right size without reading it (a crash that loses
-// a new file's bytes mostly leaves it empty), and reads and checks any
-// other, then seals it again. Where a file system keeps times coarser
-// than a nanosecond, no blob stays sealed and every one is read.
 
 // Blob names a blob: the SHA-256 of its contents, their CRC-32C, which
 // Place checks (reading a page back costs little, hashing it again far
@@ -86,21 +73,6 @@ func (c *Cache) PutBlob(data []byte) (Blob, error) {
 	}
 	c.mem.put(memoKey{true, b.Sum}, data)
 	return b, nil
-}
-
-// sealNanos is the nanoseconds of b's sealed modification time: never 0,
-// which is what a file system that keeps whole seconds gives every file.
-func sealNanos(b Blob) int { return 1 + int(b.CRC%999_999_999) }
-
-// seal sets the blob b's modification time to now's second and b's seal.
-func (c *Cache) seal(b Blob) {
-	now := c.now()
-	os.Chtimes(c.blobPath(b), now, now.Truncate(time.Second).Add(time.Duration(sealNanos(b))))
-}
-
-// sealed reports whether fi, the blob b's, still has its seal and size.
-func sealed(b Blob, fi os.FileInfo) bool {
-	return fi.ModTime().Nanosecond() == sealNanos(b) && fi.Size() == b.Size
 }
 
 // LinkBlob stores data, which the file at path holds, as a blob: a hard
@@ -173,7 +145,7 @@ func (c *Cache) blob(b Blob) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	if crc32.Checksum(data, castagnoli) != b.CRC {
+	if int64(len(data)) != b.Size || crc32.Checksum(data, castagnoli) != b.CRC {
 		os.Remove(path)
 		return nil, false
 	}
@@ -183,7 +155,7 @@ func (c *Cache) blob(b Blob) ([]byte, bool) {
 // Place makes dst a file holding the blob b: a hard link to it, or a copy
 // where the file system cannot link. It returns false, writing nothing,
 // when there is no such blob or its contents do not match its checksum
-// (that blob is removed). A sealed blob is linked without being read.
+// (that blob is removed).
 func (c *Cache) Place(b Blob, dst string) (bool, error) {
 	if c == nil {
 		return false, nil
@@ -193,24 +165,16 @@ func (c *Cache) Place(b Blob, dst string) (bool, error) {
 	if err != nil || !fi.Mode().IsRegular() {
 		return false, nil
 	}
-	var data []byte
-	if !sealed(b, fi) {
-		var ok bool
-		if data, ok = c.blob(b); !ok {
-			return false, nil
-		}
-		c.seal(b)
-	} else if c.now().Sub(fi.ModTime()) > refresh {
-		c.seal(b)
+	data, ok := c.blob(b)
+	if !ok {
+		return false, nil
+	}
+	if now := c.now(); now.Sub(fi.ModTime()) > refresh {
+		// Used today: Trim keeps it.
+		os.Chtimes(path, now, now)
 	}
 	if os.Link(path, dst) == nil {
 		return true, nil
-	}
-	if data == nil {
-		var ok bool
-		if data, ok = c.blob(b); !ok {
-			return false, nil
-		}
 	}
 	return true, os.WriteFile(dst, data, 0o644)
 }

@@ -1,8 +1,9 @@
 package rendercache
 
 import (
+	"archive/zip"
 	"bytes"
-	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -15,27 +16,14 @@ import (
 	"time"
 )
 
-// A pack is one file of entries, packs/NAME.pack:
-//
-//	magic
-//	payload …                      the entries' bytes, one after another
-//	index                          per entry, fixed-size (indexEntry
-//	                               bytes): key, offset and length (8
-//	                               bytes LE each), CRC-32C of the payload
-//	                               (4 bytes LE), Unix time it was made or
-//	                               used (8 bytes LE)
-//	trailer                        index offset (8 bytes LE), CRC-32C of
-//	                               the index (4 bytes LE), trailerMagic
-//
-// A reader reads the trailer and the index, and an entry's payload only
-// when it is asked for; a payload whose CRC does not match is not used.
+// A pack is one file of entries, packs/NAME.pack: a zip archive, each
+// entry stored (not compressed) under its key in hex, with the time it was
+// made or used as its modification time. A reader reads the archive's
+// directory, and an entry's payload only when it is asked for; a payload
+// whose CRC does not match is not used.
 const (
-	magic        = "measuredbook-pack 2\n"
-	trailerMagic = "mbpk"
-	trailerSize  = 8 + 4 + len(trailerMagic)
-	indexEntry   = len(Key{}) + 8 + 8 + 4 + 8
-	packsDir     = "packs"
-	packExt      = ".pack"
+	packsDir = "packs"
+	packExt  = ".pack"
 	// maxPacks is how many packs may pile up (one per build that made a
 	// new entry) before Flush merges them.
 	maxPacks = 8
@@ -74,7 +62,7 @@ func (l loc) read() ([]byte, bool) {
 	if _, err := f.ReadAt(payload, l.off); err != nil {
 		return nil, false
 	}
-	if crc32.Checksum(payload, castagnoli) != l.crc {
+	if crc32.ChecksumIEEE(payload) != l.crc {
 		return nil, false
 	}
 	return payload, true
@@ -128,45 +116,27 @@ func readPackIndex(path string) (map[Key]loc, error) {
 	if err != nil {
 		return nil, err
 	}
-	size := fi.Size()
-	if !fi.Mode().IsRegular() || size < int64(len(magic)+trailerSize) {
+	if !fi.Mode().IsRegular() {
 		return nil, errDamaged
 	}
-	head := make([]byte, len(magic))
-	trailer := make([]byte, trailerSize)
-	if _, err := f.ReadAt(head, 0); err != nil {
-		return nil, err
-	}
-	if _, err := f.ReadAt(trailer, size-int64(trailerSize)); err != nil {
-		return nil, err
-	}
-	if string(head) != magic || string(trailer[12:]) != trailerMagic {
+	zr, err := zip.NewReader(f, fi.Size())
+	if err != nil {
 		return nil, errDamaged
 	}
-	start := int64(binary.LittleEndian.Uint64(trailer))
-	if start < int64(len(magic)) || start > size-int64(trailerSize) {
-		return nil, errDamaged
-	}
-	raw := make([]byte, size-int64(trailerSize)-start)
-	if _, err := f.ReadAt(raw, start); err != nil {
-		return nil, err
-	}
-	if crc32.Checksum(raw, castagnoli) != binary.LittleEndian.Uint32(trailer[8:]) {
-		return nil, errDamaged
-	}
-	if len(raw)%indexEntry != 0 {
-		return nil, errDamaged
-	}
-	le := binary.LittleEndian
-	locs := make(map[Key]loc, len(raw)/indexEntry)
-	for e := raw; len(e) > 0; e = e[indexEntry:] {
-		k := Key(e[:len(Key{})])
-		f := e[len(k):]
-		l := loc{pack: path, off: int64(le.Uint64(f)), n: int64(le.Uint64(f[8:])), crc: le.Uint32(f[16:]), stamp: int64(le.Uint64(f[20:]))}
-		if l.off < int64(len(magic)) || l.n < 0 || l.off > start-l.n {
+	locs := make(map[Key]loc, len(zr.File))
+	for _, zf := range zr.File {
+		var k Key
+		if len(zf.Name) != 2*len(k) || zf.Method != zip.Store {
 			return nil, errDamaged
 		}
-		locs[k] = l
+		if _, err := hex.Decode(k[:], []byte(zf.Name)); err != nil {
+			return nil, errDamaged
+		}
+		off, err := zf.DataOffset()
+		if err != nil {
+			return nil, errDamaged
+		}
+		locs[k] = loc{pack: path, off: off, n: int64(zf.CompressedSize64), crc: zf.CRC32, stamp: zf.Modified.Unix()}
 	}
 	return locs, nil
 }
@@ -184,27 +154,20 @@ func writePack(dir string, records []record) error {
 		seen[r.key] = len(kept)
 		kept = append(kept, r)
 	}
-	size := len(magic) + len(kept)*indexEntry + trailerSize
-	for _, r := range kept {
-		size += len(r.payload)
-	}
 	var body bytes.Buffer
-	body.Grow(size)
-	body.WriteString(magic)
-	le := binary.LittleEndian
-	index := make([]byte, 0, len(kept)*indexEntry)
+	zw := zip.NewWriter(&body)
 	for _, r := range kept {
-		index = append(index, r.key[:]...)
-		index = le.AppendUint64(index, uint64(body.Len()))
-		index = le.AppendUint64(index, uint64(len(r.payload)))
-		index = le.AppendUint32(index, crc32.Checksum(r.payload, castagnoli))
-		index = le.AppendUint64(index, uint64(r.stamp))
-		body.Write(r.payload)
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: r.key.String(), Method: zip.Store, Modified: time.Unix(r.stamp, 0)})
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(r.payload); err != nil {
+			return err
+		}
 	}
-	trailer := binary.LittleEndian.AppendUint64(nil, uint64(body.Len()))
-	trailer = binary.LittleEndian.AppendUint32(trailer, crc32.Checksum(index, castagnoli))
-	body.Write(index)
-	body.Write(append(trailer, trailerMagic...))
+	if err := zw.Close(); err != nil {
+		return err
+	}
 	// Named by the time first, so that listPacks sorts them oldest first.
 	name := fmt.Sprintf("%016x-%d", time.Now().UnixNano(), os.Getpid())
 	return writeFile(filepath.Join(dir, packsDir, name+packExt), body.Bytes(), 0o644)

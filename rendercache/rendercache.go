@@ -23,7 +23,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"hash/crc32"
 	"os"
 	"slices"
 	"sync"
@@ -146,9 +145,6 @@ func (m *memo) put(k memoKey, v []byte) {
 	m.size += len(v)
 }
 
-// Dir is the cache's folder.
-func (c *Cache) Dir() string { return c.dir }
-
 // Entries are refreshed (written again with the time of their use) when
 // used and older than refresh, and dropped by Trim when unused for maxAge.
 const (
@@ -202,7 +198,7 @@ func (c *Cache) Put(k Key, data []byte) error {
 	if c.index == nil {
 		c.index = readIndex(c.dir)
 	}
-	c.index[k] = loc{data: data, crc: crc32.Checksum(data, castagnoli), stamp: c.now().Unix()}
+	c.index[k] = loc{data: data, stamp: c.now().Unix()}
 	c.mu.Unlock()
 	c.mem.put(memoKey{false, k}, data)
 	return nil

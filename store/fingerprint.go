@@ -2,7 +2,8 @@ package store
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -29,12 +30,7 @@ func fingerprintConfig(f dataset.Fingerprint) [][2]string {
 	if f.Virtual != "" {
 		c = append(c, [2]string{"machine-virtual", f.Virtual})
 	}
-	keys := make([]string, 0, len(f.Limits))
-	for k := range f.Limits {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(f.Limits)) {
 		c = append(c, [2]string{"limit-" + k, f.Limits[k]})
 	}
 	return c

@@ -50,7 +50,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -114,15 +113,8 @@ func benchBase(r *dataset.Result) string {
 // Write writes r in benchfmt form.
 func Write(w io.Writer, r *dataset.Result) error {
 	bw := bufio.NewWriter(w)
-	cfg := func(k, v string) {
-		v = strings.Map(func(c rune) rune {
-			if c == '\n' || c == '\r' {
-				return ' '
-			}
-			return c
-		}, v)
-		fmt.Fprintf(bw, "%s: %s\n", k, v)
-	}
+	oneLine := strings.NewReplacer("\n", " ", "\r", " ")
+	cfg := func(k, v string) { fmt.Fprintf(bw, "%s: %s\n", k, oneLine.Replace(v)) }
 	// What is not known (a transcribed result has no hash, runs or start)
 	// is left out rather than written as a zero that reads as a fact.
 	cfg("experiment", r.Experiment)
@@ -170,11 +162,7 @@ func Write(w io.Writer, r *dataset.Result) error {
 		}
 	}
 	bw.WriteString("\n")
-	metrics := make([]string, 0, len(r.Units))
-	for m := range r.Units {
-		metrics = append(metrics, m)
-	}
-	sort.Strings(metrics)
+	metrics := slices.Sorted(maps.Keys(r.Units))
 	for _, row := range r.Rows {
 		name := BenchName(r, row.Params)
 		for _, run := range row.Runs {
@@ -651,25 +639,15 @@ func ReadFile(path string, max int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Read in one go into a buffer of the file's size, plus a byte to see
-	// it grow: a build reads every chapter and result.
-	data := make([]byte, 0, fi.Size()+1)
-	for {
-		n, err := f.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if int64(len(data)) > max {
-			return nil, fmt.Errorf("%s: grew past %d bytes while being read", path, max)
-		}
-		if err == io.EOF {
-			return data, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if len(data) == cap(data) {
-			data = slices.Grow(data, len(data))
-		}
+	// A buffer of the file's size: a build reads every chapter and result.
+	buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(f, max+1)); err != nil {
+		return nil, err
 	}
+	if int64(buf.Len()) > max {
+		return nil, fmt.Errorf("%s: grew past %d bytes while being read", path, max)
+	}
+	return buf.Bytes(), nil
 }
 
 // regular checks that path is a regular file of at most max bytes.
