@@ -340,11 +340,11 @@ func (ev *evaluator) fact(n *factNode) (Value, error) {
 		return point(float64(f.Memory), Bytes), nil
 	case "virtual":
 		if f.Virtual != "yes" && f.Virtual != "no" {
-			return Value{}, errAt(n, "machine %s did not record whether it is a virtual machine (its results predate the record; measure again)", f.Name)
+			// Not recorded (a transcribed set, older results): not known,
+			// so a condition on it takes its unsure branch.
+			return Value{Kind: Bool, Truth: Unknown}, nil
 		}
-		// Not recorded (a transcribed set, older results): not known,
-		// so a condition on it takes its unsure branch.
-		return Value{Kind: Bool, Truth: Unknown}, nil
+		return truth(f.Virtual == "yes"), nil
 	case "linux", "darwin", "freebsd":
 		if f.OS == "" {
 			return Value{Kind: Bool, Truth: Unknown}, nil
