@@ -453,3 +453,40 @@ func TestCacheFollowsIncludes(t *testing.T) {
 	write("_part.md", "고친 조각.\n")
 	build("고친 조각.", 1)
 }
+
+// A chapter's page in out/ changed in place without its size or
+// modification time changing (cp -p over it, a bad disk) changes its
+// cached copy too, as the page is a hard link to it: the next build reads
+// and checks that copy, and writes the page anew rather than publishing
+// the change.
+func TestChangedPageKeepingItsTimeIsNotPublished(t *testing.T) {
+	chapters := synthBook(t, 4)
+	opts := largeOptions(t, chapters, "../results")
+	opts.Cache = filepath.Join(t.TempDir(), "cache")
+	opts.Out = filepath.Join(t.TempDir(), "out")
+	for range 2 { // the second build links its pages from the cache
+		if _, err := Build(context.Background(), opts); err != nil {
+			t.Fatal(err)
+		}
+	}
+	page := filepath.Join(opts.Out, "c10k.html")
+	want, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, _ := os.Stat(page)
+	forged := bytes.Repeat([]byte("x"), len(want))
+	f, err := os.OpenFile(page, os.O_WRONLY|os.O_TRUNC, 0) // as cp does: the same file, written over
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(forged)
+	f.Close()
+	os.Chtimes(page, fi.ModTime(), fi.ModTime()) // as cp -p does
+	if _, err := Build(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(page); !bytes.Equal(got, want) {
+		t.Errorf("the build published a page changed behind its back (%d bytes, %q…)", len(got), got[:min(len(got), 20)])
+	}
+}
