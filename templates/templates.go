@@ -22,7 +22,8 @@ func Stylesheet(fsys fs.FS) ([]byte, error) {
 }
 
 // Parse parses fsys's page layouts: "index.html", "chapter.html" and
-// "page.html" (the claims, environment and search pages).
+// "page.html" (the claims, environment and search pages) and "print.html"
+// (the whole book on one page).
 func Parse(fsys fs.FS) (*template.Template, error) {
 	return template.ParseFS(fsys, "*.html")
 }
