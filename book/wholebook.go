@@ -1,0 +1,136 @@
+package book
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"html/template"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"measuredbook/epub"
+	"measuredbook/pdf"
+	"measuredbook/site"
+)
+
+// EPUBFile is the EPUB's name in the site, when book.yaml's epub: true
+// puts it there.
+const EPUBFile = "book.epub"
+
+// wholeBook writes the book as one page (print.html) and, when book.yaml
+// asks for it in the site or the build for a file (l.epub), as an EPUB,
+// whose bytes it returns. Both are made of the chapters' bodies as their
+// pages have them (outs).
+func (b *Book) wholeBook(l *layout, outs []chapterOut, preface []byte, static []string) ([]byte, error) {
+	chapters := make([]site.PrintChapter, len(b.Docs))
+	for i, d := range b.Docs {
+		chapters[i] = site.PrintChapter{Title: d.Front.Title, Slug: d.Front.Slug, Lang: d.Front.Lang, Body: outs[i].body}
+	}
+	contents, body, err := site.PrintBook(chapters)
+	if err != nil {
+		return nil, err
+	}
+	page := l.base
+	page.Preface, page.Contents, page.Body = template.HTML(preface), template.HTML(contents), template.HTML(body)
+	html, err := execute(l.tmpl, "print.html", page)
+	if err != nil {
+		return nil, err
+	}
+	if err := l.out.put("print.html", html); err != nil {
+		return nil, err
+	}
+	if !b.Config.EPUB && !l.epub {
+		return nil, nil
+	}
+	e := epub.Book{Title: b.Config.Title, Lang: b.Config.Lang, Identifier: epub.Identifier(b.Config.Title, l.res.Machine),
+		Modified: b.newest(l.res), Front: preface, Files: map[string][]byte{}}
+	for i, d := range b.Docs {
+		e.Chapters = append(e.Chapters, epub.Chapter{Slug: d.Front.Slug, Title: d.Front.Title, Lang: d.Front.Lang, Body: outs[i].body})
+	}
+	for _, f := range static {
+		data, err := os.ReadFile(filepath.Join(b.Dir, filepath.FromSlash(f)))
+		if err != nil {
+			return nil, err
+		}
+		e.Files[f] = data
+	}
+	var buf bytes.Buffer
+	if err := epub.Write(&buf, e); err != nil {
+		return nil, err
+	}
+	if b.Config.EPUB {
+		if err := l.out.put(EPUBFile, buf.Bytes()); err != nil {
+			return nil, err
+		}
+	}
+	return buf.Bytes(), nil
+}
+
+// newest is when the newest result of the build's set the book shows
+// was measured: the EPUB's date, which a rebuild from the same results
+// keeps. A set with no dates (transcribed) gives the zip format's first
+// day.
+func (b *Book) newest(res *Results) time.Time {
+	t := time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, id := range b.Order {
+		if r, ok := res.Lookup("", id); ok && r.Start.After(t) {
+			t = r.Start
+		}
+	}
+	return t.UTC().Truncate(time.Second)
+}
+
+// checkBookFiles refuses, before anything is measured or built, an
+// --epub or --pdf file that could not be written or that the next build
+// would remove (inside the site's folder), and a --pdf without Chromium;
+// it returns the Chromium --pdf prints with.
+func checkBookFiles(opts Options) (browser string, err error) {
+	for _, f := range []struct{ flag, path string }{{"--epub", opts.EPUB}, {"--pdf", opts.PDF}} {
+		if f.path == "" {
+			continue
+		}
+		if fi, err := os.Stat(f.path); err == nil && fi.IsDir() {
+			return "", &UsageError{fmt.Sprintf("%s %s: is a folder; name the file to write, as in %s %s", f.flag, f.path, f.flag, filepath.Join(f.path, "book."+strings.TrimPrefix(f.flag, "--")))}
+		}
+		if fi, err := os.Stat(filepath.Dir(f.path)); err != nil || !fi.IsDir() {
+			return "", &UsageError{fmt.Sprintf("%s %s: the folder %s does not exist", f.flag, f.path, filepath.Dir(f.path))}
+		}
+		abs, errA := filepath.Abs(f.path)
+		out, errB := filepath.Abs(opts.Out)
+		if errA == nil && errB == nil && strings.HasPrefix(abs, out+string(filepath.Separator)) {
+			return "", &UsageError{fmt.Sprintf("%s %s: is inside the site's folder %s, which every build replaces; name a file outside it", f.flag, f.path, opts.Out)}
+		}
+	}
+	if opts.PDF == "" {
+		return "", nil
+	}
+	browser, err = pdf.Browser()
+	if err != nil {
+		return "", &UsageError{err.Error()}
+	}
+	return browser, nil
+}
+
+// writeBookFiles writes the EPUB (its bytes) and the PDF the options ask
+// for, once the site is in place: the PDF is print.html printed by
+// Chromium (browser).
+func (b *Book) writeBookFiles(ctx context.Context, opts Options, epub []byte, browser string) error {
+	if opts.EPUB != "" {
+		if err := replaceFile(opts.EPUB, epub); err != nil {
+			return err
+		}
+	}
+	if opts.PDF == "" {
+		return nil
+	}
+	if note := pdf.FontNote(b.Config.Lang); note != "" && opts.Log != nil {
+		fmt.Fprintln(opts.Log, note)
+	}
+	data, err := pdf.Print(ctx, browser, filepath.Join(opts.Out, "print.html"))
+	if err != nil {
+		return err
+	}
+	return replaceFile(opts.PDF, data)
+}
