@@ -91,16 +91,16 @@ func checkBookFiles(opts Options) (browser string, err error) {
 		if f.path == "" {
 			continue
 		}
+		abs, errA := filepath.Abs(f.path)
+		out, errB := filepath.Abs(opts.Out)
+		if errA == nil && errB == nil && strings.HasPrefix(abs, out+string(filepath.Separator)) {
+			return "", &UsageError{fmt.Sprintf("%s %s: is inside the site's folder %s, which every build replaces; name a file outside it", f.flag, f.path, opts.Out)}
+		}
 		if fi, err := os.Stat(f.path); err == nil && fi.IsDir() {
 			return "", &UsageError{fmt.Sprintf("%s %s: is a folder; name the file to write, as in %s %s", f.flag, f.path, f.flag, filepath.Join(f.path, "book."+strings.TrimPrefix(f.flag, "--")))}
 		}
 		if fi, err := os.Stat(filepath.Dir(f.path)); err != nil || !fi.IsDir() {
 			return "", &UsageError{fmt.Sprintf("%s %s: the folder %s does not exist", f.flag, f.path, filepath.Dir(f.path))}
-		}
-		abs, errA := filepath.Abs(f.path)
-		out, errB := filepath.Abs(opts.Out)
-		if errA == nil && errB == nil && strings.HasPrefix(abs, out+string(filepath.Separator)) {
-			return "", &UsageError{fmt.Sprintf("%s %s: is inside the site's folder %s, which every build replaces; name a file outside it", f.flag, f.path, opts.Out)}
 		}
 	}
 	if opts.PDF == "" {
