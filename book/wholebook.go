@@ -3,15 +3,20 @@ package book
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"measuredbook/epub"
 	"measuredbook/pdf"
+	"measuredbook/rendercache"
 	"measuredbook/site"
 )
 
@@ -28,7 +33,7 @@ func (b *Book) wholeBook(l *layout, outs []chapterOut, preface []byte, static []
 	for i, d := range b.Docs {
 		chapters[i] = site.PrintChapter{Title: d.Front.Title, Slug: d.Front.Slug, Lang: d.Front.Lang, Body: outs[i].body}
 	}
-	contents, body, err := site.PrintBook(chapters)
+	contents, body, err := l.printBook(chapters)
 	if err != nil {
 		return nil, err
 	}
@@ -56,8 +61,12 @@ func (b *Book) wholeBook(l *layout, outs []chapterOut, preface []byte, static []
 		}
 		e.Files[f] = data
 	}
+	docs, err := l.epubChapters(&e)
+	if err != nil {
+		return nil, err
+	}
 	var buf bytes.Buffer
-	if err := epub.Write(&buf, e); err != nil {
+	if err := epub.Write(&buf, e, docs); err != nil {
 		return nil, err
 	}
 	if b.Config.EPUB {
@@ -66,6 +75,115 @@ func (b *Book) wholeBook(l *layout, outs []chapterOut, preface []byte, static []
 		}
 	}
 	return buf.Bytes(), nil
+}
+
+// hasher starts a key of the render cache (of any, without one).
+func (l *layout) hasher(kind string) *rendercache.Hasher {
+	if l.cache == nil {
+		return rendercache.NewHasher(kind)
+	}
+	return l.cache.rc.hasher(kind)
+}
+
+// cached puts into v what the render cache holds under key, or else
+// make's, which it keeps there (as JSON).
+func (l *layout) cached(key rendercache.Key, v any, make func() error) error {
+	var c *rendercache.Cache
+	if l.cache != nil {
+		c = l.cache.rc.c
+	}
+	if data, ok := c.Get(key); ok && json.Unmarshal(data, v) == nil {
+		return nil
+	}
+	if err := make(); err != nil {
+		return err
+	}
+	data, err := json.Marshal(v)
+	if err == nil {
+		c.Put(key, data)
+	}
+	return err
+}
+
+// printBook is the whole-book page's contents and chapters. Each
+// chapter's ids and its section are made in parallel and kept in the
+// render cache, so that after an edit only the chapter edited is parsed
+// again (and every section only when an id changed its name).
+func (l *layout) printBook(chapters []site.PrintChapter) (contents, body []byte, err error) {
+	hasher, cached := l.hasher, l.cached
+	n := len(chapters)
+	ids, parts, errs := make([][]string, n), make([]site.PrintPart, n), make([]error, n)
+	parallel(n, func(i int) {
+		errs[i] = cached(hasher("print-ids").Bytes(chapters[i].Body).Key(), &ids[i], func() (err error) {
+			ids[i], err = site.ChapterIDs(chapters[i].Body)
+			return err
+		})
+	})
+	if err := errors.Join(errs...); err != nil {
+		return nil, nil, err
+	}
+	names := site.PrintNames(chapters, ids)
+	// A section depends on its own chapter and on every chapter's slug
+	// and names (where its links lead).
+	slugs := make([]string, n)
+	for i, c := range chapters {
+		slugs[i] = c.Slug
+	}
+	all, err := json.Marshal(struct {
+		Slugs []string
+		Names []map[string]string
+	}{slugs, names})
+	if err != nil {
+		return nil, nil, err
+	}
+	shared := sha256.Sum256(all) // hashed once, not once a chapter
+	parallel(n, func(i int) {
+		ch := chapters[i]
+		key := hasher("print-section").Bytes(shared[:]).String(ch.Title).String(ch.Slug).String(ch.Lang).Bytes(ch.Body).Key()
+		errs[i] = cached(key, &parts[i], func() (err error) {
+			parts[i], err = site.PrintSection(chapters, i, names)
+			return err
+		})
+	})
+	if err := errors.Join(errs...); err != nil {
+		return nil, nil, err
+	}
+	var sections bytes.Buffer
+	for _, p := range parts {
+		sections.Write(p.Section)
+	}
+	return site.PrintContents(chapters, parts), sections.Bytes(), nil
+}
+
+// epubChapters makes e's chapters into their content documents in
+// parallel, each kept in the render cache under what it depends on.
+func (l *layout) epubChapters(e *epub.Book) ([]epub.Doc, error) {
+	var slugs, files []string
+	for _, c := range e.Chapters {
+		slugs = append(slugs, c.Slug)
+	}
+	for f := range e.Files {
+		files = append(files, f)
+	}
+	slices.Sort(files)
+	all, err := json.Marshal(struct {
+		Lang         string
+		Slugs, Files []string
+	}{e.Lang, slugs, files})
+	if err != nil {
+		return nil, err
+	}
+	shared := sha256.Sum256(all)
+	docs, errs := make([]epub.Doc, len(e.Chapters)), make([]error, len(e.Chapters))
+	parallel(len(docs), func(i int) {
+		c := e.Chapters[i]
+		key := l.hasher("epub-chapter").Bytes(shared[:]).String(c.Title).String(c.Slug).String(c.Lang).Bytes(c.Body).Key()
+		errs[i] = l.cached(key, &docs[i], func() (err error) {
+			docs[i], err = e.Chapter(i)
+			return err
+		})
+	})
+	return docs, errors.Join(errs...)
 }
 
 // newest is when the newest result of the build's set the book shows

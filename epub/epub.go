@@ -75,16 +75,73 @@ const (
 	cssFile   = "book.css"
 )
 
-// Write writes b as an EPUB 3 file to w.
-func Write(w io.Writer, b Book) error {
+// Doc is a chapter made into its content document (Book.Chapter).
+type Doc struct {
+	XHTML    []byte
+	SVG      bool      // it has inline SVG (a property in the manifest)
+	Headings []Heading // its h2–h4 with an id, for the contents
+	Files    []string  // the Files it shows, sorted
+}
+
+// Heading is an h2–h4 of a chapter, for the contents.
+type Heading struct {
+	Level    int
+	ID, Text string
+}
+
+// lang is the book's language, Korean unless said.
+func (b *Book) lang() string {
 	if b.Lang == "" {
-		b.Lang = "ko"
+		return "ko"
 	}
-	words := wordsFor(b.Lang)
+	return b.Lang
+}
+
+func (b *Book) slugs() map[string]bool {
 	slugs := map[string]bool{}
 	for _, c := range b.Chapters {
 		slugs[c.Slug] = true
 	}
+	return slugs
+}
+
+// Chapter makes chapter i its content document. It depends on the
+// chapter, the book's language, its chapters' slugs and the names of its
+// Files, and on nothing else: a build makes the chapters in parallel and
+// may keep them.
+func (b *Book) Chapter(i int) (Doc, error) {
+	c := b.Chapters[i]
+	used := map[string]bool{}
+	x := &converter{words: wordsFor(b.lang()), slugs: b.slugs(), files: b.Files, used: used}
+	body, err := x.convert(c.Body)
+	if err != nil {
+		return Doc{}, fmt.Errorf("%s.html: %v", c.Slug, err)
+	}
+	lang := c.Lang
+	if lang == "" {
+		lang = b.lang()
+	}
+	var doc bytes.Buffer
+	writeHead(&doc, lang, c.Title, "../"+cssFile)
+	doc.WriteString(`<section epub:type="chapter" role="doc-chapter">` + "\n<h1>" + html.EscapeString(c.Title) + "</h1>\n")
+	doc.Write(body)
+	doc.WriteString("</section>\n")
+	x.writeNotes(&doc)
+	doc.WriteString("</body>\n</html>\n")
+	d := Doc{XHTML: doc.Bytes(), SVG: x.svg, Headings: x.headings}
+	for f := range used {
+		d.Files = append(d.Files, f)
+	}
+	slices.Sort(d.Files)
+	return d, nil
+}
+
+// Write writes b as an EPUB 3 file to w, its chapters as docs has them
+// (docs[i] is b.Chapter(i)).
+func Write(w io.Writer, b Book, docs []Doc) error {
+	b.Lang = b.lang()
+	words := wordsFor(b.Lang)
+	slugs := b.slugs()
 	type item struct {
 		id, href, media, props string
 		data                   []byte
@@ -93,28 +150,16 @@ func Write(w io.Writer, b Book) error {
 	used := map[string]bool{} // the Files the chapters show
 	var toc []tocChapter
 	for i, c := range b.Chapters {
-		x := &converter{words: words, slugs: slugs, files: b.Files, used: used}
-		body, err := x.convert(c.Body)
-		if err != nil {
-			return fmt.Errorf("%s.html: %v", c.Slug, err)
-		}
-		lang := c.Lang
-		if lang == "" {
-			lang = b.Lang
-		}
-		var doc bytes.Buffer
-		writeHead(&doc, lang, c.Title, "../"+cssFile)
-		doc.WriteString(`<section epub:type="chapter" role="doc-chapter">` + "\n<h1>" + html.EscapeString(c.Title) + "</h1>\n")
-		doc.Write(body)
-		doc.WriteString("</section>\n")
-		x.writeNotes(&doc)
-		doc.WriteString("</body>\n</html>\n")
+		d := docs[i]
 		props := ""
-		if x.svg {
+		if d.SVG {
 			props = "svg"
 		}
-		items = append(items, item{fmt.Sprintf("ch%d", i+1), chapters + c.Slug + ".xhtml", "application/xhtml+xml", props, doc.Bytes()})
-		toc = append(toc, tocChapter{href: chapters + c.Slug + ".xhtml", title: c.Title, headings: x.headings})
+		items = append(items, item{fmt.Sprintf("ch%d", i+1), chapters + c.Slug + ".xhtml", "application/xhtml+xml", props, d.XHTML})
+		toc = append(toc, tocChapter{href: chapters + c.Slug + ".xhtml", title: c.Title, headings: d.Headings})
+		for _, f := range d.Files {
+			used[f] = true
+		}
 	}
 	var files []string
 	for f := range used {
@@ -244,7 +289,7 @@ func titlePage(b Book, w words, slugs map[string]bool) ([]byte, error) {
 // tocChapter is a chapter's entry in the contents.
 type tocChapter struct {
 	href, title string
-	headings    []heading
+	headings    []Heading
 }
 
 // navPage is nav.xhtml: every chapter and, nested under it, its h2–h4.
@@ -263,7 +308,7 @@ func navPage(b Book, w words, toc []tocChapter) []byte {
 
 // writeHeadings writes hs as nested lists: each heading holds the
 // deeper ones that follow it.
-func writeHeadings(b *bytes.Buffer, href string, hs []heading) {
+func writeHeadings(b *bytes.Buffer, href string, hs []Heading) {
 	if len(hs) == 0 {
 		return
 	}
@@ -271,10 +316,10 @@ func writeHeadings(b *bytes.Buffer, href string, hs []heading) {
 	for i := 0; i < len(hs); {
 		h := hs[i]
 		j := i + 1
-		for j < len(hs) && hs[j].level > h.level {
+		for j < len(hs) && hs[j].Level > h.Level {
 			j++
 		}
-		b.WriteString(`<li><a href="` + attr(href+"#"+escapeFragment(h.id)) + `">` + html.EscapeString(h.text) + "</a>")
+		b.WriteString(`<li><a href="` + attr(href+"#"+escapeFragment(h.ID)) + `">` + html.EscapeString(h.Text) + "</a>")
 		writeHeadings(b, href, hs[i+1:j])
 		b.WriteString("</li>")
 		i = j

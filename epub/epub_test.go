@@ -36,8 +36,15 @@ func testBook() Book {
 
 func write(t *testing.T, b Book) []byte {
 	t.Helper()
+	docs := make([]Doc, len(b.Chapters))
+	for i := range docs {
+		var err error
+		if docs[i], err = b.Chapter(i); err != nil {
+			t.Fatal(err)
+		}
+	}
 	var buf bytes.Buffer
-	if err := Write(&buf, b); err != nil {
+	if err := Write(&buf, b, docs); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()

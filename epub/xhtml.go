@@ -27,15 +27,9 @@ type converter struct {
 	top   bool              // the document is beside nav.xhtml, not in chapters/
 
 	svg      bool      // the document has inline SVG (a manifest property)
-	headings []heading // its h2–h4 with an id, in order
+	headings []Heading // its h2–h4 with an id, in order
 	notes    []string  // its endnotes' HTML, in order
 	noteOf   map[string]int
-}
-
-// heading is an h2–h4 of a chapter, for the contents.
-type heading struct {
-	level    int
-	id, text string
 }
 
 var bodyContext = &xhtml.Node{Type: xhtml.ElementNode, Data: "body", DataAtom: atom.Body}
@@ -91,7 +85,7 @@ func (x *converter) node(n *xhtml.Node) {
 	switch n.Data {
 	case "h2", "h3", "h4":
 		if id, ok := getAttr(n, "id"); ok {
-			x.headings = append(x.headings, heading{int(n.Data[1] - '0'), id, strings.TrimSpace(text(n))})
+			x.headings = append(x.headings, Heading{int(n.Data[1] - '0'), id, strings.TrimSpace(text(n))})
 		}
 	case "a":
 		if h, ok := getAttr(n, "href"); ok {

@@ -3,6 +3,7 @@ package site
 import (
 	"bytes"
 	"html"
+	"maps"
 	"net/url"
 	"slices"
 	"strconv"
@@ -23,76 +24,102 @@ type PrintChapter struct {
 // no chapter's may take there.
 var PrintIDs = []string{"main", "print-contents", "측정한-기계"}
 
-// PrintBook puts every chapter on one page (print.html): each a section
-// whose id is its slug, in order, with the contents (each chapter and
-// its h2) to put before them. An id two chapters use, or that names a
-// chapter or the layout, becomes SLUG-ID in the chapter that has it,
-// and every link within the book (#ID, SLUG.html, SLUG.html#ID) leads to
-// its place on this page, so the page is one document with ids unique.
-func PrintBook(chapters []PrintChapter) (contents, body []byte, err error) {
+// The whole book on one page (print.html) puts every chapter in a
+// section whose id is its slug, in order, after the contents (each
+// chapter and its h2). An id two chapters use, or that names a chapter
+// or the layout, becomes SLUG-ID in the chapter that has it, and every
+// link within the book (#ID, SLUG.html, SLUG.html#ID) leads to its place
+// on the page, so the page is one document with each id once. It is made
+// in steps, each chapter's on its own (ChapterIDs, PrintSection), so that
+// a build can make them in parallel and keep them in its cache.
+
+// ChapterIDs are the ids a chapter's body has, in order, each once.
+func ChapterIDs(body []byte) ([]string, error) {
+	root, err := parseBody(body)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	seen := map[string]bool{}
+	walk(root, func(n *xhtml.Node) {
+		if id, ok := attr(n, "id"); ok && !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	})
+	return ids, nil
+}
+
+// PrintNames names on the whole-book page every chapter's ids (ids[i],
+// ChapterIDs of chapter i): as they are where only one chapter has them
+// (the site's links to them work there too), else with the chapter's
+// slug before them.
+func PrintNames(chapters []PrintChapter, ids [][]string) []map[string]string {
 	reserved := map[string]bool{}
 	for _, id := range PrintIDs {
 		reserved[id] = true
 	}
-	slugOf := map[string]int{}
-	for i, c := range chapters {
+	for _, c := range chapters {
 		reserved[c.Slug] = true
-		slugOf[c.Slug] = i
 	}
-	roots := make([]*xhtml.Node, len(chapters))
-	ids := make([][]string, len(chapters)) // each chapter's ids, in order, each once
-	uses := map[string]int{}               // id → chapters that have it
-	for i, c := range chapters {
-		nodes, err := xhtml.ParseFragment(bytes.NewReader(c.Body), &xhtml.Node{Type: xhtml.ElementNode, Data: "body", DataAtom: atom.Body})
-		if err != nil {
-			return nil, nil, err
+	uses := map[string]int{}
+	for _, list := range ids {
+		for _, id := range list {
+			uses[id]++
 		}
-		root := &xhtml.Node{Type: xhtml.ElementNode, Data: "section", DataAtom: atom.Section}
-		for _, n := range nodes {
-			root.AppendChild(n)
-		}
-		roots[i] = root
-		seen := map[string]bool{}
-		walk(root, func(n *xhtml.Node) {
-			if id, ok := attr(n, "id"); ok && !seen[id] {
-				seen[id] = true
-				ids[i] = append(ids[i], id)
-				uses[id]++
-			}
-		})
 	}
-	// Ids that are unique stay as they are (the site's links to them work
-	// here too); then the others take their chapter's prefix.
-	taken := map[string]bool{}
-	for id := range reserved {
-		taken[id] = true
-	}
-	renamed := make([]map[string]string, len(chapters))
+	taken := maps.Clone(reserved)
+	names := make([]map[string]string, len(chapters))
 	for i := range chapters {
-		renamed[i] = map[string]string{}
+		names[i] = map[string]string{}
 		for _, id := range ids[i] {
 			if uses[id] == 1 && !reserved[id] {
-				renamed[i][id] = id
+				names[i][id] = id
 				taken[id] = true
 			}
 		}
 	}
 	for i, c := range chapters {
 		for _, id := range ids[i] {
-			if _, ok := renamed[i][id]; ok {
+			if _, ok := names[i][id]; ok {
 				continue
 			}
 			n := c.Slug + "-" + id
 			for k := 2; taken[n]; k++ {
 				n = c.Slug + "-" + id + "-" + strconv.Itoa(k)
 			}
-			renamed[i][id] = n
+			names[i][id] = n
 			taken[n] = true
 		}
 	}
-	// where is the place on this page a link of chapter i leads to; false
-	// for a link out of the book's chapters.
-	where := func(i int, href string) (string, bool) {
+	return names
+}
+
+// PrintPart is one chapter on the whole-book page: its section, and its
+// h2s for the contents.
+type PrintPart struct {
+	Section []byte
+	Heads   []PrintHead
+}
+
+// PrintHead is an h2 of a chapter in the contents.
+type PrintHead struct{ ID, Text string }
+
+// PrintSection is chapter i's section of the whole-book page, its ids
+// and links as names (PrintNames) has them.
+func PrintSection(chapters []PrintChapter, i int, names []map[string]string) (PrintPart, error) {
+	c := chapters[i]
+	root, err := parseBody(c.Body)
+	if err != nil {
+		return PrintPart{}, err
+	}
+	slugOf := map[string]int{}
+	for j, c := range chapters {
+		slugOf[c.Slug] = j
+	}
+	// where is the place on the page a link of the chapter leads to;
+	// false for a link out of the book's chapters.
+	where := func(href string) (string, bool) {
 		u, err := url.Parse(href)
 		if err != nil || u.Scheme != "" || u.Host != "" {
 			return "", false
@@ -107,40 +134,65 @@ func PrintBook(chapters []PrintChapter) (contents, body []byte, err error) {
 				return "#" + chapters[j].Slug, true
 			}
 		}
-		if to, ok := renamed[j][u.Fragment]; ok {
+		if to, ok := names[j][u.Fragment]; ok {
 			return "#" + to, true
 		}
 		return "", false
 	}
-	var toc, out bytes.Buffer
+	var p PrintPart
+	walk(root, func(n *xhtml.Node) {
+		rewrite(n, names[i], where)
+		if id, ok := attr(n, "id"); ok && n.Type == xhtml.ElementNode && n.DataAtom == atom.H2 {
+			p.Heads = append(p.Heads, PrintHead{id, strings.TrimSpace(headingText(n))})
+		}
+	})
+	var out bytes.Buffer
+	out.WriteString(`<section class="print-chapter" id="` + html.EscapeString(c.Slug) + `"`)
+	if c.Lang != "" {
+		out.WriteString(` lang="` + html.EscapeString(c.Lang) + `"`)
+	}
+	out.WriteString(">\n<h1>" + html.EscapeString(c.Title) + "</h1>\n")
+	for n := root.FirstChild; n != nil; n = n.NextSibling {
+		if err := xhtml.Render(&out, n); err != nil {
+			return p, err
+		}
+	}
+	out.WriteString("</section>\n")
+	p.Section = out.Bytes()
+	return p, nil
+}
+
+// PrintContents is the whole-book page's contents: each chapter, and
+// under it its h2s.
+func PrintContents(chapters []PrintChapter, parts []PrintPart) []byte {
+	var toc bytes.Buffer
 	toc.WriteString(`<ol class="toc">` + "\n")
 	for i, c := range chapters {
-		var heads []string
-		walk(roots[i], func(n *xhtml.Node) {
-			rewrite(n, renamed[i], func(href string) (string, bool) { return where(i, href) })
-			if id, ok := attr(n, "id"); ok && n.Type == xhtml.ElementNode && n.DataAtom == atom.H2 {
-				heads = append(heads, `<li><a href="#`+html.EscapeString(id)+`">`+html.EscapeString(strings.TrimSpace(headingText(n)))+"</a></li>")
-			}
-		})
 		toc.WriteString(`<li><a href="#` + html.EscapeString(c.Slug) + `">` + html.EscapeString(c.Title) + "</a>")
-		if len(heads) > 0 {
-			toc.WriteString("\n<ol>" + strings.Join(heads, "") + "</ol>")
+		if heads := parts[i].Heads; len(heads) > 0 {
+			toc.WriteString("\n<ol>")
+			for _, h := range heads {
+				toc.WriteString(`<li><a href="#` + html.EscapeString(h.ID) + `">` + html.EscapeString(h.Text) + "</a></li>")
+			}
+			toc.WriteString("</ol>")
 		}
 		toc.WriteString("</li>\n")
-		out.WriteString(`<section class="print-chapter" id="` + html.EscapeString(c.Slug) + `"`)
-		if c.Lang != "" {
-			out.WriteString(` lang="` + html.EscapeString(c.Lang) + `"`)
-		}
-		out.WriteString(">\n<h1>" + html.EscapeString(c.Title) + "</h1>\n")
-		for n := roots[i].FirstChild; n != nil; n = n.NextSibling {
-			if err := xhtml.Render(&out, n); err != nil {
-				return nil, nil, err
-			}
-		}
-		out.WriteString("</section>\n")
 	}
 	toc.WriteString("</ol>\n")
-	return toc.Bytes(), out.Bytes(), nil
+	return toc.Bytes()
+}
+
+// parseBody parses a page's body, its nodes under a section.
+func parseBody(body []byte) (*xhtml.Node, error) {
+	nodes, err := xhtml.ParseFragment(bytes.NewReader(body), &xhtml.Node{Type: xhtml.ElementNode, Data: "body", DataAtom: atom.Body})
+	if err != nil {
+		return nil, err
+	}
+	root := &xhtml.Node{Type: xhtml.ElementNode, Data: "section", DataAtom: atom.Section}
+	for _, n := range nodes {
+		root.AppendChild(n)
+	}
+	return root, nil
 }
 
 // idRefs are the attributes that hold a list of ids.

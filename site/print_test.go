@@ -9,7 +9,7 @@ import (
 // and links within a chapter, to the other and out of the book: on the
 // whole-book page every id is once, and every link leads where it did.
 func TestPrintBook(t *testing.T) {
-	contents, body, err := PrintBook([]PrintChapter{
+	contents, body, err := printBook([]PrintChapter{
 		{Title: "1장", Slug: "one", Body: []byte(`<h2 id="정리">정리 <a class="anchor" href="#정리" aria-label="이 절의 링크: 정리">#</a></h2>
 <h2 id="two">two</h2><p><a href="#정리">위</a> <a href="two.html#정리">2장의 정리</a> <a href="two.html">2장</a> <a href="claims.html#x">주장</a>
 <span class="mb-value" data-exp="e" data-page="two.html" tabindex="0">1 ms</span></p>
@@ -42,4 +42,25 @@ func TestPrintBook(t *testing.T) {
 	if string(contents) != want {
 		t.Errorf("contents\n%s\nwant\n%s", contents, want)
 	}
+}
+
+// printBook makes the whole-book page's contents and chapters in the
+// steps a build takes.
+func printBook(chapters []PrintChapter) (contents, body []byte, err error) {
+	ids := make([][]string, len(chapters))
+	for i, c := range chapters {
+		if ids[i], err = ChapterIDs(c.Body); err != nil {
+			return nil, nil, err
+		}
+	}
+	names := PrintNames(chapters, ids)
+	parts := make([]PrintPart, len(chapters))
+	var b []byte
+	for i := range chapters {
+		if parts[i], err = PrintSection(chapters, i, names); err != nil {
+			return nil, nil, err
+		}
+		b = append(b, parts[i].Section...)
+	}
+	return PrintContents(chapters, parts), b, nil
 }
