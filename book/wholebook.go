@@ -85,21 +85,31 @@ func (l *layout) hasher(kind string) *rendercache.Hasher {
 	return l.cache.rc.hasher(kind)
 }
 
-// cached puts into v what the render cache holds under key, or else
-// make's, which it keeps there (as JSON).
-func (l *layout) cached(key rendercache.Key, v any, make func() error) error {
+// cached fills v and raw from what the render cache holds under key,
+// or else by make, and keeps them there: v as JSON and raw, the large
+// part (nil: none), as it is after a zero byte, which JSON never holds.
+func (l *layout) cached(key rendercache.Key, v any, raw *[]byte, make func() error) error {
 	var c *rendercache.Cache
 	if l.cache != nil {
 		c = l.cache.rc.c
 	}
-	if data, ok := c.Get(key); ok && json.Unmarshal(data, v) == nil {
-		return nil
+	if data, ok := c.Get(key); ok {
+		if meta, rest, ok := bytes.Cut(data, []byte{0}); ok && json.Unmarshal(meta, v) == nil {
+			if raw != nil {
+				*raw = rest
+			}
+			return nil
+		}
 	}
 	if err := make(); err != nil {
 		return err
 	}
 	data, err := json.Marshal(v)
 	if err == nil {
+		data = append(data, 0)
+		if raw != nil {
+			data = append(data, *raw...)
+		}
 		c.Put(key, data)
 	}
 	return err
@@ -114,7 +124,7 @@ func (l *layout) printBook(chapters []site.PrintChapter) (contents, body []byte,
 	n := len(chapters)
 	ids, parts, errs := make([][]string, n), make([]site.PrintPart, n), make([]error, n)
 	parallel(n, func(i int) {
-		errs[i] = cached(hasher("print-ids").Bytes(chapters[i].Body).Key(), &ids[i], func() (err error) {
+		errs[i] = cached(hasher("print-ids").Bytes(chapters[i].Body).Key(), &ids[i], nil, func() (err error) {
 			ids[i], err = site.ChapterIDs(chapters[i].Body)
 			return err
 		})
@@ -140,7 +150,7 @@ func (l *layout) printBook(chapters []site.PrintChapter) (contents, body []byte,
 	parallel(n, func(i int) {
 		ch := chapters[i]
 		key := hasher("print-section").Bytes(shared[:]).String(ch.Title).String(ch.Slug).String(ch.Lang).Bytes(ch.Body).Key()
-		errs[i] = cached(key, &parts[i], func() (err error) {
+		errs[i] = cached(key, &parts[i].Heads, &parts[i].Section, func() (err error) {
 			parts[i], err = site.PrintSection(chapters, i, names)
 			return err
 		})
@@ -178,7 +188,7 @@ func (l *layout) epubChapters(e *epub.Book) ([]epub.Doc, error) {
 	parallel(len(docs), func(i int) {
 		c := e.Chapters[i]
 		key := l.hasher("epub-chapter").Bytes(shared[:]).String(c.Title).String(c.Slug).String(c.Lang).Bytes(c.Body).Key()
-		errs[i] = l.cached(key, &docs[i], func() (err error) {
+		errs[i] = l.cached(key, &docs[i], &docs[i].Deflated, func() (err error) {
 			docs[i], err = e.Chapter(i)
 			return err
 		})

@@ -13,6 +13,7 @@ package epub
 import (
 	"archive/zip"
 	"bytes"
+	"compress/flate"
 	"crypto/sha256"
 	_ "embed"
 	"fmt"
@@ -75,9 +76,13 @@ const (
 	cssFile   = "book.css"
 )
 
-// Doc is a chapter made into its content document (Book.Chapter).
+// Doc is a chapter made into its content document (Book.Chapter),
+// compressed as the container holds it: the costly part, done once per
+// chapter and in parallel, not by Write.
 type Doc struct {
-	XHTML    []byte
+	Deflated []byte    // the XHTML, deflated
+	CRC32    uint32    // of the XHTML
+	Size     int       // of the XHTML
 	SVG      bool      // it has inline SVG (a property in the manifest)
 	Headings []Heading // its h2–h4 with an id, for the contents
 	Files    []string  // the Files it shows, sorted
@@ -128,7 +133,10 @@ func (b *Book) Chapter(i int) (Doc, error) {
 	doc.WriteString("</section>\n")
 	x.writeNotes(&doc)
 	doc.WriteString("</body>\n</html>\n")
-	d := Doc{XHTML: doc.Bytes(), SVG: x.svg, Headings: x.headings}
+	d := Doc{CRC32: crc32.ChecksumIEEE(doc.Bytes()), Size: doc.Len(), SVG: x.svg, Headings: x.headings}
+	if d.Deflated, err = deflate(doc.Bytes()); err != nil {
+		return Doc{}, err
+	}
 	for f := range used {
 		d.Files = append(d.Files, f)
 	}
@@ -145,6 +153,7 @@ func Write(w io.Writer, b Book, docs []Doc) error {
 	type item struct {
 		id, href, media, props string
 		data                   []byte
+		doc                    *Doc // a chapter's, compressed, instead of data
 	}
 	var items []item
 	used := map[string]bool{} // the Files the chapters show
@@ -155,7 +164,7 @@ func Write(w io.Writer, b Book, docs []Doc) error {
 		if d.SVG {
 			props = "svg"
 		}
-		items = append(items, item{fmt.Sprintf("ch%d", i+1), chapters + c.Slug + ".xhtml", "application/xhtml+xml", props, d.XHTML})
+		items = append(items, item{fmt.Sprintf("ch%d", i+1), chapters + c.Slug + ".xhtml", "application/xhtml+xml", props, nil, &docs[i]})
 		toc = append(toc, tocChapter{href: chapters + c.Slug + ".xhtml", title: c.Title, headings: d.Headings})
 		for _, f := range d.Files {
 			used[f] = true
@@ -167,16 +176,16 @@ func Write(w io.Writer, b Book, docs []Doc) error {
 	}
 	slices.Sort(files)
 	for i, f := range files {
-		items = append(items, item{fmt.Sprintf("file%d", i+1), chapters + f, mediaType(f), "", b.Files[f]})
+		items = append(items, item{fmt.Sprintf("file%d", i+1), chapters + f, mediaType(f), "", b.Files[f], nil})
 	}
 	front, err := titlePage(b, words, slugs)
 	if err != nil {
 		return err
 	}
 	items = append([]item{
-		{"title", titleFile, "application/xhtml+xml", "", front},
-		{"nav", navFile, "application/xhtml+xml", "nav", navPage(b, words, toc)},
-		{"css", cssFile, "text/css", "", stylesheet},
+		{"title", titleFile, "application/xhtml+xml", "", front, nil},
+		{"nav", navFile, "application/xhtml+xml", "nav", navPage(b, words, toc), nil},
+		{"css", cssFile, "text/css", "", stylesheet, nil},
 	}, items...)
 
 	var opf bytes.Buffer
@@ -237,11 +246,39 @@ func Write(w io.Writer, b Book, docs []Doc) error {
 		return err
 	}
 	for _, it := range items {
-		if err := put(dir+it.href, it.data); err != nil {
+		if it.doc == nil {
+			err = put(dir+it.href, it.data)
+		} else {
+			err = putDeflated(z, dir+it.href, it.doc)
+		}
+		if err != nil {
 			return err
 		}
 	}
 	return z.Close()
+}
+
+// deflate compresses a chapter's document.
+func deflate(data []byte) ([]byte, error) {
+	var b bytes.Buffer
+	w, err := flate.NewWriter(&b, flate.DefaultCompression)
+	if err == nil {
+		_, err = w.Write(data)
+	}
+	if err == nil {
+		err = w.Close()
+	}
+	return b.Bytes(), err
+}
+
+// putDeflated adds a chapter's document, compressed already.
+func putDeflated(z *zip.Writer, name string, d *Doc) error {
+	w, err := z.CreateRaw(&zip.FileHeader{Name: name, Method: zip.Deflate, CRC32: d.CRC32,
+		CompressedSize64: uint64(len(d.Deflated)), UncompressedSize64: uint64(d.Size)})
+	if err == nil {
+		_, err = w.Write(d.Deflated)
+	}
+	return err
 }
 
 // hrefOf is a file's path in the container as a URL reference.
