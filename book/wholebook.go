@@ -49,8 +49,12 @@ func (b *Book) wholeBook(l *layout, outs []chapterOut, preface []byte, static []
 	if !b.Config.EPUB && !l.epub {
 		return nil, nil
 	}
+	machine, err := execute(l.tmpl, "machine-section", l.base)
+	if err != nil {
+		return nil, err
+	}
 	e := epub.Book{Title: b.Config.Title, Lang: b.Config.Lang, Identifier: epub.Identifier(b.Config.Title, l.res.Machine),
-		Modified: b.newest(l.res), Front: preface, Files: map[string][]byte{}}
+		Modified: b.newest(l.res), Front: slices.Concat(preface, machine), Files: map[string][]byte{}}
 	for i, d := range b.Docs {
 		e.Chapters = append(e.Chapters, epub.Chapter{Slug: d.Front.Slug, Title: d.Front.Title, Lang: d.Front.Lang, Body: outs[i].body})
 	}
