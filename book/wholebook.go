@@ -261,6 +261,9 @@ func (b *Book) writeBookFiles(ctx context.Context, opts Options, epub []byte, br
 		fmt.Fprintln(opts.Log, note)
 	}
 	data, err := pdf.Print(ctx, browser, filepath.Join(opts.Out, "print.html"))
+	if cause := context.Cause(ctx); cause != nil {
+		return &Interrupted{Cause: cause} // the site is written; the PDF is not
+	}
 	if err != nil {
 		return err
 	}
