@@ -28,6 +28,7 @@ func TestConfigErrorsArePositioned(t *testing.T) {
 		{"title: 책\nprecision: 0%\n", "book.yaml:2:12: precision wants a percentage"},
 		{"title: 책\nbudget: soon\n", "book.yaml:2:9: budget wants a positive duration"},
 		{"title: 책\nstale-on: [go, cpu]\n", "book.yaml:2:16: stale-on: \"cpu\" is not go or kernel"},
+		{"title: 책\nepub: yes please\n", "book.yaml:2:7: epub wants true or false, got \"yes please\""},
 	} {
 		dir := t.TempDir()
 		if err := os.WriteFile(filepath.Join(dir, ConfigFile), []byte(tc.yaml), 0o644); err != nil {
@@ -50,8 +51,8 @@ func TestConfigErrorsArePositioned(t *testing.T) {
 	if c, err := LoadConfig(dir); err != nil || !reflect.DeepEqual(c.Machines, []string{"m1", "linux-arm64-x"}) {
 		t.Errorf("machines: %+v, %v", c, err)
 	}
-	os.WriteFile(filepath.Join(dir, ConfigFile), []byte("precision: 2.5%\nbudget: 1m\nstale-on: [go]\n"), 0o644)
-	if c, err := LoadConfig(dir); err != nil || c.Precision != 0.025 || c.Budget != time.Minute || !reflect.DeepEqual(c.StaleOn, []string{"go"}) {
+	os.WriteFile(filepath.Join(dir, ConfigFile), []byte("precision: 2.5%\nbudget: 1m\nstale-on: [go]\nepub: true\n"), 0o644)
+	if c, err := LoadConfig(dir); err != nil || c.Precision != 0.025 || c.Budget != time.Minute || !reflect.DeepEqual(c.StaleOn, []string{"go"}) || !c.EPUB {
 		t.Errorf("precision, budget, stale-on: %+v, %v", c, err)
 	}
 	want := Config{Precision: DefaultPrecision, Budget: DefaultBudget, StaleOn: []string{"go", "kernel"}}
