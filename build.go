@@ -26,13 +26,13 @@ import (
 
 type buildFlags struct {
 	bookSet
-	out                                   string
+	out, epub, pdf                        string
 	fresh, strict, verbose, noCache, safe bool
 	only                                  []string
 }
 
 var buildVerb = verb{name: "build", summary: "write the site to out/ from the book's set, or this machine's (--here), measuring what that set lacks when it is this machine's",
-	example: "go run . build\n  go run . build --here\n  go run . build --here --fresh --only readiness\n  go run . build --machine m1",
+	example: "go run . build\n  go run . build --here\n  go run . build --here --fresh --only readiness\n  go run . build --machine m1\n  go run . build --epub book.epub --pdf book.pdf",
 	setup:   withFlags[buildFlags]}
 
 func (f *buildFlags) flags(fs *pflag.FlagSet) {
@@ -42,6 +42,8 @@ func (f *buildFlags) flags(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&f.only, "only", nil, "measure only these experiment ids (comma-separated); every page is still built")
 	fs.BoolVar(&f.strict, "strict", false, "fail on a failing or undecidable claim, a missing figure, or any result that would have to be measured")
 	safeFlag(fs, &f.safe)
+	fs.StringVar(&f.epub, "epub", "", "also write the book as an EPUB 3 file to FILE (book.yaml's epub: true puts one in the site as book.epub)")
+	fs.StringVar(&f.pdf, "pdf", "", "also print the book (the site's print.html) to the PDF file FILE with Chromium, which must be installed")
 	verboseFlag(fs, &f.verbose)
 	fs.BoolVar(&f.noCache, "no-cache", false, "evaluate and lay out every page anew, without reading or filling the render cache ("+book.CacheDir+"/ beside the chapters folder)")
 }
@@ -56,6 +58,7 @@ func (f *buildFlags) run(ctx context.Context, c *cmd, args []string) error {
 		return err
 	}
 	opts.Out, opts.Fresh, opts.Only, opts.Strict, opts.Safe, opts.Cache = f.out, f.fresh, f.only, f.strict, f.safe, f.cache(f.noCache)
+	opts.EPUB, opts.PDF = f.epub, f.pdf
 	rep, err := book.Build(ctx, opts)
 	// Errors first, then the claims that fail, then the warnings.
 	if err != nil {

@@ -50,6 +50,9 @@ type Options struct {
 	// Cache is the render cache's folder (CacheDir beside the chapters,
 	// for the command line); "" builds without one (--no-cache).
 	Cache string
+	// EPUB and PDF are files to write the book to besides the site
+	// (--epub, --pdf), each replaced atomically; "": none.
+	EPUB, PDF string
 }
 
 // Report is what a build did.
@@ -222,6 +225,10 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	if err := CheckOut(opts.Out); err != nil {
 		return nil, err
 	}
+	browser, err := checkBookFiles(opts)
+	if err != nil {
+		return nil, err
+	}
 	rep := &Report{Set: set, Out: opts.Out, Measures: set == opts.This.Name}
 	// A build that may measure waits for another one on the same tree; one
 	// that cannot (another machine's set, --strict) only cleans up when no
@@ -301,7 +308,7 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 		return rep, err
 	}
 	defer out.discard()
-	r, err := b.renderTo(res, out, rc)
+	r, err := b.renderTo(res, out, rc, opts.EPUB != "")
 	rep.Warnings = append(rep.Warnings, r.warnings...)
 	rep.Claims, rep.Chapters, rep.Cached, rep.External = r.claims, len(b.Docs), r.cached, r.external
 	if err != nil {
@@ -332,7 +339,7 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 		return rep, err
 	}
 	rc.finish(opts)
-	return rep, nil
+	return rep, b.writeBookFiles(ctx, opts, r.epub, browser)
 }
 
 // strictFailures is why a --strict build fails, nil when nothing does: the
@@ -465,7 +472,7 @@ func (b *Book) Render(res *Results) (pages map[string][]byte, warnings []error, 
 		return nil, nil, nil, err
 	}
 	m := &memorySite{pages: map[string][]byte{}}
-	r, err := b.renderTo(res, m, b.cache)
+	r, err := b.renderTo(res, m, b.cache, false)
 	if err != nil {
 		return nil, r.warnings, r.claims, err
 	}
@@ -478,6 +485,7 @@ type rendering struct {
 	external []string // the chapters' links to other sites, never fetched
 	claims   []evaluate.Claim
 	cached   int // chapters whose page came from the render cache
+	epub     []byte
 }
 
 // siteSink receives the site's files as they are made, from several
@@ -527,6 +535,7 @@ type chapterOut struct {
 	warnings []error
 	claims   []evaluate.Claim
 	search   []byte   // the chapter's entries of the search index
+	body     []byte   // the chapter's body, for the whole-book page and the EPUB
 	sets     []string // the sets other than the build's own its page draws on
 	cached   bool     // the page came from the render cache
 	err      error
@@ -544,6 +553,7 @@ type layout struct {
 	pageOf   map[string]string // experiment id → the page that shows it
 	out      siteSink
 	cache    *chapterCache // nil: none
+	epub     bool          // make the EPUB even if the site does not hold it
 }
 
 // renderTo evaluates every chapter against res, lays out every page and
@@ -552,12 +562,12 @@ type layout struct {
 // claims and errors come back in chapter order whatever the order the
 // chapters finished in. With a cache, a chapter whose inputs are those of
 // a previous build is taken from it instead of being evaluated again.
-// It never measures.
-func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache) (r rendering, err error) {
+// It never measures. With epub, it returns the book as an EPUB too.
+func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache, epub bool) (r rendering, err error) {
 	defer rc.flush()
 	res.BookMachines = b.Config.Machines // what machines: book shows
 	res.Lang = b.Config.Words
-	l := &layout{res: res, layouts: b.Templates, out: out}
+	l := &layout{res: res, layouts: b.Templates, out: out, epub: epub}
 	if l.layouts == nil {
 		l.layouts = templates.Embedded()
 	}
@@ -567,6 +577,9 @@ func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache) (r renderin
 	l.has, l.pageOf = b.links(res)
 	l.base = siteData{Book: b.Config.Title, Lang: b.Config.Lang, W: b.Config.Words, Shows: len(b.Config.Machines) > 0,
 		Machine: res.Machine, MachineSummary: b.machineSummary(res), Provenance: b.provenance(res)}
+	if b.Config.EPUB {
+		l.base.EPUB = EPUBFile
+	}
 	for _, d := range b.Docs {
 		l.base.Chapters = append(l.base.Chapters, link{Title: d.Front.Title, Slug: d.Front.Slug, Order: d.Front.Order})
 		l.chapters = append(l.chapters, site.Chapter{Title: d.Front.Title, Slug: d.Front.Slug, Order: d.Front.Order})
@@ -622,7 +635,11 @@ func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache) (r renderin
 	if err != nil {
 		return r, err
 	}
-	return r, b.extraPages(l, outs)
+	if err := b.extraPages(l, outs); err != nil {
+		return r, err
+	}
+	r.epub, err = b.wholeBook(l, outs, preface.Bytes(), links.static)
+	return r, err
 }
 
 // renderChapter evaluates chapter i, lays out its page and hands it to
@@ -655,6 +672,7 @@ func (b *Book) renderChapter(l *layout, i int) (o chapterOut) {
 		return o
 	}
 	text := string(body)
+	o.body = body
 	o.search = site.SearchEntries(site.Sections(d.Front.Title, d.Front.Slug, text, headings))
 	page := l.base
 	page.Page, page.Body = d.Front.Title, template.HTML(text)
@@ -770,6 +788,8 @@ type siteData struct {
 	Provenance                          templates.Provenance
 	Page                                string
 	Preface, Body                       template.HTML
+	Contents                            template.HTML // the whole-book page's
+	EPUB                                string        // the EPUB's file in the site; "": none
 	Chapters                            []link
 	Prev, Next                          *link
 	pageExtras

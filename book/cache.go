@@ -323,14 +323,16 @@ func (w cachedWarning) Kind() string  { return w.kind }
 func (w cachedWarning) Unwrap() error { return w.PosError }
 
 // entry is a chapter's entry in the cache: the results it read as the
-// chapter saw them, its output and the blob of its page. Its search text,
-// the largest part, is an entry of its own, found by its hash: kept as
-// it is, it need not be encoded into JSON and validated back.
+// chapter saw them, its output and the blob of its page. Its search text
+// and its body (for the whole-book page and the EPUB), the largest parts,
+// are entries of their own, found by their hash: kept as they are, they
+// need not be encoded into JSON and validated back.
 type entry struct {
 	Deps     []entryDep
 	Warnings []entryWarning
 	Claims   []evaluate.Claim
 	Search   rendercache.Key
+	Body     rendercache.Key
 	Sets     []string
 	Page     rendercache.Blob
 }
@@ -352,7 +354,7 @@ type entryWarning struct {
 // output and the blob of its page; ok is false when the output holds a
 // warning the cache could not give back as it was.
 func (cc *chapterCache) encodeEntry(deps []dep, o chapterOut, page rendercache.Blob) (data []byte, ok bool) {
-	e := entry{Claims: o.claims, Search: rendercache.NewHasher("search").Bytes(o.search).Key(), Sets: o.sets, Page: page}
+	e := entry{Claims: o.claims, Search: rendercache.NewHasher("search").Bytes(o.search).Key(), Body: rendercache.NewHasher("body").Bytes(o.body).Key(), Sets: o.sets, Page: page}
 	for _, d := range deps {
 		sum, stale := cc.state(d)
 		e.Deps = append(e.Deps, entryDep{d.Set, d.ID, sum[:], stale})
@@ -370,6 +372,7 @@ func (cc *chapterCache) encodeEntry(deps []dep, o chapterOut, page rendercache.B
 		return nil, false
 	}
 	cc.rc.c.Put(e.Search, o.search)
+	cc.rc.c.Put(e.Body, o.body)
 	return data, true
 }
 
@@ -388,7 +391,10 @@ func (cc *chapterCache) decodeEntry(data []byte) (o chapterOut, page rendercache
 	for _, w := range e.Warnings {
 		o.warnings = append(o.warnings, cachedWarning{&parse.PosError{Pos: w.Pos, Msg: w.Msg}, w.Kind})
 	}
-	o.search, ok = cc.rc.c.Get(e.Search)
+	if o.search, ok = cc.rc.c.Get(e.Search); !ok {
+		return o, page, false
+	}
+	o.body, ok = cc.rc.c.Get(e.Body)
 	o.claims, o.sets = e.Claims, e.Sets
 	return o, e.Page, ok
 }

@@ -49,6 +49,9 @@ type Config struct {
 	// Safe refuses raw HTML and links that run code in every chapter
 	// (safe: true; the build's --safe does the same for one build).
 	Safe bool
+	// EPUB puts the book as an EPUB 3 file into the site, as book.epub
+	// (epub: true; the build's --epub FILE writes one anywhere).
+	EPUB bool
 }
 
 // The defaults of runs: auto. ±5 % is what the issue asks of a figure the
@@ -74,7 +77,7 @@ func LoadConfig(dir string) (Config, error) {
 	} else if err != nil {
 		return c, err
 	}
-	fields, err := parse.ParseFields(path, data, []string{"title", "lang", "machine", "machines", "preface", "precision", "budget", "run-time", "stale-on", "safe"}, []string{"machines", "stale-on"})
+	fields, err := parse.ParseFields(path, data, []string{"title", "lang", "machine", "machines", "preface", "precision", "budget", "run-time", "stale-on", "safe", "epub"}, []string{"machines", "stale-on"})
 	if err != nil {
 		return c, err
 	}
@@ -102,13 +105,18 @@ func LoadConfig(dir string) (Config, error) {
 			errs = append(errs, &parse.PosError{Pos: f.Pos, Msg: err.Error()})
 		}
 	}
-	if f, ok := fields["safe"]; ok {
-		switch f.Value {
-		case "true":
-			c.Safe = true
-		case "false":
-		default:
-			errs = append(errs, &parse.PosError{Pos: f.Pos, Msg: fmt.Sprintf("safe wants true or false, got %q", parse.Short(f.Value))})
+	for _, b := range []struct {
+		key string
+		to  *bool
+	}{{"safe", &c.Safe}, {"epub", &c.EPUB}} {
+		if f, ok := fields[b.key]; ok {
+			switch f.Value {
+			case "true":
+				*b.to = true
+			case "false":
+			default:
+				errs = append(errs, &parse.PosError{Pos: f.Pos, Msg: fmt.Sprintf("%s wants true or false, got %q", b.key, parse.Short(f.Value))})
+			}
 		}
 	}
 	if f, ok := fields["stale-on"]; ok {

@@ -32,6 +32,7 @@ func TestConfigErrorsArePositioned(t *testing.T) {
 		{"title: 책\nlang: kr\n", "book.yaml:2:7: lang: the site has no words in \"kr\" (did you mean ko?); it knows ko, en"},
 		{"title: Book\nlang: en\n", ""},
 		{"title: 책\nstale-on: [go, cpu]\n", "book.yaml:2:16: stale-on: \"cpu\" is not go or kernel"},
+		{"title: 책\nepub: yes please\n", "book.yaml:2:7: epub wants true or false, got \"yes please\""},
 	} {
 		dir := t.TempDir()
 		if err := os.WriteFile(filepath.Join(dir, ConfigFile), []byte(tc.yaml), 0o644); err != nil {
@@ -54,9 +55,9 @@ func TestConfigErrorsArePositioned(t *testing.T) {
 	if c, err := LoadConfig(dir); err != nil || !reflect.DeepEqual(c.Machines, []string{"m1", "linux-arm64-x"}) {
 		t.Errorf("machines: %+v, %v", c, err)
 	}
-	os.WriteFile(filepath.Join(dir, ConfigFile), []byte("precision: 2.5%\nbudget: 1m\nrun-time: 250ms\nstale-on: [go]\n"), 0o644)
-	if c, err := LoadConfig(dir); err != nil || c.Precision != 0.025 || c.Budget != time.Minute || c.RunTime != 250*time.Millisecond || !reflect.DeepEqual(c.StaleOn, []string{"go"}) {
-		t.Errorf("precision, budget, run-time, stale-on: %+v, %v", c, err)
+	os.WriteFile(filepath.Join(dir, ConfigFile), []byte("precision: 2.5%\nbudget: 1m\nrun-time: 250ms\nstale-on: [go]\nepub: true\n"), 0o644)
+	if c, err := LoadConfig(dir); err != nil || c.Precision != 0.025 || c.Budget != time.Minute || c.RunTime != 250*time.Millisecond || !reflect.DeepEqual(c.StaleOn, []string{"go"}) || !c.EPUB {
+		t.Errorf("precision, budget, run-time, stale-on, epub: %+v, %v", c, err)
 	}
 	want := Config{Precision: DefaultPrecision, Budget: DefaultBudget, RunTime: DefaultRunTime, StaleOn: []string{"go", "kernel"}, Words: view.Korean}
 	if c, err := LoadConfig(t.TempDir()); err != nil || !reflect.DeepEqual(c, want) {

@@ -49,7 +49,8 @@ func cssString(s string) string {
 }
 
 // Parse parses fsys's page layouts: "index.html", "chapter.html" and
-// "page.html" (the claims, environment and search pages).
+// "page.html" (the claims, environment and search pages) and "print.html"
+// (the whole book on one page).
 func Parse(fsys fs.FS) (*template.Template, error) {
 	return template.ParseFS(fsys, "*.html")
 }

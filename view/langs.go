@@ -161,6 +161,14 @@ var Korean = &Words{
 	PooledFormat:      "실행마다의 표본을 모두 모은 %s개에서 낸 분위수",
 	ThinSuffixFormat:  "(표본 %s개)",
 	ThinNoteFormat:    "표본 %s개에서 낸 분위수라, 그 너머에 든 표본이 %d개도 안 됩니다",
+	WholeBook:         [5]string{"책 전체를 ", " 읽거나 인쇄할 수 있습니다", ". ", "로도 받을 수 있습니다", "."},
+	OnePage:           "한 페이지로",
+	ChapterPages:      "장마다 한 페이지씩 읽기",
+	EPUBFile:          "EPUB 파일",
+	EPUB: EPUBWords{Contents: "차례", Notes: "수치의 출처", Back: "본문으로 돌아가기",
+		Median: "(중앙값 기준)", Reference: "(참고값)", MixedFormat: "(기계 %s대의 수치를 섞은 값)",
+		Range: "범위", MinMax: "(최소–최대)", Runs: "실행", RunsFormat: "%s회", Machine: "기계", Date: "측정일",
+		Source: "출처", Transcribed: "원서에서 옮겨 적은 값", OtherSetFormat: "다른 기계의 세트 %s", ExperimentFormat: "실험 %s 보기"},
 }
 
 // English is the message table of lang: en.
@@ -321,4 +329,12 @@ var English = &Words{
 	ThinSuffixFormat:  "(%s samples)",
 	ThinNoteFormat:    "a quantile of %s samples: fewer than %d lie beyond it",
 	ProbeDocs:         true,
+	WholeBook:         [5]string{"The whole book can be read or printed ", "", ", or downloaded as ", "", "."},
+	OnePage:           "on one page",
+	ChapterPages:      "Read a chapter a page",
+	EPUBFile:          "an EPUB file",
+	EPUB: EPUBWords{Contents: "Contents", Notes: "Where the figures come from", Back: "Back to the text",
+		Median: "(median)", Reference: "(reference value)", MixedFormat: "(figures of %s machines combined)",
+		Range: "range", MinMax: "(min–max)", Runs: "runs", RunsFormat: "%s", Machine: "machine", Date: "measured",
+		Source: "source", Transcribed: "transcribed from the original book", OtherSetFormat: "another machine's set, %s", ExperimentFormat: "see experiment %s"},
 }

@@ -227,8 +227,16 @@ type Words struct {
 	QuoteFormat       string            // title: a heading or an unnumbered chapter referred to by its title
 	SectionInFormat   string            // chapter (ChapterFormat's), quoted title: a heading of another chapter
 	ReferencesHeading string            // the heading of a chapter's sources
-	BackToText        string            // a source's links back to where it is cited
-	Accessed          string            // before the date a web page was read (urldate)
+	// The whole book: the contents page's line linking print.html and the
+	// EPUB (WholeBook around OnePage, and around EPUBFile when there is
+	// one), and the EPUB's own words.
+	WholeBook    [5]string
+	OnePage      string
+	ChapterPages string // print.html's link to the site, a page a chapter
+	EPUBFile     string
+	EPUB         EPUBWords
+	BackToText   string // a source's links back to where it is cited
+	Accessed     string // before the date a web page was read (urldate)
 
 	// The stylesheet's words (its generated content: a wide table's
 	// hint, the provenance shown without the script and in print), by
@@ -607,4 +615,18 @@ func (w *Words) HeadTitle(doc string) string {
 		return doc
 	}
 	return ""
+}
+
+// EPUBWords are what the EPUB writes itself: its contents, and the note
+// on each figure that the site's popover shows (a reader has no hover).
+type EPUBWords struct {
+	Contents, Notes, Back string
+	Median, Reference     string
+	MixedFormat           string // n: figures of n machines combined
+	Range, MinMax, Runs   string
+	RunsFormat            string // runs
+	Machine, Date, Source string
+	Transcribed           string
+	OtherSetFormat        string // set
+	ExperimentFormat      string // experiment id: the link to it
 }
