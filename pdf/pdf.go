@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"measuredbook/chromium"
 	"net/url"
 	"os"
 	"os/exec"
@@ -22,18 +23,13 @@ import (
 // laying it out on paper.
 const Timeout = 2 * time.Minute
 
-// browsers are the names Chromium goes by on a PATH.
-var browsers = []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"}
-
-// Browser finds Chromium, or says how to install it.
+// Browser finds Chromium, or says how to install it or do without.
 func Browser() (string, error) {
-	for _, name := range browsers {
-		if p, err := exec.LookPath(name); err == nil {
-			return p, nil
-		}
+	p, err := chromium.Path()
+	if err != nil {
+		return "", fmt.Errorf("--pdf prints the book with Chromium: %v, or build without --pdf and print print.html from any browser", err)
 	}
-	return "", errors.New("--pdf prints the book with Chromium, and none is installed (looked for " + strings.Join(browsers, ", ") +
-		" on PATH): install chromium (Debian: apt-get install chromium), or build without --pdf and print print.html from any browser")
+	return p, nil
 }
 
 // FontNote says, when fontconfig finds no font for lang, that the PDF's
@@ -62,20 +58,18 @@ func Print(ctx context.Context, browser, file string) ([]byte, error) {
 	defer os.RemoveAll(profile)
 	ctx, cancel := context.WithTimeout(ctx, Timeout)
 	defer cancel()
-	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, chromedp.ExecPath(browser),
-		chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true), chromedp.NoFirstRun,
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(profile))
-	defer cancelAlloc()
-	bctx, cancelBrowser := chromedp.NewContext(alloc)
-	defer cancelBrowser()
+	bctx, cancelBrowser, err := chromium.Start(ctx, browser, profile)
+	if err == nil {
+		defer cancelBrowser()
+	}
 	yes := true
-	err = chromedp.Do(bctx, chromedp.Navigate((&url.URL{Scheme: "file", Path: abs}).String()),
-		chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-			_, err := chromedp.Poll[bool](`document.readyState === "complete"`)(ctx, t)
-			return err
-		}))
+	if err == nil {
+		err = chromedp.Do(bctx, chromedp.Navigate((&url.URL{Scheme: "file", Path: abs}).String()),
+			chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+				_, err := chromedp.Poll[bool](`document.readyState === "complete"`)(ctx, t)
+				return err
+			}))
+	}
 	var res page.PrintToPDFResult
 	if err == nil {
 		res, err = chromedp.Call(bctx, page.PrintToPDF, page.PrintToPDFParams{PrintBackground: &yes, PaperWidth: 8.27, PaperHeight: 11.69,

@@ -13,7 +13,7 @@ import (
 func TestNoBrowser(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	_, err := Browser()
-	if err == nil || !strings.Contains(err.Error(), "apt-get install chromium") {
+	if err == nil || !strings.Contains(err.Error(), "apt-get install chromium") || !strings.Contains(err.Error(), "print.html") {
 		t.Errorf("Browser() without one: %v", err)
 	}
 }

@@ -2,8 +2,8 @@ package preview
 
 import (
 	"context"
+	"measuredbook/chromium"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,35 +16,18 @@ import (
 // Under CI=true a missing browser fails the test; elsewhere it skips.
 func browser(t testing.TB) context.Context {
 	t.Helper()
-	path := ""
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			path = p
-			break
-		}
-	}
-	if path == "" {
+	path, err := chromium.Path()
+	if err != nil {
 		if os.Getenv("CI") == "true" {
-			t.Fatal("chromium is not installed; .ci/run installs it (apt-get install -y chromium)")
+			t.Fatalf("%v; .ci/run installs it", err)
 		}
-		t.Skip("chromium is not installed: apt-get install -y chromium runs this test")
+		t.Skip(err)
 	}
-	opts := []chromedp.ExecAllocatorOption{chromedp.ExecPath(path),
-		chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true), chromedp.NoFirstRun,
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()), chromedp.WSURLReadTimeout(60 * time.Second)}
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(alloc)
-	t.Cleanup(func() {
-		cancel()
-		cancelAlloc()
-	})
-	// Start the browser now (on ctx itself: the first action's context
-	// owns the browser).
-	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+	ctx, cancel, err := chromium.Start(context.Background(), path, t.TempDir())
+	if err != nil {
 		t.Fatalf("starting %s: %v", path, err)
 	}
+	t.Cleanup(cancel)
 	return ctx
 }
 

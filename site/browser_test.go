@@ -25,6 +25,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"measuredbook/book"
+	"measuredbook/chromium"
 	"measuredbook/dataset"
 	"measuredbook/probes"
 	"measuredbook/render"
@@ -92,26 +93,14 @@ func need(t *testing.T, what, hint string, ok bool) {
 // (the flags preview's browser test uses).
 func browser(t *testing.T) context.Context {
 	t.Helper()
-	path := ""
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			path = p
-			break
-		}
+	path, err := chromium.Path()
+	need(t, "chromium", "apt-get install -y chromium", err == nil)
+	ctx, cancel, err := chromium.Start(context.Background(), path, t.TempDir())
+	if err != nil {
+		t.Fatalf("starting %s: %v", path, err)
 	}
-	need(t, "chromium", "apt-get install -y chromium", path != "")
-	opts := []chromedp.ExecAllocatorOption{chromedp.ExecPath(path),
-		chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true), chromedp.NoFirstRun,
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()), chromedp.WSURLReadTimeout(60 * time.Second)}
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(alloc)
-	t.Cleanup(func() {
-		cancel()
-		cancelAlloc()
-	})
-	err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+	t.Cleanup(cancel)
+	err = chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
 		if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
 			return err
 		}
