@@ -89,8 +89,8 @@ func need(t *testing.T, what, hint string, ok bool) {
 	t.Skipf("%s is missing: %s", what, hint)
 }
 
-// browser starts Debian's chromium, headless, with a new empty profile
-// (the flags preview's browser test uses).
+// browser starts Chromium, headless, with a new empty profile, as --pdf
+// and the preview's browser test do (package chromium).
 func browser(t *testing.T) context.Context {
 	t.Helper()
 	path, err := chromium.Path()
