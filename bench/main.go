@@ -5,6 +5,7 @@
 //	go run ./bench --chapters 100 --runs 3
 //	go run ./bench child                  # a probe child's start vs a C program's
 //	go run ./bench intervals              # each headline median's 95 % interval in the book's set
+//	go run ./bench gen --chapters 10000 DIR  # only write the books, to time a build by hand
 //
 // The books are generated from a seed, so every run builds the same bytes:
 // N chapters of about 13 KB of Korean and English prose, each with one
@@ -65,6 +66,9 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if len(args) > 0 && args[0] == "intervals" {
 		return runIntervals(args[1:], stdout)
 	}
+	if len(args) > 0 && args[0] == "gen" {
+		return runGen(args[1:], stdout)
+	}
 	fs := pflag.NewFlagSet("bench", pflag.ContinueOnError)
 	sizes := fs.IntSlice("chapters", []int{4, 100, 1000}, "book sizes in chapters (comma-separated)")
 	runs := fs.Int("runs", 5, "paired runs per size")
@@ -75,7 +79,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	toolFlags := fs.StringArray("tool-flag", nil, "a flag added to every build of this tool (repeatable)")
 	coldFlags := fs.StringArray("cold-flag", nil, "a flag added to this tool's full builds only, e.g. one that turns a render cache off (repeatable)")
 	fs.Usage = func() {
-		fmt.Fprintf(stdout, "usage: go run ./bench [flags]\n       go run ./bench child [flags]\n       go run ./bench intervals [--chapters DIR] [--results DIR] [--set NAME] [--top N]\n\nflags:\n%s", fs.FlagUsages())
+		fmt.Fprintf(stdout, "usage: go run ./bench [flags]\n       go run ./bench child [flags]\n       go run ./bench gen [--chapters N] [--seed N] DIR\n       go run ./bench intervals [--chapters DIR] [--results DIR] [--set NAME] [--top N]\n\nflags:\n%s", fs.FlagUsages())
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
@@ -428,4 +432,36 @@ func printMarginal(w io.Writer, rs []result) {
 		fmt.Fprintln(tw)
 	}
 	tw.Flush()
+}
+
+// runGen writes one synthetic book into a folder and builds nothing: for
+// timing a build by hand (/usr/bin/time -v measuredbook build --chapters
+// DIR/directives/chapters --results DIR/directives/results --out OUT).
+func runGen(args []string, stdout io.Writer) error {
+	fs := pflag.NewFlagSet("bench gen", pflag.ContinueOnError)
+	n := fs.Int("chapters", 1000, "chapters in the book")
+	seed := fs.Uint64("seed", 1, "seed of the generated text")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return nil
+		}
+		return usageError(err.Error())
+	}
+	if fs.NArg() != 1 || *n < 1 {
+		return usageError("usage: go run ./bench gen [--chapters N] [--seed N] DIR")
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		return err
+	}
+	set, err := bookSet(filepath.Join(root, "chapters", "book.yaml"))
+	if err != nil {
+		return err
+	}
+	dir := fs.Arg(0)
+	if err := (synthBook{seed: *seed, chapters: *n}).write(dir, filepath.Join(root, "results"), set); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: %d chapters (directives/, plain/, hugo/, incremental/)\n", dir, *n)
+	return nil
 }
