@@ -526,7 +526,7 @@ func (m *memorySite) place(name string, c *rendercache.Cache, blob rendercache.B
 type chapterOut struct {
 	warnings []error
 	claims   []evaluate.Claim
-	search   []byte   // the chapter's entries of the search index
+	search   []byte   // the chapter's entries of the search index, until the index takes them
 	sets     []string // the sets other than the build's own its page draws on
 	cached   bool     // the page came from the render cache
 	err      error
@@ -539,10 +539,10 @@ type layout struct {
 	tmpl     *template.Template
 	base     siteData
 	chapters []site.Chapter
-	sidebar  *site.Sidebar
 	has      map[string]bool   // experiments with a result, which get data links
 	pageOf   map[string]string // experiment id → the page that shows it
 	out      siteSink
+	search   *site.SearchIndex
 	cache    *chapterCache // nil: none
 }
 
@@ -569,14 +569,19 @@ func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache) (r renderin
 		l.base.Chapters = append(l.base.Chapters, link{Title: d.Front.Title, Slug: d.Front.Slug, Order: d.Front.Order})
 		l.chapters = append(l.chapters, site.Chapter{Title: d.Front.Title, Slug: d.Front.Slug, Order: d.Front.Order})
 	}
-	if l.sidebar, err = site.NewSidebar(l.tmpl, l.chapters); err != nil {
-		return r, err
-	}
 	if l.cache, err = rc.chapters(b, l); err != nil {
 		return r, err
 	}
 	outs := make([]chapterOut, len(b.Docs))
-	parallel(len(b.Docs), func(i int) { outs[i] = b.renderChapter(l, i) })
+	l.search = site.NewSearchIndex(out.put)
+	parallel(len(b.Docs), func(i int) {
+		o := b.renderChapter(l, i)
+		// The index takes the entries, and writes them in parts as they
+		// come: a book's whole text is not held until its end.
+		l.search.Add(i, o.search)
+		o.search = nil
+		outs[i] = o
+	})
 	var errs []error
 	for _, o := range outs {
 		r.warnings = append(r.warnings, o.warnings...)
@@ -610,9 +615,7 @@ func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache) (r renderin
 	}
 	index := l.base
 	index.Preface = template.HTML(preface.String())
-	if index.pageExtras, err = extras(l, "index.html", nil); err != nil {
-		return r, err
-	}
+	index.pageExtras = extras(l, "index.html", -1, nil)
 	page, err := execute(l.tmpl, "index.html", index)
 	if err == nil {
 		err = out.put("index.html", page)
@@ -656,10 +659,7 @@ func (b *Book) renderChapter(l *layout, i int) (o chapterOut) {
 	o.search = site.SearchEntries(site.Sections(d.Front.Title, d.Front.Slug, text, headings))
 	page := l.base
 	page.Page, page.Body = d.Front.Title, template.HTML(text)
-	if page.pageExtras, err = extras(l, name, site.Contents(headings)); err != nil {
-		o.err = err
-		return o
-	}
+	page.pageExtras = extras(l, name, i, site.Contents(headings))
 	if d.Front.Lang != "" {
 		page.Lang = d.Front.Lang // a chapter may be in another language than the book
 	}
@@ -773,9 +773,9 @@ type siteData struct {
 
 func execute(t *template.Template, name string, data siteData) ([]byte, error) {
 	var buf bytes.Buffer
-	// The body, the sidebar and the rest of the layout: grown once, not
-	// doubled up to a chapter's size.
-	buf.Grow(len(data.Body) + len(data.Nav.List) + 8<<10)
+	// The body and the rest of the layout: grown once, not doubled up to
+	// a chapter's size.
+	buf.Grow(len(data.Body) + 8<<10)
 	if err := t.ExecuteTemplate(&buf, name, data); err != nil {
 		return nil, fmt.Errorf("template %s: %w", name, err)
 	}

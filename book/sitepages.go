@@ -20,9 +20,10 @@ type pageExtras struct {
 	Search    bool // the page is the search page: it loads the index
 }
 
-func extras(l *layout, page string, toc []view.Heading) (pageExtras, error) {
-	nav, err := l.sidebar.Nav(page, toc)
-	e := pageExtras{Nav: nav, Search: page == "search.html"}
+// extras is what the site adds to page's layout; at is the page's chapter
+// (-1 for a page that is not one) and toc its in-page contents.
+func extras(l *layout, page string, at int, toc []view.Heading) pageExtras {
+	e := pageExtras{Nav: site.NavOf(page, l.chapters, at, toc), Search: page == "search.html"}
 	if page == "index.html" {
 		var orders []int
 		for _, c := range l.chapters {
@@ -30,7 +31,7 @@ func extras(l *layout, page string, toc []view.Heading) (pageExtras, error) {
 		}
 		e.Numbering = site.Numbering(orders)
 	}
-	return e, err
+	return e
 }
 
 // extraPages writes what the site holds beside the chapters: the claims,
@@ -39,10 +40,8 @@ func extras(l *layout, page string, toc []view.Heading) (pageExtras, error) {
 func (b *Book) extraPages(l *layout, outs []chapterOut) error {
 	res := l.res
 	var claims []site.ChapterClaims
-	var search [][]byte
 	for i, d := range b.Docs {
 		claims = append(claims, site.ChapterClaims{Title: d.Front.Title, Slug: d.Front.Slug, Claims: outs[i].claims})
-		search = append(search, outs[i].search)
 	}
 	sets, own := b.siteMachines(res, outs)
 	errs := make([]error, len(own))
@@ -62,14 +61,21 @@ func (b *Book) extraPages(l *layout, outs []chapterOut) error {
 			return err
 		}
 	}
-	if err := l.out.put("search-index.js", site.SearchIndex(search)); err != nil {
+	if err := l.search.Close(); err != nil {
 		return err
 	}
 	script, err := templates.Script(l.layouts)
 	if err != nil {
 		return err
 	}
-	return l.out.put("site.js", script)
+	if err := l.out.put("site.js", script); err != nil {
+		return err
+	}
+	fill, err := templates.TOCScript(l.layouts)
+	if err != nil {
+		return err
+	}
+	return l.out.put("toc.js", site.TOC(l.chapters, fill))
 }
 
 // siteMachines is the machines the environment page lists: the build's
@@ -130,9 +136,7 @@ func (l *layout) writeExtra(p extraPage) error {
 	page := l.base
 	body, toc := p.body()
 	page.Page, page.Body = p.title, template.HTML(body)
-	if page.pageExtras, err = extras(l, p.file, toc); err != nil {
-		return err
-	}
+	page.pageExtras = extras(l, p.file, -1, toc)
 	html, err := execute(l.tmpl, "page.html", page)
 	if err != nil {
 		return err

@@ -33,3 +33,9 @@ func Parse(fsys fs.FS) (*template.Template, error) {
 func Script(fsys fs.FS) ([]byte, error) {
 	return fs.ReadFile(fsys, "site.js")
 }
+
+// TOCScript is fsys's toc.js, the code that lays out the sidebar's
+// chapters from their list (site.TOC writes out/toc.js of both).
+func TOCScript(fsys fs.FS) ([]byte, error) {
+	return fs.ReadFile(fsys, "toc.js")
+}
