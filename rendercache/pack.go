@@ -1,6 +1,7 @@
 package rendercache
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -171,9 +172,11 @@ func readPackIndex(path string) (map[Key]loc, error) {
 	return locs, nil
 }
 
-// writePack writes records as a new pack in dir. Of two records of one
-// key, the later is kept.
-func writePack(dir string, records []record) error {
+// writePack writes records as a new pack in dir and returns its path. Of
+// two records of one key, the later is kept. The pack is written as it
+// is made, not made in memory first: a first build of a large book puts
+// tens of megabytes at a time.
+func writePack(dir string, records []record) (string, error) {
 	seen := map[Key]int{}
 	var kept []record
 	for _, r := range records {
@@ -184,30 +187,30 @@ func writePack(dir string, records []record) error {
 		seen[r.key] = len(kept)
 		kept = append(kept, r)
 	}
-	size := len(magic) + len(kept)*indexEntry + trailerSize
-	for _, r := range kept {
-		size += len(r.payload)
-	}
-	var body bytes.Buffer
-	body.Grow(size)
-	body.WriteString(magic)
-	le := binary.LittleEndian
-	index := make([]byte, 0, len(kept)*indexEntry)
-	for _, r := range kept {
-		index = append(index, r.key[:]...)
-		index = le.AppendUint64(index, uint64(body.Len()))
-		index = le.AppendUint64(index, uint64(len(r.payload)))
-		index = le.AppendUint32(index, crc32.Checksum(r.payload, castagnoli))
-		index = le.AppendUint64(index, uint64(r.stamp))
-		body.Write(r.payload)
-	}
-	trailer := binary.LittleEndian.AppendUint64(nil, uint64(body.Len()))
-	trailer = binary.LittleEndian.AppendUint32(trailer, crc32.Checksum(index, castagnoli))
-	body.Write(index)
-	body.Write(append(trailer, trailerMagic...))
 	// Named by the time first, so that listPacks sorts them oldest first.
 	name := fmt.Sprintf("%016x-%d", time.Now().UnixNano(), os.Getpid())
-	return writeFile(filepath.Join(dir, packsDir, name+packExt), body.Bytes(), 0o644)
+	path := filepath.Join(dir, packsDir, name+packExt)
+	return path, writeFileWith(path, 0o644, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 256<<10)
+		bw.WriteString(magic)
+		off := len(magic)
+		le := binary.LittleEndian
+		index := make([]byte, 0, len(kept)*indexEntry)
+		for _, r := range kept {
+			index = append(index, r.key[:]...)
+			index = le.AppendUint64(index, uint64(off))
+			index = le.AppendUint64(index, uint64(len(r.payload)))
+			index = le.AppendUint32(index, crc32.Checksum(r.payload, castagnoli))
+			index = le.AppendUint64(index, uint64(r.stamp))
+			bw.Write(r.payload)
+			off += len(r.payload)
+		}
+		trailer := le.AppendUint64(nil, uint64(off))
+		trailer = le.AppendUint32(trailer, crc32.Checksum(index, castagnoli))
+		bw.Write(index)
+		bw.Write(append(trailer, trailerMagic...))
+		return bw.Flush()
+	})
 }
 
 // compact merges packs into one, keeping each key's last-used entry and
@@ -234,7 +237,7 @@ func (c *Cache) compact(packs []string, now time.Time) error {
 	// In key order, so that one set of entries makes one pack.
 	slices.SortFunc(records, func(a, b record) int { return bytes.Compare(a.key[:], b.key[:]) })
 	if len(records) > 0 {
-		if err := writePack(c.dir, records); err != nil {
+		if _, err := writePack(c.dir, records); err != nil {
 			return err
 		}
 	}
@@ -278,6 +281,14 @@ func readFile(path string) ([]byte, bool) {
 // writeFile writes data to path (its folder made if need be) through a
 // file beside it, renamed into place.
 func writeFile(path string, data []byte, perm os.FileMode) error {
+	return writeFileWith(path, perm, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeFileWith is writeFile of what write writes.
+func writeFileWith(path string, perm os.FileMode, write func(io.Writer) error) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
@@ -285,7 +296,7 @@ func writeFile(path string, data []byte, perm os.FileMode) error {
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(data)
+	err = write(f)
 	if err == nil {
 		err = f.Chmod(perm)
 	}
