@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"weak"
 
 	"measuredbook/dataset"
 	"measuredbook/parse"
@@ -42,10 +43,17 @@ type Results struct {
 	This dataset.Fingerprint
 }
 
-// resultFile is one results file, read once.
+// resultFile is one results file. It is read once, and its result kept
+// only while something holds it (weak): a book of 10,000 experiments
+// would otherwise hold every result, 35 KB each decoded, from the first
+// look to the build's end. A result let go is read again when asked for,
+// and must be the bytes first read (its digest).
 type resultFile struct {
 	once   sync.Once
-	res    *dataset.Result // nil: none, or it could not be read
+	mu     sync.Mutex // held while the file is read again
+	path   string
+	res    weak.Pointer[dataset.Result] // zero: none, or it could not be read
+	stored bool                         // a result was read
 	digest [sha256.Size]byte
 	err    error // why it could not be read (not "there is none")
 }
@@ -57,8 +65,9 @@ func NewResults(dir, machineName string, probes []probe.Probe) *Results {
 	return &Results{Dir: dir, Machine: machineName, probes: probes, files: map[string]*resultFile{}}
 }
 
-// file returns the read file of id in set.
-func (r *Results) file(set, id string) *resultFile {
+// file returns the file of id in set, read, and its result if this call
+// read it (nil: none, or read before: see again).
+func (r *Results) file(set, id string) (*resultFile, *dataset.Result) {
 	set = r.setName(set)
 	key := set + "/" + id
 	r.mu.Lock()
@@ -68,49 +77,98 @@ func (r *Results) file(set, id string) *resultFile {
 		r.files[key] = f
 	}
 	r.mu.Unlock()
-	f.once.Do(func() {
-		err := store.CheckName("result set", set)
-		if err == nil {
-			// Its units are checked against its probe's: a unit edited by
-			// hand would be read as another quantity.
-			path := store.Path(r.Dir, set, id)
-			if m, ok := r.sources.lookup(path); ok && m.result != nil {
-				f.res, f.digest = m.result, m.sum
-			} else {
-				fi := r.sources.stat(path)
-				var data []byte
-				if data, err = store.ReadFile(path, store.MaxFile); err == nil {
-					if f.res, err = store.Parse(data, path, r.probes); err == nil {
-						f.digest = sha256.Sum256(data)
-						r.sources.remember(path, fi, sourceFile{sum: f.digest, result: f.res})
-					}
-				}
-			}
-			if err == nil {
-				if err = store.Belongs(f.res, set, id); err != nil {
-					f.res, f.digest = nil, [sha256.Size]byte{}
-					err = fmt.Errorf("%s: %v", path, err)
-				}
-			}
-		}
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			f.err = err
-		}
-	})
-	return f
+	var res *dataset.Result
+	f.once.Do(func() { res = r.read(f, set, id) })
+	return f, res
 }
 
-// preload reads the results of ids in the build's set, in parallel.
-// (They were once kept decoded in the render cache; reading the files
-// again costs less since store.Parse got faster.)
+// read reads f, the file of id in set, for the first time.
+func (r *Results) read(f *resultFile, set, id string) *dataset.Result {
+	var res *dataset.Result
+	err := store.CheckName("result set", set)
+	if err == nil {
+		// Its units are checked against its probe's: a unit edited by
+		// hand would be read as another quantity.
+		f.path = store.Path(r.Dir, set, id)
+		if m, ok := r.sources.lookup(f.path); ok && m.result != nil {
+			res, f.digest = m.result, m.sum
+		} else {
+			fi := r.sources.stat(f.path)
+			var data []byte
+			if data, err = store.ReadFile(f.path, store.MaxFile); err == nil {
+				if res, err = store.Parse(data, f.path, r.probes); err == nil {
+					f.digest = sha256.Sum256(data)
+					r.sources.remember(f.path, fi, sourceFile{sum: f.digest, result: res})
+				}
+			}
+		}
+		if err == nil {
+			if err = store.Belongs(res, set, id); err != nil {
+				res, f.digest = nil, [sha256.Size]byte{}
+				err = fmt.Errorf("%s: %v", f.path, err)
+			}
+		}
+	}
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		f.err = err
+	}
+	if res != nil {
+		f.res, f.stored = weak.Make(res), true
+	}
+	return res
+}
+
+// again returns f's result, read again if it was let go. A file that
+// changed since it was first read is an error of the build (Errors).
+func (r *Results) again(f *resultFile) *dataset.Result {
+	if res := f.res.Value(); res != nil {
+		return res
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if res := f.res.Value(); res != nil {
+		return res
+	}
+	data, err := store.ReadFile(f.path, store.MaxFile)
+	var res *dataset.Result
+	if err == nil && sha256.Sum256(data) != f.digest {
+		err = fmt.Errorf("%s: changed while the book was being built; build again", f.path)
+	}
+	if err == nil {
+		res, err = store.Parse(data, f.path, r.probes)
+	}
+	if err != nil {
+		r.mu.Lock()
+		f.err = cmp.Or(f.err, err)
+		r.mu.Unlock()
+		return nil
+	}
+	f.res = weak.Make(res)
+	return res
+}
+
+// preload reads the results of ids in the build's set, in parallel,
+// which checks them all before anything is measured; the first use of
+// each reads it again only if it was let go meanwhile.
 func (r *Results) preload(ids []string) {
 	parallel(len(ids), func(i int) { r.Lookup("", ids[i]) })
 }
 
 // Lookup implements evaluate.Results.
 func (r *Results) Lookup(set, id string) (*dataset.Result, bool) {
-	f := r.file(set, id)
-	return f.res, f.res != nil
+	f, res := r.file(set, id)
+	if res == nil && f.stored {
+		res = r.again(f)
+	}
+	return res, res != nil
+}
+
+// Has reports whether set holds a result of id, without keeping it.
+func (r *Results) Has(set, id string) bool {
+	f, _ := r.file(set, id)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return f.stored && f.err == nil
 }
 
 // digest identifies what Lookup answers for id in set, for the render
@@ -118,7 +176,8 @@ func (r *Results) Lookup(set, id string) (*dataset.Result, bool) {
 // it is hidden). A result that could not be read fails the build, so it
 // never reaches a cache.
 func (r *Results) digest(set, id string) [sha256.Size]byte {
-	return r.file(set, id).digest
+	f, _ := r.file(set, id)
+	return f.digest
 }
 
 // Forget drops a result read after it was measured anew, and the list of
@@ -132,7 +191,12 @@ func (r *Results) Forget(set, id string) {
 
 // Err is why the result of id in set could not be read (nil when it was,
 // or when there is none).
-func (r *Results) Err(set, id string) error { return r.file(set, id).err }
+func (r *Results) Err(set, id string) error {
+	f, _ := r.file(set, id)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return f.err
+}
 
 // Hide makes the build's own set answer "not stored" for id, as if it had
 // never been measured: the preview shows an experiment whose params changed
@@ -261,11 +325,11 @@ func (r *Results) Stale(set, id string) (string, bool) {
 }
 
 // Status is one experiment's state in a result set.
+// It holds no result: a book's statuses would hold every result at once.
 type Status struct {
-	ID     string
-	State  State
-	Why    string // for stale and failed: what changed or what broke
-	Result *dataset.Result
+	ID    string
+	State State
+	Why   string // for stale and failed: what changed or what broke
 }
 
 // Status compares every experiment (or the given ids) with what the set
@@ -277,7 +341,6 @@ func (b *Book) Status(res *Results, all []probe.Probe, ids []string) []Status {
 		e := b.Experiments[id]
 		st := Status{ID: id}
 		r, ok := res.Lookup("", id)
-		st.Result = r
 		switch {
 		case !ok && res.Err("", id) != nil:
 			st.State, st.Why = Unreadable, res.Err("", id).Error()
