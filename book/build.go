@@ -50,6 +50,11 @@ type Options struct {
 	// Cache is the render cache's folder (CacheDir beside the chapters,
 	// for the command line); "" builds without one (--no-cache).
 	Cache string
+	// Fleet names the sets whose copies of the book the site holds under
+	// machines/SET/ (the fleet's site): every page links to the same page
+	// in each, and the book's own build writes machines.html. A build
+	// with --machine is then the copy of that set.
+	Fleet []string
 }
 
 // Report is what a build did.
@@ -189,76 +194,129 @@ func (b *Book) checkSetExists(set string, opts Options) error {
 // an interrupt (ctx cancelled) keeps the experiments measured so far and
 // leaves out/ as it was.
 func Build(ctx context.Context, opts Options) (*Report, error) {
-	var rc *renderCache
-	if opts.Cache != "" {
-		var err error
-		if rc, err = openRenderCache(opts.Cache, opts.Probes); err != nil && opts.Log != nil {
-			fmt.Fprintf(opts.Log, "building without the render cache: %v\n", err)
-		}
-	}
+	rc := openCache(opts)
 	b, err := load(opts.Chapters, opts.Probes, rc, nil)
 	if err != nil {
 		return nil, err
 	}
-	// An unknown id first: the hint that --only measures only here would
-	// suggest a command that fails on it too.
-	only, err := b.Select(opts.Only)
+	set, only, err := b.chooseBuild(&opts)
 	if err != nil {
-		return nil, &UsageError{"--only: " + err.Error() + "; go run . status lists the experiments"}
-	}
-	if err := b.checkSafe(opts.Safe); err != nil {
-		return nil, err
-	}
-	set, err := ChooseSet(b.Config, opts)
-	if err != nil {
-		return nil, err
-	}
-	if opts.Out == "" {
-		opts.Out = DefaultOut(b.Config, set)
-	}
-	if err := b.checkSetExists(set, opts); err != nil {
-		return nil, err
-	}
-	if err := CheckOut(opts.Out); err != nil {
 		return nil, err
 	}
 	rep := &Report{Set: set, Out: opts.Out, Measures: set == opts.This.Name}
-	// A build that may measure waits for another one on the same tree; one
-	// that cannot (another machine's set, --strict) only cleans up when no
-	// other build is at work.
-	if rep.Measures && !opts.Strict {
-		unlock, err := store.Lock(ctx, opts.Results, opts.Log)
-		if err != nil {
-			return nil, err
-		}
-		defer unlock()
-		removeLeftovers(opts.Out, opts.Results)
-	} else if unlock, ok := store.TryLock(opts.Results); ok {
-		defer unlock()
-		removeLeftovers(opts.Out, opts.Results)
+	unlock, err := lockResults(ctx, rep, opts)
+	if err != nil {
+		return nil, err
 	}
-
+	defer unlock()
 	res := NewResults(opts.Results, set, opts.Probes)
 	res.This = opts.This
-	switch {
-	case rep.Measures || opts.Log == nil:
-	case opts.Machine != "":
-		fmt.Fprintf(opts.Log, "building from set %s (this machine is %s; nothing is measured)\n", set, opts.This.Name)
-	default:
-		fmt.Fprintf(opts.Log, "building the published book from %s's results (this machine is %s; nothing is measured). To build from this machine's numbers: go run . build --here\n", set, opts.This.Name)
-	}
-	// The set's results are read here, in parallel; Status asks for them
-	// one by one.
+	logSet(opts, rep)
+	// The set's results are read here, in parallel, and checked; Status
+	// asks for them one by one.
 	res.preload(b.Order)
 	// A chapter's mistakes fail the build before a probe runs, whether
 	// or not its experiments were ever measured.
 	if err := b.Check(res); err != nil {
 		return nil, err
 	}
+	need := b.toMeasure(res, opts, only, rep.Measures)
+	if opts.Strict && len(need) > 0 {
+		return nil, fmt.Errorf("--strict: %d experiment(s) would have to be measured: %s (measure them with: go run . run %s)", len(need), strings.Join(need, ", "), strings.Join(need, " "))
+	}
+	if err := b.measureAll(ctx, opts, res, need, rep); err != nil {
+		return rep, err
+	}
+	res.MarkStale(b.Status(res, opts.Probes, b.Order))
+	if err := b.writeSite(ctx, opts, res, rc, rep); err != nil {
+		return rep, err
+	}
+	rc.finish(opts)
+	return rep, nil
+}
+
+// openCache opens the render cache a build uses, nil for none (--no-cache,
+// or one that cannot be opened, which the log says).
+func openCache(opts Options) *renderCache {
+	if opts.Cache == "" {
+		return nil
+	}
+	rc, err := openRenderCache(opts.Cache, opts.Probes)
+	if err != nil && opts.Log != nil {
+		fmt.Fprintf(opts.Log, "building without the render cache: %v\n", err)
+	}
+	return rc
+}
+
+// chooseBuild checks the flags against the loaded book: the experiments
+// --only names, safe mode, the set, the output folder (set in opts when
+// not given). It returns the set and the experiments that may be measured.
+func (b *Book) chooseBuild(opts *Options) (set string, only []string, err error) {
+	// An unknown id first: the hint that --only measures only here would
+	// suggest a command that fails on it too.
+	if only, err = b.Select(opts.Only); err != nil {
+		return "", nil, &UsageError{"--only: " + err.Error() + "; go run . status lists the experiments"}
+	}
+	if err := b.checkSafe(opts.Safe); err != nil {
+		return "", nil, err
+	}
+	if set, err = ChooseSet(b.Config, *opts); err != nil {
+		return "", nil, err
+	}
+	if opts.Out == "" {
+		opts.Out = DefaultOut(b.Config, set)
+	}
+	if err := b.checkSetExists(set, *opts); err != nil {
+		return "", nil, err
+	}
+	if b.fleet, err = b.chooseFleet(*opts, set); err != nil {
+		return "", nil, err
+	}
+	return set, only, CheckOut(opts.Out)
+}
+
+// lockResults takes the results tree's lock for the build: a build that
+// may measure waits for another one on the same tree; one that cannot
+// (another machine's set, --strict) only cleans up when no other build
+// is at work. The returned function lets go of it.
+func lockResults(ctx context.Context, rep *Report, opts Options) (func(), error) {
+	if rep.Measures && !opts.Strict {
+		unlock, err := store.Lock(ctx, opts.Results, opts.Log)
+		if err != nil {
+			return nil, err
+		}
+		removeLeftovers(opts.Out, opts.Results)
+		return unlock, nil
+	}
+	if unlock, ok := store.TryLock(opts.Results); ok {
+		removeLeftovers(opts.Out, opts.Results)
+		return unlock, nil
+	}
+	return func() {}, nil
+}
+
+// logSet says, in one line, where a build that measures nothing takes its
+// numbers from.
+func logSet(opts Options, rep *Report) {
+	switch {
+	case rep.Measures || opts.Log == nil:
+	case opts.Machine != "":
+		fmt.Fprintf(opts.Log, "building from set %s (this machine is %s; nothing is measured)\n", rep.Set, opts.This.Name)
+	default:
+		fmt.Fprintf(opts.Log, "building the published book from %s's results (this machine is %s; nothing is measured). To build from this machine's numbers: go run . build --here\n", rep.Set, opts.This.Name)
+	}
+}
+
+// toMeasure is what a build measures: nothing unless it measures into
+// this machine's set (measures); then every experiment of only with
+// --fresh, else those of only that are missing, stale or unreadable.
+func (b *Book) toMeasure(res *Results, opts Options, only []string, measures bool) []string {
 	var need []string
+	if !measures {
+		return nil
+	}
 	for _, st := range b.Status(res, opts.Probes, b.Order) {
 		switch {
-		case !rep.Measures:
 		case opts.Fresh && slices.Contains(only, st.ID):
 			need = append(need, st.ID)
 		case st.State == Missing || st.State == Stale || st.State == Unreadable:
@@ -267,9 +325,13 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 			}
 		}
 	}
-	if opts.Strict && len(need) > 0 {
-		return nil, fmt.Errorf("--strict: %d experiment(s) would have to be measured: %s (measure them with: go run . run %s)", len(need), strings.Join(need, ", "), strings.Join(need, " "))
-	}
+	return need
+}
+
+// measureAll measures need in turn, with progress, into this machine's
+// set; a probe that fails is a warning, an interrupt keeps what was
+// measured.
+func (b *Book) measureAll(ctx context.Context, opts Options, res *Results, need []string, rep *Report) error {
 	m := &Measurer{Runner: opts.Runner, Probes: opts.Probes, Machine: opts.This, Dir: opts.Results, Progress: opts.Progress, Estimates: b.Config.Machine}
 	est := make([]time.Duration, len(need))
 	for i, id := range need {
@@ -282,10 +344,10 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 		m.Progress.next(est[i])
 		_, err := m.measure(ctx, b, id, fmt.Sprintf("%s (%d/%d)", id, i+1, len(need)))
 		if cause := context.Cause(ctx); cause != nil {
-			return rep, &Interrupted{Cause: cause, Kept: rep.Measured, Left: need[i:], Out: opts.Out}
+			return &Interrupted{Cause: cause, Kept: rep.Measured, Left: need[i:], Out: opts.Out}
 		}
 		if isSaveError(err) {
-			return rep, err
+			return err
 		}
 		if err != nil {
 			// A probe that fails is reported; the build goes on with
@@ -295,19 +357,25 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 		res.Forget("", id)
 		rep.Measured = append(rep.Measured, id)
 	}
-	res.MarkStale(b.Status(res, opts.Probes, b.Order))
+	return nil
+}
+
+// writeSite renders every page into a staged site, fills the report's
+// claims, gaps and counts, and puts the site in place unless --strict
+// finds a failure or the build was interrupted.
+func (b *Book) writeSite(ctx context.Context, opts Options, res *Results, rc *renderCache, rep *Report) error {
 	out, err := stageSite(opts.Out)
 	if err != nil {
-		return rep, err
+		return err
 	}
 	defer out.discard()
 	r, err := b.renderTo(res, out, rc)
 	rep.Warnings = append(rep.Warnings, r.warnings...)
 	rep.Claims, rep.Chapters, rep.Cached, rep.External = r.claims, len(b.Docs), r.cached, r.external
 	if err != nil {
-		return rep, err
+		return err
 	}
-	rep.Gaps, rep.Fill = b.gaps(res, opts, set)
+	rep.Gaps, rep.Fill = b.gaps(res, opts, rep.Set)
 	var firstGap error
 	for _, w := range rep.Warnings {
 		if IsGap(w) {
@@ -318,21 +386,20 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 		}
 	}
 	if cause := context.Cause(ctx); cause != nil {
-		return rep, &Interrupted{Cause: cause, Kept: rep.Measured, Out: opts.Out}
+		return &Interrupted{Cause: cause, Kept: rep.Measured, Out: opts.Out}
 	}
 	if opts.Strict {
-		if err := b.strictFailures(rep, set, firstGap); err != nil {
-			return rep, err
+		if err := b.strictFailures(rep, rep.Set, firstGap); err != nil {
+			return err
 		}
 	}
 	if err := out.commit(ctx); err != nil {
 		if cause := context.Cause(ctx); cause != nil {
-			return rep, &Interrupted{Cause: cause, Kept: rep.Measured, Out: opts.Out}
+			return &Interrupted{Cause: cause, Kept: rep.Measured, Out: opts.Out}
 		}
-		return rep, err
+		return err
 	}
-	rc.finish(opts)
-	return rep, nil
+	return nil
 }
 
 // strictFailures is why a --strict build fails, nil when nothing does: the
@@ -564,7 +631,7 @@ func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache) (r renderin
 		return r, err
 	}
 	l.has, l.pageOf = b.links(res)
-	l.base = siteData{Book: b.Config.Title, Lang: b.Config.Lang, Machine: res.Machine, MachineSummary: b.machineSummary(res), Provenance: b.provenance(res)}
+	l.base = siteData{Book: b.Config.Title, Lang: b.Config.Lang, Machine: res.Machine, MachineSummary: b.machineSummary(res), Provenance: b.provenance(res), Fleet: b.fleet.nav()}
 	for _, d := range b.Docs {
 		l.base.Chapters = append(l.base.Chapters, link{Title: d.Front.Title, Slug: d.Front.Slug, Order: d.Front.Order})
 		l.chapters = append(l.chapters, site.Chapter{Title: d.Front.Title, Slug: d.Front.Slug, Order: d.Front.Order})
@@ -711,7 +778,7 @@ func parallel(n int, f func(i int)) {
 func (b *Book) links(res *Results) (has map[string]bool, pageOf map[string]string) {
 	has, pageOf = map[string]bool{}, map[string]string{}
 	for _, id := range b.Order {
-		if _, ok := res.Lookup("", id); ok {
+		if res.Has("", id) {
 			has[id] = true
 		}
 	}
@@ -768,6 +835,7 @@ type siteData struct {
 	Preface, Body                       template.HTML
 	Chapters                            []link
 	Prev, Next                          *link
+	Fleet                               *fleetNav // the switcher of the fleet's site; nil: none
 	pageExtras
 }
 

@@ -49,14 +49,22 @@ func (b *Book) extraPages(l *layout, outs []chapterOut) error {
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
-	for _, p := range []extraPage{
+	pages := []extraPage{
 		// The claims page lists every claim of the book, which a save
 		// rarely changes and a book of many chapters takes a while to lay
 		// out again.
 		{"claims.html", "검사한 주장", func() ([]byte, []view.Heading) { return site.ClaimsBody(res.Machine, claims) }, claims},
 		{"environment.html", "측정 환경", func() ([]byte, []view.Heading) { return site.EnvironmentBody(sets) }, nil},
 		{"search.html", "검색", func() ([]byte, []view.Heading) { return nil, nil }, nil},
-	} {
+	}
+	if len(b.fleet.sets) > 0 && b.fleet.copy == "" {
+		machines, err := b.machines(res, b.fleet)
+		if err != nil {
+			return err
+		}
+		pages = append(pages, extraPage{"machines.html", view.MachinesTitle, func() ([]byte, []view.Heading) { return site.MachinesBody(machines) }, nil})
+	}
+	for _, p := range pages {
 		if err := l.writeExtra(p); err != nil {
 			return err
 		}
@@ -134,6 +142,9 @@ func (l *layout) writeExtra(p extraPage) error {
 		return err
 	}
 	page := l.base
+	if p.file == "machines.html" {
+		page.Fleet = nil // the root's alone: there is no such page to switch to
+	}
 	body, toc := p.body()
 	page.Page, page.Body = p.title, template.HTML(body)
 	page.pageExtras = extras(l, p.file, -1, toc)

@@ -322,3 +322,33 @@ func SettingHead(words string) string { return words + " (설정)" }
 
 // MeasuredHead: see SettingHead.
 func MeasuredHead(words string) string { return words + " (측정)" }
+
+// The words of the fleet's site: the switcher on every page between the
+// book and each machine's copy of it (machines/NAME/), and the machines
+// page that lists them.
+const (
+	FleetNav       = "다른 기계에서 잰 같은 쪽"    // the switcher's label
+	MachinesTitle  = "기계별 판"             // the machines page's title
+	MachinesLink   = "기계별 비교"            // the switcher's link to the machines page
+	BookEdition    = "책의 판"              // the published book, among the copies
+	MachineEdition = "이 기계의 수치로 지은 책 보기" // a copy's link on the machines page
+	MachinesIntro  = "여러 기계가 책 전체를 각자 재었고, 기계마다 그 수치로 같은 책을 한 벌씩 지었습니다. " +
+		"어느 쪽에서든 아래쪽의 기계 이름을 누르면 같은 쪽을 그 기계의 수치로 볼 수 있습니다. " +
+		"비교는 책의 기계와 견준 것으로, 장에서 쓰는 지표만 셉니다."
+)
+
+// CompareSummary says in a sentence how a machine's figures stand against
+// the book's machine's (fleet.Tally's numbers): book is the book's set.
+func CompareSummary(book string, compared, higher, lower, same, untested int, geomean float64) string {
+	if compared == 0 {
+		return fmt.Sprintf("책의 기계(%s)와 견줄 수 있는 수치가 없습니다.", book)
+	}
+	s := fmt.Sprintf("책의 기계(%s)와 견준 수치 %d개 가운데 유의하게 큰 것 %d개, 작은 것 %d개, 차이를 말할 수 없는 것 %d개", book, compared, higher, lower, same)
+	if untested > 0 {
+		s += fmt.Sprintf(", 실행 기록이 없어 검정하지 못한 것 %d개", untested)
+	}
+	if geomean > 0 {
+		s += fmt.Sprintf("; 중앙값 비의 기하평균 ×%.3g", geomean)
+	}
+	return s + "."
+}
