@@ -212,10 +212,13 @@ type bench struct {
 }
 
 // The configurations, in the order they are printed; the ratios are to
-// hugoOff's.
+// hugoMinimal's (baseof, single, list: no sidebar, highlighting off) and
+// to hugoOff's (every chapter in a sidebar on every page, as this tool's
+// pages show them).
 const (
 	toolDirectives = iota
 	toolPlain
+	hugoMinimal
 	hugoOff
 	hugoOn
 	rebuildSame
@@ -223,13 +226,14 @@ const (
 	nConfigs
 )
 
-var configNames = [nConfigs]string{"this tool, directives", "this tool, plain Markdown", "Hugo, highlighting off", "Hugo, highlighting on",
-	"rebuild, nothing changed", "rebuild, 1 chapter edited"}
+var configNames = [nConfigs]string{"this tool, directives", "this tool, plain Markdown", "Hugo minimal (no sidebar, no highlighting)",
+	"Hugo, sidebar, highlighting off", "Hugo, sidebar, highlighting on", "rebuild, nothing changed", "rebuild, 1 chapter edited"}
 
 // result is one size's samples, by configuration.
 type result struct {
 	chapters int
 	runs     int
+	markdown int64 // bytes of the directives variant's chapters
 	samples  [nConfigs][]sample
 }
 
@@ -237,6 +241,10 @@ type result struct {
 // the full builds are added to builds, for the caller to remove.
 func (b bench) size(ctx context.Context, dir string, n int, builds *[]string) (result, error) {
 	res := result{chapters: n, runs: b.runs}
+	var err error
+	if res.markdown, err = treeSize(filepath.Join(dir, dirDirectives, "chapters")); err != nil {
+		return res, err
+	}
 	add := func(i int, s sample, err error) error {
 		if err != nil {
 			return fmt.Errorf("%d chapters, %s: %w", n, configNames[i], err)
@@ -267,6 +275,9 @@ func (b bench) size(ctx context.Context, dir string, n int, builds *[]string) (r
 		cmd.Dir = cwd
 		cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+filepath.Join(tmp, "cache"))
 		s, err := runChild(cmd)
+		if err == nil {
+			s.Out, err = treeSize(filepath.Join(tmp, "out"))
+		}
 		if err := removeNew(src, before); err != nil {
 			return err
 		}
@@ -287,7 +298,11 @@ func (b bench) size(ctx context.Context, dir string, n int, builds *[]string) (r
 	rebuild := func() (sample, error) {
 		cmd := b.toolCmd(ctx, incr, filepath.Join(incr, "out"), nil)
 		cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+filepath.Join(dir, "incremental-cache"))
-		return runChild(cmd)
+		s, err := runChild(cmd)
+		if err == nil {
+			s.Out, err = treeSize(filepath.Join(incr, "out"))
+		}
+		return s, err
 	}
 	steps := []func(rep int) error{
 		func(int) error {
@@ -295,6 +310,9 @@ func (b bench) size(ctx context.Context, dir string, n int, builds *[]string) (r
 		},
 		func(int) error {
 			return fresh(toolPlain, dirPlain, func(out, cwd string) *exec.Cmd { return tool(out, cwd, dirPlain) })
+		},
+		func(int) error {
+			return fresh(hugoMinimal, dirHugo, func(out, cwd string) *exec.Cmd { return hugo(out, cwd, "hugo-minimal.toml") })
 		},
 		func(int) error {
 			return fresh(hugoOff, dirHugo, func(out, cwd string) *exec.Cmd { return hugo(out, cwd, "hugo.toml") })
@@ -360,6 +378,20 @@ func tree(dir string) (map[string]bool, error) {
 	return paths, err
 }
 
+// treeSize is the bytes of the files under dir: a site's output size.
+func treeSize(dir string) (int64, error) {
+	var n int64
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		fi, err := d.Info()
+		n += fi.Size()
+		return err
+	})
+	return n, err
+}
+
 // removeNew removes what was added under dir since before was listed.
 func removeNew(dir string, before map[string]bool) error {
 	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
@@ -392,18 +424,19 @@ func editChapter(dir string, i, rep int) error {
 }
 
 func (r result) print(w io.Writer) {
-	fmt.Fprintf(w, "\n%d chapters, %d paired runs; medians (CPU: user+sys of the build process)\n", r.chapters, r.runs)
+	fmt.Fprintf(w, "\n%d chapters, %d paired runs; medians (CPU: user+sys of the build process; out: the site's bytes, Markdown: %s)\n", r.chapters, r.runs, mb(r.markdown))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "\tCPU\t×Hugo off\tCPU/chapter\tpeak RSS\twall\t")
-	base := median(r.samples[hugoOff], cpu)
+	fmt.Fprintln(tw, "\tCPU\t×Hugo minimal\t×Hugo sidebar\tCPU/chapter\tpeak RSS\twall\tout\t×Markdown\t")
+	minimal, sidebar := median(r.samples[hugoMinimal], cpu), median(r.samples[hugoOff], cpu)
 	full := median(r.samples[toolDirectives], cpu)
 	for i, s := range r.samples {
 		c := median(s, cpu)
-		ratio := fmt.Sprintf("%.2f×", c.Seconds()/base.Seconds())
+		ratios := fmt.Sprintf("%.2f×\t%.2f×", c.Seconds()/minimal.Seconds(), c.Seconds()/sidebar.Seconds())
 		if i == rebuildSame || i == rebuildEdited {
-			ratio = fmt.Sprintf("%.0f%% of full", 100*c.Seconds()/full.Seconds())
+			ratios = fmt.Sprintf("%.0f%% of full\t", 100*c.Seconds()/full.Seconds())
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", configNames[i], dur(c), ratio, dur(c/time.Duration(r.chapters)), mib(median(s, rss)), dur(median(s, wall)))
+		out := median(s, size)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.1f×\t\n", configNames[i], dur(c), ratios, dur(c/time.Duration(r.chapters)), mib(median(s, rss)), dur(median(s, wall)), mb(out), float64(out)/float64(r.markdown))
 	}
 	tw.Flush()
 }
@@ -422,7 +455,7 @@ func printMarginal(w io.Writer, rs []result) {
 		fmt.Fprintf(tw, "%d→%d\t", rs[k-1].chapters, rs[k].chapters)
 	}
 	fmt.Fprintln(tw)
-	for _, i := range []int{toolDirectives, toolPlain, hugoOff, hugoOn} {
+	for _, i := range []int{toolDirectives, toolPlain, hugoMinimal, hugoOff, hugoOn} {
 		fmt.Fprintf(tw, "%s\t", configNames[i])
 		for k := 1; k < len(rs); k++ {
 			a, b := rs[k-1], rs[k]
