@@ -115,10 +115,10 @@ func outNote(out string) string {
 // is collected until the heap reaches startHeap, as the Go compiler lets
 // its heap reach 128 MiB first: a book of a hundred chapters allocates
 // about 100 MiB in all and never collects. Past it the heap grows to three
-// times what is live before each collection, not Go's two, so that a
-// 1,000-chapter book still peaks near 300 MiB (Hugo: ~480). A GOGC or
-// GOMEMLIMIT set by the user wins. The probes run in child processes,
-// which this does not touch.
+// times what is live before each collection, not Go's two, but no further
+// than softHeap: a 10,000-chapter book, about 150 MiB live, would grow to
+// 600 MiB between collections. A GOGC or GOMEMLIMIT set by the user wins.
+// The probes run in child processes, which this does not touch.
 func renderGC() {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return
@@ -129,11 +129,14 @@ func renderGC() {
 	// heap to GOGC.
 	runtime.AddCleanup(new([64]byte), func(struct{}) {
 		debug.SetGCPercent(200)
-		debug.SetMemoryLimit(math.MaxInt64)
+		debug.SetMemoryLimit(softHeap)
 	}, struct{}{})
 }
 
-const startHeap = 128 << 20
+const (
+	startHeap = 128 << 20
+	softHeap  = 384 << 20
+)
 
 // printFailingClaims names every claim that does not hold, where it is and
 // what was measured.
@@ -179,7 +182,7 @@ func (f *statusFlags) run(ctx context.Context, c *cmd, args []string) error {
 	for _, st := range b.Status(res, opts.Probes, b.Order) {
 		ex := b.Experiments[st.ID]
 		detail := st.Why
-		if r, ok := res.Lookup("", st.ID); ok && detail == "" {
+		if r, ok := res.Header("", st.ID); ok && detail == "" {
 			detail = fmt.Sprintf("%s, %d runs%s", r.Start.Format("2006-01-02"), r.Runs, stopNote(r.Stop))
 			if u := r.Unavailable; len(u) > 0 {
 				detail += fmt.Sprintf("; %d combination(s) its machine cannot measure (%s)", len(u), u[0].Reason)

@@ -2,6 +2,7 @@ package book
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -701,13 +702,21 @@ func (b *Book) renderChapter(l *layout, i int) (o chapterOut) {
 	name := d.Front.Slug + ".html"
 	if page, o, ok := l.cache.get(i); ok {
 		if placed, err := l.out.place(name, l.cache.rc.c, page); placed || err != nil {
-			o.cached, o.err = true, err
+			o.cached, o.err = true, cmp.Or(err, l.exportAll(d, nil))
 			return o
 		}
 	}
 	doc, err := b.doc(i)
 	if err != nil {
 		return chapterOut{err: err}
+	}
+	// The chapter's own results, held until their raw data is exported
+	// from this same reading (a large book's are not kept: see Results).
+	held := map[string]*dataset.Result{}
+	for _, e := range d.Experiments {
+		if r, ok := l.res.Lookup("", e.ID); ok {
+			held[e.ID] = r
+		}
 	}
 	deps := l.cache.record(l.res)
 	p, err := evaluate.Evaluate(doc, deps, b.Experiments)
@@ -744,6 +753,7 @@ func (b *Book) renderChapter(l *layout, i int) (o chapterOut) {
 	blob, err := l.write(name, html)
 	if o.err = err; err == nil {
 		l.cache.put(i, deps, blob, o)
+		o.err = l.exportAll(d, held)
 	}
 	return o
 }
@@ -793,7 +803,7 @@ func (b *Book) links(res *Results) (has map[string]bool, pageOf map[string]strin
 // machineSummary describes the set's machine from any of its results.
 func (b *Book) machineSummary(res *Results) string {
 	for _, id := range b.Order {
-		if r, ok := res.Lookup("", id); ok {
+		if r, ok := res.Header("", id); ok {
 			return r.Machine.Name + " — " + view.MachineSummary(r.Machine)
 		}
 	}
@@ -806,7 +816,7 @@ func (b *Book) provenance(res *Results) templates.Provenance {
 	p := templates.Provenance{Set: res.Machine, Machine: b.machineSummary(res), Book: res.Machine == b.Config.Machine,
 		Experiments: len(b.Order)}
 	for _, id := range b.Order {
-		r, ok := res.Lookup("", id)
+		r, ok := res.Header("", id)
 		switch {
 		case !ok:
 			p.Missing++

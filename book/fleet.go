@@ -110,7 +110,7 @@ func (b *Book) machines(res *Results, f fleetSite) ([]site.FleetMachine, error) 
 	for _, s := range f.sets {
 		m := site.FleetMachine{Set: s, Href: "machines/" + s + "/index.html"}
 		for _, id := range b.Order {
-			if r, ok := res.Lookup(s, id); ok {
+			if r, ok := res.Header(s, id); ok {
 				m.Machine = view.MachineSummary(r.Machine)
 				break
 			}

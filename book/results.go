@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"weak"
 
 	"measuredbook/dataset"
@@ -34,6 +35,7 @@ type Results struct {
 	stale   map[string]string      // id → why, of the build's set (MarkStale)
 	sets    []string               // Sets, nil until read
 	sources *Sources               // what a serving process remembers of the files; nil: nothing
+	held    atomic.Int64           // bytes of the results files whose results are held for good
 
 	// BookMachines are the machines the book shows beside its own
 	// (book.yaml's machines:), present or not: evaluate.Sets.
@@ -44,15 +46,19 @@ type Results struct {
 }
 
 // resultFile is one results file. It is read once, and its result kept
-// only while something holds it (weak): a book of 10,000 experiments
-// would otherwise hold every result, 35 KB each decoded, from the first
-// look to the build's end. A result let go is read again when asked for,
-// and must be the bytes first read (its digest).
+// for good only while the files read so far are few (keepResults); past
+// that, only while something holds it (weak): a book of 10,000
+// experiments would otherwise hold every result, 35 KB each decoded, from
+// the first look to the build's end. A result let go is read again when
+// asked for, and must be the bytes first read (its digest). Its header
+// (the result without its rows) is always kept.
 type resultFile struct {
 	once   sync.Once
 	mu     sync.Mutex // held while the file is read again
 	path   string
 	res    weak.Pointer[dataset.Result] // zero: none, or it could not be read
+	keep   *dataset.Result              // the result, held for good while the results held are few (keepResults)
+	head   *dataset.Result              // the result without its rows, held for good: what Status and the site's pages ask
 	stored bool                         // a result was read
 	digest [sha256.Size]byte
 	err    error // why it could not be read (not "there is none")
@@ -85,6 +91,7 @@ func (r *Results) file(set, id string) (*resultFile, *dataset.Result) {
 // read reads f, the file of id in set, for the first time.
 func (r *Results) read(f *resultFile, set, id string) *dataset.Result {
 	var res *dataset.Result
+	var data []byte
 	err := store.CheckName("result set", set)
 	if err == nil {
 		// Its units are checked against its probe's: a unit edited by
@@ -94,7 +101,6 @@ func (r *Results) read(f *resultFile, set, id string) *dataset.Result {
 			res, f.digest = m.result, m.sum
 		} else {
 			fi := r.sources.stat(f.path)
-			var data []byte
 			if data, err = store.ReadFile(f.path, store.MaxFile); err == nil {
 				if res, err = store.Parse(data, f.path, r.probes); err == nil {
 					f.digest = sha256.Sum256(data)
@@ -114,9 +120,20 @@ func (r *Results) read(f *resultFile, set, id string) *dataset.Result {
 	}
 	if res != nil {
 		f.res, f.stored = weak.Make(res), true
+		head := *res
+		head.Rows = nil
+		f.head = &head
+		if r.held.Add(int64(len(data))) <= keepResults {
+			f.keep = res
+		}
 	}
 	return res
 }
+
+// keepResults bounds the results files whose results are held for the
+// whole build, in bytes of the files (a result takes about four times its
+// file decoded): a book of a few hundred experiments never reads one twice.
+const keepResults = 8 << 20
 
 // again returns f's result, read again if it was let go. A file that
 // changed since it was first read is an error of the build (Errors).
@@ -161,6 +178,14 @@ func (r *Results) Lookup(set, id string) (*dataset.Result, bool) {
 		res = r.again(f)
 	}
 	return res, res != nil
+}
+
+// Header is the result of id in set without its rows (Rows is nil): its
+// probe, params, machine, provenance and failures, kept for the whole
+// build whatever the book's size.
+func (r *Results) Header(set, id string) (*dataset.Result, bool) {
+	f, _ := r.file(set, id)
+	return f.head, f.head != nil
 }
 
 // Has reports whether set holds a result of id, without keeping it.
@@ -340,7 +365,7 @@ func (b *Book) Status(res *Results, all []probe.Probe, ids []string) []Status {
 	for _, id := range ids {
 		e := b.Experiments[id]
 		st := Status{ID: id}
-		r, ok := res.Lookup("", id)
+		r, ok := res.Header("", id)
 		switch {
 		case !ok && res.Err("", id) != nil:
 			st.State, st.Why = Unreadable, res.Err("", id).Error()
