@@ -40,7 +40,7 @@ func (f *buildFlags) flags(fs *pflag.FlagSet) {
 	fs.StringVar(&f.out, "out", "", "where the site is written: an empty folder or a site a build wrote (replaced atomically); default out/ for the book's set, out-SET/ (ignored by git) for any other")
 	fs.BoolVar(&f.fresh, "fresh", false, "measure every experiment (or those of --only) anew into this machine's set")
 	fs.StringSliceVar(&f.only, "only", nil, "measure only these experiment ids (comma-separated); every page is still built")
-	fs.StringSliceVar(&f.fleet, "fleet", nil, "the sets whose copies the site holds under machines/SET/ (comma-separated): every page links to the same page in each, the book's build writes machines.html, and a build with --machine SET is that copy")
+	fs.StringSliceVar(&f.fleet, "fleet", nil, "the sets whose copies the site holds under machines/SET/ (comma-separated): every page links to the same page in each, the book's build writes fleet.html, and a build with --machine SET is that copy")
 	fs.BoolVar(&f.strict, "strict", false, "fail on a failing or undecidable claim, a missing figure, or any result that would have to be measured")
 	fs.BoolVar(&f.safe, "safe", false, "refuse raw HTML and javascript: links in the chapters, for chapters you do not trust (as book.yaml's safe: true)")
 	verboseFlag(fs, &f.verbose)

@@ -209,10 +209,10 @@ func checkFleetSite(t *testing.T, site string) {
 			}
 		}
 	}
-	machines := read("machines.html")
+	machines := read("fleet.html")
 	for _, want := range []string{"fleet-a", "fleet-b", "책의 기계(fleet-a)와 견준 수치", `href="machines/fleet-b/index.html"`} {
 		if !strings.Contains(machines, want) {
-			t.Errorf("machines.html does not say %q", want)
+			t.Errorf("fleet.html does not say %q", want)
 		}
 	}
 	if text := read("compare/fleet-b.txt"); !strings.Contains(text, "fleet-a vs fleet-b:") {

@@ -53,7 +53,7 @@ type Options struct {
 	Cache string
 	// Fleet names the sets whose copies of the book the site holds under
 	// machines/SET/ (the fleet's site): every page links to the same page
-	// in each, and the book's own build writes machines.html. A build
+	// in each, and the book's own build writes fleet.html. A build
 	// with --machine is then the copy of that set.
 	Fleet []string
 }

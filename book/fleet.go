@@ -15,7 +15,7 @@ import (
 // fleetSite is where a build stands in the fleet's site (build --fleet):
 // the book built from its own set at the site's root, and one copy of it
 // per machine's set under machines/SET/. Every page links to the same
-// page in each of them, and the root lists the machines (machines.html).
+// page in each of them, and the root lists the machines (fleet.html).
 type fleetSite struct {
 	sets []string // the sets the site holds a copy of, in --fleet's order
 	copy string   // this build's set when it is the copy machines/SET/; "": the root
@@ -74,7 +74,7 @@ func (f fleetSite) nav() *fleetNav {
 	if f.copy != "" {
 		up = "../../"
 	}
-	n := &fleetNav{Label: view.FleetNav, Machines: up + "machines.html", MachinesLabel: view.MachinesLink,
+	n := &fleetNav{Label: view.FleetNav, Machines: up + "fleet.html", MachinesLabel: view.MachinesLink,
 		Links: []fleetLink{{Name: f.book + " (" + view.BookEdition + ")", Prefix: up, Current: f.copy == ""}}}
 	if f.copy == f.book {
 		// The copy of the book's own set is the book again: it stands for
@@ -109,6 +109,9 @@ func (b *Book) machines(res *Results, f fleetSite) ([]site.FleetMachine, error) 
 	var out []site.FleetMachine
 	for _, s := range f.sets {
 		m := site.FleetMachine{Set: s, Href: "machines/" + s + "/index.html"}
+		if s == f.book {
+			m.Href = "index.html" // the book itself
+		}
 		for _, id := range b.Order {
 			if r, ok := res.Header(s, id); ok {
 				m.Machine = view.MachineSummary(r.Machine)

@@ -60,7 +60,7 @@ func (b *Book) extraPages(l *layout, outs []chapterOut) error {
 		if err != nil {
 			return err
 		}
-		pages = append(pages, extraPage{"machines.html", view.MachinesTitle, func() ([]byte, []view.Heading) { return site.MachinesBody(machines) }, nil})
+		pages = append(pages, extraPage{"fleet.html", view.MachinesTitle, func() ([]byte, []view.Heading) { return site.MachinesBody(machines) }, nil})
 	}
 	for _, p := range pages {
 		if err := l.writeExtra(p); err != nil {
@@ -136,7 +136,7 @@ func (l *layout) writeExtra(p extraPage) error {
 		return err
 	}
 	page := l.base
-	if p.file == "machines.html" {
+	if p.file == "fleet.html" {
 		page.Fleet = nil // the root's alone: there is no such page to switch to
 	}
 	body, toc := p.body()

@@ -410,10 +410,10 @@ func (d *Doc) parseFront(src []byte, e *Errs) int {
 // reservedSlugs are names a chapter's page may not take: the stem of every
 // file and folder the site writes beside the chapters (index.html,
 // claims.html, search-index.js, toc.js, data/, ...; book's tests check
-// that list), the fleet's folders and page beside them (machines/NAME/,
-// compare/, machines.html) and names kept for pages to come.
+// that list), the fleet's page (fleet.html) and names kept for pages to
+// come.
 var reservedSlugs = []string{"index", "style", "data", "search", "search-index", "site", "toc", "claims", "environment",
-	"machines", "compare", "print", "assets", "static", "404", "sitemap", "feed"}
+	"fleet", "print", "assets", "static", "404", "sitemap", "feed"}
 
 // ReservedSlug says whether a page named s.html would clash with a file
 // the site writes, in any case (case-insensitive disks).

@@ -523,6 +523,22 @@ func TestSiteValidates(t *testing.T) {
 	for _, p := range pages {
 		args = append(args, filepath.Join(dir, p))
 	}
+	// The fleet's site: the machine switcher on every page, the fleet's
+	// page at its root, a copy's page.
+	fleet := filepath.Join(t.TempDir(), "fleet")
+	opts := book.Options{Chapters: "../testdata/multi/chapters", Results: "../testdata/multi/results", Out: fleet,
+		Fleet: []string{"linux-amd64-intel-r-xeon-r-processor-2c", "m1"}, Probes: probes.All(),
+		Runner: &runner.Runner{Exe: filepath.Join(t.TempDir(), "no-probe-may-run")}, This: dataset.Fingerprint{Name: "not-the-books-machine"}, Log: io.Discard}
+	if _, err := book.Build(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	opts.Machine, opts.Out = "m1", filepath.Join(fleet, "machines", "m1")
+	if _, err := book.Build(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"index.html", "machines.html", "fleet.html", "machines/m1/machines.html"} {
+		args = append(args, filepath.Join(fleet, p))
+	}
 	out, err := exec.Command("java", args...).CombinedOutput()
 	if err != nil || len(out) > 0 {
 		t.Errorf("the Nu HTML Checker finds errors (%v):\n%s", err, out)
