@@ -135,7 +135,7 @@ func renderGC() {
 
 const (
 	startHeap = 128 << 20
-	softHeap  = 384 << 20
+	softHeap  = 448 << 20
 )
 
 // printFailingClaims names every claim that does not hold, where it is and

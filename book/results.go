@@ -27,15 +27,16 @@ import (
 // against one Results: its methods may be called concurrently, and files
 // are read outside its lock, each once.
 type Results struct {
-	Dir     string
-	Machine string
-	probes  []probe.Probe          // the registry: each result's units are checked against its probe's
-	mu      sync.Mutex             // guards what follows
-	files   map[string]*resultFile // set/id →
-	stale   map[string]string      // id → why, of the build's set (MarkStale)
-	sets    []string               // Sets, nil until read
-	sources *Sources               // what a serving process remembers of the files; nil: nothing
-	held    atomic.Int64           // bytes of the results files whose results are held for good
+	Dir      string
+	Machine  string
+	probes   []probe.Probe                  // the registry: each result's units are checked against its probe's
+	mu       sync.Mutex                     // guards what follows
+	files    map[string]*resultFile         // set/id →
+	stale    map[string]string              // id → why, of the build's set (MarkStale)
+	sets     []string                       // Sets, nil until read
+	sources  *Sources                       // what a serving process remembers of the files; nil: nothing
+	held     atomic.Int64                   // bytes of the results files whose results are held for good
+	machines map[string]dataset.Fingerprint // the headers' fingerprints, one per machine (headerOf)
 
 	// BookMachines are the machines the book shows beside its own
 	// (book.yaml's machines:), present or not: evaluate.Sets.
@@ -120,9 +121,7 @@ func (r *Results) read(f *resultFile, set, id string) *dataset.Result {
 	}
 	if res != nil {
 		f.res, f.stored = weak.Make(res), true
-		head := *res
-		head.Rows = nil
-		f.head = &head
+		f.head = r.headerOf(res)
 		if r.held.Add(int64(len(data))) <= keepResults {
 			f.keep = res
 		}
@@ -130,10 +129,57 @@ func (r *Results) read(f *resultFile, set, id string) *dataset.Result {
 	return res
 }
 
+// headerOf is res without its rows and units, its strings copied: a
+// string read from a results file shares the whole file's text, which a
+// header kept for the build would hold (94 MB for 10,000 files). One
+// fingerprint is kept per machine, not one per result.
+func (r *Results) headerOf(res *dataset.Result) *dataset.Result {
+	c := strings.Clone
+	h := &dataset.Result{Experiment: c(res.Experiment), Probe: c(res.Probe), Hash: c(res.Hash), Runs: res.Runs,
+		Start: res.Start, Duration: res.Duration, Source: c(res.Source), Stop: res.Stop, Sweep: map[string][]string{}}
+	h.Stop.Why = c(res.Stop.Why)
+	for _, k := range res.Order {
+		h.Order = append(h.Order, c(k))
+	}
+	for k, vs := range res.Sweep {
+		for _, v := range vs {
+			h.Sweep[c(k)] = append(h.Sweep[c(k)], c(v))
+		}
+	}
+	params := func(p probe.Params) probe.Params {
+		out := probe.Params{}
+		for k, v := range p {
+			out[c(k)] = c(v)
+		}
+		return out
+	}
+	for _, f := range res.Failures {
+		h.Failures = append(h.Failures, dataset.Failure{Params: params(f.Params), Err: c(f.Err)})
+	}
+	for _, u := range res.Unavailable {
+		h.Unavailable = append(h.Unavailable, dataset.Unavailable{Params: params(u.Params), Reason: c(u.Reason)})
+	}
+	key := fmt.Sprint(res.Machine) // fmt prints a map's keys sorted
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	m, ok := r.machines[key]
+	if !ok {
+		m = res.Machine
+		m.Name, m.CPU, m.OS, m.Kernel, m.Arch, m.Go, m.Virtual = c(m.Name), c(m.CPU), c(m.OS), c(m.Kernel), c(m.Arch), c(m.Go), c(m.Virtual)
+		m.Limits = params(probe.Params(m.Limits))
+		if r.machines == nil {
+			r.machines = map[string]dataset.Fingerprint{}
+		}
+		r.machines[key] = m
+	}
+	h.Machine = m
+	return h
+}
+
 // keepResults bounds the results files whose results are held for the
 // whole build, in bytes of the files (a result takes about four times its
 // file decoded): a book of a few hundred experiments never reads one twice.
-const keepResults = 8 << 20
+const keepResults = 4 << 20
 
 // again returns f's result, read again if it was let go. A file that
 // changed since it was first read is an error of the build (Errors).
@@ -180,9 +226,9 @@ func (r *Results) Lookup(set, id string) (*dataset.Result, bool) {
 	return res, res != nil
 }
 
-// Header is the result of id in set without its rows (Rows is nil): its
-// probe, params, machine, provenance and failures, kept for the whole
-// build whatever the book's size.
+// Header is the result of id in set without its rows and units (Rows and
+// Units are nil): its probe, params, machine, provenance and failures,
+// kept for the whole build whatever the book's size.
 func (r *Results) Header(set, id string) (*dataset.Result, bool) {
 	f, _ := r.file(set, id)
 	return f.head, f.head != nil

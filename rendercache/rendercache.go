@@ -82,7 +82,7 @@ type Cache struct {
 // spillAt is how many bytes of entries Put holds before it writes them
 // into a pack of their own: a first build of a large book would otherwise
 // hold every chapter's entries until its end.
-const spillAt = 32 << 20
+const spillAt = 16 << 20
 
 // Open returns the cache in dir, creating the folder when it is first
 // written to.
