@@ -28,7 +28,7 @@ type buildFlags struct {
 	bookSet
 	out, epub, pdf                        string
 	fresh, strict, verbose, noCache, safe bool
-	only                                  []string
+	only, fleet                           []string
 }
 
 var buildVerb = verb{name: "build", summary: "write the site to out/ from the book's set, or this machine's (--here), measuring what that set lacks when it is this machine's",
@@ -40,6 +40,7 @@ func (f *buildFlags) flags(fs *pflag.FlagSet) {
 	fs.StringVar(&f.out, "out", "", "where the site is written: an empty folder or a site a build wrote (replaced atomically); default out/ for the book's set, out-SET/ (ignored by git) for any other")
 	fs.BoolVar(&f.fresh, "fresh", false, "measure every experiment (or those of --only) anew into this machine's set")
 	fs.StringSliceVar(&f.only, "only", nil, "measure only these experiment ids (comma-separated); every page is still built")
+	fs.StringSliceVar(&f.fleet, "fleet", nil, "the sets whose copies the site holds under machines/SET/ (comma-separated): every page links to the same page in each, the book's build writes fleet.html, and a build with --machine SET is that copy")
 	fs.BoolVar(&f.strict, "strict", false, "fail on a failing or undecidable claim, a missing figure, or any result that would have to be measured")
 	safeFlag(fs, &f.safe)
 	fs.StringVar(&f.epub, "epub", "", "also write the book as an EPUB 3 file to FILE (book.yaml's epub: true puts one in the site as book.epub)")
@@ -57,7 +58,7 @@ func (f *buildFlags) run(ctx context.Context, c *cmd, args []string) error {
 	if opts.Runner, err = c.probeRunner(); err != nil {
 		return err
 	}
-	opts.Out, opts.Fresh, opts.Only, opts.Strict, opts.Safe, opts.Cache = f.out, f.fresh, f.only, f.strict, f.safe, f.cache(f.noCache)
+	opts.Out, opts.Fresh, opts.Only, opts.Strict, opts.Safe, opts.Cache, opts.Fleet = f.out, f.fresh, f.only, f.strict, f.safe, f.cache(f.noCache), f.fleet
 	opts.EPUB, opts.PDF = f.epub, f.pdf
 	rep, err := book.Build(ctx, opts)
 	// Errors first, then the claims that fail, then the warnings.
@@ -114,10 +115,10 @@ func outNote(out string) string {
 // is collected until the heap reaches startHeap, as the Go compiler lets
 // its heap reach 128 MiB first: a book of a hundred chapters allocates
 // about 100 MiB in all and never collects. Past it the heap grows to three
-// times what is live before each collection, not Go's two, so that a
-// 1,000-chapter book still peaks near 300 MiB (Hugo: ~480). A GOGC or
-// GOMEMLIMIT set by the user wins. The probes run in child processes,
-// which this does not touch.
+// times what is live before each collection, not Go's two, but no further
+// than softHeap: a 10,000-chapter book, about 150 MiB live, would grow to
+// 600 MiB between collections. A GOGC or GOMEMLIMIT set by the user wins.
+// The probes run in child processes, which this does not touch.
 func renderGC() {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return
@@ -128,11 +129,14 @@ func renderGC() {
 	// heap to GOGC.
 	runtime.AddCleanup(new([64]byte), func(struct{}) {
 		debug.SetGCPercent(200)
-		debug.SetMemoryLimit(math.MaxInt64)
+		debug.SetMemoryLimit(softHeap)
 	}, struct{}{})
 }
 
-const startHeap = 128 << 20
+const (
+	startHeap = 128 << 20
+	softHeap  = 448 << 20
+)
 
 // printFailingClaims names every claim that does not hold, where it is and
 // what was measured.
@@ -175,9 +179,9 @@ func (f *statusFlags) run(ctx context.Context, c *cmd, args []string) error {
 	for _, st := range b.Status(res, opts.Probes, b.Order) {
 		ex := b.Experiments[st.ID]
 		detail := st.Why
-		if st.Result != nil && detail == "" {
-			detail = fmt.Sprintf("%s, %d runs%s", st.Result.Start.Format("2006-01-02"), st.Result.Runs, stopNote(st.Result.Stop))
-			if u := st.Result.Unavailable; len(u) > 0 {
+		if r, ok := res.Header("", st.ID); ok && detail == "" {
+			detail = fmt.Sprintf("%s, %d runs%s", r.Start.Format("2006-01-02"), r.Runs, stopNote(r.Stop))
+			if u := r.Unavailable; len(u) > 0 {
 				detail += fmt.Sprintf("; %d combination(s) its machine cannot measure (%s)", len(u), u[0].Reason)
 			}
 		}

@@ -280,8 +280,9 @@ func writeFile(path, text string) error {
 // have. hugo.toml leaves highlighting off, hugo-hl.toml turns it on (with
 // classes, as this tool colours code).
 var hugoFiles = map[string]string{
-	"hugo.toml":    hugoConfig + "[markup.highlight]\ncodeFences = false\n",
-	"hugo-hl.toml": hugoConfig + "[markup.highlight]\ncodeFences = true\nnoClasses = false\n",
+	"hugo.toml":         hugoConfig + "[markup.highlight]\ncodeFences = false\n",
+	"hugo-minimal.toml": "layoutDir = \"layouts-minimal\"\n" + hugoConfig + "[markup.highlight]\ncodeFences = false\n",
+	"hugo-hl.toml":      hugoConfig + "[markup.highlight]\ncodeFences = true\nnoClasses = false\n",
 	"layouts/_default/baseof.html": `<!doctype html>
 <html lang="ko"><head><meta charset="utf-8"><title>{{ .Title }} · {{ .Site.Title }}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"></head>
@@ -292,6 +293,17 @@ var hugoFiles = map[string]string{
 <nav>{{ with .NextInSection }}<a href="{{ .RelPermalink }}">← {{ .Title }}</a>{{ end }} {{ with .PrevInSection }}<a href="{{ .RelPermalink }}">{{ .Title }} →</a>{{ end }}</nav>{{ end }}
 `,
 	"layouts/_default/list.html": `{{ define "main" }}<h1>{{ .Site.Title }}</h1>{{ end }}
+`,
+	// The minimal layout: the same pages without the sidebar.
+	"layouts-minimal/_default/baseof.html": `<!doctype html>
+<html lang="ko"><head><meta charset="utf-8"><title>{{ .Title }} · {{ .Site.Title }}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body><main>{{ block "main" . }}{{ end }}</main></body></html>
+`,
+	"layouts-minimal/_default/single.html": `{{ define "main" }}<article><h1>{{ .Title }}</h1>{{ .TableOfContents }}{{ .Content }}</article>
+<nav>{{ with .NextInSection }}<a href="{{ .RelPermalink }}">← {{ .Title }}</a>{{ end }} {{ with .PrevInSection }}<a href="{{ .RelPermalink }}">{{ .Title }} →</a>{{ end }}</nav>{{ end }}
+`,
+	"layouts-minimal/_default/list.html": `{{ define "main" }}<h1>{{ .Site.Title }}</h1><ol>{{ range .Site.RegularPages.ByWeight }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ol>{{ end }}
 `,
 }
 

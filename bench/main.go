@@ -5,6 +5,7 @@
 //	go run ./bench --chapters 100 --runs 3
 //	go run ./bench child                  # a probe child's start vs a C program's
 //	go run ./bench intervals              # each headline median's 95 % interval in the book's set
+//	go run ./bench gen --chapters 10000 DIR  # only write the books, to time a build by hand
 //
 // The books are generated from a seed, so every run builds the same bytes:
 // N chapters of about 13 KB of Korean and English prose, each with one
@@ -26,7 +27,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"measuredbook/book"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -38,6 +38,7 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+	"go.yaml.in/yaml/v3"
 )
 
 func main() {
@@ -65,33 +66,64 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if len(args) > 0 && args[0] == "intervals" {
 		return runIntervals(args[1:], stdout)
 	}
-	f, err := parseFlags(args, stdout)
-	if f == nil || err != nil {
-		return err
+	if len(args) > 0 && args[0] == "gen" {
+		return runGen(args[1:], stdout)
+	}
+	fs := pflag.NewFlagSet("bench", pflag.ContinueOnError)
+	sizes := fs.IntSlice("chapters", []int{4, 100, 1000}, "book sizes in chapters (comma-separated)")
+	runs := fs.Int("runs", 5, "paired runs per size")
+	seed := fs.Uint64("seed", 1, "seed of the generated text")
+	work := fs.String("work", "", "folder for the books and their builds, kept for a look (default: a temporary one, removed as it goes)")
+	tool := fs.String("tool", "", "this tool's binary (default: built from this module)")
+	hugo := fs.String("hugo", "hugo", "Hugo's binary")
+	toolFlags := fs.StringArray("tool-flag", nil, "a flag added to every build of this tool (repeatable)")
+	coldFlags := fs.StringArray("cold-flag", nil, "a flag added to this tool's full builds only, e.g. one that turns a render cache off (repeatable)")
+	fs.Usage = func() {
+		fmt.Fprintf(stdout, "usage: go run ./bench [flags]\n       go run ./bench child [flags]\n       go run ./bench gen [--chapters N] [--seed N] DIR\n       go run ./bench intervals [--chapters DIR] [--results DIR] [--set NAME] [--top N]\n\nflags:\n%s", fs.FlagUsages())
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return nil
+		}
+		return usageError(err.Error())
+	}
+	if *runs < 1 {
+		return usageError("--runs must be 1 or more")
+	}
+	slices.Sort(*sizes)
+	for _, n := range *sizes {
+		if n < 1 {
+			return usageError(fmt.Sprintf("--chapters %d: a book has at least one chapter", n))
+		}
+	}
+	hugoPath, err := exec.LookPath(*hugo)
+	if err != nil {
+		return usageError(fmt.Sprintf("Hugo not found (%v): install it with `sudo apt-get install hugo` (Debian and Ubuntu; the comparison was set up with 0.111), or pass --hugo PATH", err))
 	}
 	root, err := moduleRoot()
 	if err != nil {
 		return err
 	}
-	set, err := bookSet(filepath.Join(root, "chapters"))
+	set, err := bookSet(filepath.Join(root, "chapters", "book.yaml"))
 	if err != nil {
 		return err
 	}
-	if f.work == "" {
-		if f.work, err = os.MkdirTemp("", "measuredbook-bench-"); err != nil {
+	keep := *work != ""
+	if !keep {
+		if *work, err = os.MkdirTemp("", "measuredbook-bench-"); err != nil {
 			return err
 		}
-		defer os.RemoveAll(f.work)
+		defer os.RemoveAll(*work)
 	}
-	if f.tool == "" {
-		f.tool = filepath.Join(f.work, "measuredbook")
-		if err := goBuild(root, f.tool); err != nil {
+	if *tool == "" {
+		*tool = filepath.Join(*work, "measuredbook")
+		if err := goBuild(root, *tool); err != nil {
 			return err
 		}
 	}
-	b := bench{tool: f.tool, hugo: f.hugo, toolFlags: f.toolFlags, coldFlags: f.coldFlags, runs: f.runs}
-	hv, _ := exec.Command(f.hugo, "version").Output()
-	fmt.Fprintf(stdout, "%s, %d CPUs; load average %s\n%s; this tool: %s\n", runtime.GOOS+"/"+runtime.GOARCH, runtime.NumCPU(), loadavg(), strings.TrimSpace(string(hv)), f.tool)
+	b := bench{tool: *tool, hugo: hugoPath, toolFlags: *toolFlags, coldFlags: *coldFlags, runs: *runs}
+	hv, _ := exec.Command(hugoPath, "version").Output()
+	fmt.Fprintf(stdout, "%s, %d CPUs; load average %s\n%s; this tool: %s\n", runtime.GOOS+"/"+runtime.GOARCH, runtime.NumCPU(), loadavg(), strings.TrimSpace(string(hv)), *tool)
 	var per []result
 	// Every build's output stays until all sizes are measured: on ext4
 	// without a journal, creating a file within 30 s of deleting others
@@ -104,9 +136,9 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			os.RemoveAll(dir)
 		}
 	}()
-	for _, n := range f.sizes {
-		dir := filepath.Join(f.work, fmt.Sprint(n))
-		if err := (synthBook{seed: f.seed, chapters: n}).write(dir, filepath.Join(root, "results"), set); err != nil {
+	for _, n := range *sizes {
+		dir := filepath.Join(*work, fmt.Sprint(n))
+		if err := (synthBook{seed: *seed, chapters: n}).write(dir, filepath.Join(root, "results"), set); err != nil {
 			return err
 		}
 		res, err := b.size(ctx, dir, n, &builds)
@@ -121,62 +153,19 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	return nil
 }
 
-// benchFlags are the comparison's command line.
-type benchFlags struct {
-	sizes                []int
-	runs                 int
-	seed                 uint64
-	work, tool, hugo     string // hugo: the path of Hugo's binary, once parsed
-	toolFlags, coldFlags []string
-}
-
-// parseFlags reads the comparison's flags; nil, nil after --help.
-func parseFlags(args []string, stdout io.Writer) (*benchFlags, error) {
-	f := &benchFlags{}
-	fs := pflag.NewFlagSet("bench", pflag.ContinueOnError)
-	fs.IntSliceVar(&f.sizes, "chapters", []int{4, 100, 1000}, "book sizes in chapters (comma-separated)")
-	fs.IntVar(&f.runs, "runs", 5, "paired runs per size")
-	fs.Uint64Var(&f.seed, "seed", 1, "seed of the generated text")
-	fs.StringVar(&f.work, "work", "", "folder for the books and their builds, kept for a look (default: a temporary one, removed as it goes)")
-	fs.StringVar(&f.tool, "tool", "", "this tool's binary (default: built from this module)")
-	fs.StringVar(&f.hugo, "hugo", "hugo", "Hugo's binary")
-	fs.StringArrayVar(&f.toolFlags, "tool-flag", nil, "a flag added to every build of this tool (repeatable)")
-	fs.StringArrayVar(&f.coldFlags, "cold-flag", nil, "a flag added to this tool's full builds only, e.g. one that turns a render cache off (repeatable)")
-	fs.Usage = func() {
-		fmt.Fprintf(stdout, "usage: go run ./bench [flags]\n       go run ./bench child [flags]\n       go run ./bench intervals [--chapters DIR] [--results DIR] [--set NAME] [--top N]\n\nflags:\n%s", fs.FlagUsages())
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return nil, nil
-		}
-		return nil, usageError(err.Error())
-	}
-	if f.runs < 1 {
-		return nil, usageError("--runs must be 1 or more")
-	}
-	slices.Sort(f.sizes)
-	for _, n := range f.sizes {
-		if n < 1 {
-			return nil, usageError(fmt.Sprintf("--chapters %d: a book has at least one chapter", n))
-		}
-	}
-	hugo, err := exec.LookPath(f.hugo)
-	if err != nil {
-		return nil, usageError(fmt.Sprintf("Hugo not found (%v): install it with `sudo apt-get install hugo` (Debian and Ubuntu; the comparison was set up with 0.111), or pass --hugo PATH", err))
-	}
-	f.hugo = hugo
-	return f, nil
-}
-
-// bookSet is the result set the book's config in chapters names
-// (machine:), whose stored results the generated chapters reuse.
-func bookSet(chapters string) (string, error) {
-	cfg, err := book.LoadConfig(chapters)
+// bookSet is the result set the book's config names (machine:), whose
+// stored results the generated chapters reuse.
+func bookSet(path string) (string, error) {
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return "", err
 	}
+	var cfg struct{ Machine string }
+	if err := yaml.Unmarshal(data, &cfg); err != nil {
+		return "", fmt.Errorf("%s: %v", path, err)
+	}
 	if cfg.Machine == "" {
-		return "", fmt.Errorf("%s names no machine: the benchmark reuses that set's stored result of %s", filepath.Join(chapters, book.ConfigFile), template)
+		return "", fmt.Errorf("%s names no machine: the benchmark reuses that set's stored result of %s", path, template)
 	}
 	return cfg.Machine, nil
 }
@@ -223,10 +212,13 @@ type bench struct {
 }
 
 // The configurations, in the order they are printed; the ratios are to
-// hugoOff's.
+// hugoMinimal's (baseof, single, list: no sidebar, highlighting off) and
+// to hugoOff's (every chapter in a sidebar on every page, as this tool's
+// pages show them).
 const (
 	toolDirectives = iota
 	toolPlain
+	hugoMinimal
 	hugoOff
 	hugoOn
 	rebuildSame
@@ -234,140 +226,135 @@ const (
 	nConfigs
 )
 
-var configNames = [nConfigs]string{"this tool, directives", "this tool, plain Markdown", "Hugo, highlighting off", "Hugo, highlighting on",
-	"rebuild, nothing changed", "rebuild, 1 chapter edited"}
+var configNames = [nConfigs]string{"this tool, directives", "this tool, plain Markdown", "Hugo minimal (no sidebar, no highlighting)",
+	"Hugo, sidebar, highlighting off", "Hugo, sidebar, highlighting on", "rebuild, nothing changed", "rebuild, 1 chapter edited"}
 
 // result is one size's samples, by configuration.
 type result struct {
 	chapters int
 	runs     int
+	markdown int64 // bytes of the directives variant's chapters
 	samples  [nConfigs][]sample
 }
 
 // size measures the book in dir in every configuration. The folders of
 // the full builds are added to builds, for the caller to remove.
 func (b bench) size(ctx context.Context, dir string, n int, builds *[]string) (result, error) {
-	sr := &sizeRun{bench: b, ctx: ctx, dir: dir, builds: builds, res: result{chapters: n, runs: b.runs}}
+	res := result{chapters: n, runs: b.runs}
+	var err error
+	if res.markdown, err = treeSize(filepath.Join(dir, dirDirectives, "chapters")); err != nil {
+		return res, err
+	}
+	add := func(i int, s sample, err error) error {
+		if err != nil {
+			return fmt.Errorf("%d chapters, %s: %w", n, configNames[i], err)
+		}
+		res.samples[i] = append(res.samples[i], s)
+		return nil
+	}
+	// A full build gets a fresh output folder, working directory and user
+	// cache folder, and whatever it adds to the book's folder is removed:
+	// nothing one build leaves (a cache, wherever a version of either tool
+	// keeps it) can help the next.
+	fresh := func(i int, variant string, build func(out, cwd string) *exec.Cmd) error {
+		src := filepath.Join(dir, variant)
+		before, err := tree(src)
+		if err != nil {
+			return err
+		}
+		tmp, err := os.MkdirTemp(dir, "build-")
+		if err != nil {
+			return err
+		}
+		*builds = append(*builds, tmp)
+		cwd := filepath.Join(tmp, "cwd")
+		if err := os.Mkdir(cwd, 0o755); err != nil {
+			return err
+		}
+		cmd := build(filepath.Join(tmp, "out"), cwd)
+		cmd.Dir = cwd
+		cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+filepath.Join(tmp, "cache"))
+		s, err := runChild(cmd)
+		if err == nil {
+			s.Out, err = treeSize(filepath.Join(tmp, "out"))
+		}
+		if err := removeNew(src, before); err != nil {
+			return err
+		}
+		return add(i, s, err)
+	}
+	tool := func(out, cwd string, variant string) *exec.Cmd {
+		return b.toolCmd(ctx, filepath.Join(dir, variant), out, b.coldFlags)
+	}
+	hugo := func(out, cwd, config string) *exec.Cmd {
+		cmd := exec.CommandContext(ctx, b.hugo, "--source", filepath.Join(dir, dirHugo), "--config", config,
+			"--destination", out, "--cacheDir", filepath.Join(cwd, "cache"), "--ignoreCache", "--quiet")
+		cmd.Env = env()
+		return cmd
+	}
+	// The incremental builds keep their output (and a cache, where there
+	// is one) from build to build, as on an author's machine.
+	incr := filepath.Join(dir, dirIncr)
+	rebuild := func() (sample, error) {
+		cmd := b.toolCmd(ctx, incr, filepath.Join(incr, "out"), nil)
+		cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+filepath.Join(dir, "incremental-cache"))
+		s, err := runChild(cmd)
+		if err == nil {
+			s.Out, err = treeSize(filepath.Join(incr, "out"))
+		}
+		return s, err
+	}
+	steps := []func(rep int) error{
+		func(int) error {
+			return fresh(toolDirectives, dirDirectives, func(out, cwd string) *exec.Cmd { return tool(out, cwd, dirDirectives) })
+		},
+		func(int) error {
+			return fresh(toolPlain, dirPlain, func(out, cwd string) *exec.Cmd { return tool(out, cwd, dirPlain) })
+		},
+		func(int) error {
+			return fresh(hugoMinimal, dirHugo, func(out, cwd string) *exec.Cmd { return hugo(out, cwd, "hugo-minimal.toml") })
+		},
+		func(int) error {
+			return fresh(hugoOff, dirHugo, func(out, cwd string) *exec.Cmd { return hugo(out, cwd, "hugo.toml") })
+		},
+		func(int) error {
+			return fresh(hugoOn, dirHugo, func(out, cwd string) *exec.Cmd { return hugo(out, cwd, "hugo-hl.toml") })
+		},
+		// Build again with nothing changed, then edit one chapter (another
+		// one each run) and build again.
+		func(rep int) error {
+			s, err := rebuild()
+			if err := add(rebuildSame, s, err); err != nil {
+				return err
+			}
+			if err := editChapter(incr, rep%n+1, rep); err != nil {
+				return err
+			}
+			s, err = rebuild()
+			return add(rebuildEdited, s, err)
+		},
+	}
 	for range 2 {
-		if _, err := sr.rebuild(); err != nil {
-			return sr.res, fmt.Errorf("%d chapters, the builds before the incremental ones: %w", n, err)
+		if _, err := rebuild(); err != nil {
+			return res, fmt.Errorf("%d chapters, the builds before the incremental ones: %w", n, err)
 		}
 	}
 	start := time.Now()
 	for rep := range b.runs {
 		// Each run starts with another configuration, so none is always
 		// the first after a pause or always follows the same one.
-		for k := range nSteps {
+		for k := range steps {
 			if err := ctx.Err(); err != nil {
-				return sr.res, err
+				return res, err
 			}
-			if err := sr.step((k+rep)%nSteps, rep); err != nil {
-				return sr.res, err
+			if err := steps[(k+rep)%len(steps)](rep); err != nil {
+				return res, err
 			}
 		}
 		fmt.Fprintf(os.Stderr, "\r%d chapters: run %d of %d (%s)", n, rep+1, b.runs, time.Since(start).Round(time.Second))
 	}
 	fmt.Fprintln(os.Stderr)
-	return sr.res, nil
-}
-
-// sizeRun is the measuring of one book size: its samples so far.
-type sizeRun struct {
-	bench
-	ctx    context.Context
-	dir    string
-	builds *[]string
-	res    result
-}
-
-// nSteps is how many steps a run takes: the four full builds, then the
-// two rebuilds together.
-const nSteps = 5
-
-// step takes step k of run rep.
-func (sr *sizeRun) step(k, rep int) error {
-	switch k {
-	case 0:
-		return sr.fresh(toolDirectives, dirDirectives, sr.toolBuild)
-	case 1:
-		return sr.fresh(toolPlain, dirPlain, sr.toolBuild)
-	case 2:
-		return sr.fresh(hugoOff, dirHugo, sr.hugoBuild("hugo.toml"))
-	case 3:
-		return sr.fresh(hugoOn, dirHugo, sr.hugoBuild("hugo-hl.toml"))
-	}
-	// Build again with nothing changed, then edit one chapter (another
-	// one each run) and build again.
-	s, err := sr.rebuild()
-	if err := sr.add(rebuildSame, s, err); err != nil {
-		return err
-	}
-	if err := editChapter(filepath.Join(sr.dir, dirIncr), rep%sr.res.chapters+1, rep); err != nil {
-		return err
-	}
-	s, err = sr.rebuild()
-	return sr.add(rebuildEdited, s, err)
-}
-
-func (sr *sizeRun) add(i int, s sample, err error) error {
-	if err != nil {
-		return fmt.Errorf("%d chapters, %s: %w", sr.res.chapters, configNames[i], err)
-	}
-	sr.res.samples[i] = append(sr.res.samples[i], s)
-	return nil
-}
-
-// fresh runs the full build of configuration i on the book's variant. It
-// gets a fresh output folder, working directory and user cache folder,
-// and whatever it adds to the book's folder is removed: nothing one build
-// leaves (a cache, wherever a version of either tool keeps it) can help
-// the next.
-func (sr *sizeRun) fresh(i int, variant string, build func(src, out, cwd string) *exec.Cmd) error {
-	src := filepath.Join(sr.dir, variant)
-	before, err := tree(src)
-	if err != nil {
-		return err
-	}
-	tmp, err := os.MkdirTemp(sr.dir, "build-")
-	if err != nil {
-		return err
-	}
-	*sr.builds = append(*sr.builds, tmp)
-	cwd := filepath.Join(tmp, "cwd")
-	if err := os.Mkdir(cwd, 0o755); err != nil {
-		return err
-	}
-	cmd := build(src, filepath.Join(tmp, "out"), cwd)
-	cmd.Dir = cwd
-	cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+filepath.Join(tmp, "cache"))
-	s, err := runChild(cmd)
-	if err := removeNew(src, before); err != nil {
-		return err
-	}
-	return sr.add(i, s, err)
-}
-
-func (sr *sizeRun) toolBuild(src, out, cwd string) *exec.Cmd {
-	return sr.toolCmd(sr.ctx, src, out, sr.coldFlags)
-}
-
-func (sr *sizeRun) hugoBuild(config string) func(src, out, cwd string) *exec.Cmd {
-	return func(src, out, cwd string) *exec.Cmd {
-		cmd := exec.CommandContext(sr.ctx, sr.hugo, "--source", src, "--config", config,
-			"--destination", out, "--cacheDir", filepath.Join(cwd, "cache"), "--ignoreCache", "--quiet")
-		cmd.Env = env()
-		return cmd
-	}
-}
-
-// rebuild builds the incremental copy of the book, which keeps its output
-// (and a cache, where there is one) from build to build, as on an
-// author's machine.
-func (sr *sizeRun) rebuild() (sample, error) {
-	incr := filepath.Join(sr.dir, dirIncr)
-	cmd := sr.toolCmd(sr.ctx, incr, filepath.Join(incr, "out"), nil)
-	cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+filepath.Join(sr.dir, "incremental-cache"))
-	return runChild(cmd)
+	return res, nil
 }
 
 // toolCmd builds the book in dir (chapters/, results/) into out. The
@@ -389,6 +376,20 @@ func tree(dir string) (map[string]bool, error) {
 		return err
 	})
 	return paths, err
+}
+
+// treeSize is the bytes of the files under dir: a site's output size.
+func treeSize(dir string) (int64, error) {
+	var n int64
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		fi, err := d.Info()
+		n += fi.Size()
+		return err
+	})
+	return n, err
 }
 
 // removeNew removes what was added under dir since before was listed.
@@ -423,18 +424,19 @@ func editChapter(dir string, i, rep int) error {
 }
 
 func (r result) print(w io.Writer) {
-	fmt.Fprintf(w, "\n%d chapters, %d paired runs; medians (CPU: user+sys of the build process)\n", r.chapters, r.runs)
+	fmt.Fprintf(w, "\n%d chapters, %d paired runs; medians (CPU: user+sys of the build process; out: the site's bytes, Markdown: %s)\n", r.chapters, r.runs, mb(r.markdown))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "\tCPU\t×Hugo off\tCPU/chapter\tpeak RSS\twall\t")
-	base := median(r.samples[hugoOff], cpu)
+	fmt.Fprintln(tw, "\tCPU\t×Hugo minimal\t×Hugo sidebar\tCPU/chapter\tpeak RSS\twall\tout\t×Markdown\t")
+	minimal, sidebar := median(r.samples[hugoMinimal], cpu), median(r.samples[hugoOff], cpu)
 	full := median(r.samples[toolDirectives], cpu)
 	for i, s := range r.samples {
 		c := median(s, cpu)
-		ratio := fmt.Sprintf("%.2f×", c.Seconds()/base.Seconds())
+		ratios := fmt.Sprintf("%.2f×\t%.2f×", c.Seconds()/minimal.Seconds(), c.Seconds()/sidebar.Seconds())
 		if i == rebuildSame || i == rebuildEdited {
-			ratio = fmt.Sprintf("%.0f%% of full", 100*c.Seconds()/full.Seconds())
+			ratios = fmt.Sprintf("%.0f%% of full\t", 100*c.Seconds()/full.Seconds())
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", configNames[i], dur(c), ratio, dur(c/time.Duration(r.chapters)), mib(median(s, rss)), dur(median(s, wall)))
+		out := median(s, size)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.1f×\t\n", configNames[i], dur(c), ratios, dur(c/time.Duration(r.chapters)), mib(median(s, rss)), dur(median(s, wall)), mb(out), float64(out)/float64(r.markdown))
 	}
 	tw.Flush()
 }
@@ -453,7 +455,7 @@ func printMarginal(w io.Writer, rs []result) {
 		fmt.Fprintf(tw, "%d→%d\t", rs[k-1].chapters, rs[k].chapters)
 	}
 	fmt.Fprintln(tw)
-	for _, i := range []int{toolDirectives, toolPlain, hugoOff, hugoOn} {
+	for _, i := range []int{toolDirectives, toolPlain, hugoMinimal, hugoOff, hugoOn} {
 		fmt.Fprintf(tw, "%s\t", configNames[i])
 		for k := 1; k < len(rs); k++ {
 			a, b := rs[k-1], rs[k]
@@ -463,4 +465,36 @@ func printMarginal(w io.Writer, rs []result) {
 		fmt.Fprintln(tw)
 	}
 	tw.Flush()
+}
+
+// runGen writes one synthetic book into a folder and builds nothing: for
+// timing a build by hand (/usr/bin/time -v measuredbook build --chapters
+// DIR/directives/chapters --results DIR/directives/results --out OUT).
+func runGen(args []string, stdout io.Writer) error {
+	fs := pflag.NewFlagSet("bench gen", pflag.ContinueOnError)
+	n := fs.Int("chapters", 1000, "chapters in the book")
+	seed := fs.Uint64("seed", 1, "seed of the generated text")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return nil
+		}
+		return usageError(err.Error())
+	}
+	if fs.NArg() != 1 || *n < 1 {
+		return usageError("usage: go run ./bench gen [--chapters N] [--seed N] DIR")
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		return err
+	}
+	set, err := bookSet(filepath.Join(root, "chapters", "book.yaml"))
+	if err != nil {
+		return err
+	}
+	dir := fs.Arg(0)
+	if err := (synthBook{seed: *seed, chapters: *n}).write(dir, filepath.Join(root, "results"), set); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: %d chapters (directives/, plain/, hugo/, incremental/)\n", dir, *n)
+	return nil
 }

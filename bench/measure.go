@@ -20,6 +20,7 @@ import (
 type sample struct {
 	CPU, Wall time.Duration
 	RSS       int64 // bytes
+	Out       int64 // bytes of the site written
 }
 
 // runChild runs cmd to completion and returns its cost. A failing child is
@@ -78,6 +79,7 @@ func median[T int64 | time.Duration](xs []sample, f func(sample) T) T {
 func cpu(s sample) time.Duration  { return s.CPU }
 func wall(s sample) time.Duration { return s.Wall }
 func rss(s sample) int64          { return s.RSS }
+func size(s sample) int64         { return s.Out }
 
 // dur prints a duration with 3 significant digits in a fitting unit.
 func dur(d time.Duration) string {
@@ -92,6 +94,9 @@ func dur(d time.Duration) string {
 }
 
 func mib(b int64) string { return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20)) }
+
+// mb formats a size in bytes as MB (10⁶), the unit du -h --si prints.
+func mb(b int64) string { return fmt.Sprintf("%.1f MB", float64(b)/1e6) }
 
 // selfRSS is this process's peak resident set, the floor of every child's:
 // on Linux its memory's own high-water mark (getrusage would add the peak

@@ -41,17 +41,18 @@ type Book struct {
 	// (parse.Doc.Uses over the book): what runs: auto measures until known.
 	Headline  map[string][]string
 	Templates fs.FS // the layouts and style.css; nil: the embedded ones
-	// Xref numbers the book's figures and tables and holds its labels and
-	// its bibliography (references.bib beside the chapters), every
-	// reference and citation checked.
-	Xref *xref.Index
 
 	probes []probe.Probe
 	cache  *renderCache        // nil: none
+	fleet  fleetSite           // where the build stands in the fleet's site (Options.Fleet)
 	src    [][sha256.Size]byte // each chapter's source's SHA-256, in Docs order
 	full   []*parse.Doc        // Docs[i] parsed in full until rendered; nil when its parse came from the render cache
 	mu     sync.Mutex
 	hashes map[string]string // probe name → code hash (probeHash)
+	// Xref numbers the book's figures and tables and holds its labels and
+	// its bibliography (references.bib beside the chapters), every
+	// reference and citation checked.
+	Xref *xref.Index
 }
 
 // Load parses chapters/*.md and book.yaml. All problems are reported
@@ -89,65 +90,20 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 		errs = append(errs, err)
 	}
 	b.Config = cfg
-	files, err := store.Named(dir, "", ".md")
-	// A file whose name starts with _ is a fragment chapters include
-	// (Quarto's rule), not a chapter.
-	files = slices.DeleteFunc(files, func(f string) bool { return strings.HasPrefix(filepath.Base(f), "_") })
-	switch {
-	case errors.Is(err, syscall.ENOTDIR):
-		return nil, &UsageError{fmt.Sprintf("%s: is a file, not a folder; --chapters names the folder that holds the chapters (*.md) and book.yaml", dir)}
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, &UsageError{fmt.Sprintf("%s: no such folder; --chapters names the folder that holds the chapters (*.md) and book.yaml", dir)}
-	case err != nil:
+	files, err := chapterFiles(dir)
+	if err != nil {
 		return nil, err
-	case len(files) == 0:
-		return nil, fmt.Errorf("%s: no chapters (*.md) found", dir)
 	}
-	type chapter struct {
-		doc       *parse.Doc
-		sum       [sha256.Size]byte
-		shallow   bool
-		read, err error
+	chapters, err := readChapters(files, probes, rc, sources)
+	if err != nil {
+		return nil, err
 	}
-	chapters := make([]chapter, len(files))
-	var kept atomic.Int64 // source bytes of the chapters whose syntax tree is kept
-	parallel(len(files), func(i int) {
-		c := &chapters[i]
-		if f, ok := sources.lookup(files[i]); ok {
-			if c.doc, c.shallow = rc.parsed(files[i], f.sum, probes); c.shallow {
-				c.sum = chapterSum(f.sum, c.doc.Includes)
-				return
-			}
-		}
-		fi := sources.stat(files[i])
-		src, err := store.ReadFile(files[i], MaxChapter) // a FIFO named *.md must not hang the build
-		if err != nil {
-			c.read = err
-			return
-		}
-		srcSum := sha256.Sum256(src)
-		sources.remember(files[i], fi, sourceFile{sum: srcSum})
-		if c.doc, c.shallow = rc.parsed(files[i], srcSum, probes); c.shallow {
-			c.sum = chapterSum(srcSum, c.doc.Includes)
-			return
-		}
-		if c.doc, c.err = parse.Parse(files[i], src, probes); c.err == nil {
-			rc.keepParsed(c.doc, srcSum)
-			c.sum = chapterSum(srcSum, c.doc.Includes)
-			if kept.Add(int64(len(src))) > keepParsed {
-				c.doc, c.shallow = c.doc.Summary(), true
-			}
-		}
-	})
 	for _, c := range chapters {
-		if c.read != nil {
-			return nil, c.read
-		}
 		if c.err != nil {
 			errs = append(errs, c.err)
 		}
 	}
-	chapters = slices.DeleteFunc(chapters, func(c chapter) bool { return c.err != nil })
+	chapters = slices.DeleteFunc(chapters, func(c loaded) bool { return c.err != nil })
 	sort.SliceStable(chapters, func(i, j int) bool {
 		a, b := chapters[i].doc, chapters[j].doc
 		if a.Front.Order != b.Front.Order {
@@ -164,6 +120,99 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 		b.src = append(b.src, c.sum)
 		b.full = append(b.full, full)
 	}
+	errs = append(errs, b.index()...)
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	refs, err := LoadBib(dir)
+	if err == nil {
+		b.Xref, err = xref.New(b.Docs, refs)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if b.Config.Lang == "" {
+		b.Config.Lang = "ko"
+	}
+	return b, nil
+}
+
+// chapterFiles lists the chapters (*.md) of dir, which must be a folder
+// that holds some.
+func chapterFiles(dir string) ([]string, error) {
+	files, err := store.Named(dir, "", ".md")
+	// A file whose name starts with _ is a fragment chapters include
+	// (Quarto's rule), not a chapter.
+	files = slices.DeleteFunc(files, func(f string) bool { return strings.HasPrefix(filepath.Base(f), "_") })
+	switch {
+	case errors.Is(err, syscall.ENOTDIR):
+		return nil, &UsageError{fmt.Sprintf("%s: is a file, not a folder; --chapters names the folder that holds the chapters (*.md) and book.yaml", dir)}
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, &UsageError{fmt.Sprintf("%s: no such folder; --chapters names the folder that holds the chapters (*.md) and book.yaml", dir)}
+	case err != nil:
+		return nil, err
+	case len(files) == 0:
+		return nil, fmt.Errorf("%s: no chapters (*.md) found", dir)
+	}
+	return files, nil
+}
+
+// loaded is one chapter as read by load: parsed (err: it does not
+// parse), in full unless shallow, and its source's SHA-256.
+type loaded struct {
+	doc     *parse.Doc
+	sum     [sha256.Size]byte
+	shallow bool
+	err     error
+}
+
+// readChapters reads and parses files in parallel, taking what it can
+// from the render cache. Only a file that cannot be read is an error;
+// a chapter that does not parse has its err.
+func readChapters(files []string, probes []probe.Probe, rc *renderCache, sources *Sources) ([]loaded, error) {
+	chapters := make([]loaded, len(files))
+	reads := make([]error, len(files))
+	var kept atomic.Int64 // source bytes of the chapters whose syntax tree is kept
+	parallel(len(files), func(i int) {
+		c := &chapters[i]
+		if f, ok := sources.lookup(files[i]); ok {
+			if c.doc, c.shallow = rc.parsed(files[i], f.sum, probes); c.shallow {
+				c.sum = chapterSum(f.sum, c.doc.Includes)
+				return
+			}
+		}
+		fi := sources.stat(files[i])
+		src, err := store.ReadFile(files[i], MaxChapter) // a FIFO named *.md must not hang the build
+		if err != nil {
+			reads[i] = err
+			return
+		}
+		srcSum := sha256.Sum256(src)
+		sources.remember(files[i], fi, sourceFile{sum: srcSum})
+		if c.doc, c.shallow = rc.parsed(files[i], srcSum, probes); c.shallow {
+			c.sum = chapterSum(srcSum, c.doc.Includes)
+			return
+		}
+		if c.doc, c.err = parse.Parse(files[i], src, probes); c.err == nil {
+			rc.keepParsed(c.doc, srcSum)
+			c.sum = chapterSum(srcSum, c.doc.Includes)
+			if kept.Add(int64(len(src))) > keepParsed {
+				c.doc, c.shallow = c.doc.Summary(), true
+			}
+		}
+	})
+	for _, err := range reads {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return chapters, nil
+}
+
+// index checks the chapters' titles, slugs and experiment ids, and
+// indexes the experiments and the metrics the chapters use of each.
+func (b *Book) index() []error {
+	var errs []error
 	slugs := map[string]*parse.Doc{}
 	for _, d := range b.Docs {
 		if strings.TrimSpace(d.Front.Title) == "" {
@@ -195,37 +244,7 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 			}
 		}
 	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
-	}
-	refs, err := LoadBib(dir)
-	if err == nil {
-		b.Xref, err = xref.New(b.Docs, refs)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if b.Config.Lang == "" {
-		b.Config.Lang = "ko"
-	}
-	return b, nil
-}
-
-// BibFile is the book's bibliography, beside its chapters.
-const BibFile = "references.bib"
-
-// LoadBib reads the bibliography of the chapters in dir: nil, and no
-// error, when there is none.
-func LoadBib(dir string) (*bib.Bib, error) {
-	name := filepath.Join(dir, BibFile)
-	src, err := store.ReadFile(name, MaxChapter)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return bib.Parse(name, src)
+	return errs
 }
 
 // doc returns chapter i parsed in full, and lets go of it: a render
@@ -272,6 +291,23 @@ func chapterSum(src [sha256.Size]byte, includes []parse.Include) [sha256.Size]by
 		h.Write(inc.Sum[:])
 	}
 	return [sha256.Size]byte(h.Sum(nil))
+}
+
+// BibFile is the book's bibliography, beside its chapters.
+const BibFile = "references.bib"
+
+// LoadBib reads the bibliography of the chapters in dir: nil, and no
+// error, when there is none.
+func LoadBib(dir string) (*bib.Bib, error) {
+	name := filepath.Join(dir, BibFile)
+	src, err := store.ReadFile(name, MaxChapter)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return bib.Parse(name, src)
 }
 
 // Select returns the ids to act on: all, or those named (each must exist).

@@ -2,6 +2,7 @@ package book
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -50,6 +51,11 @@ type Options struct {
 	// Cache is the render cache's folder (CacheDir beside the chapters,
 	// for the command line); "" builds without one (--no-cache).
 	Cache string
+	// Fleet names the sets whose copies of the book the site holds under
+	// machines/SET/ (the fleet's site): every page links to the same page
+	// in each, and the book's own build writes fleet.html. A build
+	// with --machine is then the copy of that set.
+	Fleet []string
 	// EPUB and PDF are files to write the book to besides the site
 	// (--epub, --pdf), each replaced atomically; "": none.
 	EPUB, PDF string
@@ -192,37 +198,13 @@ func (b *Book) checkSetExists(set string, opts Options) error {
 // an interrupt (ctx cancelled) keeps the experiments measured so far and
 // leaves out/ as it was.
 func Build(ctx context.Context, opts Options) (*Report, error) {
-	var rc *renderCache
-	if opts.Cache != "" {
-		var err error
-		if rc, err = openRenderCache(opts.Cache, opts.Probes); err != nil && opts.Log != nil {
-			fmt.Fprintf(opts.Log, "building without the render cache: %v\n", err)
-		}
-	}
+	rc := openCache(opts)
 	b, err := load(opts.Chapters, opts.Probes, rc, nil)
 	if err != nil {
 		return nil, err
 	}
-	// An unknown id first: the hint that --only measures only here would
-	// suggest a command that fails on it too.
-	only, err := b.Select(opts.Only)
+	set, only, err := b.chooseBuild(&opts)
 	if err != nil {
-		return nil, &UsageError{"--only: " + err.Error() + "; go run . status lists the experiments"}
-	}
-	if err := b.CheckSafe(opts.Safe); err != nil {
-		return nil, err
-	}
-	set, err := ChooseSet(b.Config, opts)
-	if err != nil {
-		return nil, err
-	}
-	if opts.Out == "" {
-		opts.Out = DefaultOut(b.Config, set)
-	}
-	if err := b.checkSetExists(set, opts); err != nil {
-		return nil, err
-	}
-	if err := CheckOut(opts.Out); err != nil {
 		return nil, err
 	}
 	browser, err := checkBookFiles(opts)
@@ -230,42 +212,120 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{Set: set, Out: opts.Out, Measures: set == opts.This.Name}
-	// A build that may measure waits for another one on the same tree; one
-	// that cannot (another machine's set, --strict) only cleans up when no
-	// other build is at work.
-	if rep.Measures && !opts.Strict {
-		unlock, err := store.Lock(ctx, opts.Results, opts.Log)
-		if err != nil {
-			return nil, err
-		}
-		defer unlock()
-		removeLeftovers(opts.Out, opts.Results)
-	} else if unlock, ok := store.TryLock(opts.Results); ok {
-		defer unlock()
-		removeLeftovers(opts.Out, opts.Results)
+	unlock, err := lockResults(ctx, rep, opts)
+	if err != nil {
+		return nil, err
 	}
-
+	defer unlock()
 	res := NewResults(opts.Results, set, opts.Probes)
 	res.This = opts.This
-	switch {
-	case rep.Measures || opts.Log == nil:
-	case opts.Machine != "":
-		fmt.Fprintf(opts.Log, "building from set %s (this machine is %s; nothing is measured)\n", set, opts.This.Name)
-	default:
-		fmt.Fprintf(opts.Log, "building the published book from %s's results (this machine is %s; nothing is measured). To build from this machine's numbers: go run . build --here\n", set, opts.This.Name)
-	}
-	// The set's results are read here, in parallel; Status asks for them
-	// one by one.
+	logSet(opts, rep)
+	// The set's results are read here, in parallel, and checked; Status
+	// asks for them one by one.
 	res.preload(b.Order)
 	// A chapter's mistakes fail the build before a probe runs, whether
 	// or not its experiments were ever measured.
 	if err := b.Check(res); err != nil {
 		return nil, err
 	}
+	need := b.toMeasure(res, opts, only, rep.Measures)
+	if opts.Strict && len(need) > 0 {
+		return nil, fmt.Errorf("--strict: %d experiment(s) would have to be measured: %s (measure them with: go run . run %s)", len(need), strings.Join(need, ", "), strings.Join(need, " "))
+	}
+	if err := b.measureAll(ctx, opts, res, need, rep); err != nil {
+		return rep, err
+	}
+	res.MarkStale(b.Status(res, opts.Probes, b.Order))
+	epub, err := b.writeSite(ctx, opts, res, rc, rep)
+	if err != nil {
+		return rep, err
+	}
+	rc.finish(opts)
+	return rep, b.writeBookFiles(ctx, opts, epub, browser)
+}
+
+// openCache opens the render cache a build uses, nil for none (--no-cache,
+// or one that cannot be opened, which the log says).
+func openCache(opts Options) *renderCache {
+	if opts.Cache == "" {
+		return nil
+	}
+	rc, err := openRenderCache(opts.Cache, opts.Probes)
+	if err != nil && opts.Log != nil {
+		fmt.Fprintf(opts.Log, "building without the render cache: %v\n", err)
+	}
+	return rc
+}
+
+// chooseBuild checks the flags against the loaded book: the experiments
+// --only names, safe mode, the set, the output folder (set in opts when
+// not given). It returns the set and the experiments that may be measured.
+func (b *Book) chooseBuild(opts *Options) (set string, only []string, err error) {
+	// An unknown id first: the hint that --only measures only here would
+	// suggest a command that fails on it too.
+	if only, err = b.Select(opts.Only); err != nil {
+		return "", nil, &UsageError{"--only: " + err.Error() + "; go run . status lists the experiments"}
+	}
+	if err := b.CheckSafe(opts.Safe); err != nil {
+		return "", nil, err
+	}
+	if set, err = ChooseSet(b.Config, *opts); err != nil {
+		return "", nil, err
+	}
+	if opts.Out == "" {
+		opts.Out = DefaultOut(b.Config, set)
+	}
+	if err := b.checkSetExists(set, *opts); err != nil {
+		return "", nil, err
+	}
+	if b.fleet, err = b.chooseFleet(*opts, set); err != nil {
+		return "", nil, err
+	}
+	return set, only, CheckOut(opts.Out)
+}
+
+// lockResults takes the results tree's lock for the build: a build that
+// may measure waits for another one on the same tree; one that cannot
+// (another machine's set, --strict) only cleans up when no other build
+// is at work. The returned function lets go of it.
+func lockResults(ctx context.Context, rep *Report, opts Options) (func(), error) {
+	if rep.Measures && !opts.Strict {
+		unlock, err := store.Lock(ctx, opts.Results, opts.Log)
+		if err != nil {
+			return nil, err
+		}
+		removeLeftovers(opts.Out, opts.Results)
+		return unlock, nil
+	}
+	if unlock, ok := store.TryLock(opts.Results); ok {
+		removeLeftovers(opts.Out, opts.Results)
+		return unlock, nil
+	}
+	return func() {}, nil
+}
+
+// logSet says, in one line, where a build that measures nothing takes its
+// numbers from.
+func logSet(opts Options, rep *Report) {
+	switch {
+	case rep.Measures || opts.Log == nil:
+	case opts.Machine != "":
+		fmt.Fprintf(opts.Log, "building from set %s (this machine is %s; nothing is measured)\n", rep.Set, opts.This.Name)
+	default:
+		fmt.Fprintf(opts.Log, "building the published book from %s's results (this machine is %s; nothing is measured). To build from this machine's numbers: go run . build --here\n", rep.Set, opts.This.Name)
+	}
+}
+
+// toMeasure is what a build measures: nothing unless it measures into
+// this machine's set (measures); then every experiment of only with
+// --fresh, else those of only that are missing, stale or unreadable.
+func (b *Book) toMeasure(res *Results, opts Options, only []string, measures bool) []string {
 	var need []string
+	if !measures {
+		return nil
+	}
 	for _, st := range b.Status(res, opts.Probes, b.Order) {
 		switch {
-		case !rep.Measures:
 		case opts.Fresh && slices.Contains(only, st.ID):
 			need = append(need, st.ID)
 		case st.State == Missing || st.State == Stale || st.State == Unreadable:
@@ -274,9 +334,13 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 			}
 		}
 	}
-	if opts.Strict && len(need) > 0 {
-		return nil, fmt.Errorf("--strict: %d experiment(s) would have to be measured: %s (measure them with: go run . run %s)", len(need), strings.Join(need, ", "), strings.Join(need, " "))
-	}
+	return need
+}
+
+// measureAll measures need in turn, with progress, into this machine's
+// set; a probe that fails is a warning, an interrupt keeps what was
+// measured.
+func (b *Book) measureAll(ctx context.Context, opts Options, res *Results, need []string, rep *Report) error {
 	m := &Measurer{Runner: opts.Runner, Probes: opts.Probes, Machine: opts.This, Dir: opts.Results, Progress: opts.Progress, Estimates: b.Config.Machine}
 	est := make([]time.Duration, len(need))
 	for i, id := range need {
@@ -289,10 +353,10 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 		m.Progress.next(est[i])
 		_, err := m.measure(ctx, b, id, fmt.Sprintf("%s (%d/%d)", id, i+1, len(need)))
 		if cause := context.Cause(ctx); cause != nil {
-			return rep, &Interrupted{Cause: cause, Kept: rep.Measured, Left: need[i:], Out: opts.Out}
+			return &Interrupted{Cause: cause, Kept: rep.Measured, Left: need[i:], Out: opts.Out}
 		}
 		if isSaveError(err) {
-			return rep, err
+			return err
 		}
 		if err != nil {
 			// A probe that fails is reported; the build goes on with
@@ -302,19 +366,25 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 		res.Forget("", id)
 		rep.Measured = append(rep.Measured, id)
 	}
-	res.MarkStale(b.Status(res, opts.Probes, b.Order))
+	return nil
+}
+
+// writeSite renders every page into a staged site, fills the report's
+// claims, gaps and counts, and puts the site in place unless --strict
+// finds a failure or the build was interrupted.
+func (b *Book) writeSite(ctx context.Context, opts Options, res *Results, rc *renderCache, rep *Report) (epub []byte, err error) {
 	out, err := stageSite(opts.Out)
 	if err != nil {
-		return rep, err
+		return nil, err
 	}
 	defer out.discard()
 	r, err := b.renderTo(res, out, rc, opts.EPUB != "")
 	rep.Warnings = append(rep.Warnings, r.warnings...)
 	rep.Claims, rep.Chapters, rep.Cached, rep.External = r.claims, len(b.Docs), r.cached, r.external
 	if err != nil {
-		return rep, err
+		return nil, err
 	}
-	rep.Gaps, rep.Fill = b.gaps(res, opts, set)
+	rep.Gaps, rep.Fill = b.gaps(res, opts, rep.Set)
 	var firstGap error
 	for _, w := range rep.Warnings {
 		if IsGap(w) {
@@ -325,21 +395,20 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 		}
 	}
 	if cause := context.Cause(ctx); cause != nil {
-		return rep, &Interrupted{Cause: cause, Kept: rep.Measured, Out: opts.Out}
+		return nil, &Interrupted{Cause: cause, Kept: rep.Measured, Out: opts.Out}
 	}
 	if opts.Strict {
-		if err := b.strictFailures(rep, set, firstGap); err != nil {
-			return rep, err
+		if err := b.strictFailures(rep, rep.Set, firstGap); err != nil {
+			return nil, err
 		}
 	}
 	if err := out.commit(ctx); err != nil {
 		if cause := context.Cause(ctx); cause != nil {
-			return rep, &Interrupted{Cause: cause, Kept: rep.Measured, Out: opts.Out}
+			return nil, &Interrupted{Cause: cause, Kept: rep.Measured, Out: opts.Out}
 		}
-		return rep, err
+		return nil, err
 	}
-	rc.finish(opts)
-	return rep, b.writeBookFiles(ctx, opts, r.epub, browser)
+	return r.epub, nil
 }
 
 // strictFailures is why a --strict build fails, nil when nothing does: the
@@ -534,7 +603,7 @@ func (m *memorySite) place(name string, c *rendercache.Cache, blob rendercache.B
 type chapterOut struct {
 	warnings []error
 	claims   []evaluate.Claim
-	search   []byte   // the chapter's entries of the search index
+	search   []byte   // the chapter's entries of the search index, until the index takes them
 	body     []byte   // the chapter's body, for the whole-book page and the EPUB
 	sets     []string // the sets other than the build's own its page draws on
 	cached   bool     // the page came from the render cache
@@ -548,10 +617,10 @@ type layout struct {
 	tmpl     *template.Template
 	base     siteData
 	chapters []site.Chapter
-	sidebar  *site.Sidebar
 	has      map[string]bool   // experiments with a result, which get data links
 	pageOf   map[string]string // experiment id → the page that shows it
 	out      siteSink
+	search   *site.SearchIndex
 	cache    *chapterCache // nil: none
 	epub     bool          // make the EPUB even if the site does not hold it
 }
@@ -576,7 +645,7 @@ func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache, epub bool) 
 	}
 	l.has, l.pageOf = b.links(res)
 	l.base = siteData{Book: b.Config.Title, Lang: b.Config.Lang, W: b.Config.Words, Shows: len(b.Config.Machines) > 0,
-		Machine: res.Machine, MachineSummary: b.machineSummary(res), Provenance: b.provenance(res)}
+		Machine: res.Machine, MachineSummary: b.machineSummary(res), Provenance: b.provenance(res), Fleet: b.fleet.nav(b.Config.Words)}
 	if b.Config.EPUB {
 		l.base.EPUB = EPUBFile
 	}
@@ -584,14 +653,19 @@ func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache, epub bool) 
 		l.base.Chapters = append(l.base.Chapters, link{Title: d.Front.Title, Slug: d.Front.Slug, Order: d.Front.Order})
 		l.chapters = append(l.chapters, site.Chapter{Title: d.Front.Title, Slug: d.Front.Slug, Order: d.Front.Order})
 	}
-	if l.sidebar, err = site.NewSidebar(l.tmpl, l.chapters); err != nil {
-		return r, err
-	}
 	if l.cache, err = rc.chapters(b, l); err != nil {
 		return r, err
 	}
 	outs := make([]chapterOut, len(b.Docs))
-	parallel(len(b.Docs), func(i int) { outs[i] = b.renderChapter(l, i) })
+	l.search = site.NewSearchIndex(out.put)
+	parallel(len(b.Docs), func(i int) {
+		o := b.renderChapter(l, i)
+		// The index takes the entries, and writes them in parts as they
+		// come: a book's whole text is not held until its end.
+		l.search.Add(i, o.search)
+		o.search = nil
+		outs[i] = o
+	})
 	var errs []error
 	for _, o := range outs {
 		r.warnings = append(r.warnings, o.warnings...)
@@ -625,9 +699,7 @@ func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache, epub bool) 
 	}
 	index := l.base
 	index.Preface = template.HTML(preface.String())
-	if index.pageExtras, err = extras(l, "index.html", nil); err != nil {
-		return r, err
-	}
+	index.pageExtras = extras(l, "index.html", -1, nil)
 	page, err := execute(l.tmpl, "index.html", index)
 	if err == nil {
 		err = out.put("index.html", page)
@@ -650,13 +722,21 @@ func (b *Book) renderChapter(l *layout, i int) (o chapterOut) {
 	name := d.Front.Slug + ".html"
 	if page, o, ok := l.cache.get(i); ok {
 		if placed, err := l.out.place(name, l.cache.rc.c, page); placed || err != nil {
-			o.cached, o.err = true, err
+			o.cached, o.err = true, cmp.Or(err, l.exportAll(d, nil))
 			return o
 		}
 	}
 	doc, err := b.doc(i)
 	if err != nil {
 		return chapterOut{err: err}
+	}
+	// The chapter's own results, held until their raw data is exported
+	// from this same reading (a large book's are not kept: see Results).
+	held := map[string]*dataset.Result{}
+	for _, e := range d.Experiments {
+		if r, ok := l.res.Lookup("", e.ID); ok {
+			held[e.ID] = r
+		}
 	}
 	deps := l.cache.record(l.res)
 	p, err := evaluate.Evaluate(doc, deps, b.Experiments)
@@ -671,15 +751,12 @@ func (b *Book) renderChapter(l *layout, i int) (o chapterOut) {
 		o.err = err
 		return o
 	}
-	text := string(body)
 	o.body = body
+	text := string(body)
 	o.search = site.SearchEntries(site.Sections(d.Front.Title, d.Front.Slug, text, headings))
 	page := l.base
 	page.Page, page.Body = d.Front.Title, template.HTML(text)
-	if page.pageExtras, err = extras(l, name, site.Contents(headings)); err != nil {
-		o.err = err
-		return o
-	}
+	page.pageExtras = extras(l, name, i, site.Contents(headings))
 	if d.Front.Lang != "" {
 		page.Lang = d.Front.Lang // a chapter may be in another language than the book
 	}
@@ -697,6 +774,7 @@ func (b *Book) renderChapter(l *layout, i int) (o chapterOut) {
 	blob, err := l.write(name, html)
 	if o.err = err; err == nil {
 		l.cache.put(i, deps, blob, o)
+		o.err = l.exportAll(d, held)
 	}
 	return o
 }
@@ -731,7 +809,7 @@ func parallel(n int, f func(i int)) {
 func (b *Book) links(res *Results) (has map[string]bool, pageOf map[string]string) {
 	has, pageOf = map[string]bool{}, map[string]string{}
 	for _, id := range b.Order {
-		if _, ok := res.Lookup("", id); ok {
+		if res.Has("", id) {
 			has[id] = true
 		}
 	}
@@ -746,7 +824,7 @@ func (b *Book) links(res *Results) (has map[string]bool, pageOf map[string]strin
 // machineSummary describes the set's machine from any of its results.
 func (b *Book) machineSummary(res *Results) string {
 	for _, id := range b.Order {
-		if r, ok := res.Lookup("", id); ok {
+		if r, ok := res.Header("", id); ok {
 			return r.Machine.Name + " — " + b.Config.Words.MachineSummary(r.Machine)
 		}
 	}
@@ -759,7 +837,7 @@ func (b *Book) provenance(res *Results) templates.Provenance {
 	p := templates.Provenance{Set: res.Machine, Machine: b.machineSummary(res), Book: res.Machine == b.Config.Machine,
 		Experiments: len(b.Order), Words: b.Config.Words}
 	for _, id := range b.Order {
-		r, ok := res.Lookup("", id)
+		r, ok := res.Header("", id)
 		switch {
 		case !ok:
 			p.Missing++
@@ -792,14 +870,15 @@ type siteData struct {
 	EPUB                                string        // the EPUB's file in the site; "": none
 	Chapters                            []link
 	Prev, Next                          *link
+	Fleet                               *fleetNav // the switcher of the fleet's site; nil: none
 	pageExtras
 }
 
 func execute(t *template.Template, name string, data siteData) ([]byte, error) {
 	var buf bytes.Buffer
-	// The body, the sidebar and the rest of the layout: grown once, not
-	// doubled up to a chapter's size.
-	buf.Grow(len(data.Body) + len(data.Nav.List) + 8<<10)
+	// The body and the rest of the layout: grown once, not doubled up to
+	// a chapter's size.
+	buf.Grow(len(data.Body) + 8<<10)
 	if err := t.ExecuteTemplate(&buf, name, data); err != nil {
 		return nil, fmt.Errorf("template %s: %w", name, err)
 	}

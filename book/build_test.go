@@ -733,3 +733,35 @@ func TestSafeRefusesRawHTML(t *testing.T) {
 		}
 	}
 }
+
+// --fleet names sets that exist (a typo gets a did-you-mean), and a build
+// from another set is the copy of one of them; before anything is
+// measured or written.
+func TestFleetRefusals(t *testing.T) {
+	opts := testOptions(t)
+	if _, err := Build(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(opts.Results, "there"), 0o755)
+	for _, c := range []struct {
+		machine string
+		fleet   []string
+		want    string
+	}{
+		{"", []string{"here", "ther"}, "--fleet ther: no such result set"},
+		{"", []string{"here", "ther"}, "did you mean there?"},
+		{"", []string{"../x"}, "--fleet set"},
+		{"there", []string{"here"}, "--fleet must name it"},
+	} {
+		o := opts
+		o.Machine, o.Fleet, o.Out = c.machine, c.fleet, filepath.Join(t.TempDir(), "out")
+		_, err := Build(context.Background(), o)
+		var u *UsageError
+		if !errors.As(err, &u) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("--machine %q --fleet %q: %v, want a usage error saying %q", c.machine, c.fleet, err, c.want)
+		}
+		if _, err := os.Stat(o.Out); err == nil {
+			t.Errorf("--fleet %q: a refused build wrote %s", c.fleet, o.Out)
+		}
+	}
+}

@@ -11,7 +11,9 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+	"weak"
 
 	"measuredbook/dataset"
 	"measuredbook/parse"
@@ -27,14 +29,16 @@ import (
 // against one Results: its methods may be called concurrently, and files
 // are read outside its lock, each once.
 type Results struct {
-	Dir     string
-	Machine string
-	probes  []probe.Probe          // the registry: each result's units are checked against its probe's
-	mu      sync.Mutex             // guards what follows
-	files   map[string]*resultFile // set/id →
-	stale   map[string]string      // id → why, of the build's set (MarkStale)
-	sets    []string               // Sets, nil until read
-	sources *Sources               // what a serving process remembers of the files; nil: nothing
+	Dir      string
+	Machine  string
+	probes   []probe.Probe                  // the registry: each result's units are checked against its probe's
+	mu       sync.Mutex                     // guards what follows
+	files    map[string]*resultFile         // set/id →
+	stale    map[string]string              // id → why, of the build's set (MarkStale)
+	sets     []string                       // Sets, nil until read
+	sources  *Sources                       // what a serving process remembers of the files; nil: nothing
+	held     atomic.Int64                   // bytes of the results files whose results are held for good
+	machines map[string]dataset.Fingerprint // the headers' fingerprints, one per machine (headerOf)
 
 	// BookMachines are the machines the book shows beside its own
 	// (book.yaml's machines:), present or not: evaluate.Sets.
@@ -46,10 +50,21 @@ type Results struct {
 	This dataset.Fingerprint
 }
 
-// resultFile is one results file, read once.
+// resultFile is one results file. It is read once, and its result kept
+// for good only while the files read so far are few (keepResults); past
+// that, only while something holds it (weak): a book of 10,000
+// experiments would otherwise hold every result, 35 KB each decoded, from
+// the first look to the build's end. A result let go is read again when
+// asked for, and must be the bytes first read (its digest). Its header
+// (the result without its rows) is always kept.
 type resultFile struct {
 	once   sync.Once
-	res    *dataset.Result // nil: none, or it could not be read
+	mu     sync.Mutex // held while the file is read again
+	path   string
+	res    weak.Pointer[dataset.Result] // zero: none, or it could not be read
+	keep   *dataset.Result              // the result, held for good while the results held are few (keepResults)
+	head   *dataset.Result              // the result without its rows, held for good: what Status and the site's pages ask
+	stored bool                         // a result was read
 	digest [sha256.Size]byte
 	err    error // why it could not be read (not "there is none")
 }
@@ -61,8 +76,9 @@ func NewResults(dir, machineName string, probes []probe.Probe) *Results {
 	return &Results{Dir: dir, Machine: machineName, probes: probes, files: map[string]*resultFile{}}
 }
 
-// file returns the read file of id in set.
-func (r *Results) file(set, id string) *resultFile {
+// file returns the file of id in set, read, and its result if this call
+// read it (nil: none, or read before: see again).
+func (r *Results) file(set, id string) (*resultFile, *dataset.Result) {
 	set = r.setName(set)
 	key := set + "/" + id
 	r.mu.Lock()
@@ -72,49 +88,162 @@ func (r *Results) file(set, id string) *resultFile {
 		r.files[key] = f
 	}
 	r.mu.Unlock()
-	f.once.Do(func() {
-		err := store.CheckName("result set", set)
-		if err == nil {
-			// Its units are checked against its probe's: a unit edited by
-			// hand would be read as another quantity.
-			path := store.Path(r.Dir, set, id)
-			if m, ok := r.sources.lookup(path); ok && m.result != nil {
-				f.res, f.digest = m.result, m.sum
-			} else {
-				fi := r.sources.stat(path)
-				var data []byte
-				if data, err = store.ReadFile(path, store.MaxFile); err == nil {
-					if f.res, err = store.Parse(data, path, r.probes); err == nil {
-						f.digest = sha256.Sum256(data)
-						r.sources.remember(path, fi, sourceFile{sum: f.digest, result: f.res})
-					}
-				}
-			}
-			if err == nil {
-				if err = store.Belongs(f.res, set, id); err != nil {
-					f.res, f.digest = nil, [sha256.Size]byte{}
-					err = fmt.Errorf("%s: %v", path, err)
-				}
-			}
-		}
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			f.err = err
-		}
-	})
-	return f
+	var res *dataset.Result
+	f.once.Do(func() { res = r.read(f, set, id) })
+	return f, res
 }
 
-// preload reads the results of ids in the build's set, in parallel.
-// (They were once kept decoded in the render cache; reading the files
-// again costs less since store.Parse got faster.)
+// read reads f, the file of id in set, for the first time.
+func (r *Results) read(f *resultFile, set, id string) *dataset.Result {
+	var res *dataset.Result
+	var data []byte
+	err := store.CheckName("result set", set)
+	if err == nil {
+		// Its units are checked against its probe's: a unit edited by
+		// hand would be read as another quantity.
+		f.path = store.Path(r.Dir, set, id)
+		if m, ok := r.sources.lookup(f.path); ok && m.result != nil {
+			res, f.digest = m.result, m.sum
+		} else {
+			fi := r.sources.stat(f.path)
+			if data, err = store.ReadFile(f.path, store.MaxFile); err == nil {
+				if res, err = store.Parse(data, f.path, r.probes); err == nil {
+					f.digest = sha256.Sum256(data)
+					r.sources.remember(f.path, fi, sourceFile{sum: f.digest, result: res})
+				}
+			}
+		}
+		if err == nil {
+			if err = store.Belongs(res, set, id); err != nil {
+				res, f.digest = nil, [sha256.Size]byte{}
+				err = fmt.Errorf("%s: %v", f.path, err)
+			}
+		}
+	}
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		f.err = err
+	}
+	if res != nil {
+		f.res, f.stored = weak.Make(res), true
+		f.head = r.headerOf(res)
+		if r.held.Add(int64(len(data))) <= keepResults {
+			f.keep = res
+		}
+	}
+	return res
+}
+
+// headerOf is res without its rows and units, its strings copied: a
+// string read from a results file shares the whole file's text, which a
+// header kept for the build would hold (94 MB for 10,000 files). One
+// fingerprint is kept per machine, not one per result.
+func (r *Results) headerOf(res *dataset.Result) *dataset.Result {
+	c := strings.Clone
+	h := &dataset.Result{Experiment: c(res.Experiment), Probe: c(res.Probe), Hash: c(res.Hash), Runs: res.Runs,
+		Start: res.Start, Duration: res.Duration, Source: c(res.Source), Stop: res.Stop, Sweep: map[string][]string{}}
+	h.Stop.Why = c(res.Stop.Why)
+	for _, k := range res.Order {
+		h.Order = append(h.Order, c(k))
+	}
+	for k, vs := range res.Sweep {
+		for _, v := range vs {
+			h.Sweep[c(k)] = append(h.Sweep[c(k)], c(v))
+		}
+	}
+	params := func(p probe.Params) probe.Params {
+		out := probe.Params{}
+		for k, v := range p {
+			out[c(k)] = c(v)
+		}
+		return out
+	}
+	for _, f := range res.Failures {
+		h.Failures = append(h.Failures, dataset.Failure{Params: params(f.Params), Err: c(f.Err)})
+	}
+	for _, u := range res.Unavailable {
+		h.Unavailable = append(h.Unavailable, dataset.Unavailable{Params: params(u.Params), Reason: c(u.Reason)})
+	}
+	key := fmt.Sprint(res.Machine) // fmt prints a map's keys sorted
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	m, ok := r.machines[key]
+	if !ok {
+		m = res.Machine
+		m.Name, m.CPU, m.OS, m.Kernel, m.Arch, m.Go, m.Virtual = c(m.Name), c(m.CPU), c(m.OS), c(m.Kernel), c(m.Arch), c(m.Go), c(m.Virtual)
+		m.Limits = params(probe.Params(m.Limits))
+		if r.machines == nil {
+			r.machines = map[string]dataset.Fingerprint{}
+		}
+		r.machines[key] = m
+	}
+	h.Machine = m
+	return h
+}
+
+// keepResults bounds the results files whose results are held for the
+// whole build, in bytes of the files (a result takes about four times its
+// file decoded): a book of a few hundred experiments never reads one twice.
+const keepResults = 4 << 20
+
+// again returns f's result, read again if it was let go. A file that
+// changed since it was first read is an error of the build (Errors).
+func (r *Results) again(f *resultFile) *dataset.Result {
+	if res := f.res.Value(); res != nil {
+		return res
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if res := f.res.Value(); res != nil {
+		return res
+	}
+	data, err := store.ReadFile(f.path, store.MaxFile)
+	var res *dataset.Result
+	if err == nil && sha256.Sum256(data) != f.digest {
+		err = fmt.Errorf("%s: changed while the book was being built; build again", f.path)
+	}
+	if err == nil {
+		res, err = store.Parse(data, f.path, r.probes)
+	}
+	if err != nil {
+		r.mu.Lock()
+		f.err = cmp.Or(f.err, err)
+		r.mu.Unlock()
+		return nil
+	}
+	f.res = weak.Make(res)
+	return res
+}
+
+// preload reads the results of ids in the build's set, in parallel,
+// which checks them all before anything is measured; the first use of
+// each reads it again only if it was let go meanwhile.
 func (r *Results) preload(ids []string) {
 	parallel(len(ids), func(i int) { r.Lookup("", ids[i]) })
 }
 
 // Lookup implements evaluate.Results.
 func (r *Results) Lookup(set, id string) (*dataset.Result, bool) {
-	f := r.file(set, id)
-	return f.res, f.res != nil
+	f, res := r.file(set, id)
+	if res == nil && f.stored {
+		res = r.again(f)
+	}
+	return res, res != nil
+}
+
+// Header is the result of id in set without its rows and units (Rows and
+// Units are nil): its probe, params, machine, provenance and failures,
+// kept for the whole build whatever the book's size.
+func (r *Results) Header(set, id string) (*dataset.Result, bool) {
+	f, _ := r.file(set, id)
+	return f.head, f.head != nil
+}
+
+// Has reports whether set holds a result of id, without keeping it.
+func (r *Results) Has(set, id string) bool {
+	f, _ := r.file(set, id)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return f.stored && f.err == nil
 }
 
 // digest identifies what Lookup answers for id in set, for the render
@@ -122,7 +251,8 @@ func (r *Results) Lookup(set, id string) (*dataset.Result, bool) {
 // it is hidden). A result that could not be read fails the build, so it
 // never reaches a cache.
 func (r *Results) digest(set, id string) [sha256.Size]byte {
-	return r.file(set, id).digest
+	f, _ := r.file(set, id)
+	return f.digest
 }
 
 // Forget drops a result read after it was measured anew, and the list of
@@ -136,7 +266,12 @@ func (r *Results) Forget(set, id string) {
 
 // Err is why the result of id in set could not be read (nil when it was,
 // or when there is none).
-func (r *Results) Err(set, id string) error { return r.file(set, id).err }
+func (r *Results) Err(set, id string) error {
+	f, _ := r.file(set, id)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return f.err
+}
 
 // Hide makes the build's own set answer "not stored" for id, as if it had
 // never been measured: the preview shows an experiment whose params changed
@@ -288,11 +423,11 @@ func (r *Results) Stale(set, id string) (string, bool) {
 }
 
 // Status is one experiment's state in a result set.
+// It holds no result: a book's statuses would hold every result at once.
 type Status struct {
-	ID     string
-	State  State
-	Why    string // for stale and failed: what changed or what broke
-	Result *dataset.Result
+	ID    string
+	State State
+	Why   string // for stale and failed: what changed or what broke
 }
 
 // Status compares every experiment (or the given ids) with what the set
@@ -303,8 +438,7 @@ func (b *Book) Status(res *Results, all []probe.Probe, ids []string) []Status {
 	for _, id := range ids {
 		e := b.Experiments[id]
 		st := Status{ID: id}
-		r, ok := res.Lookup("", id)
-		st.Result = r
+		r, ok := res.Header("", id)
 		switch {
 		case !ok && res.Err("", id) != nil:
 			st.State, st.Why = Unreadable, res.Err("", id).Error()

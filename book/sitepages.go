@@ -2,10 +2,12 @@ package book
 
 import (
 	"encoding/json"
-	"errors"
+	"fmt"
 	"html/template"
 	"slices"
 
+	"measuredbook/dataset"
+	"measuredbook/parse"
 	"measuredbook/rendercache"
 	"measuredbook/site"
 	"measuredbook/templates"
@@ -20,9 +22,10 @@ type pageExtras struct {
 	Search    bool // the page is the search page: it loads the index
 }
 
-func extras(l *layout, page string, toc []view.Heading) (pageExtras, error) {
-	nav, err := l.sidebar.Nav(page, toc)
-	e := pageExtras{Nav: nav, Search: page == "search.html"}
+// extras is what the site adds to page's layout; at is the page's chapter
+// (-1 for a page that is not one) and toc its in-page contents.
+func extras(l *layout, page string, at int, toc []view.Heading) pageExtras {
+	e := pageExtras{Nav: site.NavOf(page, l.chapters, at, toc), Search: page == "search.html"}
 	if page == "index.html" {
 		var orders []int
 		for _, c := range l.chapters {
@@ -30,53 +33,61 @@ func extras(l *layout, page string, toc []view.Heading) (pageExtras, error) {
 		}
 		e.Numbering = site.Numbering(l.base.W, orders)
 	}
-	return e, err
+	return e
 }
 
-// extraPages writes what the site holds beside the chapters: the claims,
-// environment and search pages, the search index, the script, and each
-// experiment's raw data under data/.
+// extraPages writes what the site holds beside the chapters' pages (and
+// their experiments' raw data, written with them): the claims,
+// environment and search pages, the last part of the search index, the
+// scripts and, at the root of the fleet's site, the machines page.
 func (b *Book) extraPages(l *layout, outs []chapterOut) error {
 	res, w := l.res, b.Config.Words
 	var claims []site.ChapterClaims
-	var search [][]byte
 	for i, d := range b.Docs {
 		claims = append(claims, site.ChapterClaims{Title: d.Front.Title, Slug: d.Front.Slug, Claims: outs[i].claims})
-		search = append(search, outs[i].search)
 	}
-	sets, own := b.siteMachines(res, outs)
-	errs := make([]error, len(own))
-	parallel(len(own), func(i int) { errs[i] = l.export(own[i]) })
-	if err := errors.Join(errs...); err != nil {
-		return err
-	}
-	for _, p := range []extraPage{
+	sets := b.siteMachines(res, outs)
+	pages := []extraPage{
 		// The claims page lists every claim of the book, which a save
 		// rarely changes and a book of many chapters takes a while to lay
 		// out again.
 		{"claims.html", w.ClaimsPage, func() ([]byte, []view.Heading) { return site.ClaimsBody(w, res.Machine, claims) }, claims},
 		{"environment.html", w.EnvironmentPage, func() ([]byte, []view.Heading) { return site.EnvironmentBody(w, sets) }, nil},
 		{"search.html", w.Search, func() ([]byte, []view.Heading) { return nil, nil }, nil},
-	} {
+	}
+	if len(b.fleet.sets) > 0 && b.fleet.copy == "" {
+		machines, err := b.machines(res, b.fleet)
+		if err != nil {
+			return err
+		}
+		pages = append(pages, extraPage{"fleet.html", w.MachinesTitle, func() ([]byte, []view.Heading) { return site.MachinesBody(w, machines) }, nil})
+	}
+	for _, p := range pages {
 		if err := l.writeExtra(p); err != nil {
 			return err
 		}
 	}
-	if err := l.out.put("search-index.js", site.SearchIndex(search)); err != nil {
+	if err := l.search.Close(); err != nil {
 		return err
 	}
 	script, err := templates.Script(l.layouts, w)
 	if err != nil {
 		return err
 	}
-	return l.out.put("site.js", script)
+	if err := l.out.put("site.js", script); err != nil {
+		return err
+	}
+	fill, err := templates.TOCScript(l.layouts)
+	if err != nil {
+		return err
+	}
+	return l.out.put("toc.js", site.TOC(l.chapters, fill))
 }
 
 // siteMachines is the machines the environment page lists: the build's
 // own when it has results, then every other set the pages draw on or
-// the config names; own is the build's set's experiments, whose raw data
-// the site offers.
-func (b *Book) siteMachines(res *Results, outs []chapterOut) (sets []site.SetMachine, own []string) {
+// the config names.
+func (b *Book) siteMachines(res *Results, outs []chapterOut) (sets []site.SetMachine) {
 	var shown []string // the other sets the pages draw on
 	for _, o := range outs {
 		shown = append(shown, o.sets...)
@@ -90,7 +101,7 @@ func (b *Book) siteMachines(res *Results, outs []chapterOut) (sets []site.SetMac
 			s.Set = res.Machine
 		}
 		for _, id := range b.Order {
-			r, ok := res.Lookup(set, id)
+			r, ok := res.Header(set, id)
 			if !ok {
 				continue
 			}
@@ -99,9 +110,6 @@ func (b *Book) siteMachines(res *Results, outs []chapterOut) (sets []site.SetMac
 			if !r.Measured() {
 				s.Sources[id] = r.Source
 			}
-			if set == "" {
-				own = append(own, id)
-			}
 		}
 		// Every machine whose figures the pages show, and every one they
 		// show a gap for (its set is not in results/).
@@ -109,7 +117,7 @@ func (b *Book) siteMachines(res *Results, outs []chapterOut) (sets []site.SetMac
 			sets = append(sets, s)
 		}
 	}
-	return sets, own
+	return sets
 }
 
 // extraPage is a page of the site beside the chapters.
@@ -128,11 +136,12 @@ func (l *layout) writeExtra(p extraPage) error {
 		return err
 	}
 	page := l.base
+	if p.file == "fleet.html" {
+		page.Fleet = nil // the root's alone: there is no such page to switch to
+	}
 	body, toc := p.body()
 	page.Page, page.Body = p.title, template.HTML(body)
-	if page.pageExtras, err = extras(l, p.file, toc); err != nil {
-		return err
-	}
+	page.pageExtras = extras(l, p.file, -1, toc)
 	html, err := execute(l.tmpl, "page.html", page)
 	if err != nil {
 		return err
@@ -170,10 +179,24 @@ func (l *layout) cachedPage(file string, inputs any) (key *rendercache.Key, plac
 	return &k, false, nil
 }
 
-// export writes the raw data of experiment id in the build's set: taken
-// from the render cache when it holds that very result's, else exported
-// anew (and kept).
-func (l *layout) export(id string) error {
+// exportAll exports the raw data of the experiments chapter d defines
+// that have a result in the build's set; held are those results where
+// the caller holds them.
+func (l *layout) exportAll(d *parse.Doc, held map[string]*dataset.Result) error {
+	for _, e := range d.Experiments {
+		if l.has[e.ID] {
+			if err := l.export(e.ID, held[e.ID]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// export writes the raw data of experiment id in the build's set (r, or
+// read when nil): taken from the render cache when it holds that very
+// result's, else exported anew (and kept).
+func (l *layout) export(id string, r *dataset.Result) error {
 	files := []string{"data/" + id + ".json", "data/" + id + ".csv"}
 	var key rendercache.Key
 	if l.cache != nil {
@@ -194,7 +217,12 @@ func (l *layout) export(id string) error {
 			}
 		}
 	}
-	r, _ := l.res.Lookup("", id)
+	if r == nil {
+		var ok bool
+		if r, ok = l.res.Lookup("", id); !ok {
+			return fmt.Errorf("experiment %s: its result could not be read again: %v", id, l.res.Err("", id))
+		}
+	}
 	j, c, err := site.Export(l.res.Machine, r)
 	if err != nil {
 		return err

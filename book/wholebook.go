@@ -136,7 +136,7 @@ func (l *layout) printBook(chapters []site.PrintChapter) (contents, body []byte,
 	if err := errors.Join(errs...); err != nil {
 		return nil, nil, err
 	}
-	names := site.PrintNames(chapters, ids)
+	names := site.PrintNames(l.base.W, chapters, ids)
 	// A section depends on its own chapter and on every chapter's slug
 	// and names (where its links lead).
 	slugs := make([]string, n)

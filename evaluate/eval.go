@@ -649,14 +649,22 @@ type eval struct {
 // and each call returns a page of its own. On an error the page is still
 // returned, with the failing parts marked.
 func Evaluate(d *parse.Doc, res Results, experiments map[string]*parse.Experiment) (*Page, error) {
-	exps := map[string]*parse.Experiment{}
-	for id, x := range experiments {
-		exps[id] = x
-	}
+	// The book's map as it is: copying it for every chapter made a book
+	// of N chapters cost N² (a tenth of a 10,000-chapter build). Only a
+	// chapter whose experiments it lacks (one rendered alone) gets a copy
+	// with them added, the caller's map unchanged.
+	exps, copied := experiments, false
 	for _, x := range d.Experiments {
-		if _, ok := exps[x.ID]; !ok {
-			exps[x.ID] = x
+		if _, ok := exps[x.ID]; ok {
+			continue
 		}
+		if !copied {
+			exps, copied = maps.Clone(experiments), true
+			if exps == nil {
+				exps = map[string]*parse.Experiment{}
+			}
+		}
+		exps[x.ID] = x
 	}
 	env := newEnv(res, exps)
 	p := &Page{Views: view.NewPage(env.w)}

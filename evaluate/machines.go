@@ -218,7 +218,7 @@ func (ev *eval) machinesTable(dir *parse.Directive, x *parse.Experiment, m probe
 	ev.machinesMissing(dir, views, x.ID)
 	tab := &view.Table{Caption: t.Caption}
 	var cols []machineColumn
-	cols, tab.Head = machineColumns(t, x, m, views)
+	cols, tab.Head = machineColumns(ev.env.w, t, x, m, views)
 	for _, rv := range unionRows(views, t.Rows) {
 		var row []view.Cell
 		if t.Rows != "" {
@@ -262,7 +262,7 @@ type machineColumn struct {
 
 // machineColumns is a table's columns over its machines and its head
 // row, the corner naming the rows param (and cols) first.
-func machineColumns(t *parse.TableDir, x *parse.Experiment, m probe.Metric, views []machineView) (cols []machineColumn, head []view.Cell) {
+func machineColumns(w *view.Words, t *parse.TableDir, x *parse.Experiment, m probe.Metric, views []machineView) (cols []machineColumn, head []view.Cell) {
 	lbl := func(s string) string { return label(t.Labels, s) }
 	if t.Rows != "" {
 		corner := lbl(t.Rows)
@@ -283,7 +283,7 @@ func machineColumns(t *parse.TableDir, x *parse.Experiment, m probe.Metric, view
 			if v != "" {
 				h = paramText(x.Spec, t.Cols, v, t.Labels) + " · " + h
 			}
-			head = append(head, view.Cell{Text: h, Head: true, Title: view.HeadTitle(m.Doc), Number: true})
+			head = append(head, view.Cell{Text: h, Head: true, Title: w.HeadTitle(m.Doc), Number: true})
 		}
 	}
 	return cols, head

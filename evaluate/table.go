@@ -233,7 +233,7 @@ func (ev *eval) experiment(dir *parse.Directive) view.View {
 	for _, name := range x.Order {
 		if len(x.Sweep[name]) > 1 {
 			swept = append(swept, name)
-			t.Head = append(t.Head, view.Cell{Text: label(x.Labels, name), Head: true, Title: paramDoc(x.Spec, name)})
+			t.Head = append(t.Head, view.Cell{Text: label(x.Labels, name), Head: true, Title: paramDoc(ev.env.w, x.Spec, name)})
 		}
 	}
 	// A count sized per combination (or another set's, per combination)
@@ -242,11 +242,11 @@ func (ev *eval) experiment(dir *parse.Directive) view.View {
 	for _, name := range x.Order {
 		if sizesOnly(x, name) && len(dataset.Counts(r, name)) > 1 {
 			sized = append(sized, name)
-			t.Head = append(t.Head, view.Cell{Text: label(x.Labels, name), Head: true, Title: paramDoc(x.Spec, name), Number: true})
+			t.Head = append(t.Head, view.Cell{Text: label(x.Labels, name), Head: true, Title: paramDoc(ev.env.w, x.Spec, name), Number: true})
 		}
 	}
 	for _, m := range x.Spec.Metrics {
-		head := view.Cell{Text: label(x.Labels, m.Name), Head: true, Title: view.HeadTitle(m.Doc), Number: true}
+		head := view.Cell{Text: label(x.Labels, m.Name), Head: true, Title: ev.env.w.HeadTitle(m.Doc), Number: true}
 		// A metric named like a swept param ("goroutines": asked for and
 		// counted) would head a second column of the same words.
 		for i := range swept {
@@ -286,9 +286,9 @@ func (ev *eval) experiment(dir *parse.Directive) view.View {
 	return out
 }
 
-func paramDoc(s probe.Spec, name string) string {
+func paramDoc(w *view.Words, s probe.Spec, name string) string {
 	p, _ := s.Param(name)
-	return view.HeadTitle(p.Doc)
+	return w.HeadTitle(p.Doc)
 }
 
 // provenance is the line under an experiment: who measured, when, how
@@ -577,7 +577,7 @@ func (ev *eval) table(dir *parse.Directive) view.View {
 		if t.Cols == "" {
 			name = lbl(m.Name)
 		}
-		tab.Head = append(tab.Head, view.Cell{Text: name, Head: true, Title: view.HeadTitle(m.Doc), Number: true})
+		tab.Head = append(tab.Head, view.Cell{Text: name, Head: true, Title: ev.env.w.HeadTitle(m.Doc), Number: true})
 	}
 	ix := indexRows(sel.r, x)
 	for _, rv := range rowVals {

@@ -401,34 +401,50 @@ func geomeans(g []Line) (a, b float64, ok bool) {
 	return math.Exp(a / n), math.Exp(b / n), true
 }
 
-// summary is the one line under every table: how many lines were
-// compared, how many changed significantly and which way, and the
-// geometric mean of B's medians over A's.
-func (c *Comparison) summary() string {
-	var up, down, same, untested int
+// Tally is a comparison in numbers: how many lines were compared, how
+// many changed significantly and which way (Higher: B's median above A's),
+// how many did not, how many had no runs to test, and the geometric mean
+// of B's medians over A's (0 when no line has two positive medians).
+type Tally struct {
+	Compared, Higher, Lower, Same, Untested int
+	Geomean                                 float64
+}
+
+// Tally counts c's lines.
+func (c *Comparison) Tally() Tally {
+	t := Tally{Compared: len(c.Lines)}
 	logs, n := 0.0, 0
 	for _, l := range c.Lines {
 		switch {
 		case l.Test == nil:
-			untested++
+			t.Untested++
 		case !l.Test.Significant:
-			same++
+			t.Same++
 		case l.B.Median > l.A.Median:
-			up++
+			t.Higher++
 		default:
-			down++
+			t.Lower++
 		}
 		if l.A.Median > 0 && l.B.Median > 0 {
 			logs += math.Log(l.Ratio)
 			n++
 		}
 	}
-	s := fmt.Sprintf("%s vs %s: %d compared, %d significantly higher in %s, %d lower, %d ~", c.A, c.B, len(c.Lines), up, c.B, down, same)
-	if untested > 0 {
-		s += fmt.Sprintf(", %d without runs to test", untested)
-	}
 	if n > 0 {
-		s += fmt.Sprintf("; geomean ratio ×%.3g", math.Exp(logs/float64(n)))
+		t.Geomean = math.Exp(logs / float64(n))
+	}
+	return t
+}
+
+// summary is the one line under every table: the Tally in words.
+func (c *Comparison) summary() string {
+	t := c.Tally()
+	s := fmt.Sprintf("%s vs %s: %d compared, %d significantly higher in %s, %d lower, %d ~", c.A, c.B, t.Compared, t.Higher, c.B, t.Lower, t.Same)
+	if t.Untested > 0 {
+		s += fmt.Sprintf(", %d without runs to test", t.Untested)
+	}
+	if t.Geomean > 0 {
+		s += fmt.Sprintf("; geomean ratio ×%.3g", t.Geomean)
 	}
 	return s
 }

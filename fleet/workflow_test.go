@@ -86,7 +86,7 @@ func TestWorkflowShape(t *testing.T) {
 	}
 	for job, wants := range map[string][]string{
 		"measure": {"build --here --fresh", "bundle >"},
-		"site":    {"import \"$b\"", "build --out _site", "build --machine \"$set\""},
+		"site":    {"import \"$b\"", "build --fleet \"$sets\" --out _site", "build --machine \"$set\" --fleet \"$sets\""},
 	} {
 		for _, w := range wants {
 			if !strings.Contains(runs(job), w) {

@@ -1,17 +1,9 @@
-window.MB_WORDS = {"caution":"주의","copied":"복사됨","copy":"복사","date":"측정일","hits":"‘{}’: {}곳","machine":"기계","median":" (중앙값 기준)","minMax":" (최소–최대)","mixed":" (기계 {}대의 수치를 섞은 값)","otherSet":"다른 기계의 세트 {}","range":"범위","ref":" (참고값)","runs":"실행","runsN":"{}회","see":"실험 {} 보기","source":"출처","themeDark":"어두운 테마로 바꾸기","themeLight":"밝은 테마로 바꾸기","transcribed":"원서에서 옮겨 적은 값"};
 // The book's script: everything here is an addition; every page reads and
 // navigates without it. No request leaves the site.
 (function () {
   "use strict";
   var root = document.documentElement;
   var bound = null; // the listeners on document and window of the last setup
-  // The words of the book's language, which the build writes in front of
-  // this script; say(key, a, b) is one, each "{}" in it filled in turn.
-  var words = window.MB_WORDS || {};
-  function say(key) {
-    var args = Array.prototype.slice.call(arguments, 1);
-    return (words[key] || key).replace(/\{\}/g, function () { return args.shift(); });
-  }
 
   // setup binds the page. It runs once at load, and again when the preview
   // server puts rebuilt parts of the page in place (window.mbSetup): every
@@ -22,6 +14,7 @@ window.MB_WORDS = {"caution":"주의","copied":"복사됨","copy":"복사","date
     if (bound) bound.abort();
     bound = new AbortController();
     var once = { signal: bound.signal };
+    if (window.mbToc) window.mbToc(); // the sidebar of a page the preview put in place
 
     // Theme: the system's by default; the toggle's choice is remembered.
     var toggle = document.querySelector("button.theme");
@@ -30,7 +23,7 @@ window.MB_WORDS = {"caution":"주의","copied":"복사됨","copy":"복사","date
       return t ? t === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;
     }
     function label() {
-      toggle.setAttribute("aria-label", dark() ? say("themeLight") : say("themeDark"));
+      toggle.setAttribute("aria-label", dark() ? "밝은 테마로 바꾸기" : "어두운 테마로 바꾸기");
       toggle.setAttribute("aria-pressed", dark() ? "true" : "false");
     }
     if (toggle) {
@@ -81,20 +74,20 @@ window.MB_WORDS = {"caution":"주의","copied":"복사됨","copy":"복사","date
     function show(v) {
       var d = v.dataset;
       pop.textContent = "";
-      add(pop, "strong", v.textContent + (d.mixed ? say("mixed", d.mixed) : d.ref ? say("ref") : d.runs ? say("median") : ""));
+      add(pop, "strong", v.textContent + (d.mixed ? " (기계 " + d.mixed + "대의 수치를 섞은 값)" : d.ref ? " (참고값)" : d.runs ? " (중앙값 기준)" : ""));
       var dl = document.createElement("dl");
       function row(k, val) { if (val) { add(dl, "dt", k); add(dl, "dd", val); } }
-      row(say("range"), d.range ? d.range + say("minMax") : "");
-      row(say("runs"), d.runs ? say("runsN", d.runs) : "");
-      row(say("machine"), d.machine);
-      row(say("date"), d.date);
-      row(say("source"), d.ref === "transcribed" ? say("transcribed") : d.ref ? say("otherSet", d.ref) : "");
+      row("범위", d.range ? d.range + " (최소–최대)" : "");
+      row("실행", d.runs ? d.runs + "회" : "");
+      row("기계", d.machine);
+      row("측정일", d.date);
+      row("출처", d.ref === "transcribed" ? "원서에서 옮겨 적은 값" : d.ref ? "다른 기계의 세트 " + d.ref : "");
       // A value of several machines: its note says which figure is whose.
-      if ((!d.machine || d.mixed) && d.note) row(say("source"), d.note);
-      if (v.classList.contains("mb-stale") && d.note) row(say("caution"), d.note);
+      if ((!d.machine || d.mixed) && d.note) row("출처", d.note);
+      if (v.classList.contains("mb-stale") && d.note) row("주의", d.note);
       pop.appendChild(dl);
       if (d.exp) {
-        var a = add(pop, "a", say("see", d.exp));
+        var a = add(pop, "a", "실험 " + d.exp + " 보기");
         a.href = (d.page || "") + "#experiment-" + d.exp;
       }
       pop.hidden = false;
@@ -155,7 +148,7 @@ window.MB_WORDS = {"caution":"주의","copied":"복사됨","copy":"복사","date
           b = document.createElement("button");
           b.type = "button";
           b.className = "copy";
-          b.textContent = say("copy");
+          b.textContent = "복사";
           wrap = document.createElement("div");
           wrap.className = "code";
           pre.parentNode.insertBefore(wrap, pre);
@@ -164,7 +157,7 @@ window.MB_WORDS = {"caution":"주의","copied":"복사됨","copy":"복사","date
         }
         b.addEventListener("click", function () {
           var text = pre.querySelector("code") ? pre.querySelector("code").innerText : pre.innerText;
-          var done = function () { b.textContent = say("copied"); setTimeout(function () { b.textContent = say("copy"); }, 1500); };
+          var done = function () { b.textContent = "복사됨"; setTimeout(function () { b.textContent = "복사"; }, 1500); };
           if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(done, function () {});
           else {
             var t = document.createElement("textarea");
@@ -177,19 +170,17 @@ window.MB_WORDS = {"caution":"주의","copied":"복사됨","copy":"복사","date
     }
 
     // The search page: every word must appear in a section; results follow
-    // the box as one types, and the address keeps the query.
+    // the box as one types, and the address keeps the query. The index is
+    // loaded at the first search (see loadIndex), and the hits grow as its
+    // parts come in.
     var out = document.getElementById("results");
-    if (out && window.MB_SEARCH) {
+    if (out) {
       var box = document.getElementById("q");
-      var search = function (q) {
+      var q = "", words = [], hits = [], scanned = 0;
+      var list = function () {
         out.textContent = "";
-        var words = q.toLowerCase().split(/\s+/).filter(Boolean);
         if (!words.length) return;
-        var hits = window.MB_SEARCH.filter(function (s) {
-          var hay = (s.t + " " + s.x).toLowerCase();
-          return words.every(function (w) { return hay.indexOf(w) >= 0; });
-        });
-        add(out, "p", say("hits", q, hits.length));
+        add(out, "p", "‘" + q + "’: " + hits.length + "곳" + (index.next ? "…" : ""));
         var ol = add(out, "ol", "", "hits");
         hits.slice(0, 100).forEach(function (s) {
           var li = add(ol, "li", "");
@@ -201,6 +192,23 @@ window.MB_WORDS = {"caution":"주의","copied":"복사됨","copy":"복사","date
           add(li, "p", (from > 0 ? "…" : "") + s.x.slice(from, x + 100) + "…", "snippet");
         });
       };
+      // scan looks for the query in the sections that came since the last.
+      var scan = function () {
+        for (; words.length && scanned < index.sections.length; scanned++) {
+          var s = index.sections[scanned], hay = (s.t + " " + s.x).toLowerCase();
+          if (words.every(function (w) { return hay.indexOf(w) >= 0; })) hits.push(s);
+        }
+        list();
+      };
+      var search = function (text) {
+        q = text;
+        words = q.toLowerCase().split(/\s+/).filter(Boolean);
+        hits = [];
+        scanned = 0;
+        if (words.length) loadIndex();
+        scan();
+      };
+      index.seen = scan;
       box.value = new URLSearchParams(location.search).get("q") || "";
       search(box.value);
       box.addEventListener("input", function () {
@@ -209,6 +217,28 @@ window.MB_WORDS = {"caution":"주의","copied":"복사됨","copy":"복사","date
       }, once);
     }
   }
+
+  // The search index, in parts (site.SearchIndex): search-index.js first,
+  // then the part each names, each a script that calls mbSearchPart (a
+  // script, not a fetch, so that it loads from file:// too). Nothing is
+  // loaded until a search is made.
+  var index = { sections: [], next: "search-index.js", loading: false, seen: null };
+  function loadIndex() {
+    if (index.loading || !index.next) return;
+    index.loading = true;
+    var s = document.createElement("script");
+    s.src = index.next;
+    s.onerror = function () { index.loading = false; index.next = null; if (index.seen) index.seen(); };
+    document.head.appendChild(s);
+  }
+  window.mbSearchPart = function (sections, next) {
+    for (var i = 0; i < sections.length; i++) index.sections.push(sections[i]);
+    window.MB_SEARCH = index.sections; // the preview reloads a search page whole
+    index.loading = false;
+    index.next = next;
+    if (index.seen) index.seen();
+    loadIndex();
+  };
   setup();
   window.mbSetup = setup;
 })();

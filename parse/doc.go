@@ -438,10 +438,11 @@ func (d *Doc) parseFront(src []byte, e *Errs) int {
 
 // reservedSlugs are names a chapter's page may not take: the stem of every
 // file and folder the site writes beside the chapters (index.html,
-// claims.html, search-index.js, data/, ...; book's tests check that list)
-// and names kept for pages to come.
-var reservedSlugs = []string{"index", "style", "data", "search", "search-index", "site", "claims", "environment",
-	"print", "assets", "static", "404", "sitemap", "feed"}
+// claims.html, search-index.js, toc.js, data/, ...; book's tests check
+// that list), the fleet's page (fleet.html) and names kept for pages to
+// come.
+var reservedSlugs = []string{"index", "style", "data", "search", "search-index", "site", "toc", "claims", "environment",
+	"fleet", "print", "assets", "static", "404", "sitemap", "feed"}
 
 // ReservedSlug says whether a page named s.html would clash with a file
 // the site writes, in any case (case-insensitive disks).

@@ -488,7 +488,7 @@ func TestNoGoodBuildYet(t *testing.T) {
 func TestTemplateEditRebuilds(t *testing.T) {
 	src := fixture(t)
 	dir := t.TempDir()
-	for _, name := range []string{"base.html", "chapter.html", "index.html", "page.html", "print.html", "style.css", "site.js"} {
+	for _, name := range []string{"base.html", "chapter.html", "index.html", "page.html", "print.html", "style.css", "site.js", "toc.js"} {
 		data, err := os.ReadFile(filepath.Join("../templates", name))
 		if err != nil {
 			t.Fatal(err)

@@ -2,6 +2,7 @@ package rendercache
 
 import (
 	"archive/zip"
+	"bufio"
 	"bytes"
 	"encoding/hex"
 	"errors"
@@ -141,9 +142,11 @@ func readPackIndex(path string) (map[Key]loc, error) {
 	return locs, nil
 }
 
-// writePack writes records as a new pack in dir. Of two records of one
-// key, the later is kept.
-func writePack(dir string, records []record) error {
+// writePack writes records as a new pack in dir and returns its path. Of
+// two records of one key, the later is kept. The pack is written as it
+// is made, not made in memory first: a first build of a large book puts
+// tens of megabytes at a time.
+func writePack(dir string, records []record) (string, error) {
 	seen := map[Key]int{}
 	var kept []record
 	for _, r := range records {
@@ -154,23 +157,26 @@ func writePack(dir string, records []record) error {
 		seen[r.key] = len(kept)
 		kept = append(kept, r)
 	}
-	var body bytes.Buffer
-	zw := zip.NewWriter(&body)
-	for _, r := range kept {
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: r.key.String(), Method: zip.Store, Modified: time.Unix(r.stamp, 0)})
-		if err != nil {
-			return err
-		}
-		if _, err := w.Write(r.payload); err != nil {
-			return err
-		}
-	}
-	if err := zw.Close(); err != nil {
-		return err
-	}
 	// Named by the time first, so that listPacks sorts them oldest first.
 	name := fmt.Sprintf("%016x-%d", time.Now().UnixNano(), os.Getpid())
-	return writeFile(filepath.Join(dir, packsDir, name+packExt), body.Bytes(), 0o644)
+	path := filepath.Join(dir, packsDir, name+packExt)
+	return path, writeFileWith(path, 0o644, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 256<<10)
+		zw := zip.NewWriter(bw)
+		for _, r := range kept {
+			w, err := zw.CreateHeader(&zip.FileHeader{Name: r.key.String(), Method: zip.Store, Modified: time.Unix(r.stamp, 0)})
+			if err != nil {
+				return err
+			}
+			if _, err := w.Write(r.payload); err != nil {
+				return err
+			}
+		}
+		if err := zw.Close(); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
 }
 
 // compact merges packs into one, keeping each key's last-used entry and
@@ -197,7 +203,7 @@ func (c *Cache) compact(packs []string, now time.Time) error {
 	// In key order, so that one set of entries makes one pack.
 	slices.SortFunc(records, func(a, b record) int { return bytes.Compare(a.key[:], b.key[:]) })
 	if len(records) > 0 {
-		if err := writePack(c.dir, records); err != nil {
+		if _, err := writePack(c.dir, records); err != nil {
 			return err
 		}
 	}
@@ -241,6 +247,14 @@ func readFile(path string) ([]byte, bool) {
 // writeFile writes data to path (its folder made if need be) through a
 // file beside it, renamed into place.
 func writeFile(path string, data []byte, perm os.FileMode) error {
+	return writeFileWith(path, perm, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeFileWith is writeFile of what write writes.
+func writeFileWith(path string, perm os.FileMode, write func(io.Writer) error) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
@@ -248,7 +262,7 @@ func writeFile(path string, data []byte, perm os.FileMode) error {
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(data)
+	err = write(f)
 	if err == nil {
 		err = f.Chmod(perm)
 	}

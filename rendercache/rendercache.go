@@ -23,6 +23,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"hash/crc32"
 	"os"
 	"slices"
 	"sync"
@@ -75,7 +76,13 @@ type Cache struct {
 	mu      sync.Mutex
 	index   map[Key]loc // the packs' entries, read on the first Get
 	pending []record    // entries Put since the last Flush
+	held    int         // bytes of pending's payloads
 }
+
+// spillAt is how many bytes of entries Put holds before it writes them
+// into a pack of their own: a first build of a large book would otherwise
+// hold every chapter's entries until its end.
+const spillAt = 16 << 20
 
 // Open returns the cache in dir, creating the folder when it is first
 // written to.
@@ -188,19 +195,24 @@ func (c *Cache) Get(k Key) ([]byte, bool) {
 }
 
 // Put stores data as the entry of key k: at once for this Cache's Get,
-// on disk with the next Flush.
+// on disk with the next Flush (or sooner, when many are held).
 func (c *Cache) Put(k Key, data []byte) error {
 	if c == nil {
 		return nil
 	}
 	c.mu.Lock()
 	c.pending = append(c.pending, record{key: k, payload: data, stamp: c.now().Unix()})
+	c.held += len(data)
 	if c.index == nil {
 		c.index = readIndex(c.dir)
 	}
-	c.index[k] = loc{data: data, stamp: c.now().Unix()}
+	c.index[k] = loc{data: data, crc: crc32.ChecksumIEEE(data), stamp: c.now().Unix()}
+	spill := c.held >= spillAt
 	c.mu.Unlock()
 	c.mem.put(memoKey{false, k}, data)
+	if spill {
+		return c.writePending()
+	}
 	return nil
 }
 
@@ -213,18 +225,40 @@ func (c *Cache) Flush() error {
 	if c == nil {
 		return nil
 	}
-	c.mu.Lock()
-	pending := c.pending
-	c.pending = nil
-	c.mu.Unlock()
-	if len(pending) == 0 {
-		return nil
-	}
-	if err := writePack(c.dir, pending); err != nil {
+	if err := c.writePending(); err != nil {
 		return err
 	}
 	if packs := listPacks(c.dir); len(packs) > maxPacks {
 		return c.compact(smallPacks(packs), c.now())
+	}
+	return nil
+}
+
+// writePending writes the entries Put so far into a pack, and lets go of
+// their bytes: Get reads them from the pack from then on.
+func (c *Cache) writePending() error {
+	c.mu.Lock()
+	pending := c.pending
+	c.pending, c.held = nil, 0
+	c.mu.Unlock()
+	if len(pending) == 0 {
+		return nil
+	}
+	path, err := writePack(c.dir, pending)
+	if err != nil {
+		return err
+	}
+	locs, err := readPackIndex(path)
+	if err != nil {
+		return nil // the entries stay in memory, as they were
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, l := range locs {
+		// An entry Put again meanwhile keeps its newer bytes.
+		if old, ok := c.index[k]; ok && old.pack == "" && old.crc == l.crc {
+			c.index[k] = l
+		}
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -66,6 +67,16 @@ func buildBook(t *testing.T) (string, []string) {
 		t.Fatal(built.err)
 	}
 	return built.dir, built.pages
+}
+
+// mustLoad loads the book the tests build.
+func mustLoad(t *testing.T) *book.Book {
+	t.Helper()
+	b, err := book.Load("../chapters", probes.All())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 func TestMain(m *testing.M) {
@@ -406,7 +417,38 @@ func TestSiteInBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("sidebar", func(t *testing.T) {
+		// Every page lists every chapter, in book order, from toc.js, and
+		// marks its own with its contents under it.
+		var chapters []string
+		for _, d := range mustLoad(t).Docs {
+			chapters = append(chapters, d.Front.Slug+".html")
+		}
+		for _, page := range []string{chapters[1], "index.html", "claims.html"} {
+			run(t, chromedp.Navigate(fileURL+page), waitLoaded())
+			got := value[struct {
+				Links    []string
+				Current  string
+				Contents int
+			}](t, ctx, `({Links: [...document.querySelectorAll('#mb-chapters > li > a')].map(a => a.getAttribute('href')),
+				Current: (document.querySelector('#mb-chapters a[aria-current]') || {}).textContent || "",
+				Contents: document.querySelectorAll('#mb-chapters a[aria-current] + ol.contents a').length})`)
+			want := append(append([]string{"index.html"}, chapters...), "claims.html", "environment.html")
+			if !slices.Equal(got.Links, want) {
+				t.Errorf("%s: the sidebar lists %v, want %v", page, got.Links, want)
+			}
+			if got.Current == "" || (page == chapters[1]) != (got.Contents > 0) {
+				t.Errorf("%s: the sidebar marks %q as the current page, with %d contents links", page, got.Current, got.Contents)
+			}
+		}
+	})
+
 	t.Run("search", func(t *testing.T) {
+		// The index is loaded by a search, not by the page.
+		run(t, chromedp.Navigate(fileURL+"search.html"), waitLoaded())
+		if loaded := value[bool](t, ctx, `window.MB_SEARCH !== undefined || [...document.scripts].some(s => /search-index/.test(s.src))`); loaded {
+			t.Error("search.html loads the search index before anything is searched")
+		}
 		for _, base := range []string{fileURL, subURL} {
 			run(t, chromedp.Navigate(base+"index.html"), waitLoaded(),
 				chromedp.SendKeys(chromedp.CSS(`header form.search input`), "FD_SETSIZE\n"),
@@ -464,13 +506,18 @@ func TestSiteInBrowser(t *testing.T) {
 		run(t, noScript(true), viewport(360, 740, true), chromedp.Navigate(fileURL+"select-to-epoll.html"), waitLoaded(),
 			chromedp.Focus(chromedp.CSS(`.mb-value[data-runs]`)))
 		got := value[struct {
-			JS, Chapters int
-			Note         string
+			JS       int
+			Sidebar  []string
+			Contents int
+			Note     string
 		}](t, ctx, `({JS: document.documentElement.classList.contains("js") ? 1 : 0,
-			Chapters: document.querySelectorAll('nav.sidebar a[href$=".html"]').length,
+			Sidebar: [...document.querySelectorAll('#mb-chapters > li > a')].map(a => a.getAttribute('href')),
+			Contents: document.querySelectorAll('#mb-chapters a[aria-current] + ol.contents a').length,
 			Note: getComputedStyle(document.activeElement, '::after').content})`)
-		if got.JS != 0 || got.Chapters < 5 || !strings.Contains(got.Note, "회 실행") {
-			t.Errorf("without a script, the sidebar or a focused value's provenance is missing: %+v", got)
+		// The sidebar's chapter list is toc.js's; without it, the sidebar
+		// links to the contents page and holds the chapter's own contents.
+		if got.JS != 0 || !slices.Contains(got.Sidebar, "index.html") || !slices.Contains(got.Sidebar, "select-to-epoll.html") || got.Contents == 0 || !strings.Contains(got.Note, "회 실행") {
+			t.Errorf("without a script, the sidebar (its link to the contents, the chapter and its contents) or a focused value's provenance is missing: %+v", got)
 		}
 		run(t, chromedp.Focus(chromedp.CSS(`.mb-value[data-mixed]`)))
 		if note := value[string](t, ctx, `getComputedStyle(document.activeElement, '::after').content`); !strings.Contains(note, "섞은 값") || !strings.Contains(note, " + m1") {
@@ -518,6 +565,22 @@ func TestSiteValidates(t *testing.T) {
 	args := []string{"-jar", "../node_modules/vnu-jar/build/dist/vnu.jar", "--errors-only"}
 	for _, p := range pages {
 		args = append(args, filepath.Join(dir, p))
+	}
+	// The fleet's site: the machine switcher on every page, the fleet's
+	// page at its root, a copy's page.
+	fleet := filepath.Join(t.TempDir(), "fleet")
+	opts := book.Options{Chapters: "../testdata/multi/chapters", Results: "../testdata/multi/results", Out: fleet,
+		Fleet: []string{"linux-amd64-intel-r-xeon-r-processor-2c", "m1"}, Probes: probes.All(),
+		Runner: &runner.Runner{Exe: filepath.Join(t.TempDir(), "no-probe-may-run")}, This: dataset.Fingerprint{Name: "not-the-books-machine"}, Log: io.Discard}
+	if _, err := book.Build(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	opts.Machine, opts.Out = "m1", filepath.Join(fleet, "machines", "m1")
+	if _, err := book.Build(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"index.html", "machines.html", "fleet.html", "machines/m1/machines.html"} {
+		args = append(args, filepath.Join(fleet, p))
 	}
 	out, err := exec.Command("java", args...).CombinedOutput()
 	if err != nil || len(out) > 0 {

@@ -6,9 +6,8 @@
 package site
 
 import (
-	"bytes"
+	"encoding/json"
 	"fmt"
-	"html/template"
 
 	"measuredbook/view"
 )
@@ -17,65 +16,50 @@ import (
 type Chapter struct {
 	Title, Slug string
 	Order       int
-	Current     bool           // the page being laid out
 	Contents    []view.Heading // the in-page contents, on the current chapter only
 }
 
-// Nav is what a page's layout needs to draw the sidebar: the page's file
-// name ("index.html" for the contents) and the chapters' lines, laid out.
+// Nav is what a page's layout needs to draw its sidebar: the page's file
+// name ("index.html" for the contents) and, on a chapter's page, that
+// chapter with its in-page contents and its place in the book. The other
+// chapters' lines are not in the page: toc.js (TOC) puts them around the
+// current one, so that a book of N chapters writes its chapter list once,
+// not N times (N² bytes: 3.8 GB for 10,000 small chapters). Without
+// JavaScript the sidebar still links to the contents page.
 type Nav struct {
-	Page string
-	List template.HTML
+	Page    string
+	Current *Chapter // nil on a page that is not a chapter
+	At      int      // Current's index in the book
 }
 
-// Sidebar lays out the sidebar's chapter lines for every page of a build.
-// Each chapter's line goes through the layouts' "nav-chapter" template
-// once; a page's list is the other chapters' lines copied as they are
-// and its own, current line with the page's contents. The sidebar lists
-// every chapter on every page, so a book of N chapters costs N template
-// executions and N² bytes copied, not N² executions (half of a build of
-// a thousand chapters).
-type Sidebar struct {
-	t        *template.Template
-	chapters []Chapter
-	page     map[string]int // file name → chapter
-	lines    []byte         // every chapter's line, none current
-	at       []int          // chapter i's line is lines[at[i]:at[i+1]]
+// NavOf is the navigation of page, given the book's chapters; contents
+// is the current chapter's in-page contents (nil on other pages).
+func NavOf(page string, chapters []Chapter, at int, contents []view.Heading) Nav {
+	if at < 0 || at >= len(chapters) || chapters[at].Slug+".html" != page {
+		return Nav{Page: page}
+	}
+	c := chapters[at]
+	c.Contents = contents
+	return Nav{Page: page, Current: &c, At: at}
 }
 
-// NewSidebar lays out the lines of chapters with t's "nav-chapter".
-func NewSidebar(t *template.Template, chapters []Chapter) (*Sidebar, error) {
-	s := &Sidebar{t: t, chapters: chapters, page: map[string]int{}, at: make([]int, len(chapters)+1)}
-	var b bytes.Buffer
+// TOC is the script toc.js: the list of every chapter (file name, title)
+// as data, then fill, the layouts' code that lays it out in the sidebar
+// (templates.TOCScript). A script, not JSON, so that it loads from file://.
+func TOC(chapters []Chapter, fill []byte) []byte {
+	list := make([][2]string, len(chapters))
 	for i, c := range chapters {
-		s.page[c.Slug+".html"], s.at[i] = i, b.Len()
-		c.Current, c.Contents = false, nil
-		if err := t.ExecuteTemplate(&b, "nav-chapter", c); err != nil {
-			return nil, err
-		}
+		list[i] = [2]string{c.Slug + ".html", c.Title}
 	}
-	s.at[len(chapters)] = b.Len()
-	s.lines = b.Bytes()
-	return s, nil
-}
-
-// Nav is the navigation of page; contents is the current chapter's
-// in-page contents (nil on other pages).
-func (s *Sidebar) Nav(page string, contents []view.Heading) (Nav, error) {
-	i, ok := s.page[page]
-	if !ok {
-		return Nav{Page: page, List: template.HTML(s.lines)}, nil
+	data, err := json.Marshal(list)
+	if err != nil {
+		panic(err) // strings always marshal
 	}
-	c := s.chapters[i]
-	c.Current, c.Contents = true, contents
-	var b bytes.Buffer
-	b.Grow(len(s.lines) + 4<<10)
-	b.Write(s.lines[:s.at[i]])
-	if err := s.t.ExecuteTemplate(&b, "nav-chapter", c); err != nil {
-		return Nav{}, err
-	}
-	b.Write(s.lines[s.at[i+1]:])
-	return Nav{Page: page, List: template.HTML(b.String())}, nil
+	b := make([]byte, 0, len(data)+len(fill)+32)
+	b = append(b, "window.MB_CHAPTERS="...)
+	b = append(b, data...)
+	b = append(b, ";\n"...)
+	return append(b, fill...)
 }
 
 // Numbering says, in words w, why the chapter numbers have gaps: the

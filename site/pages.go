@@ -166,3 +166,30 @@ func EnvironmentBody(w *view.Words, sets []SetMachine) ([]byte, []view.Heading) 
 	}
 	return b.Bytes(), headings
 }
+
+// FleetMachine is one machine of the fleet's site, for the machines page:
+// its set, its fingerprint in words, where its copy of the book is, and
+// how its figures compare with the book's set (view.Words.CompareSummary).
+type FleetMachine struct {
+	Set, Machine, Href, Compare string
+}
+
+// MachinesBody is the machines page of the fleet's site: each machine
+// with a link to its copy of the book and its comparison with the book's
+// set. It also returns the page's h2s.
+func MachinesBody(w *view.Words, machines []FleetMachine) ([]byte, []view.Heading) {
+	var b bytes.Buffer
+	var headings []view.Heading
+	fmt.Fprintf(&b, "<p>%s</p>\n", html.EscapeString(w.MachinesIntro))
+	for _, m := range machines {
+		headings = writeH2(&b, w, headings, "machine-"+m.Set, html.EscapeString(m.Set), m.Set)
+		if m.Machine != "" {
+			fmt.Fprintf(&b, "<p>%s</p>\n", html.EscapeString(m.Machine))
+		}
+		if m.Compare != "" {
+			fmt.Fprintf(&b, "<p>%s</p>\n", html.EscapeString(m.Compare))
+		}
+		fmt.Fprintf(&b, "<p><a href=\"%s\">%s</a></p>\n", html.EscapeString(m.Href), html.EscapeString(w.MachineEdition))
+	}
+	return b.Bytes(), headings
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"html"
 	"maps"
+	"measuredbook/view"
 	"net/url"
 	"slices"
 	"strconv"
@@ -20,9 +21,11 @@ type PrintChapter struct {
 	Body              []byte
 }
 
-// PrintIDs are the ids the whole-book page's layout uses itself, which
-// no chapter's may take there.
-var PrintIDs = []string{"main", "print-contents", "측정한-기계"}
+// printIDs are the ids the whole-book page's layout uses itself, in the
+// book's words w, which no chapter's may take there.
+func printIDs(w *view.Words) []string {
+	return []string{"main", "print-contents", w.ID(w.MachineHead)}
+}
 
 // The whole book on one page (print.html) puts every chapter in a
 // section whose id is its slug, in order, after the contents (each
@@ -54,9 +57,9 @@ func ChapterIDs(body []byte) ([]string, error) {
 // ChapterIDs of chapter i): as they are where only one chapter has them
 // (the site's links to them work there too), else with the chapter's
 // slug before them.
-func PrintNames(chapters []PrintChapter, ids [][]string) []map[string]string {
+func PrintNames(w *view.Words, chapters []PrintChapter, ids [][]string) []map[string]string {
 	reserved := map[string]bool{}
-	for _, id := range PrintIDs {
+	for _, id := range printIDs(w) {
 		reserved[id] = true
 	}
 	for _, c := range chapters {

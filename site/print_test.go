@@ -1,6 +1,7 @@
 package site
 
 import (
+	"measuredbook/view"
 	"strings"
 	"testing"
 )
@@ -53,7 +54,7 @@ func printBook(chapters []PrintChapter) (contents, body []byte, err error) {
 			return nil, nil, err
 		}
 	}
-	names := PrintNames(chapters, ids)
+	names := PrintNames(view.Korean, chapters, ids)
 	parts := make([]PrintPart, len(chapters))
 	var b []byte
 	for i := range chapters {

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"strconv"
 	"strings"
+	"sync"
 
 	"measuredbook/view"
 )
@@ -78,28 +80,97 @@ func SearchEntries(sections []Section) []byte {
 	return b[1 : len(b)-1]
 }
 
-// SearchIndex is the script that hands the search page its index, the
-// chapters' entries in order: a script, not a JSON file, so it loads
-// from file:// too.
-func SearchIndex(entries [][]byte) []byte {
-	size := 32
-	for _, e := range entries {
-		size += len(e) + 1
+// SearchIndex writes the search index in parts, each a script of about
+// SearchPartSize bytes, as the chapters' entries come (in any order, from
+// several goroutines): a build holds no more of the index than a part and
+// the chapters that finished ahead of their turn, and the search page
+// loads the first part when a search is made, then each part the one
+// before names, showing hits as they come. Scripts, not JSON files, so
+// that they load from file:// too. Which entries go into which part
+// depends on the entries alone, never on the order they came in.
+type SearchIndex struct {
+	put     func(name string, data []byte) error
+	mu      sync.Mutex
+	pending map[int][]byte // entries of the chapters ahead of next
+	next    int            // the chapter whose entries go in next
+	part    []byte         // the part being filled: "mbSearchPart([" and entries
+	parts   int            // parts written
+	err     error
+}
+
+// SearchPartSize is about the size of one part of the search index.
+const SearchPartSize = 1 << 20
+
+// SearchPart is the file name of part k of the search index; the search
+// page starts from SearchPart(0).
+func SearchPart(k int) string {
+	if k == 0 {
+		return "search-index.js"
 	}
-	b := append(make([]byte, 0, size), "window.MB_SEARCH=["...)
-	n := 0
-	for _, e := range entries {
+	return fmt.Sprintf("search-index-%d.js", k)
+}
+
+// NewSearchIndex starts an index whose parts are handed to put.
+func NewSearchIndex(put func(name string, data []byte) error) *SearchIndex {
+	return &SearchIndex{put: put, pending: map[int][]byte{}}
+}
+
+// Add takes chapter i's entries (SearchEntries), i counting from 0 in
+// book order; every chapter is added once.
+func (s *SearchIndex) Add(i int, entries []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pending[i] = entries
+	for {
+		e, ok := s.pending[s.next]
+		if !ok {
+			return
+		}
+		delete(s.pending, s.next)
+		s.next++
 		if len(e) == 0 {
 			continue
 		}
-		if n > 0 {
-			b = append(b, ',')
+		if len(s.part) >= SearchPartSize {
+			s.write(SearchPart(s.parts + 1))
 		}
-		b = append(b, e...)
-		n++
+		if len(s.part) == 0 {
+			s.part = append(s.part, "mbSearchPart(["...)
+		} else {
+			s.part = append(s.part, ',')
+		}
+		s.part = append(s.part, e...)
 	}
-	if n == 0 {
-		return []byte("window.MB_SEARCH=null;\n") // what json.Marshal makes of no sections
+}
+
+// write hands over the part being filled, which names next as the part
+// after it ("" for none).
+func (s *SearchIndex) write(next string) {
+	if len(s.part) == 0 {
+		s.part = append(s.part, "mbSearchPart(["...)
 	}
-	return append(b, "];\n"...)
+	s.part = append(s.part, "],"...)
+	if next == "" {
+		s.part = append(s.part, "null"...)
+	} else {
+		s.part = strconv.AppendQuote(s.part, next)
+	}
+	s.part = append(s.part, ");\n"...)
+	if err := s.put(SearchPart(s.parts), s.part); err != nil && s.err == nil {
+		s.err = err
+	}
+	s.parts++
+	s.part = nil
+}
+
+// Close writes the last part (the only one, empty, for a book with
+// nothing to search) and returns the first error put returned.
+func (s *SearchIndex) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.pending) > 0 {
+		return fmt.Errorf("search index: the entries of %d chapter(s) came without those of chapter %d", len(s.pending), s.next+1)
+	}
+	s.write("")
+	return s.err
 }

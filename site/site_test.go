@@ -61,17 +61,59 @@ func TestSections(t *testing.T) {
 	if !reflect.DeepEqual(secs, want) {
 		t.Errorf("sections\n%+v, want\n%+v", secs, want)
 	}
-	// The index joins the chapters' entries into one JSON array.
-	var entries [][]byte
-	for _, part := range [][]Section{secs[:1], nil, secs[1:]} {
-		entries = append(entries, SearchEntries(part))
+	// The index joins the chapters' entries into one JSON array, in book
+	// order whatever order they came in.
+	index := func(entries ...[]byte) map[string]string {
+		files := map[string]string{}
+		ix := NewSearchIndex(func(name string, data []byte) error { files[name] = string(data); return nil })
+		for i := len(entries) - 1; i >= 0; i-- {
+			ix.Add(i, entries[i])
+		}
+		if err := ix.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return files
 	}
 	all, _ := json.Marshal(secs)
-	if got, want := string(SearchIndex(entries)), "window.MB_SEARCH="+string(all)+";\n"; got != want {
-		t.Errorf("index %s, want %s", got, want)
+	got := index(SearchEntries(secs[:1]), nil, SearchEntries(secs[1:]))
+	if want := map[string]string{"search-index.js": "mbSearchPart(" + string(all) + ",null);\n"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("index %q, want %q", got, want)
 	}
-	if got := string(SearchIndex([][]byte{nil})); got != "window.MB_SEARCH=null;\n" {
-		t.Errorf("index of nothing: %s", got)
+	if got := index(nil); got["search-index.js"] != "mbSearchPart([],null);\n" || len(got) != 1 {
+		t.Errorf("index of nothing: %q", got)
+	}
+	// A large index comes in parts, each naming the next; together they
+	// hold every entry once, in order.
+	big := Section{Chapter: "장", URL: "ch.html", Title: "장", Text: strings.Repeat("가", SearchPartSize/3/2)}
+	var entries [][]byte
+	for range 5 {
+		entries = append(entries, SearchEntries([]Section{big}))
+	}
+	parts := index(entries...)
+	var joined []Section
+	for k, name := 0, SearchPart(0); name != ""; k++ {
+		text, ok := parts[name]
+		if !ok || !strings.HasPrefix(text, "mbSearchPart(") {
+			t.Fatalf("part %d (%s) missing or malformed: %.40q", k, name, text)
+		}
+		var part []Section
+		var next *string
+		args := "[" + strings.TrimSuffix(strings.TrimPrefix(text, "mbSearchPart("), ");\n") + "]"
+		var pair []json.RawMessage
+		if err := json.Unmarshal([]byte(args), &pair); err != nil || len(pair) != 2 || json.Unmarshal(pair[0], &part) != nil || json.Unmarshal(pair[1], &next) != nil {
+			t.Fatalf("part %s: %v", name, err)
+		}
+		if len(text) > SearchPartSize+len(entries[0])+64 {
+			t.Errorf("part %s is %d bytes, more than a part and an entry", name, len(text))
+		}
+		joined = append(joined, part...)
+		name = ""
+		if next != nil {
+			name = *next
+		}
+	}
+	if len(parts) < 2 || len(joined) != len(entries) {
+		t.Errorf("%d parts holding %d entries, want several holding %d", len(parts), len(joined), len(entries))
 	}
 }
 

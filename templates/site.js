@@ -21,6 +21,7 @@
     if (bound) bound.abort();
     bound = new AbortController();
     var once = { signal: bound.signal };
+    if (window.mbToc) window.mbToc(); // the sidebar of a page the preview put in place
 
     // Theme: the system's by default; the toggle's choice is remembered.
     var toggle = document.querySelector("button.theme");
@@ -176,30 +177,45 @@
     }
 
     // The search page: every word must appear in a section; results follow
-    // the box as one types, and the address keeps the query.
+    // the box as one types, and the address keeps the query. The index is
+    // loaded at the first search (see loadIndex), and the hits grow as its
+    // parts come in.
     var out = document.getElementById("results");
-    if (out && window.MB_SEARCH) {
+    if (out) {
       var box = document.getElementById("q");
-      var search = function (q) {
+      var q = "", terms = [], hits = [], scanned = 0;
+      var list = function () {
         out.textContent = "";
-        var words = q.toLowerCase().split(/\s+/).filter(Boolean);
-        if (!words.length) return;
-        var hits = window.MB_SEARCH.filter(function (s) {
-          var hay = (s.t + " " + s.x).toLowerCase();
-          return words.every(function (w) { return hay.indexOf(w) >= 0; });
-        });
-        add(out, "p", say("hits", q, hits.length));
+        if (!terms.length) return;
+        add(out, "p", say("hits", q, hits.length) + (index.next ? "…" : ""));
         var ol = add(out, "ol", "", "hits");
         hits.slice(0, 100).forEach(function (s) {
           var li = add(ol, "li", "");
           var a = add(li, "a", s.t);
           a.href = s.u;
           if (s.t !== s.c) add(li, "span", " · " + s.c, "where");
-          var x = s.x.toLowerCase().indexOf(words[0]);
+          var x = s.x.toLowerCase().indexOf(terms[0]);
           var from = Math.max(0, x - 60);
           add(li, "p", (from > 0 ? "…" : "") + s.x.slice(from, x + 100) + "…", "snippet");
         });
       };
+      // scan looks for the query in the sections that came since the last.
+      var scan = function () {
+        for (; terms.length && scanned < index.sections.length; scanned++) {
+          var s = index.sections[scanned], hay = (s.t + " " + s.x).toLowerCase();
+          if (terms.every(function (w) { return hay.indexOf(w) >= 0; })) hits.push(s);
+        }
+        list();
+      };
+      var search = function (text) {
+        q = text;
+        terms = q.toLowerCase().split(/\s+/).filter(Boolean);
+        hits = [];
+        scanned = 0;
+        if (terms.length) loadIndex();
+        scan();
+      };
+      index.seen = scan;
       box.value = new URLSearchParams(location.search).get("q") || "";
       search(box.value);
       box.addEventListener("input", function () {
@@ -208,6 +224,28 @@
       }, once);
     }
   }
+
+  // The search index, in parts (site.SearchIndex): search-index.js first,
+  // then the part each names, each a script that calls mbSearchPart (a
+  // script, not a fetch, so that it loads from file:// too). Nothing is
+  // loaded until a search is made.
+  var index = { sections: [], next: "search-index.js", loading: false, seen: null };
+  function loadIndex() {
+    if (index.loading || !index.next) return;
+    index.loading = true;
+    var s = document.createElement("script");
+    s.src = index.next;
+    s.onerror = function () { index.loading = false; index.next = null; if (index.seen) index.seen(); };
+    document.head.appendChild(s);
+  }
+  window.mbSearchPart = function (sections, next) {
+    for (var i = 0; i < sections.length; i++) index.sections.push(sections[i]);
+    window.MB_SEARCH = index.sections; // the preview reloads a search page whole
+    index.loading = false;
+    index.next = next;
+    if (index.seen) index.seen();
+    loadIndex();
+  };
   setup();
   window.mbSetup = setup;
 })();

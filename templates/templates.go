@@ -70,3 +70,9 @@ func Script(fsys fs.FS, w *view.Words) ([]byte, error) {
 	}
 	return slices.Concat([]byte("window.MB_WORDS = "), words, []byte(";\n"), js), nil
 }
+
+// TOCScript is fsys's toc.js, the code that lays out the sidebar's
+// chapters from their list (site.TOC writes out/toc.js of both).
+func TOCScript(fsys fs.FS) ([]byte, error) {
+	return fs.ReadFile(fsys, "toc.js")
+}

@@ -169,6 +169,19 @@ var Korean = &Words{
 		Median: "(중앙값 기준)", Reference: "(참고값)", MixedFormat: "(기계 %s대의 수치를 섞은 값)",
 		Range: "범위", MinMax: "(최소–최대)", Runs: "실행", RunsFormat: "%s회", Machine: "기계", Date: "측정일",
 		Source: "출처", Transcribed: "원서에서 옮겨 적은 값", OtherSetFormat: "다른 기계의 세트 %s", ExperimentFormat: "실험 %s 보기"},
+	FleetNav:       "다른 기계에서 잰 같은 쪽",
+	MachinesTitle:  "기계별 판",
+	MachinesLink:   "기계별 비교",
+	BookEdition:    "책의 판",
+	MachineEdition: "이 기계의 수치로 지은 책 보기",
+	MachinesIntro: "여러 기계가 책 전체를 각자 재었고, 기계마다 그 수치로 같은 책을 한 벌씩 지었습니다. " +
+		"어느 쪽에서든 아래쪽의 기계 이름을 누르면 같은 쪽을 그 기계의 수치로 볼 수 있습니다. " +
+		"비교는 책의 기계와 견준 것으로, 장에서 쓰는 지표만 셉니다.",
+	CompareNone:      "책의 기계(%s)와 견줄 수 있는 수치가 없습니다.",
+	CompareSumFormat: "책의 기계(%s)와 견준 수치 %d개 가운데 유의하게 큰 것 %d개, 작은 것 %d개, 차이를 말할 수 없는 것 %d개",
+	CompareUntested:  ", 실행 기록이 없어 검정하지 못한 것 %d개",
+	CompareGeomean:   "; 중앙값 비의 기하평균 ×%.3g",
+	CompareEnd:       ".",
 }
 
 // English is the message table of lang: en.
@@ -329,7 +342,7 @@ var English = &Words{
 	ThinSuffixFormat:  "(%s samples)",
 	ThinNoteFormat:    "a quantile of %s samples: fewer than %d lie beyond it",
 	ProbeDocs:         true,
-	WholeBook:         [5]string{"The whole book can be read or printed ", "", ", or downloaded as ", "", "."},
+	WholeBook:         [5]string{"The whole book can also be read ", ", to print it", "; and downloaded as ", " for an e-book reader", "."},
 	OnePage:           "on one page",
 	ChapterPages:      "Read a chapter a page",
 	EPUBFile:          "an EPUB file",
@@ -337,4 +350,17 @@ var English = &Words{
 		Median: "(median)", Reference: "(reference value)", MixedFormat: "(figures of %s machines combined)",
 		Range: "range", MinMax: "(min–max)", Runs: "runs", RunsFormat: "%s", Machine: "machine", Date: "measured",
 		Source: "source", Transcribed: "transcribed from the original book", OtherSetFormat: "another machine's set, %s", ExperimentFormat: "see experiment %s"},
+	FleetNav:       "The same page measured on other machines",
+	MachinesTitle:  "The book by machine",
+	MachinesLink:   "Machines compared",
+	BookEdition:    "The book",
+	MachineEdition: "See the book built from this machine's figures",
+	MachinesIntro: "Several machines each measured the whole book, and each built a copy of the same book from its figures. " +
+		"From any page, a machine's name at the bottom shows the same page with that machine's figures. " +
+		"Each comparison is against the book's machine, and counts only the metrics the chapters use.",
+	CompareNone:      "No figure to compare with the book's machine (%s).",
+	CompareSumFormat: "Of %[2]d figures compared with the book's machine (%[1]s), %[3]d are significantly higher, %[4]d lower and %[5]d not told apart",
+	CompareUntested:  ", %d not tested for want of runs",
+	CompareGeomean:   "; geometric mean of the medians' ratios ×%.3g",
+	CompareEnd:       ".",
 }

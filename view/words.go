@@ -235,8 +235,23 @@ type Words struct {
 	ChapterPages string // print.html's link to the site, a page a chapter
 	EPUBFile     string
 	EPUB         EPUBWords
-	BackToText   string // a source's links back to where it is cited
-	Accessed     string // before the date a web page was read (urldate)
+
+	// The fleet's site: the switcher on every page between the book and
+	// each machine's copy of it (machines/NAME/), and the page that lists
+	// the machines.
+	FleetNav         string // the switcher's label
+	MachinesTitle    string // the machines page's title
+	MachinesLink     string // the switcher's link to the machines page
+	BookEdition      string // the published book, among the copies
+	MachineEdition   string // a copy's link on the machines page
+	MachinesIntro    string
+	CompareNone      string // book's set: nothing to compare
+	CompareSumFormat string // book's set, compared, higher, lower, same
+	CompareUntested  string // n: figures with no runs to test
+	CompareGeomean   string // geomean: of the medians' ratios
+	CompareEnd       string
+	BackToText       string // a source's links back to where it is cited
+	Accessed         string // before the date a web page was read (urldate)
 
 	// The stylesheet's words (its generated content: a wide table's
 	// hint, the provenance shown without the script and in print), by
@@ -319,25 +334,6 @@ func (w *Words) MissingNote(set, id string) string {
 
 // MixedNote is the note on a value that combines figures of n machines.
 func (w *Words) MixedNote(n int) string { return fmt.Sprintf(w.MixedFormat, n) }
-
-// PooledNote is the hover note of a quantile taken from every run's n
-// samples pooled.
-func PooledNote(n int) string {
-	return fmt.Sprintf("실행마다의 표본을 모두 모은 %s개에서 낸 분위수", Grouped(strconv.Itoa(n)))
-}
-
-// ThinTail marks a tail quantile taken from n samples, too few for it
-// to mean what it says (probe.Metric.ThinTail): a visible suffix and the
-// hover's note.
-func ThinTail(n int) (suffix, note string) {
-	return fmt.Sprintf("(표본 %s개)", Grouped(strconv.Itoa(n))),
-		fmt.Sprintf("표본 %s개에서 낸 분위수라, 그 너머에 든 표본이 %d개도 안 됩니다", Grouped(strconv.Itoa(n)), probe.MinTailSamples)
-}
-
-// HeadTitle is the hover of a table's head naming a probe's param or
-// metric, given the probe's own Doc, which is in English: a page in the
-// book's language (Korean) shows none rather than mix languages.
-func HeadTitle(doc string) string { return "" }
 
 // SettingNote names the setting a value shows: param name of experiment id.
 func (w *Words) SettingNote(id, name string) string { return fmt.Sprintf(w.SettingFormat, id, name) }
@@ -629,4 +625,20 @@ type EPUBWords struct {
 	Transcribed           string
 	OtherSetFormat        string // set
 	ExperimentFormat      string // experiment id: the link to it
+}
+
+// CompareSummary says in a sentence how a machine's figures stand against
+// the book's machine's (fleet.Tally's numbers): book is the book's set.
+func (w *Words) CompareSummary(book string, compared, higher, lower, same, untested int, geomean float64) string {
+	if compared == 0 {
+		return fmt.Sprintf(w.CompareNone, book)
+	}
+	s := fmt.Sprintf(w.CompareSumFormat, book, compared, higher, lower, same)
+	if untested > 0 {
+		s += fmt.Sprintf(w.CompareUntested, untested)
+	}
+	if geomean > 0 {
+		s += fmt.Sprintf(w.CompareGeomean, geomean)
+	}
+	return s + w.CompareEnd
 }
