@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"measuredbook/book"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -38,7 +39,6 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
-	"go.yaml.in/yaml/v3"
 )
 
 func main() {
@@ -104,7 +104,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	set, err := bookSet(filepath.Join(root, "chapters", "book.yaml"))
+	set, err := bookSet(filepath.Join(root, "chapters"))
 	if err != nil {
 		return err
 	}
@@ -153,19 +153,15 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	return nil
 }
 
-// bookSet is the result set the book's config names (machine:), whose
-// stored results the generated chapters reuse.
-func bookSet(path string) (string, error) {
-	data, err := os.ReadFile(path)
+// bookSet is the result set the book's config in chapters names
+// (machine:), whose stored results the generated chapters reuse.
+func bookSet(chapters string) (string, error) {
+	cfg, err := book.LoadConfig(chapters)
 	if err != nil {
 		return "", err
 	}
-	var cfg struct{ Machine string }
-	if err := yaml.Unmarshal(data, &cfg); err != nil {
-		return "", fmt.Errorf("%s: %v", path, err)
-	}
 	if cfg.Machine == "" {
-		return "", fmt.Errorf("%s names no machine: the benchmark reuses that set's stored result of %s", path, template)
+		return "", fmt.Errorf("%s names no machine: the benchmark reuses that set's stored result of %s", filepath.Join(chapters, book.ConfigFile), template)
 	}
 	return cfg.Machine, nil
 }
@@ -487,7 +483,7 @@ func runGen(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	set, err := bookSet(filepath.Join(root, "chapters", "book.yaml"))
+	set, err := bookSet(filepath.Join(root, "chapters"))
 	if err != nil {
 		return err
 	}
