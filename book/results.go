@@ -139,7 +139,7 @@ func (r *Results) read(f *resultFile, set, id string) *dataset.Result {
 // fingerprint is kept per machine, not one per result.
 func (r *Results) headerOf(res *dataset.Result) *dataset.Result {
 	c := strings.Clone
-	h := &dataset.Result{Experiment: c(res.Experiment), Probe: c(res.Probe), Hash: c(res.Hash), Runs: res.Runs,
+	h := &dataset.Result{Experiment: c(res.Experiment), Probe: c(res.Probe), Hash: c(res.Hash), Runs: res.Runs, RunTime: res.RunTime,
 		Start: res.Start, Duration: res.Duration, Source: c(res.Source), Stop: res.Stop, Sweep: map[string][]string{}}
 	h.Stop.Why = c(res.Stop.Why)
 	for _, k := range res.Order {

@@ -65,6 +65,10 @@ func TestCompareSaysWhyAResultIsStale(t *testing.T) {
 	if state, why := compare(&sized, func() string { return codehash.Of(p) }, r, 0.05, 100*time.Millisecond); state != Fresh {
 		t.Errorf("sized to 100ms: %s %q", state, why)
 	}
+	// So does the header a build keeps of it (the rows let go).
+	if state, why := compare(&sized, func() string { return codehash.Of(p) }, (&Results{}).headerOf(r), 0.05, 100*time.Millisecond); state != Fresh {
+		t.Errorf("the header of a result sized to 100ms: %s %q", state, why)
+	}
 	if state, why := compare(&sized, func() string { return codehash.Of(p) }, r, 0.05, time.Second); state != Stale || !strings.Contains(why, "counts sized to 100ms → runs: 3, counts sized to 1s") {
 		t.Errorf("sized to 100ms, asked 1s: %s %q", state, why)
 	}
