@@ -1,9 +1,17 @@
+window.MB_WORDS = {"caution":"주의","copied":"복사됨","copy":"복사","date":"측정일","hits":"‘{}’: {}곳","machine":"기계","median":" (중앙값 기준)","minMax":" (최소–최대)","mixed":" (기계 {}대의 수치를 섞은 값)","otherSet":"다른 기계의 세트 {}","range":"범위","ref":" (참고값)","runs":"실행","runsN":"{}회","see":"실험 {} 보기","source":"출처","themeDark":"어두운 테마로 바꾸기","themeLight":"밝은 테마로 바꾸기","transcribed":"원서에서 옮겨 적은 값"};
 // The book's script: everything here is an addition; every page reads and
 // navigates without it. No request leaves the site.
 (function () {
   "use strict";
   var root = document.documentElement;
   var bound = null; // the listeners on document and window of the last setup
+  // The words of the book's language, which the build writes in front of
+  // this script; say(key, a, b) is one, each "{}" in it filled in turn.
+  var words = window.MB_WORDS || {};
+  function say(key) {
+    var args = Array.prototype.slice.call(arguments, 1);
+    return (words[key] || key).replace(/\{\}/g, function () { return args.shift(); });
+  }
 
   // setup binds the page. It runs once at load, and again when the preview
   // server puts rebuilt parts of the page in place (window.mbSetup): every
@@ -23,7 +31,7 @@
       return t ? t === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;
     }
     function label() {
-      toggle.setAttribute("aria-label", dark() ? "밝은 테마로 바꾸기" : "어두운 테마로 바꾸기");
+      toggle.setAttribute("aria-label", dark() ? say("themeLight") : say("themeDark"));
       toggle.setAttribute("aria-pressed", dark() ? "true" : "false");
     }
     if (toggle) {
@@ -74,20 +82,20 @@
     function show(v) {
       var d = v.dataset;
       pop.textContent = "";
-      add(pop, "strong", v.textContent + (d.mixed ? " (기계 " + d.mixed + "대의 수치를 섞은 값)" : d.ref ? " (참고값)" : d.runs ? " (중앙값 기준)" : ""));
+      add(pop, "strong", v.textContent + (d.mixed ? say("mixed", d.mixed) : d.ref ? say("ref") : d.runs ? say("median") : ""));
       var dl = document.createElement("dl");
       function row(k, val) { if (val) { add(dl, "dt", k); add(dl, "dd", val); } }
-      row("범위", d.range ? d.range + " (최소–최대)" : "");
-      row("실행", d.runs ? d.runs + "회" : "");
-      row("기계", d.machine);
-      row("측정일", d.date);
-      row("출처", d.ref === "transcribed" ? "원서에서 옮겨 적은 값" : d.ref ? "다른 기계의 세트 " + d.ref : "");
+      row(say("range"), d.range ? d.range + say("minMax") : "");
+      row(say("runs"), d.runs ? say("runsN", d.runs) : "");
+      row(say("machine"), d.machine);
+      row(say("date"), d.date);
+      row(say("source"), d.ref === "transcribed" ? say("transcribed") : d.ref ? say("otherSet", d.ref) : "");
       // A value of several machines: its note says which figure is whose.
-      if ((!d.machine || d.mixed) && d.note) row("출처", d.note);
-      if (v.classList.contains("mb-stale") && d.note) row("주의", d.note);
+      if ((!d.machine || d.mixed) && d.note) row(say("source"), d.note);
+      if (v.classList.contains("mb-stale") && d.note) row(say("caution"), d.note);
       pop.appendChild(dl);
       if (d.exp) {
-        var a = add(pop, "a", "실험 " + d.exp + " 보기");
+        var a = add(pop, "a", say("see", d.exp));
         a.href = (d.page || "") + "#experiment-" + d.exp;
       }
       pop.hidden = false;
@@ -148,7 +156,7 @@
           b = document.createElement("button");
           b.type = "button";
           b.className = "copy";
-          b.textContent = "복사";
+          b.textContent = say("copy");
           wrap = document.createElement("div");
           wrap.className = "code";
           pre.parentNode.insertBefore(wrap, pre);
@@ -157,7 +165,7 @@
         }
         b.addEventListener("click", function () {
           var text = pre.querySelector("code") ? pre.querySelector("code").innerText : pre.innerText;
-          var done = function () { b.textContent = "복사됨"; setTimeout(function () { b.textContent = "복사"; }, 1500); };
+          var done = function () { b.textContent = say("copied"); setTimeout(function () { b.textContent = say("copy"); }, 1500); };
           if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(done, function () {});
           else {
             var t = document.createElement("textarea");
@@ -176,36 +184,36 @@
     var out = document.getElementById("results");
     if (out) {
       var box = document.getElementById("q");
-      var q = "", words = [], hits = [], scanned = 0;
+      var q = "", terms = [], hits = [], scanned = 0;
       var list = function () {
         out.textContent = "";
-        if (!words.length) return;
-        add(out, "p", "‘" + q + "’: " + hits.length + "곳" + (index.next ? "…" : ""));
+        if (!terms.length) return;
+        add(out, "p", say("hits", q, hits.length) + (index.next ? "…" : ""));
         var ol = add(out, "ol", "", "hits");
         hits.slice(0, 100).forEach(function (s) {
           var li = add(ol, "li", "");
           var a = add(li, "a", s.t);
           a.href = s.u;
           if (s.t !== s.c) add(li, "span", " · " + s.c, "where");
-          var x = s.x.toLowerCase().indexOf(words[0]);
+          var x = s.x.toLowerCase().indexOf(terms[0]);
           var from = Math.max(0, x - 60);
           add(li, "p", (from > 0 ? "…" : "") + s.x.slice(from, x + 100) + "…", "snippet");
         });
       };
       // scan looks for the query in the sections that came since the last.
       var scan = function () {
-        for (; words.length && scanned < index.sections.length; scanned++) {
+        for (; terms.length && scanned < index.sections.length; scanned++) {
           var s = index.sections[scanned], hay = (s.t + " " + s.x).toLowerCase();
-          if (words.every(function (w) { return hay.indexOf(w) >= 0; })) hits.push(s);
+          if (terms.every(function (w) { return hay.indexOf(w) >= 0; })) hits.push(s);
         }
         list();
       };
       var search = function (text) {
         q = text;
-        words = q.toLowerCase().split(/\s+/).filter(Boolean);
+        terms = q.toLowerCase().split(/\s+/).filter(Boolean);
         hits = [];
         scanned = 0;
-        if (words.length) loadIndex();
+        if (terms.length) loadIndex();
         scan();
       };
       index.seen = scan;
