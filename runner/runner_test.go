@@ -59,14 +59,15 @@ var fakes = []probe.Probe{
 }
 
 // sized has a count to size: its sample lasts at least n × 100 µs, after
-// a setup of 5 ms.
-var sized = probe.Probe{Spec: probe.Spec{Name: "sized", Params: []probe.Param{{Name: "api", Kind: probe.String, Default: "poll"}, {Name: "n", Kind: probe.Int, Default: "1", Sample: true}},
+// a setup of setup ms.
+var sized = probe.Probe{Spec: probe.Spec{Name: "sized", Params: []probe.Param{{Name: "api", Kind: probe.String, Default: "poll"}, {Name: "n", Kind: probe.Int, Default: "1", Sample: true},
+	{Name: "setup", Kind: probe.Int, Default: "5"}},
 	Metrics: []probe.Metric{{Name: "n", Unit: probe.Count}}},
 	Run: func(_ context.Context, p probe.Params) (probe.Values, error) {
 		if api := p.String("api"); api != "poll" {
 			return nil, probe.NotAvailable(api, "")
 		}
-		time.Sleep(5*time.Millisecond + time.Duration(p.Int("n"))*100*time.Microsecond)
+		time.Sleep(time.Duration(p.Int("setup"))*time.Millisecond + time.Duration(p.Int("n"))*100*time.Microsecond)
 		return probe.Values{"n": float64(p.Int("n"))}, nil
 	}}
 
@@ -342,7 +343,7 @@ func TestMeasureSizesAutoCounts(t *testing.T) {
 	r := runner(t)
 	r.RunTime = 20 * time.Millisecond
 	rows, unavailable, failed := r.Measure(context.Background(), sized,
-		[]probe.Params{{"api": "poll", "n": probe.Auto}, {"api": "kqueue", "n": probe.Auto}}, 2, nil)
+		[]probe.Params{{"api": "poll", "n": probe.Auto, "setup": "5"}, {"api": "kqueue", "n": probe.Auto, "setup": "5"}}, 2, nil)
 	if len(failed) != 0 || len(rows) != 1 || len(unavailable) != 1 {
 		t.Fatalf("rows %v unavailable %v failed %v", rows, unavailable, failed)
 	}
@@ -359,6 +360,21 @@ func TestMeasureSizesAutoCounts(t *testing.T) {
 		if run["n"] != float64(n) {
 			t.Errorf("a run measured n = %v, the row says %d", run["n"], n)
 		}
+	}
+}
+
+// A setup longer than the target run time (10,000 sockets made before
+// the first round) is not taken for the sample of a count of 1: the count
+// grows until what it adds lasts the target.
+func TestSizingLooksPastTheSetup(t *testing.T) {
+	r := runner(t)
+	r.RunTime = 20 * time.Millisecond
+	rows, _, failed := r.Measure(context.Background(), sized, []probe.Params{{"api": "poll", "n": probe.Auto, "setup": "50"}}, 1, nil)
+	if len(failed) != 0 || len(rows) != 1 {
+		t.Fatalf("rows %v failed %v", rows, failed)
+	}
+	if n, _ := strconv.Atoi(rows[0].Params["n"]); n < 200 {
+		t.Errorf("sized n = %d after a 50 ms setup, want at least 200 (n × 100 µs ≥ 20 ms)", n)
 	}
 }
 
@@ -394,8 +410,8 @@ func TestCountSteps(t *testing.T) {
 	if got := sampleTime(100, 15*time.Millisecond, 10000, 114*time.Millisecond); got != 100*time.Millisecond {
 		t.Errorf("sampleTime = %v, want 100ms", got)
 	}
-	if got := sampleTime(100, 15*time.Millisecond, 10000, 14*time.Millisecond); got != 14*time.Millisecond {
-		t.Errorf("sampleTime of a shorter second run = %v, want all of it", got)
+	if got := sampleTime(100, 15*time.Millisecond, 10000, 14*time.Millisecond); got != 0 {
+		t.Errorf("sampleTime of a shorter second run = %v, want 0 (not known)", got)
 	}
 }
 

@@ -61,7 +61,9 @@ func (r *Runner) size(ctx context.Context, p probe.Probe, c probe.Params) (probe
 		}
 		t := time.Duration(out.Elapsed)
 		sample := sampleTime(prevN, prevT, n, t)
-		if sample >= target || i == sizingRuns || n >= maxCount {
+		// The first run cannot tell its sample from its setup: only a
+		// growth between two runs ends the sizing.
+		if prevN > 0 && sample >= target || i == sizingRuns || n >= maxCount {
 			return try, nil
 		}
 		prevN, prevT = n, t
@@ -71,11 +73,15 @@ func (r *Runner) size(ctx context.Context, p probe.Probe, c probe.Params) (probe
 
 // sampleTime is how much of a run of n that took t its count accounts
 // for, given the run before it (prevN in prevT; prevN 0 for none): the
-// growth between the two scaled to n, or all of t when there is no
-// earlier run or the later was not the longer (noise).
+// growth between the two scaled to n; all of t when there is no earlier
+// run (an upper bound); 0, not known, when the later was not the longer
+// (noise), so that the count grows.
 func sampleTime(prevN int, prevT time.Duration, n int, t time.Duration) time.Duration {
-	if prevN <= 0 || n <= prevN || t <= prevT {
+	if prevN <= 0 || n <= prevN {
 		return t
+	}
+	if t <= prevT {
+		return 0
 	}
 	return time.Duration(float64(t-prevT) / float64(n-prevN) * float64(n))
 }
