@@ -398,12 +398,16 @@ func TestSiteInBrowser(t *testing.T) {
 		if box.Rows != box.Marks {
 			t.Errorf("the table view has %d rows for %d points", box.Rows, box.Marks)
 		}
-		// Hover: the mouse over another point shows that one.
+		// Hover: the mouse over another point shows that one (one that no
+		// other point's mark covers: two machines' points may coincide).
 		run(t, chromedp.KeyEvent(kb.Escape))
 		at := value[struct {
 			X, Y float64
 			Text string
-		}](t, ctx, `(() => { const m = document.querySelectorAll('.mb-plot .mb-pt')[1], r = m.getBoundingClientRect();
+		}](t, ctx, `(() => { const ms = [...document.querySelector('.mb-plot').querySelectorAll('.mb-pt')], box = m => m.getBoundingClientRect(),
+			covers = (o, x, y) => { const b = box(o); return x >= b.left && x <= b.right && y >= b.top && y <= b.bottom; },
+			m = ms.slice(1).find(m => { const b = box(m), x = b.left + b.width/2, y = b.top + b.height/2; return !ms.some(o => o !== m && covers(o, x, y)); }),
+			r = box(m);
 			return {X: r.left + r.width/2, Y: r.top + r.height/2, Text: m.textContent}; })()`)
 		run(t, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, at.X, at.Y))
 		hover := value[pop](t, ctx, read)
