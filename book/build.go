@@ -658,8 +658,12 @@ func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache, epub bool) 
 	}
 	outs := make([]chapterOut, len(b.Docs))
 	l.search = site.NewSearchIndex(out.put)
+	var held atomic.Int64 // bytes of the chapters' bodies, for the whole book
 	parallel(len(b.Docs), func(i int) {
 		o := b.renderChapter(l, i)
+		if held.Add(int64(len(o.body))) > maxWholeBook {
+			o.body = nil
+		}
 		// The index takes the entries, and writes them in parts as they
 		// come: a book's whole text is not held until its end.
 		l.search.Add(i, o.search)
@@ -681,6 +685,17 @@ func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache, epub bool) 
 	if err := errors.Join(errs...); err != nil {
 		return r, err
 	}
+	whole := held.Load() <= maxWholeBook
+	if !whole {
+		for i := range outs {
+			outs[i].body = nil
+		}
+		if l.epub {
+			return r, fmt.Errorf("--epub: the chapters' pages come to %d MB, more than the %d MB an EPUB of this tool holds; leave --epub out for a book this large", held.Load()>>20, maxWholeBook>>20)
+		}
+		r.warnings = append(r.warnings, fmt.Errorf("print.html (and book.epub) left out: the chapters' pages come to %d MB, more than the %d MB one page should hold, which no browser lays out", held.Load()>>20, maxWholeBook>>20))
+	}
+	l.base.PrintPage = whole
 	links := b.checkLinks()
 	r.warnings, r.external = append(r.warnings, links.warnings...), links.external
 	if err := b.copyStatic(out, links.static); err != nil {
@@ -710,9 +725,17 @@ func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache, epub bool) 
 	if err := b.extraPages(l, outs); err != nil {
 		return r, err
 	}
-	r.epub, err = b.wholeBook(l, outs, preface.Bytes(), links.static)
+	if whole {
+		r.epub, err = b.wholeBook(l, outs, preface.Bytes(), links.static)
+	}
 	return r, err
 }
+
+// maxWholeBook bounds the chapters' bodies the whole-book page and the
+// EPUB are made of: a page larger is more than a browser lays out, and
+// holding every body until the end would make a large book's build grow
+// with the book.
+const maxWholeBook = 64 << 20
 
 // renderChapter evaluates chapter i, lays out its page and hands it to
 // l.out; or, when l.cache holds the page of the same inputs, hands over
@@ -868,6 +891,7 @@ type siteData struct {
 	Preface, Body                       template.HTML
 	Contents                            template.HTML // the whole-book page's
 	EPUB                                string        // the EPUB's file in the site; "": none
+	PrintPage                           bool          // the site has print.html (not for a book too large for one page)
 	Chapters                            []link
 	Prev, Next                          *link
 	Fleet                               *fleetNav // the switcher of the fleet's site; nil: none
