@@ -634,14 +634,48 @@ type layout struct {
 // It never measures. With epub, it returns the book as an EPUB too.
 func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache, epub bool) (r rendering, err error) {
 	defer rc.flush()
+	l, err := b.newLayout(res, out, epub)
+	if err != nil {
+		return r, err
+	}
+	if l.cache, err = rc.chapters(b, l); err != nil {
+		return r, err
+	}
+	outs, whole, err := b.renderChapters(l, &r)
+	if err != nil {
+		return r, err
+	}
+	links := b.checkLinks()
+	r.warnings, r.external = append(r.warnings, links.warnings...), links.external
+	if err := b.copyStatic(out, links.static); err != nil {
+		return r, err
+	}
+	var preface bytes.Buffer
+	if err := render.Markdown().Convert([]byte(b.Config.Preface), &preface); err != nil {
+		return r, err
+	}
+	if err := b.writeIndex(l, preface.Bytes()); err != nil {
+		return r, err
+	}
+	if err := b.extraPages(l, outs); err != nil {
+		return r, err
+	}
+	if whole {
+		r.epub, err = b.wholeBook(l, outs, preface.Bytes(), links.static)
+	}
+	return r, err
+}
+
+// newLayout is what every page of a build from res shares.
+func (b *Book) newLayout(res *Results, out siteSink, epub bool) (l *layout, err error) {
 	res.BookMachines = b.Config.Machines // what machines: book shows
 	res.Lang = b.Config.Words
-	l := &layout{res: res, layouts: b.Templates, out: out, epub: epub}
+	l = &layout{res: res, layouts: b.Templates, out: out, epub: epub}
 	if l.layouts == nil {
 		l.layouts = templates.Embedded()
 	}
 	if l.tmpl, err = templates.Parse(l.layouts); err != nil {
-		return r, err
+		return nil, err
 	}
 	l.has, l.pageOf = b.links(res)
 	l.base = siteData{Book: b.Config.Title, Lang: b.Config.Lang, W: b.Config.Words, Shows: len(b.Config.Machines) > 0,
@@ -653,11 +687,16 @@ func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache, epub bool) 
 		l.base.Chapters = append(l.base.Chapters, link{Title: d.Front.Title, Slug: d.Front.Slug, Order: d.Front.Order})
 		l.chapters = append(l.chapters, site.Chapter{Title: d.Front.Title, Slug: d.Front.Slug, Order: d.Front.Order})
 	}
-	if l.cache, err = rc.chapters(b, l); err != nil {
-		return r, err
-	}
-	outs := make([]chapterOut, len(b.Docs))
-	l.search = site.NewSearchIndex(out.put)
+	return l, nil
+}
+
+// renderChapters renders every chapter in parallel into l's site, adding
+// their warnings, claims and cache hits to r. The chapters' bodies are
+// kept for the whole-book page and the EPUB (whole) unless they come to
+// more than maxWholeBook, when neither is made.
+func (b *Book) renderChapters(l *layout, r *rendering) (outs []chapterOut, whole bool, err error) {
+	outs = make([]chapterOut, len(b.Docs))
+	l.search = site.NewSearchIndex(l.out.put)
 	var held atomic.Int64 // bytes of the chapters' bodies, for the whole book
 	parallel(len(b.Docs), func(i int) {
 		o := b.renderChapter(l, i)
@@ -681,54 +720,41 @@ func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache, epub bool) 
 			r.cached++
 		}
 	}
-	errs = append(errs, res.Errors()...)
+	errs = append(errs, l.res.Errors()...)
 	if err := errors.Join(errs...); err != nil {
-		return r, err
+		return nil, false, err
 	}
-	whole := held.Load() <= maxWholeBook
+	whole = held.Load() <= maxWholeBook
 	if !whole {
 		for i := range outs {
 			outs[i].body = nil
 		}
 		if l.epub {
-			return r, fmt.Errorf("--epub: the chapters' pages come to %d MB, more than the %d MB an EPUB of this tool holds; leave --epub out for a book this large", held.Load()>>20, maxWholeBook>>20)
+			return nil, false, fmt.Errorf("--epub: the chapters' pages come to %d MB, more than the %d MB an EPUB of this tool holds; leave --epub out for a book this large", held.Load()>>20, maxWholeBook>>20)
 		}
 		r.warnings = append(r.warnings, fmt.Errorf("print.html (and book.epub) left out: the chapters' pages come to %d MB, more than the %d MB one page should hold, which no browser lays out", held.Load()>>20, maxWholeBook>>20))
 	}
 	l.base.PrintPage = whole
-	links := b.checkLinks()
-	r.warnings, r.external = append(r.warnings, links.warnings...), links.external
-	if err := b.copyStatic(out, links.static); err != nil {
-		return r, err
-	}
-	var preface bytes.Buffer
-	if err := render.Markdown().Convert([]byte(b.Config.Preface), &preface); err != nil {
-		return r, err
-	}
+	return outs, whole, nil
+}
+
+// writeIndex writes the contents page, and the stylesheet.
+func (b *Book) writeIndex(l *layout, preface []byte) error {
 	css, err := templates.Stylesheet(l.layouts, b.Config.Words)
 	if err != nil {
-		return r, err
+		return err
 	}
-	if err := out.put("style.css", css); err != nil {
-		return r, err
+	if err := l.out.put("style.css", css); err != nil {
+		return err
 	}
 	index := l.base
-	index.Preface = template.HTML(preface.String())
+	index.Preface = template.HTML(preface)
 	index.pageExtras = extras(l, "index.html", -1, nil)
 	page, err := execute(l.tmpl, "index.html", index)
-	if err == nil {
-		err = out.put("index.html", page)
-	}
 	if err != nil {
-		return r, err
+		return err
 	}
-	if err := b.extraPages(l, outs); err != nil {
-		return r, err
-	}
-	if whole {
-		r.epub, err = b.wholeBook(l, outs, preface.Bytes(), links.static)
-	}
-	return r, err
+	return l.out.put("index.html", page)
 }
 
 // maxWholeBook bounds the chapters' bodies the whole-book page and the
