@@ -20,6 +20,7 @@ import (
 	"hash/crc32"
 	"html"
 	"io"
+	"maps"
 	"measuredbook/view"
 	"path"
 	"slices"
@@ -159,72 +160,10 @@ func (b *Book) Chapter(i int) (Doc, error) {
 // (docs[i] is b.Chapter(i)).
 func Write(w io.Writer, b Book, docs []Doc) error {
 	b.Lang = b.lang()
-	words := b.words()
-	slugs := b.slugs()
-	type item struct {
-		id, href, media, props string
-		data                   []byte
-		doc                    *Doc // a chapter's, compressed, instead of data
-	}
-	var items []item
-	used := map[string]bool{} // the Files the chapters show
-	var toc []tocChapter
-	for i, c := range b.Chapters {
-		d := docs[i]
-		props := ""
-		if d.SVG {
-			props = "svg"
-		}
-		items = append(items, item{fmt.Sprintf("ch%d", i+1), chapters + c.Slug + ".xhtml", "application/xhtml+xml", props, nil, &docs[i]})
-		toc = append(toc, tocChapter{href: chapters + c.Slug + ".xhtml", title: c.Title, headings: d.Headings})
-		for _, f := range d.Files {
-			used[f] = true
-		}
-	}
-	var files []string
-	for f := range used {
-		files = append(files, f)
-	}
-	slices.Sort(files)
-	for i, f := range files {
-		items = append(items, item{fmt.Sprintf("file%d", i+1), chapters + f, mediaType(f), "", b.Files[f], nil})
-	}
-	front, err := titlePage(b, words, slugs)
+	items, err := b.items(docs)
 	if err != nil {
 		return err
 	}
-	items = append([]item{
-		{"title", titleFile, "application/xhtml+xml", "", front, nil},
-		{"nav", navFile, "application/xhtml+xml", "nav", navPage(b, words, toc), nil},
-		{"css", cssFile, "text/css", "", stylesheet, nil},
-	}, items...)
-
-	var opf bytes.Buffer
-	opf.WriteString(`<?xml version="1.0" encoding="UTF-8"?>
-<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="book-id" xml:lang="` + attr(b.Lang) + `">
-<metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
-<dc:identifier id="book-id">` + html.EscapeString(b.Identifier) + `</dc:identifier>
-<dc:title>` + html.EscapeString(b.Title) + `</dc:title>
-<dc:language>` + html.EscapeString(b.Lang) + `</dc:language>
-<meta property="dcterms:modified">` + b.Modified.UTC().Format("2006-01-02T15:04:05Z") + `</meta>
-</metadata>
-<manifest>
-`)
-	for _, it := range items {
-		opf.WriteString(`<item id="` + it.id + `" href="` + attr(hrefOf(it.href)) + `" media-type="` + it.media + `"`)
-		if it.props != "" {
-			opf.WriteString(` properties="` + it.props + `"`)
-		}
-		opf.WriteString("/>\n")
-	}
-	opf.WriteString("</manifest>\n<spine>\n")
-	for _, it := range items {
-		if it.media == "application/xhtml+xml" {
-			opf.WriteString(`<itemref idref="` + it.id + `"/>` + "\n")
-		}
-	}
-	opf.WriteString("</spine>\n</package>\n")
-
 	z := zip.NewWriter(w)
 	// OCF: the mimetype first, stored, with no extra field (CreateRaw, as
 	// CreateHeader would add a data descriptor).
@@ -253,7 +192,7 @@ func Write(w io.Writer, b Book, docs []Doc) error {
 `)); err != nil {
 		return err
 	}
-	if err := put(dir+"package.opf", opf.Bytes()); err != nil {
+	if err := put(dir+"package.opf", b.packageDoc(items)); err != nil {
 		return err
 	}
 	for _, it := range items {
@@ -267,6 +206,79 @@ func Write(w io.Writer, b Book, docs []Doc) error {
 		}
 	}
 	return z.Close()
+}
+
+// item is one file of the EPUB's manifest.
+type item struct {
+	id, href, media, props string
+	data                   []byte
+	doc                    *Doc // a chapter's, compressed, instead of data
+}
+
+// items are the EPUB's files in reading order: the title page, the
+// contents, the stylesheet, the chapters (docs[i] is chapter i's) and the
+// files they show.
+func (b *Book) items(docs []Doc) ([]item, error) {
+	words := b.words()
+	var items []item
+	used := map[string]bool{} // the Files the chapters show
+	var toc []tocChapter
+	for i, c := range b.Chapters {
+		d := docs[i]
+		props := ""
+		if d.SVG {
+			props = "svg"
+		}
+		items = append(items, item{fmt.Sprintf("ch%d", i+1), chapters + c.Slug + ".xhtml", "application/xhtml+xml", props, nil, &docs[i]})
+		toc = append(toc, tocChapter{href: chapters + c.Slug + ".xhtml", title: c.Title, headings: d.Headings})
+		for _, f := range d.Files {
+			used[f] = true
+		}
+	}
+	files := slices.Sorted(maps.Keys(used))
+	for i, f := range files {
+		items = append(items, item{fmt.Sprintf("file%d", i+1), chapters + f, mediaType(f), "", b.Files[f], nil})
+	}
+	front, err := titlePage(*b, words, b.slugs())
+	if err != nil {
+		return nil, err
+	}
+	return append([]item{
+		{"title", titleFile, "application/xhtml+xml", "", front, nil},
+		{"nav", navFile, "application/xhtml+xml", "nav", navPage(*b, words, toc), nil},
+		{"css", cssFile, "text/css", "", stylesheet, nil},
+	}, items...), nil
+}
+
+// packageDoc is the package document (package.opf) of b's items: its
+// metadata, manifest and spine.
+func (b *Book) packageDoc(items []item) []byte {
+	var opf bytes.Buffer
+	opf.WriteString(`<?xml version="1.0" encoding="UTF-8"?>
+<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="book-id" xml:lang="` + attr(b.Lang) + `">
+<metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
+<dc:identifier id="book-id">` + html.EscapeString(b.Identifier) + `</dc:identifier>
+<dc:title>` + html.EscapeString(b.Title) + `</dc:title>
+<dc:language>` + html.EscapeString(b.Lang) + `</dc:language>
+<meta property="dcterms:modified">` + b.Modified.UTC().Format("2006-01-02T15:04:05Z") + `</meta>
+</metadata>
+<manifest>
+`)
+	for _, it := range items {
+		opf.WriteString(`<item id="` + it.id + `" href="` + attr(hrefOf(it.href)) + `" media-type="` + it.media + `"`)
+		if it.props != "" {
+			opf.WriteString(` properties="` + it.props + `"`)
+		}
+		opf.WriteString("/>\n")
+	}
+	opf.WriteString("</manifest>\n<spine>\n")
+	for _, it := range items {
+		if it.media == "application/xhtml+xml" {
+			opf.WriteString(`<itemref idref="` + it.id + `"/>` + "\n")
+		}
+	}
+	opf.WriteString("</spine>\n</package>\n")
+	return opf.Bytes()
 }
 
 // deflate compresses a chapter's document.
