@@ -146,22 +146,7 @@ func (p *parser) entry() *Entry {
 		p.skipBalanced(open, closer)
 		return nil
 	case "string":
-		p.space()
-		at := p.i
-		name := strings.ToLower(p.name("=" + string(closer)))
-		p.space()
-		if name == "" || !p.expect('=', "after the @string name") {
-			p.skipBalanced(open, closer)
-			return nil
-		}
-		v, ok := p.value(closer)
-		if ok {
-			p.strs[name] = v
-		} else {
-			p.e.At(at, "@string %s has no value", name)
-		}
-		p.space()
-		p.expect(closer, "to close the @string")
+		p.stringDef(open, closer)
 		return nil
 	case "":
 		p.e.At(open, "@ with no entry type: expected @TYPE{KEY, ...}")
@@ -189,36 +174,60 @@ func (p *parser) entry() *Entry {
 			p.keyOff = keyOff
 			return e
 		}
-		if !p.expect(',', "between fields") {
+		if !p.expect(',', "between fields") || !p.field(e, closer) {
 			p.skipBalanced(open, closer)
 			return nil
 		}
-		p.space()
-		if p.i < len(p.src) && p.src[p.i] == closer {
-			continue // a comma after the last field
-		}
-		at := p.i
-		field := strings.ToLower(p.name("=," + string(closer)))
-		p.space()
-		if field == "" || !p.expect('=', "after the field name "+field) {
-			p.skipBalanced(open, closer)
-			return nil
-		}
-		v, ok := p.value(closer)
-		if !ok {
-			p.skipBalanced(open, closer)
-			return nil
-		}
-		if _, dup := e.Fields[field]; dup {
-			p.e.At(at, "@%s{%s: field %s given twice", typ, e.Key, field)
-		}
-		if field == "url" || field == "doi" {
-			v = strings.Join(strings.Fields(v), "") // verbatim: a ~ or -- in an address is no TeX
-		} else {
-			v = Text(v)
-		}
-		e.Fields[field] = v
 	}
+}
+
+// stringDef reads the rest of an @string{NAME = VALUE} opened at open.
+func (p *parser) stringDef(open int, closer byte) {
+	p.space()
+	at := p.i
+	name := strings.ToLower(p.name("=" + string(closer)))
+	p.space()
+	if name == "" || !p.expect('=', "after the @string name") {
+		p.skipBalanced(open, closer)
+		return
+	}
+	v, ok := p.value(closer)
+	if ok {
+		p.strs[name] = v
+	} else {
+		p.e.At(at, "@string %s has no value", name)
+	}
+	p.space()
+	p.expect(closer, "to close the @string")
+}
+
+// field reads one NAME = VALUE of entry e after its comma (none after a
+// trailing comma); false when it is malformed.
+func (p *parser) field(e *Entry, closer byte) bool {
+	p.space()
+	if p.i < len(p.src) && p.src[p.i] == closer {
+		return true // a comma after the last field
+	}
+	at := p.i
+	field := strings.ToLower(p.name("=," + string(closer)))
+	p.space()
+	if field == "" || !p.expect('=', "after the field name "+field) {
+		return false
+	}
+	v, ok := p.value(closer)
+	if !ok {
+		return false
+	}
+	if _, dup := e.Fields[field]; dup {
+		p.e.At(at, "@%s{%s: field %s given twice", e.Type, e.Key, field)
+	}
+	if field == "url" || field == "doi" {
+		v = strings.Join(strings.Fields(v), "") // verbatim: a ~ or -- in an address is no TeX
+	} else {
+		v = Text(v)
+	}
+	e.Fields[field] = v
+	return true
 }
 
 // expect consumes c, or reports what was expected where.
