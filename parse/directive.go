@@ -138,105 +138,131 @@ func (d *Doc) parseDirective(n *ast.Directive, source []byte, base Offmap, probe
 			e.At(dir.At["label"], "label %s numbers the experiment's table, but show: none hides it; label a table or a plot of it instead", dir.Label)
 		}
 	case "table":
-		t := &TableDir{}
-		dir.strings(fs, e, map[string]*string{"from": &t.From, "rows": &t.Rows, "cols": &t.Cols,
-			"value": &t.Value, "format": &t.Format, "caption": &t.Caption})
-		dir.require(fs, e, "from", "value")
-		dir.plainText(e, map[string]string{"caption": t.Caption})
-		t.Where = dir.where(fs, e)
-		t.Labels = dir.labels(fs, e)
-		t.Machines = dir.machines(fs, e)
-		if t.Format != "" {
-			checkFormat(t.Format, dir.At["format"], e)
-		}
-		dir.Table = t
+		dir.Table = dir.parseTable(fs, e)
 	case "plot":
-		p := &PlotDir{}
-		var xscale, yscale, kind string
-		dir.strings(fs, e, map[string]*string{"from": &p.From, "x": &p.X, "y": &p.Y, "series": &p.Series,
-			"title": &p.Title, "ref": &p.Ref, "caption": &p.Caption, "xscale": &xscale, "yscale": &yscale, "kind": &kind})
-		dir.plainText(e, map[string]string{"caption": p.Caption, "title": p.Title})
-		switch kind {
-		case "", "line":
-			dir.require(fs, e, "from", "x", "y")
-			if _, has := fs["quantiles"]; has {
-				e.At(dir.At["quantiles"], "quantiles belong to a distribution plot: add kind: cdf")
-			}
-		case "cdf":
-			p.Cdf = true
-			dir.require(fs, e, "from", "quantiles")
-			for _, f := range []string{"x", "y"} {
-				if _, has := fs[f]; has {
-					e.At(dir.At[f], "a cdf plot takes its axes from quantiles (x: the metrics' values, y: the fractions); remove %s", f)
-				}
-			}
-			p.Quantiles = dir.quantiles(fs, e)
-		default:
-			e.At(dir.At["kind"], "kind wants line or cdf, got %q%s", kind, expr.DidYouMean(kind, []string{"line", "cdf"}))
-		}
-		p.XLog = dir.scale("xscale", xscale, e)
-		p.YLog = dir.scale("yscale", yscale, e)
-		p.Where = dir.where(fs, e)
-		p.Labels = dir.labels(fs, e)
-		p.Machines = dir.machines(fs, e)
-		if p.Machines != nil && p.Ref != "" {
-			e.At(dir.At["ref"], "a plot takes ref: or machines:, not both; machines: [%s] draws what ref: %s does, every line labelled with its machine", p.Ref, p.Ref)
-		}
-		dir.Plot = p
+		dir.Plot = dir.parsePlot(fs, e)
 	case "claim":
-		c := &ClaimDir{}
-		if !dir.require(fs, e, "expect") {
+		if dir.Claim = d.parseClaim(dir, fs, e); dir.Claim == nil {
 			return nil
 		}
-		c.Expect, c.Src, c.M = dir.expr(fs["expect"], e)
-		// Without a text, the claim shows its expression as code.
-		text, m := "`"+c.Src+"`", Offmap(func(k int) int { return c.M(k - 1) })
-		if f, ok := fs["text"]; ok {
-			if s, ok := dir.y.scalar("claim", "text", f, e); ok {
-				text, m = s, dir.y.scalarMap(f.val, f.key.Column)
-			}
-		}
-		c.Text = d.parseSub(text, m, "a claim's text", e)
-		if f, ok := fs["basis"]; ok {
-			if v, ok := dir.y.scalar("claim", "basis", f, e); ok {
-				switch v = strings.TrimSpace(v); v {
-				case "measurement":
-				case "rule":
-					c.Basis = v
-				default:
-					e.At(dir.At["basis"], "basis wants measurement or rule, got %q%s", v, expr.DidYouMean(v, []string{"measurement", "rule"}))
-				}
-			}
-		}
-		c.Machines = dir.machines(fs, e)
-		if c.Expect == nil {
-			return nil
-		}
-		dir.Claim = c
 	case "when":
-		w := &WhenDir{}
-		if !dir.require(fs, e, "if", "then") {
+		if dir.When = d.parseWhen(dir, fs, e); dir.When == nil {
 			return nil
 		}
-		w.Cond, w.Src, w.M = dir.expr(fs["if"], e)
-		w.Then = dir.markdown(d, fs["then"], "then", e)
-		if f, ok := fs["else"]; ok {
-			w.Else = dir.markdown(d, f, "else", e)
-			w.HasElse = true
-		} else {
-			w.Else = d.parseSub("", shift(dir.Off), "when", e)
-		}
-		if f, ok := fs["unsure"]; ok {
-			if w.Unsure = dir.markdown(d, f, "unsure", e); w.Unsure == nil {
-				return nil
-			}
-		}
-		if w.Cond == nil || w.Then == nil || w.Else == nil {
-			return nil
-		}
-		dir.When = w
 	}
 	return dir
+}
+
+// parseTable reads a table directive's fields.
+func (dir *Directive) parseTable(fs map[string]field, e *Errs) *TableDir {
+	t := &TableDir{}
+	dir.strings(fs, e, map[string]*string{"from": &t.From, "rows": &t.Rows, "cols": &t.Cols,
+		"value": &t.Value, "format": &t.Format, "caption": &t.Caption})
+	dir.require(fs, e, "from", "value")
+	dir.plainText(e, map[string]string{"caption": t.Caption})
+	t.Where = dir.where(fs, e)
+	t.Labels = dir.labels(fs, e)
+	t.Machines = dir.machines(fs, e)
+	if t.Format != "" {
+		checkFormat(t.Format, dir.At["format"], e)
+	}
+	return t
+}
+
+// parsePlot reads a plot directive's fields.
+func (dir *Directive) parsePlot(fs map[string]field, e *Errs) *PlotDir {
+	p := &PlotDir{}
+	var xscale, yscale, kind string
+	dir.strings(fs, e, map[string]*string{"from": &p.From, "x": &p.X, "y": &p.Y, "series": &p.Series,
+		"title": &p.Title, "ref": &p.Ref, "caption": &p.Caption, "xscale": &xscale, "yscale": &yscale, "kind": &kind})
+	dir.plainText(e, map[string]string{"caption": p.Caption, "title": p.Title})
+	switch kind {
+	case "", "line":
+		dir.require(fs, e, "from", "x", "y")
+		if _, has := fs["quantiles"]; has {
+			e.At(dir.At["quantiles"], "quantiles belong to a distribution plot: add kind: cdf")
+		}
+	case "cdf":
+		p.Cdf = true
+		dir.require(fs, e, "from", "quantiles")
+		for _, f := range []string{"x", "y"} {
+			if _, has := fs[f]; has {
+				e.At(dir.At[f], "a cdf plot takes its axes from quantiles (x: the metrics' values, y: the fractions); remove %s", f)
+			}
+		}
+		p.Quantiles = dir.quantiles(fs, e)
+	default:
+		e.At(dir.At["kind"], "kind wants line or cdf, got %q%s", kind, expr.DidYouMean(kind, []string{"line", "cdf"}))
+	}
+	p.XLog = dir.scale("xscale", xscale, e)
+	p.YLog = dir.scale("yscale", yscale, e)
+	p.Where = dir.where(fs, e)
+	p.Labels = dir.labels(fs, e)
+	p.Machines = dir.machines(fs, e)
+	if p.Machines != nil && p.Ref != "" {
+		e.At(dir.At["ref"], "a plot takes ref: or machines:, not both; machines: [%s] draws what ref: %s does, every line labelled with its machine", p.Ref, p.Ref)
+	}
+	return p
+}
+
+// parseClaim reads a claim directive's fields; nil when it has no
+// expression to decide.
+func (d *Doc) parseClaim(dir *Directive, fs map[string]field, e *Errs) *ClaimDir {
+	c := &ClaimDir{}
+	if !dir.require(fs, e, "expect") {
+		return nil
+	}
+	c.Expect, c.Src, c.M = dir.expr(fs["expect"], e)
+	// Without a text, the claim shows its expression as code.
+	text, m := "`"+c.Src+"`", Offmap(func(k int) int { return c.M(k - 1) })
+	if f, ok := fs["text"]; ok {
+		if s, ok := dir.y.scalar("claim", "text", f, e); ok {
+			text, m = s, dir.y.scalarMap(f.val, f.key.Column)
+		}
+	}
+	c.Text = d.parseSub(text, m, "a claim's text", e)
+	if f, ok := fs["basis"]; ok {
+		if v, ok := dir.y.scalar("claim", "basis", f, e); ok {
+			switch v = strings.TrimSpace(v); v {
+			case "measurement":
+			case "rule":
+				c.Basis = v
+			default:
+				e.At(dir.At["basis"], "basis wants measurement or rule, got %q%s", v, expr.DidYouMean(v, []string{"measurement", "rule"}))
+			}
+		}
+	}
+	c.Machines = dir.machines(fs, e)
+	if c.Expect == nil {
+		return nil
+	}
+	return c
+}
+
+// parseWhen reads a when directive's fields; nil when a branch or its
+// condition does not parse.
+func (d *Doc) parseWhen(dir *Directive, fs map[string]field, e *Errs) *WhenDir {
+	w := &WhenDir{}
+	if !dir.require(fs, e, "if", "then") {
+		return nil
+	}
+	w.Cond, w.Src, w.M = dir.expr(fs["if"], e)
+	w.Then = dir.markdown(d, fs["then"], "then", e)
+	if f, ok := fs["else"]; ok {
+		w.Else = dir.markdown(d, f, "else", e)
+		w.HasElse = true
+	} else {
+		w.Else = d.parseSub("", shift(dir.Off), "when", e)
+	}
+	if f, ok := fs["unsure"]; ok {
+		if w.Unsure = dir.markdown(d, f, "unsure", e); w.Unsure == nil {
+			return nil
+		}
+	}
+	if w.Cond == nil || w.Then == nil || w.Else == nil {
+		return nil
+	}
+	return w
 }
 
 // strings decodes single-valued string fields.
