@@ -100,11 +100,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return usageError(fmt.Sprintf("Hugo not found (%v): install it with `sudo apt-get install hugo` (Debian and Ubuntu; the comparison was set up with 0.111), or pass --hugo PATH", err))
 	}
-	root, err := moduleRoot()
-	if err != nil {
-		return err
-	}
-	set, err := bookSet(filepath.Join(root, "chapters"))
+	root, set, err := moduleBook()
 	if err != nil {
 		return err
 	}
@@ -164,6 +160,14 @@ func bookSet(chapters string) (string, error) {
 		return "", fmt.Errorf("%s names no machine: the benchmark reuses that set's stored result of %s", filepath.Join(chapters, book.ConfigFile), template)
 	}
 	return cfg.Machine, nil
+}
+
+// moduleBook is this module's folder and the result set its book names.
+func moduleBook() (root, set string, err error) {
+	if root, err = moduleRoot(); err == nil {
+		set, err = bookSet(filepath.Join(root, "chapters"))
+	}
+	return root, set, err
 }
 
 // moduleRoot is the folder of this module's go.mod.
@@ -479,11 +483,7 @@ func runGen(args []string, stdout io.Writer) error {
 	if fs.NArg() != 1 || *n < 1 {
 		return usageError("usage: go run ./bench gen [--chapters N] [--seed N] DIR")
 	}
-	root, err := moduleRoot()
-	if err != nil {
-		return err
-	}
-	set, err := bookSet(filepath.Join(root, "chapters"))
+	root, set, err := moduleBook()
 	if err != nil {
 		return err
 	}
