@@ -26,10 +26,11 @@ func Path() (string, error) {
 	return "", errors.New("Chromium is not installed (looked for " + strings.Join(names, ", ") + " on PATH): install chromium (Debian: apt-get install chromium)")
 }
 
-// Start starts the browser at path, headless, with a new profile in the
-// folder profile, and returns the context of its first tab, already
-// open; cancel closes the browser.
-func Start(ctx context.Context, path, profile string) (tab context.Context, cancel context.CancelFunc, err error) {
+// Start readies the browser at path, headless, with a new profile in the
+// folder profile, and returns the context of its first tab; the first
+// action run on tab starts the browser (and must be on tab itself: that
+// action's context owns it). cancel closes the browser.
+func Start(ctx context.Context, path, profile string) (tab context.Context, cancel context.CancelFunc) {
 	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, chromedp.ExecPath(path),
 		chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.Flag("disable-background-networking", true), chromedp.NoFirstRun,
@@ -40,10 +41,5 @@ func Start(ctx context.Context, path, profile string) (tab context.Context, canc
 		cancelTab()
 		cancelAlloc()
 	}
-	// The first action on tab owns the browser: start it here.
-	if err := chromedp.Do(tab, chromedp.Navigate("about:blank")); err != nil {
-		cancel()
-		return nil, nil, err
-	}
-	return tab, cancel, nil
+	return tab, cancel
 }

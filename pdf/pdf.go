@@ -58,18 +58,14 @@ func Print(ctx context.Context, browser, file string) ([]byte, error) {
 	defer os.RemoveAll(profile)
 	ctx, cancel := context.WithTimeout(ctx, Timeout)
 	defer cancel()
-	bctx, cancelBrowser, err := chromium.Start(ctx, browser, profile)
-	if err == nil {
-		defer cancelBrowser()
-	}
+	bctx, cancelBrowser := chromium.Start(ctx, browser, profile)
+	defer cancelBrowser()
 	yes := true
-	if err == nil {
-		err = chromedp.Do(bctx, chromedp.Navigate((&url.URL{Scheme: "file", Path: abs}).String()),
-			chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-				_, err := chromedp.Poll[bool](`document.readyState === "complete"`)(ctx, t)
-				return err
-			}))
-	}
+	err = chromedp.Do(bctx, chromedp.Navigate((&url.URL{Scheme: "file", Path: abs}).String()),
+		chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+			_, err := chromedp.Poll[bool](`document.readyState === "complete"`)(ctx, t)
+			return err
+		}))
 	var res page.PrintToPDFResult
 	if err == nil {
 		res, err = chromedp.Call(bctx, page.PrintToPDF, page.PrintToPDFParams{PrintBackground: &yes, PaperWidth: 8.27, PaperHeight: 11.69,

@@ -23,11 +23,13 @@ func browser(t testing.TB) context.Context {
 		}
 		t.Skip(err)
 	}
-	ctx, cancel, err := chromium.Start(context.Background(), path, t.TempDir())
-	if err != nil {
+	ctx, cancel := chromium.Start(context.Background(), path, t.TempDir())
+	t.Cleanup(cancel)
+	// Start the browser now (on ctx itself: the first action's context
+	// owns the browser).
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
 		t.Fatalf("starting %s: %v", path, err)
 	}
-	t.Cleanup(cancel)
 	return ctx
 }
 

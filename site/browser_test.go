@@ -106,10 +106,7 @@ func browser(t *testing.T) context.Context {
 	t.Helper()
 	path, err := chromium.Path()
 	need(t, "chromium", "apt-get install -y chromium", err == nil)
-	ctx, cancel, err := chromium.Start(context.Background(), path, t.TempDir())
-	if err != nil {
-		t.Fatalf("starting %s: %v", path, err)
-	}
+	ctx, cancel := chromium.Start(context.Background(), path, t.TempDir())
 	t.Cleanup(cancel)
 	err = chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
 		if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
