@@ -33,7 +33,7 @@ func (syntax) Extend(m goldmark.Markdown) {
 	m.Parser().AddOptions(
 		// A citation is tried before goldmark's link (200) at the same '['.
 		parser.WithInlineParsers(util.Prioritized(valueParser{}, 500), util.Prioritized(refParser{}, 500), util.Prioritized(citeParser{}, 199)),
-		parser.WithASTTransformers(util.Prioritized(directiveTransformer{}, 500), util.Prioritized(figureTransformer{}, 500), util.Prioritized(calloutTransformer{}, 550), util.Prioritized(HeadingIDs, 600)),
+		parser.WithASTTransformers(util.Prioritized(directiveTransformer{}, 500), util.Prioritized(figureTransformer{}, 500), util.Prioritized(tableCaptionTransformer{}, 500), util.Prioritized(calloutTransformer{}, 550), util.Prioritized(HeadingIDs, 600)),
 		parser.WithHeadingAttribute(),
 	)
 }

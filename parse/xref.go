@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	gast "github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 
@@ -101,6 +102,10 @@ func (d *Doc) collectXref(n gast.Node, source []byte, m Offmap, e *Errs) {
 		}
 	case *ast.Figure:
 		d.Xref.Labels = append(d.Xref.Labels, Label{Name: n.Label, At: d.Pos(m(n.At))})
+	case *east.Table:
+		if c, ok := n.AttributeString(TableCaption); ok && c.(*ast.TableCaption).Label != "" {
+			d.Xref.Labels = append(d.Xref.Labels, Label{Name: c.(*ast.TableCaption).Label, At: d.Pos(m(c.(*ast.TableCaption).At))})
+		}
 	case *gast.Image:
 		if id, ok := n.AttributeString("id"); ok {
 			if _, fig := n.Parent().(*ast.Figure); !fig {
@@ -230,6 +235,41 @@ func (figureTransformer) Transform(doc *gast.Document, reader text.Reader, pc pa
 		img.RemoveAttributes() // the figure has the id
 		f.AppendChild(f, img)
 		p.Parent().ReplaceChild(p.Parent(), p, f)
+	}
+}
+
+// TableCaption is the attribute of a Markdown table that holds its
+// caption (an *ast.TableCaption).
+const TableCaption = "mb-caption"
+
+// tableCaption matches a table's caption as Quarto writes it: a paragraph
+// right after the table, ": text", with an optional {#tbl-NAME} at its end.
+var tableCaption = regexp.MustCompile(`^:\s+(.*?)(?:\s*\{#(tbl-[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*)\})?\s*$`)
+
+// tableCaptionTransformer gives a Markdown table the caption in the
+// paragraph after it (": text {#tbl-NAME}"), which it takes off the page,
+// so that a table written in Markdown is numbered and referred to as a
+// table directive is.
+type tableCaptionTransformer struct{}
+
+func (tableCaptionTransformer) Transform(doc *gast.Document, reader text.Reader, pc parser.Context) {
+	source := reader.Source()
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		t, ok := n.(*east.Table)
+		if !ok {
+			continue
+		}
+		p, ok := t.NextSibling().(*gast.Paragraph)
+		if !ok || p.Lines().Len() != 1 {
+			continue
+		}
+		line := p.Lines().At(0)
+		m := tableCaption.FindSubmatch(bytes.TrimRight(line.Value(source), "\r\n"))
+		if m == nil {
+			continue
+		}
+		t.SetAttributeString(TableCaption, &ast.TableCaption{Text: string(m[1]), Label: string(m[2]), At: line.Start})
+		doc.RemoveChild(doc, p)
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 
+	"measuredbook/parse"
 	"measuredbook/parse/ast"
 	"measuredbook/view"
 )
@@ -139,15 +140,36 @@ func (r htmlRenderer) renderHeading(w util.BufWriter, source []byte, node gast.N
 // renderTable renders a table as goldmark does, on a site page in a
 // scroll region.
 func (r htmlRenderer) renderTable(w util.BufWriter, source []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
-	if r.h.site == nil {
-		return defaultTable(w, source, node, entering)
+	var caption *ast.TableCaption
+	if c, ok := node.AttributeString(parse.TableCaption); ok {
+		caption = c.(*ast.TableCaption)
 	}
-	if entering {
-		w.WriteString(RegionStart(r.h.page.Words().TableWord))
-		return defaultTable(w, source, node, entering)
+	if !entering {
+		if r.h.site == nil {
+			return defaultTable(w, source, node, entering)
+		}
+		w.WriteString("</table></div>\n")
+		return gast.WalkContinue, nil
 	}
-	w.WriteString("</table></div>\n")
-	return gast.WalkContinue, nil
+	var num number
+	if caption != nil && caption.Label != "" {
+		num = r.h.numberOf(caption.Label)
+		node.SetAttributeString("id", []byte(caption.Label))
+	}
+	if r.h.site != nil {
+		label := r.h.page.Words().TableWord
+		if caption != nil {
+			if label = num.caption(caption.Text); num.text == "" {
+				label = r.h.page.Words().TableWord + ": " + label
+			}
+		}
+		w.WriteString(RegionStart(label))
+	}
+	status, err := defaultTable(w, source, node, entering)
+	if caption != nil {
+		w.WriteString("<caption>" + num.captionHTML(caption.Text) + "</caption>\n")
+	}
+	return status, err
 }
 
 // plainText is the text a reader reads in n, values as their text.

@@ -169,3 +169,11 @@ func (n *Callout) Kind() gast.NodeKind { return KindCallout }
 func (n *Callout) Dump(source []byte, level int) {
 	gast.DumpHelper(n, source, level, map[string]string{"Name": n.Name}, nil)
 }
+
+// TableCaption is a Markdown table's caption, from the ": text
+// {#tbl-NAME}" paragraph after it (Quarto's form): its text, its label
+// ("" for none) and the offset of its line in the source.
+type TableCaption struct {
+	Text, Label string
+	At          int
+}
