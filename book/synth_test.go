@@ -45,9 +45,10 @@ func largeBook(tb testing.TB) (chapters, results string) {
 var (
 	experimentBlock = regexp.MustCompile("(?s)```experiment [^\n]*\n.*?\n```\n")
 	frontMatter     = regexp.MustCompile(`(?s)\A---\n.*?\n---\n`)
-	// labelLine numbers a figure or a table: a copy keeps the reference
-	// to the real chapter's and defines none of its own.
-	labelLine = regexp.MustCompile(`(?m)^label: (fig|tbl)-.*\n`)
+	// labelLine numbers a figure or a table (a directive's label:, or a
+	// Markdown table's {#tbl-…}): a copy keeps the reference to the real
+	// chapter's and defines none of its own.
+	labelLine = regexp.MustCompile(`(?m)^label: (fig|tbl)-.*\n|\s*\{#tbl-[A-Za-z0-9_-]+\}`)
 )
 
 // synthBook writes a book of n chapters into a new folder and returns it:
