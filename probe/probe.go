@@ -65,6 +65,10 @@ type Param struct {
 	// of each combination from a target run time, as go test -benchtime
 	// sizes b.N, and records the count it ran.
 	Sample bool
+	// Max is the largest value an Int param takes (0: none declared): a
+	// chapter asking for more is told so before anything runs, and the
+	// runner's sizing of an Auto count stops there.
+	Max int64
 }
 
 // Auto is the value of a Sample param whose count the runner sizes from
@@ -340,6 +344,9 @@ func Canonical(p Param, v string) (string, error) {
 		n, err := strconv.ParseInt(strings.ReplaceAll(v, "_", ""), 10, 64)
 		if err != nil {
 			return "", fmt.Errorf("param %s wants a whole number, got %q", p.Name, v)
+		}
+		if p.Max > 0 && n > p.Max {
+			return "", fmt.Errorf("param %s takes at most %d, got %d", p.Name, p.Max, n)
 		}
 		return strconv.FormatInt(n, 10), nil
 	case Float:

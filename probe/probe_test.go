@@ -13,11 +13,14 @@ func TestCanonical(t *testing.T) {
 		kind    Kind
 		in, out string
 		choices []string
+		max     int64
 		err     string
 	}{
 		{kind: Int, in: "10_000", out: "10000"},
 		{kind: Int, in: " 0100", out: "100"},
 		{kind: Int, in: "1e4", err: "wants a whole number"},
+		{kind: Int, in: "1_000_000", out: "1000000", max: 1_000_000},
+		{kind: Int, in: "3000000", err: "takes at most 1000000, got 3000000", max: 1_000_000},
 		{kind: Float, in: "0.50", out: "0.5"},
 		{kind: Duration, in: "500us", out: "500µs"},
 		{kind: Duration, in: "0.5ms", out: "500µs"},
@@ -27,7 +30,7 @@ func TestCanonical(t *testing.T) {
 		{kind: String, in: "kqeue", err: "wants one of poll, epoll", choices: []string{"poll", "epoll"}},
 		{kind: String, in: "a/b", err: "without '/'"},
 	} {
-		got, err := Canonical(Param{Name: "p", Kind: tc.kind, Choices: tc.choices}, tc.in)
+		got, err := Canonical(Param{Name: "p", Kind: tc.kind, Choices: tc.choices, Max: tc.max}, tc.in)
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("%s %q: err %v, want %q", tc.kind, tc.in, err, tc.err)

@@ -34,7 +34,7 @@ var fakeProbes = []probe.Probe{
 		Params: []probe.Param{
 			{Name: "api", Kind: probe.String, Default: "epoll", Choices: []string{"select", "poll", "epoll", "kqueue"}, Doc: "readiness API"},
 			{Name: "idle", Kind: probe.Int, Default: "1000", Doc: "idle connections"},
-			{Name: "rounds", Kind: probe.Int, Default: "2000", Doc: "timed rounds"},
+			{Name: "rounds", Kind: probe.Int, Max: 1_000_000, Default: "2000", Doc: "timed rounds"},
 		},
 		Metrics: []probe.Metric{
 			{Name: "round", Unit: probe.Seconds, Better: probe.Lower, Doc: "one readiness round"},

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -360,6 +361,23 @@ func TestMeasureSizesAutoCounts(t *testing.T) {
 		if run["n"] != float64(n) {
 			t.Errorf("a run measured n = %v, the row says %d", run["n"], n)
 		}
+	}
+}
+
+// A count's Max ends its sizing short of the target run time, so that a
+// fast machine is not sized into counts the probe refuses.
+func TestSizingStopsAtTheParamsMax(t *testing.T) {
+	r := runner(t)
+	r.RunTime = 20 * time.Millisecond
+	capped := sized
+	capped.Params = slices.Clone(sized.Params)
+	capped.Params[1].Max = 150 // n × 100 µs = 15 ms < 20 ms
+	rows, _, failed := r.Measure(context.Background(), capped, []probe.Params{{"api": "poll", "n": probe.Auto, "setup": "5"}}, 1, nil)
+	if len(failed) != 0 || len(rows) != 1 {
+		t.Fatalf("rows %v failed %v", rows, failed)
+	}
+	if n := rows[0].Params["n"]; n != "150" {
+		t.Errorf("sized n = %s, want the param's Max, 150", n)
 	}
 }
 

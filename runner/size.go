@@ -32,7 +32,8 @@ const (
 // is what its count adds: the growth of the probe's Run time between the
 // last two runs, scaled to the count, so that the setup a run pays
 // whatever its count (10,000 idle sockets made and closed) is not taken
-// for it. Several Auto params of one probe grow together. The sizing runs
+// for it. Several Auto params of one probe grow together, up to the least
+// of their Max (probe.Param), where the sizing stops. The sizing runs
 // are not kept: they are the combination's warm-up.
 func (r *Runner) size(ctx context.Context, p probe.Probe, c probe.Params) (probe.Params, error) {
 	var auto []string
@@ -47,6 +48,12 @@ func (r *Runner) size(ctx context.Context, p probe.Probe, c probe.Params) (probe
 	target := r.RunTime
 	if target <= 0 {
 		target = DefaultRunTime
+	}
+	limit := maxCount
+	for _, k := range auto {
+		if prm, ok := p.Param(k); ok && prm.Max > 0 {
+			limit = min(limit, int(prm.Max))
+		}
 	}
 	n, prevN := 1, 0
 	var prevT time.Duration
@@ -63,11 +70,11 @@ func (r *Runner) size(ctx context.Context, p probe.Probe, c probe.Params) (probe
 		sample := sampleTime(prevN, prevT, n, t)
 		// The first run cannot tell its sample from its setup: only a
 		// growth between two runs ends the sizing.
-		if prevN > 0 && sample >= target || i == sizingRuns || n >= maxCount {
+		if prevN > 0 && sample >= target || i == sizingRuns || n >= limit {
 			return try, nil
 		}
 		prevN, prevT = n, t
-		n = nextCount(n, sample, target)
+		n = min(nextCount(n, sample, target), limit)
 	}
 }
 

@@ -43,9 +43,8 @@ func Of(p probe.Probe) string { return For(p, runtime.GOOS, runtime.GOARCH) }
 // Doc and Optional field of a composite literal replaced by "", and so is
 // the value of every package-level constant or variable that such a field
 // refers to (a shared method text such as blocking's emptyMethod), and
-// without the fields that say only how the build reads a figure
-// (readingKeys). Layout
-// does not count either (the file is printed as gofmt would). A file that
+// without the fields that never change what a run does (readingKeys).
+// Layout does not count either (the file is printed as gofmt would). A file that
 // does not parse is hashed as it is.
 func For(p probe.Probe, goos, goarch string) string {
 	h := sha256.New()
@@ -112,11 +111,12 @@ func builds(src fs.FS, name, goos, goarch string) bool {
 // docKeys are the composite-literal fields whose values are words, not code.
 var docKeys = map[string]bool{"Doc": true, "Optional": true}
 
-// readingKeys are the composite-literal fields that say how a figure is
-// read by the build (probe.Metric's Resolution, Quantile, Samples, Of),
-// never what a run does: a
-// build applies them to stored results anew, so they are left out whole.
-var readingKeys = map[string]bool{"Resolution": true, "Quantile": true, "Samples": true, "Of": true}
+// readingKeys are the composite-literal fields that never change what a
+// run does: how the build reads a figure (probe.Metric's Resolution,
+// Quantile, Samples, Of), which a build applies to stored results anew,
+// and the bound of a param (probe.Param's Max), which only refuses values
+// no stored run can have used. They are left out whole.
+var readingKeys = map[string]bool{"Resolution": true, "Quantile": true, "Samples": true, "Of": true, "Max": true}
 
 // codeOf is a Go file as For sees it: printed without comments and with the
 // words of docKeys fields and of the declarations they name blanked. The

@@ -78,8 +78,8 @@ vcsw_process also counts the Go runtime's own threads (sysmon, idle Ms). FreeBSD
 does; macOS has none (its getrusage counts the whole process), so there vcsw_thread is left out of the run
 and only vcsw_process is reported.`,
 	Params: []probe.Param{
-		{Name: "reads", Kind: probe.Int, Sample: true, Default: "2000", Doc: "timed 1-byte blocking reads per path (raw and through Go), all with data already waiting"},
-		{Name: "warmup", Kind: probe.Int, Sample: true, Default: "500", Doc: "untimed write+read pairs before the timed reads"},
+		{Name: "reads", Kind: probe.Int, Sample: true, Max: maxReads, Default: "2000", Doc: "timed 1-byte blocking reads per path (raw and through Go), all with data already waiting"},
+		{Name: "warmup", Kind: probe.Int, Sample: true, Max: maxWarmup, Default: "500", Doc: "untimed write+read pairs before the timed reads"},
 	},
 	Metrics: []probe.Metric{
 		{Name: "read", Unit: probe.Seconds, Better: probe.Lower, Doc: "time per read(2) that found its byte waiting, through the bare trap (RawSyscall): the kernel's price"},

@@ -60,7 +60,7 @@ the calls. FreeBSD has RUSAGE_THREAD as Linux does; macOS has none (its getrusag
 so there vcsw_thread, vcsw_writer and vcsw_pair are left out of the run and only vcsw_process is reported.`,
 	Params: []probe.Param{
 		{Name: "delay", Kind: probe.Duration, Default: "500us", Doc: "how long after the reader's start stamp the writer writes the byte"},
-		{Name: "calls", Kind: probe.Int, Sample: true, Default: "200", Doc: "blocking reads, each woken by the one persistent writer thread"},
+		{Name: "calls", Kind: probe.Int, Sample: true, Max: maxCalls, Default: "200", Doc: "blocking reads, each woken by the one persistent writer thread"},
 	},
 	Metrics: []probe.Metric{
 		{Name: "read", Unit: probe.Seconds, Better: probe.Lower, Doc: "median time per blocking read, from the reader's start stamp to its return with the byte (delay and wake-up included)"},

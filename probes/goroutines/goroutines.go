@@ -51,7 +51,7 @@ grows), a sudog on the channel's wait queue and the closure it was started with;
 no C equivalent: the nearest is a heap-allocated continuation per connection in an event loop. Linux only
 (/proc/self/statm); elsewhere the probe's result is "not available", with that reason.`,
 	Params: []probe.Param{
-		{Name: "goroutines", Kind: probe.Int, Default: "2000", Doc: "parked goroutines to create (the book: 2,000 and 100,000)"},
+		{Name: "goroutines", Kind: probe.Int, Max: 1_000_000, Default: "2000", Doc: "parked goroutines to create (the book: 2,000 and 100,000)"},
 	},
 	Metrics: []probe.Metric{
 		{Name: "rss_added", Unit: probe.Bytes, Better: probe.Lower, Doc: "RSS after minus RSS before"},
@@ -76,8 +76,8 @@ through futex, and the pair may end up on two threads; vcsw shows how often the 
 measures the runtime's default. The parked goroutines are not visited by either path: a channel wakes exactly
 the goroutine on its wait queue. There is no C equivalent; the nearest is swapcontext between two user contexts.`,
 	Params: []probe.Param{
-		{Name: "parked", Kind: probe.Int, Default: "0", Doc: "goroutines parked beside the pair (the book sweeps up to 100,000)"},
-		{Name: "handoffs", Kind: probe.Int, Sample: true, Default: "100000", Doc: "iterations of the pair, two hand-offs each"},
+		{Name: "parked", Kind: probe.Int, Max: 1_000_000, Default: "0", Doc: "goroutines parked beside the pair (the book sweeps up to 100,000)"},
+		{Name: "handoffs", Kind: probe.Int, Sample: true, Max: 100_000_000, Default: "100000", Doc: "iterations of the pair, two hand-offs each"},
 		{Name: "procs", Kind: probe.Int, Default: "1", Doc: "GOMAXPROCS during the run; 0 leaves the runtime's default (the CPU count)"},
 	},
 	Metrics: []probe.Metric{

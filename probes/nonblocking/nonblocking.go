@@ -61,8 +61,8 @@ What Go adds: nothing to read; to read_go the runtime's entersyscall/exitsyscall
 EAGAIN into a preallocated error value (no allocation); the goroutine is locked to its thread and the GC
 is off.`,
 	Params: []probe.Param{
-		{Name: "calls", Kind: probe.Int, Sample: true, Default: "1000", Doc: "timed non-blocking reads on the empty socket, per path (raw and through Go)"},
-		{Name: "warmup", Kind: probe.Int, Sample: true, Default: "500", Doc: "untimed reads before the timed ones"},
+		{Name: "calls", Kind: probe.Int, Sample: true, Max: maxEagainCalls, Default: "1000", Doc: "timed non-blocking reads on the empty socket, per path (raw and through Go)"},
+		{Name: "warmup", Kind: probe.Int, Sample: true, Max: maxEagainCalls, Default: "500", Doc: "untimed reads before the timed ones"},
 	},
 	Metrics: []probe.Metric{
 		{Name: "ret", Unit: probe.Count, Doc: "read's return value on the empty socket (-1)"},

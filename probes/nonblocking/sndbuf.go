@@ -42,7 +42,7 @@ descriptors, not net.Conn (whose writes would park the goroutine in the netpolle
 	Params: []probe.Param{
 		{Name: "kind", Kind: probe.String, Default: "unix", Choices: []string{"unix", "tcp"},
 			Doc: "unix: an AF_UNIX stream socketpair; tcp: a TCP connection over 127.0.0.1"},
-		{Name: "write", Kind: probe.Int, Default: "1", Doc: "bytes per write call (the book also uses 65536)"},
+		{Name: "write", Kind: probe.Int, Max: maxWriteSize, Default: "1", Doc: "bytes per write call (the book also uses 65536)"},
 	},
 	Metrics: []probe.Metric{
 		{Name: "bytes", Unit: probe.Bytes, Doc: "bytes the socket accepted before write failed with EAGAIN"},

@@ -47,7 +47,7 @@ func waitParams(delay, calls string) []probe.Param {
 		{Name: "mode", Kind: probe.String, Default: "busy", Choices: []string{"busy", "block"},
 			Doc: "busy: poll a non-blocking read until it returns the byte; block: one blocking read"},
 		{Name: "delay", Kind: probe.Duration, Default: delay, Doc: "how long after the reader starts waiting the writer writes the byte"},
-		{Name: "calls", Kind: probe.Int, Sample: true, Default: calls, Doc: "timed waits, one byte each"},
+		{Name: "calls", Kind: probe.Int, Sample: true, Max: maxWaitCalls, Default: calls, Doc: "timed waits, one byte each"},
 	}
 }
 

@@ -96,9 +96,9 @@ the one it has: asked for the other, the probe's result is "kqueue is not availa
 	Params: []probe.Param{
 		{Name: "api", Kind: probe.String, Default: "poll", Choices: apis,
 			Doc: "readiness API: select, poll, epoll (Linux) or kqueue (macOS, FreeBSD)"},
-		{Name: "idle", Kind: probe.Int, Default: "1000",
+		{Name: "idle", Kind: probe.Int, Max: maxIdle, Default: "1000",
 			Doc: "idle sockets watched besides the active one: watched descriptors, both ends of ceil(idle/2) socketpairs (not connections)"},
-		{Name: "rounds", Kind: probe.Int, Sample: true, Default: "2000",
+		{Name: "rounds", Kind: probe.Int, Sample: true, Max: maxRounds, Default: "2000",
 			Doc: "timed rounds (write 1 byte, wait, read it), after 50 warm-up rounds"},
 		{Name: "active", Kind: probe.String, Default: "last", Choices: []string{"last", "first"},
 			Doc: "where the active socket sits: last (created after the idle ones, highest fd, end of the poll array) or first"},
@@ -136,7 +136,7 @@ the runtime's syscall wrappers: the waits are plain epoll_wait/kevent calls on a
 	Params: []probe.Param{
 		{Name: "mode", Kind: probe.String, Default: "edge", Choices: []string{"edge", "level"},
 			Doc: "edge (EPOLLET / EV_CLEAR) or level (the default of both APIs)"},
-		{Name: "sent", Kind: probe.Int, Default: "100",
+		{Name: "sent", Kind: probe.Int, Max: maxSent, Default: "100",
 			Doc: "bytes written before the first wait (1 to 65536)"},
 		{Name: "readsize", Kind: probe.Int, Default: "30",
 			Doc: "bytes read after the first notification, with one read()"},

@@ -54,7 +54,7 @@ call costs that avoids the kernel.
 Linux only: elsewhere the probe's result is "not available" (on macOS Go's raw getpid path goes through
 libc, so there is no bare trap to time).`,
 	Params: []probe.Param{
-		{Name: "calls", Kind: probe.Int, Sample: true, Default: "200000", Doc: "timed calls of each kind"},
+		{Name: "calls", Kind: probe.Int, Sample: true, Max: maxCalls, Default: "200000", Doc: "timed calls of each kind"},
 	},
 	Metrics: []probe.Metric{
 		{Name: "syscall", Unit: probe.Seconds, Better: probe.Lower, Doc: "getpid through unix.Syscall (with entersyscall/exitsyscall)"},

@@ -93,7 +93,7 @@ enforced for root or with CAP_SYS_RESOURCE/CAP_SYS_ADMIN, so it is no candidate 
 is go-max-threads; ENOMEM, Go's own out-of-memory or a SIGKILL from someone else (the OOM killer) is memory; a
 grandchild killed at the time limit is time-limit (threads then holds how far it got).`,
 	Params: []probe.Param{
-		{Name: "cap", Kind: probe.Int, Default: "20000", Doc: "stop after this many parked threads (the book's loop runs to 20,000)"},
+		{Name: "cap", Kind: probe.Int, Max: 100_000, Default: "20000", Doc: "stop after this many parked threads (the book's loop runs to 20,000)"},
 		{Name: "pids_limit", Kind: probe.Int, Default: "0", Doc: "if above 0, run the grandchild alone in a new pids cgroup with this pids.max, as a container would (needs root and a pids controller); 0 runs it in the probe's own cgroup"},
 	},
 	Metrics: []probe.Metric{
@@ -138,7 +138,7 @@ memory plus the new stack mappings. In a binary without cgo the runtime makes it
 16 KiB g0 stack from the Go heap (pthreads = 0): there is no stack mapping to read, so stack_rss and
 runtime_rss are absent and rss_per_thread is all there is.`,
 	Params: []probe.Param{
-		{Name: "threads", Kind: probe.Int, Default: "2000", Doc: "parked threads to create (the book: 2,000)"},
+		{Name: "threads", Kind: probe.Int, Max: 20_000, Default: "2000", Doc: "parked threads to create (the book: 2,000)"},
 	},
 	Metrics: []probe.Metric{
 		{Name: "rss_added", Unit: probe.Bytes, Better: probe.Lower, Doc: "RSS after minus RSS before"},
@@ -185,8 +185,8 @@ futexes hash into a table of its own, sized from the CPU count (16 slots on 2 CP
 hash chains with the two active words and every wait and wake walks them; futex_slots=4096 or 0 (the global
 hash) tests that.`,
 	Params: []probe.Param{
-		{Name: "sleeping", Kind: probe.Int, Default: "0", Doc: "parked threads sleeping beside the pair (the book sweeps 0, 100, 1,000, 4,000)"},
-		{Name: "handoffs", Kind: probe.Int, Sample: true, Default: "100000", Doc: "turns each of the two threads takes (2 × handoffs hand-offs in all)"},
+		{Name: "sleeping", Kind: probe.Int, Max: 20_000, Default: "0", Doc: "parked threads sleeping beside the pair (the book sweeps 0, 100, 1,000, 4,000)"},
+		{Name: "handoffs", Kind: probe.Int, Sample: true, Max: 10_000_000, Default: "100000", Doc: "turns each of the two threads takes (2 × handoffs hand-offs in all)"},
 		{Name: "futex_slots", Kind: probe.Int, Default: "-1", Doc: "the process's private futex hash size, set with prctl(PR_FUTEX_HASH) before the threads are made: -1 leaves the kernel's choice, 0 uses the global hash, a power of two sizes the private one (Linux 6.16+)"},
 		{Name: "cpus", Kind: probe.String, Default: "same", Choices: []string{"same", "apart", "any"}, Doc: "where the pair runs: both pinned to CPU 0 (same, the default: one switch per hand-off), pinned to CPUs 0 and 1 (apart), or unpinned (any)"},
 	},
