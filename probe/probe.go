@@ -131,6 +131,23 @@ func WithKept(ctx context.Context) (context.Context, Kept) {
 	return context.WithValue(ctx, keptKey{}, k), k
 }
 
+type ownProcessKey struct{}
+
+// InOwnProcess marks ctx as a run's in a process of its own that ends when
+// the run returns (the runner's child).
+func InOwnProcess(ctx context.Context) context.Context {
+	return context.WithValue(ctx, ownProcessKey{}, true)
+}
+
+// OwnProcess reports whether the run of ctx ends with its process, so that
+// what it made may be left to the process's end: the kernel reclaims
+// 4,000 parked threads at once, where waking each to exit through the Go
+// scheduler takes seconds. A test calling Run must undo what it made.
+func OwnProcess(ctx context.Context) bool {
+	own, _ := ctx.Value(ownProcessKey{}).(bool)
+	return own
+}
+
 // Keep hands the runner a run's per-call values of the distribution name
 // (a metric's Of), so that its quantiles are taken from every run's values
 // pooled rather than one run's. Outside a run (a test calling Run) it does

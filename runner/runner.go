@@ -427,7 +427,7 @@ func Child(args []string, all []probe.Probe, stdout, stderr io.Writer) int {
 		return 2
 	}
 	var out childOutput
-	ctx, kept := probe.WithKept(context.Background())
+	ctx, kept := probe.WithKept(probe.InOwnProcess(context.Background()))
 	start := time.Now()
 	out.Values, err = p.Run(ctx, params)
 	elapsed := time.Since(start)

@@ -72,6 +72,15 @@ var sized = probe.Probe{Spec: probe.Spec{Name: "sized", Params: []probe.Param{{N
 		return probe.Values{"n": float64(p.Int("n"))}, nil
 	}}
 
+// own reports whether its run has a process of its own (probe.OwnProcess).
+var own = probe.Probe{Spec: probe.Spec{Name: "own", Metrics: []probe.Metric{{Name: "own", Unit: probe.Count}}},
+	Run: func(ctx context.Context, _ probe.Params) (probe.Values, error) {
+		if probe.OwnProcess(ctx) {
+			return probe.Values{"own": 1}, nil
+		}
+		return probe.Values{"own": 0}, nil
+	}}
+
 // keeps keeps n values of its distribution "w" per run, and claims one it
 // has no metric for when n is 0.
 var keeps = probe.Probe{Spec: probe.Spec{Name: "keeps", Params: []probe.Param{{Name: "n", Kind: probe.Int, Default: "3"}},
@@ -194,7 +203,7 @@ const parentEnv = "RUNNER_TEST_PARENT"
 
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == ChildVerb {
-		os.Exit(Child(os.Args[2:], append(append(fakes, faulty...), family, helped, sized, keeps), os.Stdout, os.Stderr))
+		os.Exit(Child(os.Args[2:], append(append(fakes, faulty...), family, helped, sized, keeps, own), os.Stdout, os.Stderr))
 	}
 	if os.Getenv(parentEnv) != "" {
 		r, err := New()
@@ -361,6 +370,18 @@ func TestMeasureSizesAutoCounts(t *testing.T) {
 		if run["n"] != float64(n) {
 			t.Errorf("a run measured n = %v, the row says %d", run["n"], n)
 		}
+	}
+}
+
+// A run in the runner's child may leave what it made to the process's end;
+// a run called in-process may not.
+func TestTheChildsRunOwnsItsProcess(t *testing.T) {
+	v, err := runner(t).Run(context.Background(), own, probe.Params{})
+	if err != nil || v["own"] != 1 {
+		t.Errorf("in the child: %v, %v; want own 1", v, err)
+	}
+	if v, _ := own.Run(context.Background(), probe.Params{}); v["own"] != 0 {
+		t.Errorf("in-process: own %v, want 0", v["own"])
 	}
 }
 

@@ -159,7 +159,7 @@ func runHandoff(ctx context.Context, p probe.Params) (probe.Values, error) {
 		if s, err = startSleepers(sleeping, 20*time.Second); err != nil {
 			return nil, err
 		}
-		defer s.stop()
+		defer s.release(ctx)
 	}
 	pp := &pingPong{start: make(chan struct{}), warm: min(max(n/10, 1), 1000), n: n}
 	pp.ready.Add(2)

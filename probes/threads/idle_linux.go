@@ -42,7 +42,7 @@ func runIdleRSS(ctx context.Context, p probe.Params) (probe.Values, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer s.stop()
+	defer s.release(ctx)
 	ks1, err := kernelStack()
 	if err != nil {
 		return nil, err

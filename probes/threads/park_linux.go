@@ -2,6 +2,7 @@ package threads
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"runtime"
@@ -12,6 +13,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"measuredbook/probe"
 )
 
 // futex(2) operations; x/sys/unix has the syscall number but not these.
@@ -130,6 +133,14 @@ func threadsInFutex(lo, hi uintptr) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// release stops the sleepers unless the run's process ends with it
+// (probe.OwnProcess), which ends their threads at once.
+func (s *sleepers) release(ctx context.Context) {
+	if !probe.OwnProcess(ctx) {
+		s.stop()
+	}
 }
 
 // stop wakes every sleeper and waits until all have returned (and so, being
