@@ -518,87 +518,110 @@ func (r *Runner) Measure(ctx context.Context, p probe.Probe, combos []probe.Para
 // before its first run (see size), and its row's params are the counts
 // it ran with.
 func (r *Runner) MeasureUntil(ctx context.Context, p probe.Probe, combos []probe.Params, more func(round int, rows []dataset.Row) (bool, int), progress func(done, total int, params probe.Params)) (rows []dataset.Row, unavailable []dataset.Unavailable, failed []*RunError) {
-	rows = make([]dataset.Row, len(combos))
-	for i, c := range combos {
-		rows[i].Params = c
-	}
-	combos = slices.Clone(combos)
-	bad := make([]*RunError, len(combos))
-	gone := make([]string, len(combos)) // why a combination cannot be measured here
-	done := 0
-	live := func() []dataset.Row {
-		var out []dataset.Row
-		for i := range rows {
-			if bad[i] == nil && gone[i] == "" {
-				out = append(out, rows[i])
-			}
-		}
-		return out
-	}
+	m := newMeasurement(p, combos)
 	for round := 0; ctx.Err() == nil; round++ {
-		again, rounds := more(round, live())
+		again, rounds := more(round, m.live())
 		if !again {
 			break
 		}
 		total := max(rounds, round+1) * len(combos)
-		done = round * len(combos)
-		for i, c := range combos {
-			done++
-			if bad[i] != nil || gone[i] != "" || ctx.Err() != nil {
+		for i := range m.combos {
+			if m.bad[i] != nil || m.gone[i] != "" || ctx.Err() != nil {
 				continue
 			}
 			if progress != nil {
-				progress(done, total, c)
+				progress(round*len(combos)+i+1, total, m.combos[i])
 			}
-			var err error
-			if round == 0 {
-				if c, err = r.size(ctx, p, c); err == nil {
-					combos[i], rows[i].Params = c, c
-				}
-			}
-			var out *childOutput
-			if err == nil {
-				out, err = r.run(ctx, p, c)
-			}
-			if reason, ok := Unavailable(err); ok {
-				gone[i] = reason
-				continue
-			}
-			if err != nil {
-				var re *RunError
-				if !errors.As(err, &re) {
-					re = &RunError{Probe: p.Name, Params: c, Cause: err.Error()}
-				}
-				bad[i] = re
-				continue
-			}
-			rows[i].Runs = append(rows[i].Runs, out.Values)
-			for name, xs := range out.Kept {
-				if rows[i].Kept == nil {
-					rows[i].Kept = probe.Kept{}
-				}
-				rows[i].Kept[name] = append(rows[i].Kept[name], xs...)
-			}
+			m.run(ctx, r, i, round == 0)
 		}
-		if len(live()) == 0 {
+		if len(m.live()) == 0 {
 			break
 		}
 	}
-	var ok []dataset.Row
-	for i := range rows {
-		if bad[i] != nil {
-			failed = append(failed, bad[i])
-			continue
+	return m.results(ctx)
+}
+
+// measurement is MeasureUntil's state: a row per combination, and why a
+// combination left the rounds (a failed run, or the machine cannot
+// measure it).
+type measurement struct {
+	p      probe.Probe
+	combos []probe.Params // as sized
+	rows   []dataset.Row
+	bad    []*RunError
+	gone   []string // why a combination cannot be measured here
+}
+
+func newMeasurement(p probe.Probe, combos []probe.Params) *measurement {
+	m := &measurement{p: p, combos: slices.Clone(combos), rows: make([]dataset.Row, len(combos)),
+		bad: make([]*RunError, len(combos)), gone: make([]string, len(combos))}
+	for i, c := range combos {
+		m.rows[i].Params = c
+	}
+	return m
+}
+
+// live is the rows of the combinations still being measured.
+func (m *measurement) live() []dataset.Row {
+	var out []dataset.Row
+	for i := range m.rows {
+		if m.bad[i] == nil && m.gone[i] == "" {
+			out = append(out, m.rows[i])
 		}
-		if gone[i] != "" {
-			unavailable = append(unavailable, dataset.Unavailable{Params: rows[i].Params, Reason: gone[i]})
-			continue
+	}
+	return out
+}
+
+// run does one run of combination i, sized first when first, and adds its
+// values to the row, or records why the combination leaves.
+func (m *measurement) run(ctx context.Context, r *Runner, i int, first bool) {
+	c := m.combos[i]
+	var err error
+	if first {
+		if c, err = r.size(ctx, m.p, c); err == nil {
+			m.combos[i], m.rows[i].Params = c, c
 		}
-		if ctx.Err() != nil {
-			failed = append(failed, &RunError{Probe: p.Name, Params: rows[i].Params, Cause: "interrupted", Err: ctx.Err()})
-			continue
+	}
+	var out *childOutput
+	if err == nil {
+		out, err = r.run(ctx, m.p, c)
+	}
+	if reason, ok := Unavailable(err); ok {
+		m.gone[i] = reason
+		return
+	}
+	if err != nil {
+		var re *RunError
+		if !errors.As(err, &re) {
+			re = &RunError{Probe: m.p.Name, Params: c, Cause: err.Error()}
 		}
-		ok = append(ok, rows[i])
+		m.bad[i] = re
+		return
+	}
+	row := &m.rows[i]
+	row.Runs = append(row.Runs, out.Values)
+	for name, xs := range out.Kept {
+		if row.Kept == nil {
+			row.Kept = probe.Kept{}
+		}
+		row.Kept[name] = append(row.Kept[name], xs...)
+	}
+}
+
+// results sorts the rows into those measured, those the machine cannot
+// measure and those that failed (all of them when ctx was interrupted).
+func (m *measurement) results(ctx context.Context) (ok []dataset.Row, unavailable []dataset.Unavailable, failed []*RunError) {
+	for i, row := range m.rows {
+		switch {
+		case m.bad[i] != nil:
+			failed = append(failed, m.bad[i])
+		case m.gone[i] != "":
+			unavailable = append(unavailable, dataset.Unavailable{Params: row.Params, Reason: m.gone[i]})
+		case ctx.Err() != nil:
+			failed = append(failed, &RunError{Probe: m.p.Name, Params: row.Params, Cause: "interrupted", Err: ctx.Err()})
+		default:
+			ok = append(ok, row)
+		}
 	}
 	return ok, unavailable, failed
 }
