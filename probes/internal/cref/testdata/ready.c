@@ -1,6 +1,12 @@
 /* A blocking read(2) of 1 byte when the byte is already waiting: a
  * 2,000-byte prefilled AF_UNIX stream socketpair read 1 byte at a time.
- * Prints the nanoseconds per read (CLOCK_MONOTONIC around the reads). */
+ * Prints the nanoseconds per read (CLOCK_MONOTONIC around the reads).
+ * With any argument a second thread is started first and left asleep, so
+ * that the process shares its file table as a Go process always does
+ * (the kernel's fdget then takes a reference on the file at every call). */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/socket.h>
@@ -9,13 +15,26 @@
 
 enum { READS = 2000, WARMUP = 500 };
 
+static void *sleeper(void *arg) {
+	(void)arg;
+	for (;;) pause();
+	return NULL;
+}
+
 static long long now(void) {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+	(void)argv;
+	pthread_t t;
+	if (argc > 1 && pthread_create(&t, NULL, sleeper, NULL) != 0) { perror("pthread_create"); return 1; }
+	/* With a second argument the reading thread then takes a file table of
+	 * its own again (unshare(2)): what is left of the difference is not the
+	 * shared table's. */
+	if (argc > 2 && unshare(CLONE_FILES) != 0) { perror("unshare"); return 1; }
 	int sv[2];
 	char buf[READS], one;
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0) { perror("socketpair"); return 1; }
