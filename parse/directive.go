@@ -449,33 +449,17 @@ func checkFormat(format string, off int, e *Errs) {
 // exists, every param exists and every value has the param's type.
 func (d *Doc) parseExperiment(dir *Directive, fs map[string]field, probes []probe.Probe, e *Errs) *Experiment {
 	x := &Experiment{ID: dir.Node.Arg, Pos: d.f.pos(dir.Off), Show: "table", Sweep: map[string][]string{}}
-	ok := true
 	if x.ID == "" {
 		e.At(dir.Off, "experiment needs an id after the fence: ```experiment ID")
 		return nil
 	}
+	ok := true
 	if !idRE.MatchString(x.ID) {
 		e.At(dir.ArgOff, "experiment id %q: use letters, digits and _ (dots separate words)", x.ID)
 		ok = false
 	}
-	x.Probe = x.ID
-	probeOff := dir.ArgOff
-	if f, has := fs["probe"]; has {
-		if v, good := dir.y.scalar("experiment", "probe", f, e); good {
-			x.Probe = strings.TrimSpace(v)
-			probeOff = dir.At["probe"]
-		}
-	}
-	var names []string
-	var p *probe.Probe
-	for i := range probes {
-		names = append(names, probes[i].Name)
-		if probes[i].Name == x.Probe {
-			p = &probes[i]
-		}
-	}
+	p := dir.findProbe(x, fs, probes, e)
 	if p == nil {
-		e.At(probeOff, "unknown probe %q%s", x.Probe, expr.DidYouMean(x.Probe, names))
 		return nil
 	}
 	x.Spec = p.Spec
@@ -494,6 +478,53 @@ func (d *Doc) parseExperiment(dir *Directive, fs map[string]field, probes []prob
 	if !dir.parseRuns(x, fs, e) {
 		ok = false
 	}
+	if !dir.parseShown(x, fs, e) {
+		ok = false
+	}
+	if f, has := fs["timeout"]; has {
+		if v, good := dir.y.scalar("experiment", "timeout", f, e); good {
+			t, err := ParseDuration("timeout", v, "60s")
+			if err != nil {
+				e.At(dir.At["timeout"], "%v", err)
+				ok = false
+			}
+			x.Timeout = t
+		}
+	}
+	if !ok || !dir.checkBounds(x, sweep, e) {
+		return nil
+	}
+	x.Combos = dataset.Combos(x.Order, x.Sweep)
+	dir.CheckLabels(x.Labels, x, e)
+	return x
+}
+
+// findProbe is the probe an experiment runs: the one its probe: field
+// names, or by default the one named as its id. Nil when there is none.
+func (dir *Directive) findProbe(x *Experiment, fs map[string]field, probes []probe.Probe, e *Errs) *probe.Probe {
+	x.Probe = x.ID
+	off := dir.ArgOff
+	if f, has := fs["probe"]; has {
+		if v, good := dir.y.scalar("experiment", "probe", f, e); good {
+			x.Probe = strings.TrimSpace(v)
+			off = dir.At["probe"]
+		}
+	}
+	var names []string
+	for i := range probes {
+		if probes[i].Name == x.Probe {
+			return &probes[i]
+		}
+		names = append(names, probes[i].Name)
+	}
+	e.At(off, "unknown probe %q%s", x.Probe, expr.DidYouMean(x.Probe, names))
+	return nil
+}
+
+// parseShown reads how an experiment's own table is shown: show (table
+// or none), its caption and its labels.
+func (dir *Directive) parseShown(x *Experiment, fs map[string]field, e *Errs) bool {
+	ok := true
 	if f, has := fs["show"]; has {
 		if v, good := dir.y.scalar("experiment", "show", f, e); good {
 			switch v = strings.TrimSpace(v); v {
@@ -512,32 +543,22 @@ func (d *Doc) parseExperiment(dir *Directive, fs map[string]field, probes []prob
 		}
 	}
 	x.Labels = dir.labels(fs, e)
-	if f, has := fs["timeout"]; has {
-		if v, good := dir.y.scalar("experiment", "timeout", f, e); good {
-			t, err := ParseDuration("timeout", v, "60s")
-			if err != nil {
-				e.At(dir.At["timeout"], "%v", err)
-				ok = false
-			}
-			x.Timeout = t
-		}
+	return ok
+}
+
+// checkBounds reports an experiment that asks too much of a build: more
+// combinations, or more runs of each, than one experiment may.
+func (dir *Directive) checkBounds(x *Experiment, sweep *probe.Sweep, e *Errs) bool {
+	ok := true
+	if err := sweep.CheckSize(); err != nil {
+		e.At(dir.ArgOff, "experiment %s: %v", x.ID, err)
+		ok = false
 	}
-	if ok {
-		if err := sweep.CheckSize(); err != nil {
-			e.At(dir.ArgOff, "experiment %s: %v", x.ID, err)
-			ok = false
-		}
-		if x.Runs > probe.MaxRuns {
-			e.At(dir.At["runs"], "runs is %d, more than the %d runs per combination an experiment may ask", x.Runs, probe.MaxRuns)
-			ok = false
-		}
+	if x.Runs > probe.MaxRuns {
+		e.At(dir.At["runs"], "runs is %d, more than the %d runs per combination an experiment may ask", x.Runs, probe.MaxRuns)
+		ok = false
 	}
-	if !ok {
-		return nil
-	}
-	x.Combos = dataset.Combos(x.Order, x.Sweep)
-	dir.CheckLabels(x.Labels, x, e)
-	return x
+	return ok
 }
 
 // MaxDuration bounds a timeout or a budget: a longer one is a slip
