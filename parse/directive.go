@@ -221,15 +221,13 @@ func (d *Doc) parseClaim(dir *Directive, fs map[string]field, e *Errs) *ClaimDir
 		}
 	}
 	c.Text = d.parseSub(text, m, "a claim's text", e)
-	if f, ok := fs["basis"]; ok {
-		if v, ok := dir.y.scalar("claim", "basis", f, e); ok {
-			switch v = strings.TrimSpace(v); v {
-			case "measurement":
-			case "rule":
-				c.Basis = v
-			default:
-				e.At(dir.At["basis"], "basis wants measurement or rule, got %q%s", v, expr.DidYouMean(v, []string{"measurement", "rule"}))
-			}
+	if v, good := dir.value(fs, "basis", e); good {
+		switch v = strings.TrimSpace(v); v {
+		case "measurement":
+		case "rule":
+			c.Basis = v
+		default:
+			e.At(dir.At["basis"], "basis wants measurement or rule, got %q%s", v, expr.DidYouMean(v, []string{"measurement", "rule"}))
 		}
 	}
 	c.Machines = dir.machines(fs, e)
@@ -265,13 +263,21 @@ func (d *Doc) parseWhen(dir *Directive, fs map[string]field, e *Errs) *WhenDir {
 	return w
 }
 
+// value is the single value of the field name, when the directive has
+// it; a field that is not a single value is reported.
+func (dir *Directive) value(fs map[string]field, name string, e *Errs) (string, bool) {
+	f, has := fs[name]
+	if !has {
+		return "", false
+	}
+	return dir.y.scalar(dir.Node.Name, name, f, e)
+}
+
 // strings decodes single-valued string fields.
 func (dir *Directive) strings(fs map[string]field, e *Errs, dst map[string]*string) {
 	for name, p := range dst {
-		if f, ok := fs[name]; ok {
-			if v, ok := dir.y.scalar(dir.Node.Name, name, f, e); ok {
-				*p = strings.TrimSpace(v)
-			}
+		if v, ok := dir.value(fs, name, e); ok {
+			*p = strings.TrimSpace(v)
 		}
 	}
 }
@@ -481,15 +487,13 @@ func (d *Doc) parseExperiment(dir *Directive, fs map[string]field, probes []prob
 	if !dir.parseShown(x, fs, e) {
 		ok = false
 	}
-	if f, has := fs["timeout"]; has {
-		if v, good := dir.y.scalar("experiment", "timeout", f, e); good {
-			t, err := ParseDuration("timeout", v, "60s")
-			if err != nil {
-				e.At(dir.At["timeout"], "%v", err)
-				ok = false
-			}
-			x.Timeout = t
+	if v, good := dir.value(fs, "timeout", e); good {
+		t, err := ParseDuration("timeout", v, "60s")
+		if err != nil {
+			e.At(dir.At["timeout"], "%v", err)
+			ok = false
 		}
+		x.Timeout = t
 	}
 	if !ok || !dir.checkBounds(x, sweep, e) {
 		return nil
@@ -504,11 +508,9 @@ func (d *Doc) parseExperiment(dir *Directive, fs map[string]field, probes []prob
 func (dir *Directive) findProbe(x *Experiment, fs map[string]field, probes []probe.Probe, e *Errs) *probe.Probe {
 	x.Probe = x.ID
 	off := dir.ArgOff
-	if f, has := fs["probe"]; has {
-		if v, good := dir.y.scalar("experiment", "probe", f, e); good {
-			x.Probe = strings.TrimSpace(v)
-			off = dir.At["probe"]
-		}
+	if v, good := dir.value(fs, "probe", e); good {
+		x.Probe = strings.TrimSpace(v)
+		off = dir.At["probe"]
 	}
 	var names []string
 	for i := range probes {
@@ -525,22 +527,18 @@ func (dir *Directive) findProbe(x *Experiment, fs map[string]field, probes []pro
 // or none), its caption and its labels.
 func (dir *Directive) parseShown(x *Experiment, fs map[string]field, e *Errs) bool {
 	ok := true
-	if f, has := fs["show"]; has {
-		if v, good := dir.y.scalar("experiment", "show", f, e); good {
-			switch v = strings.TrimSpace(v); v {
-			case "table", "none":
-				x.Show = v
-			default:
-				e.At(dir.At["show"], "show wants table or none, got %q%s", v, expr.DidYouMean(v, []string{"table", "none"}))
-				ok = false
-			}
+	if v, good := dir.value(fs, "show", e); good {
+		switch v = strings.TrimSpace(v); v {
+		case "table", "none":
+			x.Show = v
+		default:
+			e.At(dir.At["show"], "show wants table or none, got %q%s", v, expr.DidYouMean(v, []string{"table", "none"}))
+			ok = false
 		}
 	}
-	if f, has := fs["caption"]; has {
-		if v, good := dir.y.scalar("experiment", "caption", f, e); good {
-			x.Caption = strings.TrimSpace(v)
-			dir.plainText(e, map[string]string{"caption": x.Caption})
-		}
+	if v, good := dir.value(fs, "caption", e); good {
+		x.Caption = strings.TrimSpace(v)
+		dir.plainText(e, map[string]string{"caption": x.Caption})
 	}
 	x.Labels = dir.labels(fs, e)
 	return ok
@@ -582,35 +580,29 @@ func ParseDuration(what, v, example string) (time.Duration, error) {
 // a count), and runs: auto's precision and budget.
 func (dir *Directive) parseRuns(x *Experiment, fs map[string]field, e *Errs) bool {
 	ok := true
-	if f, has := fs["runs"]; has {
-		if v, good := dir.y.scalar("experiment", "runs", f, e); good && strings.TrimSpace(v) != "auto" {
-			n, err := strconv.Atoi(strings.TrimSpace(v))
-			if err != nil || n < 1 {
-				e.At(dir.At["runs"], "runs wants auto or a whole number of at least 1, got %q", v)
-				ok = false
-			}
-			x.Runs = n
+	if v, good := dir.value(fs, "runs", e); good && strings.TrimSpace(v) != "auto" {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 1 {
+			e.At(dir.At["runs"], "runs wants auto or a whole number of at least 1, got %q", v)
+			ok = false
 		}
+		x.Runs = n
 	}
-	if f, has := fs["precision"]; has {
-		if v, good := dir.y.scalar("experiment", "precision", f, e); good {
-			p, err := ParsePrecision(v)
-			if err != nil {
-				e.At(dir.At["precision"], "%v", err)
-				ok = false
-			}
-			x.Precision = p
+	if v, good := dir.value(fs, "precision", e); good {
+		p, err := ParsePrecision(v)
+		if err != nil {
+			e.At(dir.At["precision"], "%v", err)
+			ok = false
 		}
+		x.Precision = p
 	}
-	if f, has := fs["budget"]; has {
-		if v, good := dir.y.scalar("experiment", "budget", f, e); good {
-			t, err := ParseDuration("budget", v, "20s")
-			if err != nil {
-				e.At(dir.At["budget"], "%v", err)
-				ok = false
-			}
-			x.Budget = t
+	if v, good := dir.value(fs, "budget", e); good {
+		t, err := ParseDuration("budget", v, "20s")
+		if err != nil {
+			e.At(dir.At["budget"], "%v", err)
+			ok = false
 		}
+		x.Budget = t
 	}
 	return ok
 }
