@@ -303,25 +303,17 @@ type sizeRun struct {
 // steps are one run's builds, one per configuration but the two
 // rebuilds, which go together.
 func (m *sizeRun) steps() []func(rep int) error {
-	tool := func(variant string) func(out, cwd string) *exec.Cmd {
-		return func(out, _ string) *exec.Cmd {
-			return m.toolCmd(m.ctx, filepath.Join(m.dir, variant), out, m.coldFlags)
-		}
+	var steps []func(int) error
+	for _, c := range []struct {
+		i                   int
+		variant, hugoConfig string // hugoConfig: "" for this tool
+	}{
+		{toolDirectives, dirDirectives, ""}, {toolPlain, dirPlain, ""}, {hugoMinimal, dirHugo, "hugo-minimal.toml"},
+		{hugoOff, dirHugo, "hugo.toml"}, {hugoOn, dirHugo, "hugo-hl.toml"},
+	} {
+		steps = append(steps, func(int) error { return m.fresh(c.i, c.variant, c.hugoConfig) })
 	}
-	hugo := func(config string) func(out, cwd string) *exec.Cmd {
-		return func(out, cwd string) *exec.Cmd { return m.hugoCmd(config, out, cwd) }
-	}
-	fresh := func(i int, variant string, build func(out, cwd string) *exec.Cmd) func(int) error {
-		return func(int) error { return m.fresh(i, variant, build) }
-	}
-	return []func(rep int) error{
-		fresh(toolDirectives, dirDirectives, tool(dirDirectives)),
-		fresh(toolPlain, dirPlain, tool(dirPlain)),
-		fresh(hugoMinimal, dirHugo, hugo("hugo-minimal.toml")),
-		fresh(hugoOff, dirHugo, hugo("hugo.toml")),
-		fresh(hugoOn, dirHugo, hugo("hugo-hl.toml")),
-		m.rebuilds,
-	}
+	return append(steps, m.rebuilds)
 }
 
 // add records a sample of configuration i, or names it in err.
@@ -333,11 +325,12 @@ func (m *sizeRun) add(i int, s sample, err error) error {
 	return nil
 }
 
-// fresh runs one full build of configuration i. It gets a fresh output
-// folder, working directory and user cache folder, and whatever it adds
-// to the book's folder is removed: nothing one build leaves (a cache,
-// wherever a version of either tool keeps it) can help the next.
-func (m *sizeRun) fresh(i int, variant string, build func(out, cwd string) *exec.Cmd) error {
+// fresh runs one full build of configuration i: this tool's of variant,
+// or Hugo's with hugoConfig. It gets a fresh output folder, working
+// directory and user cache folder, and whatever it adds to the book's
+// folder is removed: nothing one build leaves (a cache, wherever a
+// version of either tool keeps it) can help the next.
+func (m *sizeRun) fresh(i int, variant, hugoConfig string) error {
 	src := filepath.Join(m.dir, variant)
 	before, err := tree(src)
 	if err != nil {
@@ -352,12 +345,18 @@ func (m *sizeRun) fresh(i int, variant string, build func(out, cwd string) *exec
 	if err := os.Mkdir(cwd, 0o755); err != nil {
 		return err
 	}
-	cmd := build(filepath.Join(tmp, "out"), cwd)
+	out := filepath.Join(tmp, "out")
+	var cmd *exec.Cmd
+	if hugoConfig == "" {
+		cmd = m.toolCmd(m.ctx, src, out, m.coldFlags)
+	} else {
+		cmd = m.hugoCmd(hugoConfig, out, cwd)
+	}
 	cmd.Dir = cwd
 	cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+filepath.Join(tmp, "cache"))
 	s, err := runChild(cmd)
 	if err == nil {
-		s.Out, err = treeSize(filepath.Join(tmp, "out"))
+		s.Out, err = treeSize(out)
 	}
 	if err := removeNew(src, before); err != nil {
 		return err
