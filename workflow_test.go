@@ -70,7 +70,6 @@ type rehearsal struct {
 	t         *testing.T
 	bash      string
 	exe       string              // the program the first Build step built
-	build     string              // that step's script, which every job must share
 	artifacts map[string][]string // name → files uploaded
 	pages     string              // the pages' folder, relative to the checkout
 }

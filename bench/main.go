@@ -60,43 +60,21 @@ type usageError string
 func (e usageError) Error() string { return string(e) }
 
 func run(ctx context.Context, args []string, stdout io.Writer) error {
-	if len(args) > 0 && args[0] == "child" {
-		return runChildStart(ctx, args[1:], stdout)
-	}
-	if len(args) > 0 && args[0] == "intervals" {
-		return runIntervals(args[1:], stdout)
-	}
-	if len(args) > 0 && args[0] == "gen" {
-		return runGen(args[1:], stdout)
-	}
-	fs := pflag.NewFlagSet("bench", pflag.ContinueOnError)
-	sizes := fs.IntSlice("chapters", []int{4, 100, 1000}, "book sizes in chapters (comma-separated)")
-	runs := fs.Int("runs", 5, "paired runs per size")
-	seed := fs.Uint64("seed", 1, "seed of the generated text")
-	work := fs.String("work", "", "folder for the books and their builds, kept for a look (default: a temporary one, removed as it goes)")
-	tool := fs.String("tool", "", "this tool's binary (default: built from this module)")
-	hugo := fs.String("hugo", "hugo", "Hugo's binary")
-	toolFlags := fs.StringArray("tool-flag", nil, "a flag added to every build of this tool (repeatable)")
-	coldFlags := fs.StringArray("cold-flag", nil, "a flag added to this tool's full builds only, e.g. one that turns a render cache off (repeatable)")
-	fs.Usage = func() {
-		fmt.Fprintf(stdout, "usage: go run ./bench [flags]\n       go run ./bench child [flags]\n       go run ./bench gen [--chapters N] [--seed N] DIR\n       go run ./bench intervals [--chapters DIR] [--results DIR] [--set NAME] [--top N]\n\nflags:\n%s", fs.FlagUsages())
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return nil
-		}
-		return usageError(err.Error())
-	}
-	if *runs < 1 {
-		return usageError("--runs must be 1 or more")
-	}
-	slices.Sort(*sizes)
-	for _, n := range *sizes {
-		if n < 1 {
-			return usageError(fmt.Sprintf("--chapters %d: a book has at least one chapter", n))
+	if len(args) > 0 {
+		switch args[0] {
+		case "child":
+			return runChildStart(ctx, args[1:], stdout)
+		case "intervals":
+			return runIntervals(args[1:], stdout)
+		case "gen":
+			return runGen(args[1:], stdout)
 		}
 	}
-	hugoPath, err := exec.LookPath(*hugo)
+	o, err := parseOptions(args, stdout)
+	if err != nil || o == nil {
+		return err
+	}
+	hugoPath, err := exec.LookPath(o.hugo)
 	if err != nil {
 		return usageError(fmt.Sprintf("Hugo not found (%v): install it with `sudo apt-get install hugo` (Debian and Ubuntu; the comparison was set up with 0.111), or pass --hugo PATH", err))
 	}
@@ -104,22 +82,21 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	keep := *work != ""
-	if !keep {
-		if *work, err = os.MkdirTemp("", "measuredbook-bench-"); err != nil {
+	if o.work == "" {
+		if o.work, err = os.MkdirTemp("", "measuredbook-bench-"); err != nil {
 			return err
 		}
-		defer os.RemoveAll(*work)
+		defer os.RemoveAll(o.work)
 	}
-	if *tool == "" {
-		*tool = filepath.Join(*work, "measuredbook")
-		if err := goBuild(root, *tool); err != nil {
+	if o.tool == "" {
+		o.tool = filepath.Join(o.work, "measuredbook")
+		if err := goBuild(root, o.tool); err != nil {
 			return err
 		}
 	}
-	b := bench{tool: *tool, hugo: hugoPath, toolFlags: *toolFlags, coldFlags: *coldFlags, runs: *runs}
+	b := bench{tool: o.tool, hugo: hugoPath, toolFlags: o.toolFlags, coldFlags: o.coldFlags, runs: o.runs}
 	hv, _ := exec.Command(hugoPath, "version").Output()
-	fmt.Fprintf(stdout, "%s, %d CPUs; load average %s\n%s; this tool: %s\n", runtime.GOOS+"/"+runtime.GOARCH, runtime.NumCPU(), loadavg(), strings.TrimSpace(string(hv)), *tool)
+	fmt.Fprintf(stdout, "%s, %d CPUs; load average %s\n%s; this tool: %s\n", runtime.GOOS+"/"+runtime.GOARCH, runtime.NumCPU(), loadavg(), strings.TrimSpace(string(hv)), o.tool)
 	var per []result
 	// Every build's output stays until all sizes are measured: on ext4
 	// without a journal, creating a file within 30 s of deleting others
@@ -132,9 +109,9 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			os.RemoveAll(dir)
 		}
 	}()
-	for _, n := range *sizes {
-		dir := filepath.Join(*work, fmt.Sprint(n))
-		if err := (synthBook{seed: *seed, chapters: n}).write(dir, filepath.Join(root, "results"), set); err != nil {
+	for _, n := range o.sizes {
+		dir := filepath.Join(o.work, fmt.Sprint(n))
+		if err := (synthBook{seed: o.seed, chapters: n}).write(dir, filepath.Join(root, "results"), set); err != nil {
 			return err
 		}
 		res, err := b.size(ctx, dir, n, &builds)
@@ -147,6 +124,49 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	printMarginal(stdout, per)
 	fmt.Fprintf(stdout, "\n(peak RSS: no figure reads below this benchmark's own peak, %s, which Linux counts into its children's)\n", mib(selfRSS()))
 	return nil
+}
+
+// options are the comparison's flags.
+type options struct {
+	sizes                []int
+	runs                 int
+	seed                 uint64
+	work, tool, hugo     string
+	toolFlags, coldFlags []string
+}
+
+// parseOptions reads the comparison's flags, sizes sorted; nil options
+// and no error when --help printed the usage.
+func parseOptions(args []string, stdout io.Writer) (*options, error) {
+	var o options
+	fs := pflag.NewFlagSet("bench", pflag.ContinueOnError)
+	fs.IntSliceVar(&o.sizes, "chapters", []int{4, 100, 1000}, "book sizes in chapters (comma-separated)")
+	fs.IntVar(&o.runs, "runs", 5, "paired runs per size")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed of the generated text")
+	fs.StringVar(&o.work, "work", "", "folder for the books and their builds, kept for a look (default: a temporary one, removed as it goes)")
+	fs.StringVar(&o.tool, "tool", "", "this tool's binary (default: built from this module)")
+	fs.StringVar(&o.hugo, "hugo", "hugo", "Hugo's binary")
+	fs.StringArrayVar(&o.toolFlags, "tool-flag", nil, "a flag added to every build of this tool (repeatable)")
+	fs.StringArrayVar(&o.coldFlags, "cold-flag", nil, "a flag added to this tool's full builds only, e.g. one that turns a render cache off (repeatable)")
+	fs.Usage = func() {
+		fmt.Fprintf(stdout, "usage: go run ./bench [flags]\n       go run ./bench child [flags]\n       go run ./bench gen [--chapters N] [--seed N] DIR\n       go run ./bench intervals [--chapters DIR] [--results DIR] [--set NAME] [--top N]\n\nflags:\n%s", fs.FlagUsages())
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return nil, nil
+		}
+		return nil, usageError(err.Error())
+	}
+	if o.runs < 1 {
+		return nil, usageError("--runs must be 1 or more")
+	}
+	slices.Sort(o.sizes)
+	for _, n := range o.sizes {
+		if n < 1 {
+			return nil, usageError(fmt.Sprintf("--chapters %d: a book has at least one chapter", n))
+		}
+	}
+	return &o, nil
 }
 
 // bookSet is the result set the book's config in chapters names
@@ -240,121 +260,142 @@ type result struct {
 // size measures the book in dir in every configuration. The folders of
 // the full builds are added to builds, for the caller to remove.
 func (b bench) size(ctx context.Context, dir string, n int, builds *[]string) (result, error) {
-	res := result{chapters: n, runs: b.runs}
+	m := &sizeRun{bench: b, ctx: ctx, dir: dir, incr: filepath.Join(dir, dirIncr), builds: builds}
+	m.res = result{chapters: n, runs: b.runs}
 	var err error
-	if res.markdown, err = treeSize(filepath.Join(dir, dirDirectives, "chapters")); err != nil {
-		return res, err
-	}
-	add := func(i int, s sample, err error) error {
-		if err != nil {
-			return fmt.Errorf("%d chapters, %s: %w", n, configNames[i], err)
-		}
-		res.samples[i] = append(res.samples[i], s)
-		return nil
-	}
-	// A full build gets a fresh output folder, working directory and user
-	// cache folder, and whatever it adds to the book's folder is removed:
-	// nothing one build leaves (a cache, wherever a version of either tool
-	// keeps it) can help the next.
-	fresh := func(i int, variant string, build func(out, cwd string) *exec.Cmd) error {
-		src := filepath.Join(dir, variant)
-		before, err := tree(src)
-		if err != nil {
-			return err
-		}
-		tmp, err := os.MkdirTemp(dir, "build-")
-		if err != nil {
-			return err
-		}
-		*builds = append(*builds, tmp)
-		cwd := filepath.Join(tmp, "cwd")
-		if err := os.Mkdir(cwd, 0o755); err != nil {
-			return err
-		}
-		cmd := build(filepath.Join(tmp, "out"), cwd)
-		cmd.Dir = cwd
-		cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+filepath.Join(tmp, "cache"))
-		s, err := runChild(cmd)
-		if err == nil {
-			s.Out, err = treeSize(filepath.Join(tmp, "out"))
-		}
-		if err := removeNew(src, before); err != nil {
-			return err
-		}
-		return add(i, s, err)
-	}
-	tool := func(out, cwd string, variant string) *exec.Cmd {
-		return b.toolCmd(ctx, filepath.Join(dir, variant), out, b.coldFlags)
-	}
-	hugo := func(out, cwd, config string) *exec.Cmd {
-		cmd := exec.CommandContext(ctx, b.hugo, "--source", filepath.Join(dir, dirHugo), "--config", config,
-			"--destination", out, "--cacheDir", filepath.Join(cwd, "cache"), "--ignoreCache", "--quiet")
-		cmd.Env = env()
-		return cmd
-	}
-	// The incremental builds keep their output (and a cache, where there
-	// is one) from build to build, as on an author's machine.
-	incr := filepath.Join(dir, dirIncr)
-	rebuild := func() (sample, error) {
-		cmd := b.toolCmd(ctx, incr, filepath.Join(incr, "out"), nil)
-		cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+filepath.Join(dir, "incremental-cache"))
-		s, err := runChild(cmd)
-		if err == nil {
-			s.Out, err = treeSize(filepath.Join(incr, "out"))
-		}
-		return s, err
-	}
-	steps := []func(rep int) error{
-		func(int) error {
-			return fresh(toolDirectives, dirDirectives, func(out, cwd string) *exec.Cmd { return tool(out, cwd, dirDirectives) })
-		},
-		func(int) error {
-			return fresh(toolPlain, dirPlain, func(out, cwd string) *exec.Cmd { return tool(out, cwd, dirPlain) })
-		},
-		func(int) error {
-			return fresh(hugoMinimal, dirHugo, func(out, cwd string) *exec.Cmd { return hugo(out, cwd, "hugo-minimal.toml") })
-		},
-		func(int) error {
-			return fresh(hugoOff, dirHugo, func(out, cwd string) *exec.Cmd { return hugo(out, cwd, "hugo.toml") })
-		},
-		func(int) error {
-			return fresh(hugoOn, dirHugo, func(out, cwd string) *exec.Cmd { return hugo(out, cwd, "hugo-hl.toml") })
-		},
-		// Build again with nothing changed, then edit one chapter (another
-		// one each run) and build again.
-		func(rep int) error {
-			s, err := rebuild()
-			if err := add(rebuildSame, s, err); err != nil {
-				return err
-			}
-			if err := editChapter(incr, rep%n+1, rep); err != nil {
-				return err
-			}
-			s, err = rebuild()
-			return add(rebuildEdited, s, err)
-		},
+	if m.res.markdown, err = treeSize(filepath.Join(dir, dirDirectives, "chapters")); err != nil {
+		return m.res, err
 	}
 	for range 2 {
-		if _, err := rebuild(); err != nil {
-			return res, fmt.Errorf("%d chapters, the builds before the incremental ones: %w", n, err)
+		if _, err := m.rebuild(); err != nil {
+			return m.res, fmt.Errorf("%d chapters, the builds before the incremental ones: %w", n, err)
 		}
 	}
+	steps := m.steps()
 	start := time.Now()
 	for rep := range b.runs {
 		// Each run starts with another configuration, so none is always
 		// the first after a pause or always follows the same one.
 		for k := range steps {
 			if err := ctx.Err(); err != nil {
-				return res, err
+				return m.res, err
 			}
 			if err := steps[(k+rep)%len(steps)](rep); err != nil {
-				return res, err
+				return m.res, err
 			}
 		}
 		fmt.Fprintf(os.Stderr, "\r%d chapters: run %d of %d (%s)", n, rep+1, b.runs, time.Since(start).Round(time.Second))
 	}
 	fmt.Fprintln(os.Stderr)
-	return res, nil
+	return m.res, nil
+}
+
+// sizeRun is one size's measurement under way: the book's folder, the
+// incremental builds' folder within it, and the samples so far.
+type sizeRun struct {
+	bench
+	ctx       context.Context
+	dir, incr string
+	builds    *[]string
+	res       result
+}
+
+// steps are one run's builds, one per configuration but the two
+// rebuilds, which go together.
+func (m *sizeRun) steps() []func(rep int) error {
+	var steps []func(int) error
+	for _, c := range []struct {
+		i                   int
+		variant, hugoConfig string // hugoConfig: "" for this tool
+	}{
+		{toolDirectives, dirDirectives, ""}, {toolPlain, dirPlain, ""}, {hugoMinimal, dirHugo, "hugo-minimal.toml"},
+		{hugoOff, dirHugo, "hugo.toml"}, {hugoOn, dirHugo, "hugo-hl.toml"},
+	} {
+		steps = append(steps, func(int) error { return m.fresh(c.i, c.variant, c.hugoConfig) })
+	}
+	return append(steps, m.rebuilds)
+}
+
+// add records a sample of configuration i, or names it in err.
+func (m *sizeRun) add(i int, s sample, err error) error {
+	if err != nil {
+		return fmt.Errorf("%d chapters, %s: %w", m.res.chapters, configNames[i], err)
+	}
+	m.res.samples[i] = append(m.res.samples[i], s)
+	return nil
+}
+
+// fresh runs one full build of configuration i: this tool's of variant,
+// or Hugo's with hugoConfig. It gets a fresh output folder, working
+// directory and user cache folder, and whatever it adds to the book's
+// folder is removed: nothing one build leaves (a cache, wherever a
+// version of either tool keeps it) can help the next.
+func (m *sizeRun) fresh(i int, variant, hugoConfig string) error {
+	src := filepath.Join(m.dir, variant)
+	before, err := tree(src)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(m.dir, "build-")
+	if err != nil {
+		return err
+	}
+	*m.builds = append(*m.builds, tmp)
+	cwd := filepath.Join(tmp, "cwd")
+	if err := os.Mkdir(cwd, 0o755); err != nil {
+		return err
+	}
+	out := filepath.Join(tmp, "out")
+	var cmd *exec.Cmd
+	if hugoConfig == "" {
+		cmd = m.toolCmd(m.ctx, src, out, m.coldFlags)
+	} else {
+		cmd = m.hugoCmd(hugoConfig, out, cwd)
+	}
+	cmd.Dir = cwd
+	cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+filepath.Join(tmp, "cache"))
+	s, err := runChild(cmd)
+	if err == nil {
+		s.Out, err = treeSize(out)
+	}
+	if err := removeNew(src, before); err != nil {
+		return err
+	}
+	return m.add(i, s, err)
+}
+
+// hugoCmd builds the Hugo variant with config into out.
+func (m *sizeRun) hugoCmd(config, out, cwd string) *exec.Cmd {
+	cmd := exec.CommandContext(m.ctx, m.hugo, "--source", filepath.Join(m.dir, dirHugo), "--config", config,
+		"--destination", out, "--cacheDir", filepath.Join(cwd, "cache"), "--ignoreCache", "--quiet")
+	cmd.Env = env()
+	return cmd
+}
+
+// rebuilds builds again with nothing changed, then edits one chapter
+// (another one each run) and builds again.
+func (m *sizeRun) rebuilds(rep int) error {
+	s, err := m.rebuild()
+	if err := m.add(rebuildSame, s, err); err != nil {
+		return err
+	}
+	if err := editChapter(m.incr, rep%m.res.chapters+1, rep); err != nil {
+		return err
+	}
+	s, err = m.rebuild()
+	return m.add(rebuildEdited, s, err)
+}
+
+// rebuild is one incremental build: it keeps its output (and a cache,
+// where there is one) from build to build, as on an author's machine.
+func (m *sizeRun) rebuild() (sample, error) {
+	cmd := m.toolCmd(m.ctx, m.incr, filepath.Join(m.incr, "out"), nil)
+	cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+filepath.Join(m.dir, "incremental-cache"))
+	s, err := runChild(cmd)
+	if err == nil {
+		s.Out, err = treeSize(filepath.Join(m.incr, "out"))
+	}
+	return s, err
 }
 
 // toolCmd builds the book in dir (chapters/, results/) into out. The

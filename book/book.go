@@ -61,14 +61,6 @@ func Load(dir string, probes []probe.Probe) (*Book, error) {
 	return load(dir, probes, nil, nil)
 }
 
-// LoadCached is Load with the render cache in cacheDir (CacheDir beside
-// the chapters, for the command line), which Render then uses too; a
-// cache that cannot be opened is done without.
-func LoadCached(dir string, probes []probe.Probe, cacheDir string) (*Book, error) {
-	var none *Sources
-	return none.LoadCached(dir, probes, cacheDir)
-}
-
 // MaxChapter is the largest chapter read, in bytes: a chapter is read
 // whole, and /dev/zero named *.md must not take the machine's memory.
 const MaxChapter = 16 << 20
@@ -321,15 +313,6 @@ func (b *Book) Select(ids []string) ([]string, error) {
 		}
 	}
 	return ids, nil
-}
-
-// Sweep formats an experiment's params for messages: "api=poll,epoll idle=100".
-func Sweep(e *parse.Experiment) string {
-	var parts []string
-	for _, k := range e.Order {
-		parts = append(parts, k+"="+strings.Join(e.Sweep[k], ","))
-	}
-	return strings.Join(parts, " ")
 }
 
 // CheckSafe refuses, in safe mode (safe, or book.yaml's safe: true), the

@@ -7,10 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 
@@ -87,7 +88,7 @@ func CheckOut(dir string) error {
 		}
 	}
 	if len(foreign) > 0 {
-		sort.Strings(foreign)
+		slices.Sort(foreign)
 		return refuse("holds files no build wrote: " + strings.Join(foreign, ", "))
 	}
 	return nil
@@ -293,11 +294,7 @@ func (s *stagedSite) path(name string) (string, error) {
 
 // commit writes the manifest and renames the site into place.
 func (s *stagedSite) commit(ctx context.Context) error {
-	names := make([]string, 0, len(s.names))
-	for name := range s.names {
-		names = append(names, name)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(s.names))
 	if err := os.WriteFile(filepath.Join(s.tmp, Manifest), []byte(manifestHead+strings.Join(names, "\n")+"\n"), 0o644); err != nil {
 		return err
 	}

@@ -33,7 +33,9 @@ type sourceFile struct {
 
 const racy = 2 * time.Second
 
-// LoadCached is the package's LoadCached, remembering the files' hashes.
+// LoadCached is Load with the render cache in cacheDir, which Render then
+// uses too; a cache that cannot be opened is done without. s remembers
+// the files' hashes.
 func (s *Sources) LoadCached(dir string, probes []probe.Probe, cacheDir string) (*Book, error) {
 	if cacheDir == "" {
 		return Load(dir, probes)

@@ -1,8 +1,10 @@
 package evaluate
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -272,12 +274,9 @@ func canonicalOr(p probe.Param, v string) string {
 	return v
 }
 
+// sortPoints orders points by x, points at the same x as they came.
 func sortPoints(ps []rawPoint) {
-	for i := 1; i < len(ps); i++ {
-		for j := i; j > 0 && ps[j].x < ps[j-1].x; j-- {
-			ps[j], ps[j-1] = ps[j-1], ps[j]
-		}
-	}
+	slices.SortStableFunc(ps, func(a, b rawPoint) int { return cmp.Compare(a.x, b.x) })
 }
 
 // plotViews is the machines a plot draws: the build's own set, and the

@@ -228,34 +228,22 @@ func (ev *eval) experiment(dir *parse.Directive) view.View {
 	if out.Hidden {
 		return out
 	}
-	t := &view.Table{Caption: x.Caption}
-	var swept []string
-	for _, name := range x.Order {
-		if len(x.Sweep[name]) > 1 {
-			swept = append(swept, name)
-			t.Head = append(t.Head, view.Cell{Text: label(x.Labels, name), Head: true, Title: paramDoc(ev.env.w, x.Spec, name)})
-		}
+	t, err := ev.experimentTable(dir, r)
+	if err != nil {
+		return err
 	}
-	// A count sized per combination (or another set's, per combination)
-	// that differs from row to row gets a column: what each row ran with.
-	var sized []string
-	for _, name := range x.Order {
-		if sizesOnly(x, name) && len(dataset.Counts(r, name)) > 1 {
-			sized = append(sized, name)
-			t.Head = append(t.Head, view.Cell{Text: label(x.Labels, name), Head: true, Title: paramDoc(ev.env.w, x.Spec, name), Number: true})
-		}
+	for _, f := range r.Failures {
+		ev.warn.KindAt(parse.KindFailed, dir.Off, "experiment %s: combination [%s] failed: %s", x.ID, f.Params.Key(), f.Err)
 	}
-	for _, m := range x.Spec.Metrics {
-		head := view.Cell{Text: label(x.Labels, m.Name), Head: true, Title: ev.env.w.HeadTitle(m.Doc), Number: true}
-		// A metric named like a swept param ("goroutines": asked for and
-		// counted) would head a second column of the same words.
-		for i := range swept {
-			if t.Head[i].Text == head.Text {
-				t.Head[i].Text, head.Text = ev.env.w.SettingHead(head.Text), ev.env.w.MeasuredHead(head.Text)
-			}
-		}
-		t.Head = append(t.Head, head)
-	}
+	out.Table = t
+	return out
+}
+
+// experimentTable is an experiment's own table, a row per combination;
+// a metric that cannot be shown is reported and its error view returned.
+func (ev *eval) experimentTable(dir *parse.Directive, r *dataset.Result) (*view.Table, *view.Error) {
+	x := dir.Exp
+	t, swept, sized := ev.experimentHead(x, r)
 	ix := indexRows(r, x)
 	for _, c := range x.Combos {
 		var row []view.Cell
@@ -273,17 +261,44 @@ func (ev *eval) experiment(dir *parse.Directive) view.View {
 			cell, err := ix.cell(ev.env.w, c, m, "", x.Labels)
 			if err != nil {
 				ev.errs.At(dir.Off, "experiment %s, metric %s: %v", x.ID, m.Name, err)
-				return &view.Error{Msg: err.Error()}
+				return nil, &view.Error{Msg: err.Error()}
 			}
 			row = append(row, cell)
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	for _, f := range r.Failures {
-		ev.warn.KindAt(parse.KindFailed, dir.Off, "experiment %s: combination [%s] failed: %s", x.ID, f.Params.Key(), f.Err)
+	return t, nil
+}
+
+// experimentHead is the head row of an experiment's table: a column per
+// swept param, per count sized per combination that differs from row to
+// row (what each row ran with), and per metric.
+func (ev *eval) experimentHead(x *parse.Experiment, r *dataset.Result) (t *view.Table, swept, sized []string) {
+	t = &view.Table{Caption: x.Caption}
+	for _, name := range x.Order {
+		if len(x.Sweep[name]) > 1 {
+			swept = append(swept, name)
+			t.Head = append(t.Head, view.Cell{Text: label(x.Labels, name), Head: true, Title: paramDoc(ev.env.w, x.Spec, name)})
+		}
 	}
-	out.Table = t
-	return out
+	for _, name := range x.Order {
+		if sizesOnly(x, name) && len(dataset.Counts(r, name)) > 1 {
+			sized = append(sized, name)
+			t.Head = append(t.Head, view.Cell{Text: label(x.Labels, name), Head: true, Title: paramDoc(ev.env.w, x.Spec, name), Number: true})
+		}
+	}
+	for _, m := range x.Spec.Metrics {
+		head := view.Cell{Text: label(x.Labels, m.Name), Head: true, Title: ev.env.w.HeadTitle(m.Doc), Number: true}
+		// A metric named like a swept param ("goroutines": asked for and
+		// counted) would head a second column of the same words.
+		for i := range swept {
+			if t.Head[i].Text == head.Text {
+				t.Head[i].Text, head.Text = ev.env.w.SettingHead(head.Text), ev.env.w.MeasuredHead(head.Text)
+			}
+		}
+		t.Head = append(t.Head, head)
+	}
+	return t, swept, sized
 }
 
 func paramDoc(w *view.Words, s probe.Spec, name string) string {

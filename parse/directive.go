@@ -221,15 +221,13 @@ func (d *Doc) parseClaim(dir *Directive, fs map[string]field, e *Errs) *ClaimDir
 		}
 	}
 	c.Text = d.parseSub(text, m, "a claim's text", e)
-	if f, ok := fs["basis"]; ok {
-		if v, ok := dir.y.scalar("claim", "basis", f, e); ok {
-			switch v = strings.TrimSpace(v); v {
-			case "measurement":
-			case "rule":
-				c.Basis = v
-			default:
-				e.At(dir.At["basis"], "basis wants measurement or rule, got %q%s", v, expr.DidYouMean(v, []string{"measurement", "rule"}))
-			}
+	if v, good := dir.value(fs, "basis", e); good {
+		switch v = strings.TrimSpace(v); v {
+		case "measurement":
+		case "rule":
+			c.Basis = v
+		default:
+			e.At(dir.At["basis"], "basis wants measurement or rule, got %q%s", v, expr.DidYouMean(v, []string{"measurement", "rule"}))
 		}
 	}
 	c.Machines = dir.machines(fs, e)
@@ -265,13 +263,21 @@ func (d *Doc) parseWhen(dir *Directive, fs map[string]field, e *Errs) *WhenDir {
 	return w
 }
 
+// value is the single value of the field name, when the directive has
+// it; a field that is not a single value is reported.
+func (dir *Directive) value(fs map[string]field, name string, e *Errs) (string, bool) {
+	f, has := fs[name]
+	if !has {
+		return "", false
+	}
+	return dir.y.scalar(dir.Node.Name, name, f, e)
+}
+
 // strings decodes single-valued string fields.
 func (dir *Directive) strings(fs map[string]field, e *Errs, dst map[string]*string) {
 	for name, p := range dst {
-		if f, ok := fs[name]; ok {
-			if v, ok := dir.y.scalar(dir.Node.Name, name, f, e); ok {
-				*p = strings.TrimSpace(v)
-			}
+		if v, ok := dir.value(fs, name, e); ok {
+			*p = strings.TrimSpace(v)
 		}
 	}
 }
@@ -449,33 +455,17 @@ func checkFormat(format string, off int, e *Errs) {
 // exists, every param exists and every value has the param's type.
 func (d *Doc) parseExperiment(dir *Directive, fs map[string]field, probes []probe.Probe, e *Errs) *Experiment {
 	x := &Experiment{ID: dir.Node.Arg, Pos: d.f.pos(dir.Off), Show: "table", Sweep: map[string][]string{}}
-	ok := true
 	if x.ID == "" {
 		e.At(dir.Off, "experiment needs an id after the fence: ```experiment ID")
 		return nil
 	}
+	ok := true
 	if !idRE.MatchString(x.ID) {
 		e.At(dir.ArgOff, "experiment id %q: use letters, digits and _ (dots separate words)", x.ID)
 		ok = false
 	}
-	x.Probe = x.ID
-	probeOff := dir.ArgOff
-	if f, has := fs["probe"]; has {
-		if v, good := dir.y.scalar("experiment", "probe", f, e); good {
-			x.Probe = strings.TrimSpace(v)
-			probeOff = dir.At["probe"]
-		}
-	}
-	var names []string
-	var p *probe.Probe
-	for i := range probes {
-		names = append(names, probes[i].Name)
-		if probes[i].Name == x.Probe {
-			p = &probes[i]
-		}
-	}
+	p := dir.findProbe(x, fs, probes, e)
 	if p == nil {
-		e.At(probeOff, "unknown probe %q%s", x.Probe, expr.DidYouMean(x.Probe, names))
 		return nil
 	}
 	x.Spec = p.Spec
@@ -494,50 +484,79 @@ func (d *Doc) parseExperiment(dir *Directive, fs map[string]field, probes []prob
 	if !dir.parseRuns(x, fs, e) {
 		ok = false
 	}
-	if f, has := fs["show"]; has {
-		if v, good := dir.y.scalar("experiment", "show", f, e); good {
-			switch v = strings.TrimSpace(v); v {
-			case "table", "none":
-				x.Show = v
-			default:
-				e.At(dir.At["show"], "show wants table or none, got %q%s", v, expr.DidYouMean(v, []string{"table", "none"}))
-				ok = false
-			}
-		}
+	if !dir.parseShown(x, fs, e) {
+		ok = false
 	}
-	if f, has := fs["caption"]; has {
-		if v, good := dir.y.scalar("experiment", "caption", f, e); good {
-			x.Caption = strings.TrimSpace(v)
-			dir.plainText(e, map[string]string{"caption": x.Caption})
-		}
-	}
-	x.Labels = dir.labels(fs, e)
-	if f, has := fs["timeout"]; has {
-		if v, good := dir.y.scalar("experiment", "timeout", f, e); good {
-			t, err := ParseDuration("timeout", v, "60s")
-			if err != nil {
-				e.At(dir.At["timeout"], "%v", err)
-				ok = false
-			}
-			x.Timeout = t
-		}
-	}
-	if ok {
-		if err := sweep.CheckSize(); err != nil {
-			e.At(dir.ArgOff, "experiment %s: %v", x.ID, err)
+	if v, good := dir.value(fs, "timeout", e); good {
+		t, err := ParseDuration("timeout", v, "60s")
+		if err != nil {
+			e.At(dir.At["timeout"], "%v", err)
 			ok = false
 		}
-		if x.Runs > probe.MaxRuns {
-			e.At(dir.At["runs"], "runs is %d, more than the %d runs per combination an experiment may ask", x.Runs, probe.MaxRuns)
-			ok = false
-		}
+		x.Timeout = t
 	}
-	if !ok {
+	if !ok || !dir.checkBounds(x, sweep, e) {
 		return nil
 	}
 	x.Combos = dataset.Combos(x.Order, x.Sweep)
 	dir.CheckLabels(x.Labels, x, e)
 	return x
+}
+
+// findProbe is the probe an experiment runs: the one its probe: field
+// names, or by default the one named as its id. Nil when there is none.
+func (dir *Directive) findProbe(x *Experiment, fs map[string]field, probes []probe.Probe, e *Errs) *probe.Probe {
+	x.Probe = x.ID
+	off := dir.ArgOff
+	if v, good := dir.value(fs, "probe", e); good {
+		x.Probe = strings.TrimSpace(v)
+		off = dir.At["probe"]
+	}
+	var names []string
+	for i := range probes {
+		if probes[i].Name == x.Probe {
+			return &probes[i]
+		}
+		names = append(names, probes[i].Name)
+	}
+	e.At(off, "unknown probe %q%s", x.Probe, expr.DidYouMean(x.Probe, names))
+	return nil
+}
+
+// parseShown reads how an experiment's own table is shown: show (table
+// or none), its caption and its labels.
+func (dir *Directive) parseShown(x *Experiment, fs map[string]field, e *Errs) bool {
+	ok := true
+	if v, good := dir.value(fs, "show", e); good {
+		switch v = strings.TrimSpace(v); v {
+		case "table", "none":
+			x.Show = v
+		default:
+			e.At(dir.At["show"], "show wants table or none, got %q%s", v, expr.DidYouMean(v, []string{"table", "none"}))
+			ok = false
+		}
+	}
+	if v, good := dir.value(fs, "caption", e); good {
+		x.Caption = strings.TrimSpace(v)
+		dir.plainText(e, map[string]string{"caption": x.Caption})
+	}
+	x.Labels = dir.labels(fs, e)
+	return ok
+}
+
+// checkBounds reports an experiment that asks too much of a build: more
+// combinations, or more runs of each, than one experiment may.
+func (dir *Directive) checkBounds(x *Experiment, sweep *probe.Sweep, e *Errs) bool {
+	ok := true
+	if err := sweep.CheckSize(); err != nil {
+		e.At(dir.ArgOff, "experiment %s: %v", x.ID, err)
+		ok = false
+	}
+	if x.Runs > probe.MaxRuns {
+		e.At(dir.At["runs"], "runs is %d, more than the %d runs per combination an experiment may ask", x.Runs, probe.MaxRuns)
+		ok = false
+	}
+	return ok
 }
 
 // MaxDuration bounds a timeout or a budget: a longer one is a slip
@@ -561,35 +580,29 @@ func ParseDuration(what, v, example string) (time.Duration, error) {
 // a count), and runs: auto's precision and budget.
 func (dir *Directive) parseRuns(x *Experiment, fs map[string]field, e *Errs) bool {
 	ok := true
-	if f, has := fs["runs"]; has {
-		if v, good := dir.y.scalar("experiment", "runs", f, e); good && strings.TrimSpace(v) != "auto" {
-			n, err := strconv.Atoi(strings.TrimSpace(v))
-			if err != nil || n < 1 {
-				e.At(dir.At["runs"], "runs wants auto or a whole number of at least 1, got %q", v)
-				ok = false
-			}
-			x.Runs = n
+	if v, good := dir.value(fs, "runs", e); good && strings.TrimSpace(v) != "auto" {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 1 {
+			e.At(dir.At["runs"], "runs wants auto or a whole number of at least 1, got %q", v)
+			ok = false
 		}
+		x.Runs = n
 	}
-	if f, has := fs["precision"]; has {
-		if v, good := dir.y.scalar("experiment", "precision", f, e); good {
-			p, err := ParsePrecision(v)
-			if err != nil {
-				e.At(dir.At["precision"], "%v", err)
-				ok = false
-			}
-			x.Precision = p
+	if v, good := dir.value(fs, "precision", e); good {
+		p, err := ParsePrecision(v)
+		if err != nil {
+			e.At(dir.At["precision"], "%v", err)
+			ok = false
 		}
+		x.Precision = p
 	}
-	if f, has := fs["budget"]; has {
-		if v, good := dir.y.scalar("experiment", "budget", f, e); good {
-			t, err := ParseDuration("budget", v, "20s")
-			if err != nil {
-				e.At(dir.At["budget"], "%v", err)
-				ok = false
-			}
-			x.Budget = t
+	if v, good := dir.value(fs, "budget", e); good {
+		t, err := ParseDuration("budget", v, "20s")
+		if err != nil {
+			e.At(dir.At["budget"], "%v", err)
+			ok = false
 		}
+		x.Budget = t
 	}
 	return ok
 }

@@ -56,20 +56,6 @@ const (
 // Kind is the warning's kind (one of the Kind constants), "" for an error.
 func (e *PosError) Kind() string { return e.kind }
 
-// CountKinds counts warnings by kind, for a build's summary ("2 stale
-// results, 17 inconclusive conditions"); warnings without a kind are not
-// counted.
-func CountKinds(warnings []error) map[string]int {
-	n := map[string]int{}
-	for _, w := range warnings {
-		var k interface{ Kind() string }
-		if errors.As(w, &k) && k.Kind() != "" {
-			n[k.Kind()]++
-		}
-	}
-	return n
-}
-
 // Error returns "FILE:LINE:COL: Msg", and " (included from FILE:LINE)"
 // after it for a position in an included file.
 func (e *PosError) Error() string {

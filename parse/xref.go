@@ -63,11 +63,7 @@ var citeKey = regexp.MustCompile(`^[A-Za-z0-9_]+(?:[:./+-][A-Za-z0-9_]+)*`)
 // directiveLabel decodes the label: field of a table, a plot or an
 // experiment.
 func (d *Doc) directiveLabel(dir *Directive, fs map[string]field, e *Errs) string {
-	f, ok := fs["label"]
-	if !ok {
-		return ""
-	}
-	v, ok := dir.y.scalar(dir.Node.Name, "label", f, e)
+	v, ok := dir.value(fs, "label", e)
 	if !ok {
 		return ""
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -249,7 +250,7 @@ func (b *ybody) fields(what string, root *yaml.Node, known []string, e *Errs) ma
 			e.At(b.at(k), "%s: a field name must be a plain word", what)
 			continue
 		}
-		if !contains(known, name) {
+		if !slices.Contains(known, name) {
 			e.At(b.at(k), "unknown field %q in %s%s", name, what, expr.DidYouMean(name, known))
 			continue
 		}
@@ -270,15 +271,6 @@ func (b *ybody) scalar(what, name string, f field, e *Errs) (string, bool) {
 		return "", false
 	}
 	return f.val.Value, true
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // Field is one field of a YAML file of fields (ParseFields): its value,
@@ -313,7 +305,7 @@ func ParseFields(name string, src []byte, known, lists []string) (map[string]Fie
 	}
 	for k, fl := range y.fields(what, root, known, e) {
 		fd := Field{Pos: f.pos(y.at(fl.val))}
-		if !contains(lists, k) {
+		if !slices.Contains(lists, k) {
 			if v, ok := y.scalar(what, k, fl, e); ok {
 				fd.Value = v
 				out[k] = fd

@@ -2,10 +2,10 @@
 // HTML pages.
 //
 // A Plot is plain data: a title, axis labels with units, log or linear
-// axes, and series of points, each point with the min–max over runs. Render
+// axes, and series of points, each point with the min–max over runs. Draw
 // checks it, lays it out with gonum.org/v1/plot, draws it with vg/vgsvg,
 // and returns an <svg> element whose first child is
-// <title>. The same input gives the same bytes. Draw also says where each
+// <title>. The same input gives the same bytes. It also says where each
 // point is drawn, so a page can lay a focusable mark over each one (the
 // picture itself stays role="img": nothing in it is focusable).
 //
@@ -114,14 +114,7 @@ var (
 	gridGrey = color.Gray{Y: 0xE0}
 )
 
-// Render draws p as an <svg> element (no XML prolog or doctype) whose first
-// child is <title>Title</title>. It returns an error, naming the series and
-// point, if p has no series, a series has no points, a value is NaN or
-// infinite, a value on a log axis is not positive, or Lo, Y, Hi are out of
-// order; all such problems are reported together.
-func Render(p Plot) ([]byte, error) { return RenderWith(p, Options{}) }
-
-// Options are what a page may ask of a plot's picture beyond Render's.
+// Options are what a page may ask of a plot's picture.
 type Options struct {
 	// SeriesVar, if set, colours the series from CSS custom properties of
 	// that prefix instead of the palette: with "--mb-s" the first series'
@@ -132,14 +125,8 @@ type Options struct {
 	MinText float64
 }
 
-// RenderWith draws p as Render does, with o.
-func RenderWith(p Plot, o Options) ([]byte, error) {
-	pic, err := Draw(p, o)
-	return pic.SVG, err
-}
-
-// Picture is a drawn plot: the <svg> element RenderWith returns, where
-// each point is in it, and the width bounds of its style attribute.
+// Picture is a drawn plot: its <svg> element (no XML prolog or doctype,
+// its first child <title>Title</title>), where each point is in it, and the width bounds of its style attribute.
 type Picture struct {
 	SVG []byte
 	// Marks are the points' centres, in p.Series order, each series'
@@ -160,7 +147,10 @@ type Mark struct {
 	Left, Top     float64
 }
 
-// Draw draws p as RenderWith does, and says where its points are.
+// Draw draws p, and says where its points are. It returns an error, naming
+// the series and point, if p has no series, a series has no points, a
+// value is NaN or infinite, a value on a log axis is not positive, or Lo,
+// Y, Hi are out of order; all such problems are reported together.
 func Draw(p Plot, o Options) (Picture, error) {
 	if err := p.check(); err != nil {
 		return Picture{}, err

@@ -90,7 +90,7 @@ var cases = []struct {
 // axes and grid in currentColor, so the page's CSS (a dark theme) decides
 // them.
 func TestThemeable(t *testing.T) {
-	b, err := Render(cases[0].plot)
+	b, err := render(cases[0].plot)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestThemeable(t *testing.T) {
 func TestGolden(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := Render(c.plot)
+			got, err := render(c.plot)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -135,18 +135,18 @@ func TestGolden(t *testing.T) {
 // cache is shared): all the bytes must be equal.
 func TestDeterministic(t *testing.T) {
 	for _, c := range cases {
-		first, err := Render(c.plot)
+		first, err := render(c.plot)
 		if err != nil {
 			t.Fatal(err)
 		}
-		second, _ := Render(c.plot)
+		second, _ := render(c.plot)
 		if !bytes.Equal(first, second) {
 			t.Fatalf("%s: two renders differ", c.name)
 		}
 		var wg sync.WaitGroup
 		outs := make([][]byte, 4)
 		for i := range outs {
-			wg.Go(func() { outs[i], _ = Render(c.plot) })
+			wg.Go(func() { outs[i], _ = render(c.plot) })
 		}
 		wg.Wait()
 		for i, o := range outs {
@@ -228,7 +228,7 @@ func attr(e xml.StartElement, name string) string {
 func TestElement(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			b, err := Render(c.plot)
+			b, err := render(c.plot)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -283,7 +283,7 @@ func TestElement(t *testing.T) {
 	}
 }
 
-// wrapOf is the title as Render lays it out.
+// wrapOf is the title as Draw lays it out.
 func wrapOf(p Plot) string {
 	w, _ := p.size()
 	sty := text.Style{Font: font.From(sansBold, 12), Handler: newHandler()}
@@ -370,7 +370,7 @@ func TestErrors(t *testing.T) {
 		}()}, []string{"leave no room"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			b, err := Render(c.plot)
+			b, err := render(c.plot)
 			if err == nil {
 				t.Fatalf("no error; got %d bytes", len(b))
 			}
@@ -407,7 +407,7 @@ func TestEdgeInputs(t *testing.T) {
 		{Title: `a <b> & "c"`, XLabel: "x & y", Series: []Series{{Name: "<poll>", Points: []Point{{X: 1, Y: 2}}}}},
 		{YLog: true, Series: []Series{{Name: "tiny", Points: []Point{{X: 1, Y: 3e-7, Lo: 2e-7, Hi: 5e-7}, {X: 2, Y: 4e-3}}}}},
 	} {
-		b, err := Render(p)
+		b, err := render(p)
 		if err != nil {
 			t.Errorf("%+v: %v", p, err)
 			continue
@@ -426,7 +426,7 @@ func TestEdgeInputs(t *testing.T) {
 
 func TestDashes(t *testing.T) {
 	for _, c := range cases {
-		b, _ := Render(c.plot)
+		b, _ := render(c.plot)
 		// Each dashed series strokes its legend thumbnail, and its line if
 		// it has two points or more, with the dash pattern; solid ones never.
 		want := 0
@@ -537,7 +537,7 @@ func TestGroup(t *testing.T) {
 func BenchmarkRender(b *testing.B) {
 	for b.Loop() {
 		for _, c := range cases {
-			if _, err := Render(c.plot); err != nil {
+			if _, err := render(c.plot); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -591,4 +591,10 @@ func TestMarksOnPoints(t *testing.T) {
 			t.Errorf("%s: MaxWidth %g", c.name, pic.MaxWidth)
 		}
 	}
+}
+
+// render is the SVG of Draw without options.
+func render(p Plot) ([]byte, error) {
+	pic, err := Draw(p, Options{})
+	return pic.SVG, err
 }

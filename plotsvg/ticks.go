@@ -26,7 +26,7 @@ const maxLogLabels = 7
 // Ticks implements plot.Ticker.
 func (logTicks) Ticks(min, max float64) []plot.Tick {
 	if !(min > 0) || !(max >= min) || math.IsInf(max, 0) {
-		return nil // Render never asks for this; draw no ticks rather than panic
+		return nil // Draw never asks for this; draw no ticks rather than panic
 	}
 	lo := int(math.Floor(math.Log10(min)))
 	hi := int(math.Ceil(math.Log10(max)))

@@ -26,7 +26,7 @@ type Book struct {
 // times the pages of a book of a thousand chapters.
 const memoLimit = 512 << 20
 
-// Build is the Builder: book.LoadCached, book.SetFor, book.NewResults,
+// Build is the Builder: (*book.Sources).LoadCached, book.SetFor, book.NewResults,
 // (*book.Book).Status, (*book.Results).Hide and (*book.Book).Render.
 // An experiment whose stored result no longer matches what its chapter
 // asks (missing, stale) is shown as not measured yet, with the command

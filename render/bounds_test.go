@@ -38,11 +38,11 @@ func TestSlugIsAFileName(t *testing.T) {
 }
 
 func TestByteOrderMarkKeepsFrontMatter(t *testing.T) {
-	d, err := parse.Parse("chapter.md", []byte("\ufeff---\ntitle: 제목\nslug: bom\n---\n# 본문 {{ 1 + }}\n"), fakeProbes)
+	_, err := parse.Parse("chapter.md", []byte("\ufeff---\ntitle: 제목\nslug: bom\n---\n# 본문 {{ 1 + }}\n"), fakeProbes)
 	if err == nil || !strings.HasPrefix(err.Error(), "chapter.md:5:") {
 		t.Errorf("error in the body after a BOM: %v, want it on line 5", err)
 	}
-	d, err = parse.Parse("chapter.md", []byte("\ufeff---\ntitle: 제목\nslug: bom\n---\n# 본문\n"), fakeProbes)
+	d, err := parse.Parse("chapter.md", []byte("\ufeff---\ntitle: 제목\nslug: bom\n---\n# 본문\n"), fakeProbes)
 	if err != nil {
 		t.Fatal(err)
 	}

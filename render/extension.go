@@ -354,6 +354,6 @@ func (r htmlRenderer) renderDirective(w util.BufWriter, source []byte, node gast
 type extender struct{ h *pageHTML }
 
 func (x extender) Extend(m goldmark.Markdown) {
-	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(htmlRenderer{x.h}, 400)))
+	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(htmlRenderer(x), 400)))
 	extendCodeBlocks(m)
 }

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"html"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"measuredbook/dataset"
@@ -141,12 +141,7 @@ func EnvironmentBody(w *view.Words, sets []SetMachine) ([]byte, []view.Heading) 
 		row(w.EnvRows["arch"], f.Arch)
 		row("Go", f.Go)
 		row(w.EnvRows["virtual"], map[string]string{"yes": w.Yes, "no": w.No}[f.Virtual])
-		keys := make([]string, 0, len(f.Limits))
-		for k := range f.Limits {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(f.Limits)) {
 			row(w.Limit(k, f.Limits[k]))
 		}
 		b.WriteString("</table></div>\n")

@@ -129,8 +129,8 @@ func PrintSection(chapters []PrintChapter, i int, names []map[string]string) (Pr
 		}
 		j := i
 		if u.Path != "" {
-			slug, ok := strings.CutSuffix(u.Path, ".html")
-			if j, ok = slugOf[slug]; !ok {
+			var ok bool
+			if j, ok = slugOf[strings.TrimSuffix(u.Path, ".html")]; !ok {
 				return "", false
 			}
 			if u.Fragment == "" {

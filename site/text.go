@@ -123,7 +123,6 @@ func closeOf(s string, from int, tag string) int {
 type plainText struct {
 	out   []byte // the parts' text
 	blank bool   // out ends with the space of a run of white space
-	plain []byte // a run of text, unescaped
 }
 
 // add appends what a reader reads in part, as
@@ -146,8 +145,7 @@ func (t *plainText) add(part []byte) {
 			run = part[:j]
 		} // else the rest is text: nor is there a '>' after any later '<'
 		if bytes.IndexByte(run, '&') >= 0 {
-			t.plain = unescape(t.plain[:0], run)
-			run = t.plain
+			run = []byte(html.UnescapeString(string(run)))
 		}
 		t.write(run)
 		if k < 0 {
@@ -181,41 +179,6 @@ func (t *plainText) write(text []byte) {
 
 // isSpace is \s: a table, for the loop over every byte of the text.
 var isSpace = [256]bool{' ': true, '\n': true, '\t': true, '\r': true, '\f': true}
-
-// entities are those the pages use most, unescaped here without the two
-// allocations of html.UnescapeString.
-var entities = []struct{ name, char string }{
-	{"&quot;", `"`}, {"&#34;", `"`}, {"&#39;", "'"}, {"&lt;", "<"}, {"&gt;", ">"}, {"&amp;", "&"},
-}
-
-// unescape appends html.UnescapeString(s). An entity ends before the next
-// '&', so s is unescaped a '&' at a time.
-func unescape(dst, s []byte) []byte {
-	j := bytes.IndexByte(s, '&')
-	if j < 0 {
-		return append(dst, s...)
-	}
-	dst = append(dst, s[:j]...)
-	for s = s[j:]; len(s) > 0; {
-		k := bytes.IndexByte(s[1:], '&') + 1
-		if k == 0 {
-			k = len(s)
-		}
-		seg := s[:k]
-		s = s[k:]
-		known := false
-		for _, e := range entities {
-			if len(seg) >= len(e.name) && string(seg[:len(e.name)]) == e.name {
-				dst, known = append(append(dst, e.char...), seg[len(e.name):]...), true
-				break
-			}
-		}
-		if !known {
-			dst = append(dst, html.UnescapeString(string(seg))...)
-		}
-	}
-	return dst
-}
 
 // indexFrom is strings.Index(s[from:], sub) counted from the start of s.
 func indexFrom(s string, from int, sub string) int {
