@@ -5,6 +5,7 @@
 package cref
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,12 +25,10 @@ import (
 // each alternately with the probe that times the same read
 // (blocking.ready, nonblocking.eagain, in this process on a locked
 // thread): MBOOK_CREF_PAIRS pairs (default 1), whose medians and ratio it
-// logs. Each program also runs with a second thread asleep beside the
-// reads ("C, 2 threads"): a Go process always has several, so the kernel
-// takes a reference on the file at every call (fs/file.c's fdget), which
-// a single-threaded C program skips; and with that second thread but the
-// reading thread's own file table again (unshare(CLONE_FILES)), to tell
-// the table's share from the thread's. It asserts what holds on any machine:
+// logs. Each program also runs in variants (see ready.c) that move it one
+// step at a time towards what a Go process is: the bare syscall (raw), a
+// second thread asleep (a shared file table), and that thread but the
+// reader's own file table again. It asserts what holds on any machine:
 // every program and probe ran, and each read took a positive time.
 func TestAgainstC(t *testing.T) {
 	cc, err := exec.LookPath("cc")
@@ -55,20 +54,34 @@ func TestAgainstC(t *testing.T) {
 			t.Fatalf("cc %s.c: %v\n%s", c.prog, err, out)
 		}
 		all := append(blocking.Probes(), nonblocking.Probes()...)
-		var cs, cts, cus, raws, gos []float64
+		var raws, gos []float64
+		cs := make([][]float64, len(variants))
 		for range pairs {
-			cs, cts, cus = append(cs, runC(t, bin)), append(cts, runC(t, bin, "threads")), append(cus, runC(t, bin, "threads", "unshare"))
+			for i, words := range variants {
+				cs[i] = append(cs[i], runC(t, bin, words...))
+			}
 			v := probetest.Run(t, all, c.probe, c.params)
 			if !(v["read"] > 0 && v["read_go"] > 0) {
 				t.Fatalf("%s: read %v, read_go %v: not positive times", c.probe, v["read"], v["read_go"])
 			}
 			raws, gos = append(raws, v["read"]*1e9), append(gos, v["read_go"]*1e9)
 		}
-		mc, mt, mu, mr, mg := median(cs), median(cts), median(cus), median(raws), median(gos)
-		t.Logf("%s, %d pairs: C %.1f ns; C 2 threads %.1f ns (×%.2f), own file table again %.1f ns (×%.2f); Go raw %.1f ns (×%.2f of C, ×%.2f of C 2 threads); Go unix.Read %.1f ns (×%.2f of C)",
-			c.prog, pairs, mc, mt, mt/mc, mu, mu/mc, mr, mr/mc, mr/mt, mg, mg/mc)
+		mc := median(cs[0])
+		var line strings.Builder
+		fmt.Fprintf(&line, "%s, %d pairs: C %.1f ns", c.prog, pairs, mc)
+		for i, words := range variants[1:] {
+			m := median(cs[i+1])
+			fmt.Fprintf(&line, "; C %s %.1f ns (×%.2f)", strings.Join(words, "+"), m, m/mc)
+		}
+		mr, mt := median(raws), median(cs[len(cs)-2])
+		fmt.Fprintf(&line, "; Go raw %.1f ns (×%.2f of C, ×%.2f of C raw+threads); Go unix.Read %.1f ns (×%.2f of C)", mr, mr/mc, mr/mt, median(gos), median(gos)/mc)
+		t.Log(line.String())
 	}
 }
+
+// variants are the reference programs' command lines, plain first; the
+// last but one is the one most like a Go probe's raw read.
+var variants = [][]string{nil, {"raw"}, {"threads"}, {"raw", "threads"}, {"raw", "threads", "unshare"}}
 
 // runC runs a reference program and returns the nanoseconds per read it
 // printed.

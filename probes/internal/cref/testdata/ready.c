@@ -1,15 +1,25 @@
 /* A blocking read(2) of 1 byte when the byte is already waiting: a
  * 2,000-byte prefilled AF_UNIX stream socketpair read 1 byte at a time.
  * Prints the nanoseconds per read (CLOCK_MONOTONIC around the reads).
- * With any argument a second thread is started first and left asleep, so
- * that the process shares its file table as a Go process always does
- * (the kernel's fdget then takes a reference on the file at every call). */
+ *
+ * Words on the command line change one thing each, to find what a Go
+ * probe's read pays that this program does not:
+ *   raw      syscall(SYS_read) instead of libc's read(), which in a
+ *            process with threads also marks itself a cancellation point;
+ *   threads  a second thread asleep beside the reads, as a Go process
+ *            always has: the process's file table is shared, and the
+ *            kernel takes a reference on the file at every call (fs/file.c's
+ *            fdget);
+ *   unshare  then the reading thread takes a file table of its own again
+ *            (unshare(CLONE_FILES)), to tell the table's share from the
+ *            thread's. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
-#include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,14 +37,16 @@ static long long now(void) {
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+static int has(int argc, char **argv, const char *word) {
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], word) == 0) return 1;
+	return 0;
+}
+
 int main(int argc, char **argv) {
-	(void)argv;
 	pthread_t t;
-	if (argc > 1 && pthread_create(&t, NULL, sleeper, NULL) != 0) { perror("pthread_create"); return 1; }
-	/* With a second argument the reading thread then takes a file table of
-	 * its own again (unshare(2)): what is left of the difference is not the
-	 * shared table's. */
-	if (argc > 2 && unshare(CLONE_FILES) != 0) { perror("unshare"); return 1; }
+	if (has(argc, argv, "threads") && pthread_create(&t, NULL, sleeper, NULL) != 0) { perror("pthread_create"); return 1; }
+	if (has(argc, argv, "unshare") && unshare(CLONE_FILES) != 0) { perror("unshare"); return 1; }
 	int sv[2];
 	char buf[READS], one;
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0) { perror("socketpair"); return 1; }
@@ -44,8 +56,14 @@ int main(int argc, char **argv) {
 	for (int i = 0; i < READS; i++) buf[i] = 'x';
 	if (write(sv[1], buf, READS) != READS) { perror("prefill"); return 1; }
 	long long t0 = now();
-	for (int i = 0; i < READS; i++) {
-		if (read(sv[0], &one, 1) != 1) { perror("read"); return 1; }
+	if (has(argc, argv, "raw")) {
+		for (int i = 0; i < READS; i++) {
+			if (syscall(SYS_read, sv[0], &one, 1) != 1) { perror("read"); return 1; }
+		}
+	} else {
+		for (int i = 0; i < READS; i++) {
+			if (read(sv[0], &one, 1) != 1) { perror("read"); return 1; }
+		}
 	}
 	long long t1 = now();
 	printf("%.3f\n", (double)(t1 - t0) / READS);
