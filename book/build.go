@@ -927,9 +927,9 @@ type siteData struct {
 
 func execute(t *template.Template, name string, data siteData) ([]byte, error) {
 	var buf bytes.Buffer
-	// The body and the rest of the layout: grown once, not doubled up to
-	// a chapter's size.
-	buf.Grow(len(data.Body) + 8<<10)
+	// The body, the whole-book page's contents and preface, and the rest
+	// of the layout: grown once, not doubled up to a chapter's size.
+	buf.Grow(len(data.Body) + len(data.Contents) + len(data.Preface) + 8<<10)
 	if err := t.ExecuteTemplate(&buf, name, data); err != nil {
 		return nil, fmt.Errorf("template %s: %w", name, err)
 	}
