@@ -378,7 +378,7 @@ func (b *Book) writeSite(ctx context.Context, opts Options, res *Results, rc *re
 		return nil, err
 	}
 	defer out.discard()
-	r, err := b.renderTo(res, out, rc, opts.EPUB != "")
+	r, err := b.renderTo(res, out, rc, opts.EPUB != "", false)
 	rep.Warnings = append(rep.Warnings, r.warnings...)
 	rep.Claims, rep.Chapters, rep.Cached, rep.External = r.claims, len(b.Docs), r.cached, r.external
 	if err != nil {
@@ -541,11 +541,28 @@ func (b *Book) Render(res *Results) (pages map[string][]byte, warnings []error, 
 		return nil, nil, nil, err
 	}
 	m := &memorySite{pages: map[string][]byte{}}
-	r, err := b.renderTo(res, m, b.cache, false)
+	r, err := b.renderTo(res, m, b.cache, false, false)
 	if err != nil {
 		return nil, r.warnings, r.claims, err
 	}
 	return m.pages, r.warnings, r.claims, nil
+}
+
+// RenderLater is Render without the whole-book page and the EPUB, which
+// whole makes when called (nil: the book is too large for them), for a
+// preview that serves them when asked: at a hundred chapters they were
+// half of a save's rebuild. Call whole before the next render from the
+// same render cache, and not during one.
+func (b *Book) RenderLater(res *Results) (pages map[string][]byte, whole func() (map[string][]byte, error), err error) {
+	if err := b.Check(res); err != nil {
+		return nil, nil, err
+	}
+	m := &memorySite{pages: map[string][]byte{}}
+	r, err := b.renderTo(res, m, b.cache, false, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	return m.pages, r.whole, nil
 }
 
 // rendering is what renderTo returns beside the pages.
@@ -555,6 +572,7 @@ type rendering struct {
 	claims   []evaluate.Claim
 	cached   int // chapters whose page came from the render cache
 	epub     []byte
+	whole    func() (map[string][]byte, error) // with later: makes the whole-book page and the EPUB
 }
 
 // siteSink receives the site's files as they are made, from several
@@ -631,8 +649,9 @@ type layout struct {
 // claims and errors come back in chapter order whatever the order the
 // chapters finished in. With a cache, a chapter whose inputs are those of
 // a previous build is taken from it instead of being evaluated again.
-// It never measures. With epub, it returns the book as an EPUB too.
-func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache, epub bool) (r rendering, err error) {
+// It never measures. With epub, it returns the book as an EPUB too; with
+// later, it leaves the whole-book page and the EPUB to r.whole.
+func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache, epub, later bool) (r rendering, err error) {
 	defer rc.flush()
 	l, err := b.newLayout(res, out, epub)
 	if err != nil {
@@ -660,7 +679,16 @@ func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache, epub bool) 
 	if err := b.extraPages(l, outs); err != nil {
 		return r, err
 	}
-	if whole {
+	switch {
+	case whole && later:
+		r.whole = func() (map[string][]byte, error) {
+			defer rc.flush()
+			m, lw := &memorySite{pages: map[string][]byte{}}, *l
+			lw.out = m
+			_, err := b.wholeBook(&lw, outs, preface.Bytes(), links.static)
+			return m.pages, err
+		}
+	case whole:
 		r.epub, err = b.wholeBook(l, outs, preface.Bytes(), links.static)
 	}
 	return r, err
@@ -927,9 +955,9 @@ type siteData struct {
 
 func execute(t *template.Template, name string, data siteData) ([]byte, error) {
 	var buf bytes.Buffer
-	// The body and the rest of the layout: grown once, not doubled up to
-	// a chapter's size.
-	buf.Grow(len(data.Body) + 8<<10)
+	// The body, the whole-book page's contents and preface, and the rest
+	// of the layout: grown once, not doubled up to a chapter's size.
+	buf.Grow(len(data.Body) + len(data.Contents) + len(data.Preface) + 8<<10)
 	if err := t.ExecuteTemplate(&buf, name, data); err != nil {
 		return nil, fmt.Errorf("template %s: %w", name, err)
 	}

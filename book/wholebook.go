@@ -162,11 +162,17 @@ func (l *layout) printBook(chapters []site.PrintChapter) (contents, body []byte,
 	if err := errors.Join(errs...); err != nil {
 		return nil, nil, err
 	}
-	var sections bytes.Buffer
+	size := 0
 	for _, p := range parts {
-		sections.Write(p.Section)
+		size += len(p.Section)
 	}
-	return site.PrintContents(chapters, parts), sections.Bytes(), nil
+	// Grown once: doubling up to a book's size cleared and copied it over
+	// and again.
+	sections := make([]byte, 0, size)
+	for _, p := range parts {
+		sections = append(sections, p.Section...)
+	}
+	return site.PrintContents(chapters, parts), sections, nil
 }
 
 // epubChapters makes e's chapters into their content documents in

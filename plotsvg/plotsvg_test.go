@@ -2,6 +2,7 @@ package plotsvg
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/xml"
 	"errors"
 	"flag"
@@ -562,9 +563,13 @@ func TestMarksOnPoints(t *testing.T) {
 			t.Fatalf("%s: %d marks for %d points", c.name, len(pic.Marks), n)
 		}
 		w, h := c.plot.size()
-		circle := regexp.MustCompile(`<path d="M([-\d.]+),([-\d.]+)A3,3 0 1 1 ([-\d.]+),[-\d.]+A3,3 0 1 1 [-\d.,]+Z" style="fill:#0072B2"`)
+		circle := regexp.MustCompile(`^M([-\d.]+),([-\d.]+)A3,3 0 1 1 ([-\d.]+),[-\d.]+A3,3 0 1 1 [-\d.,]+Z$`)
 		var centres [][2]float64
-		for _, m := range circle.FindAllStringSubmatch(string(pic.SVG), -1) {
+		for _, p := range paths(t, pic.SVG) {
+			m := circle.FindStringSubmatch(p.d)
+			if m == nil || p.style != "fill:#0072B2" {
+				continue
+			}
 			x1, _ := strconv.ParseFloat(m[1], 64)
 			y, _ := strconv.ParseFloat(m[2], 64)
 			x2, _ := strconv.ParseFloat(m[3], 64)
@@ -597,4 +602,34 @@ func TestMarksOnPoints(t *testing.T) {
 func render(p Plot) ([]byte, error) {
 	pic, err := Draw(p, Options{})
 	return pic.SVG, err
+}
+
+// path is a <path>'s data and the style in effect: its own, or else its
+// group's.
+type path struct{ d, style string }
+
+func paths(t *testing.T, svg []byte) []path {
+	t.Helper()
+	var out []path
+	styles := []string{""}
+	dec := xml.NewDecoder(bytes.NewReader(svg))
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			t.Fatalf("not well-formed XML: %v", err)
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			style := cmp.Or(attr(tok, "style"), styles[len(styles)-1])
+			styles = append(styles, style)
+			if tok.Name.Local == "path" {
+				out = append(out, path{attr(tok, "d"), style})
+			}
+		case xml.EndElement:
+			styles = styles[:len(styles)-1]
+		}
+	}
 }

@@ -57,6 +57,7 @@ func finish(doc []byte, title string, w, h float64, seriesVar string, minWidth f
 			body = bytes.ReplaceAll(body, []byte("fill:"+hex), []byte("fill:"+v))
 		}
 	}
+	body = groupStyles(body)
 	return append(appendHead(make([]byte, 0, len(body)+512), title, w, h, minWidth), body...), nil
 }
 
@@ -73,4 +74,89 @@ func appendHead(b []byte, title string, w, h, minWidth float64) []byte {
 	b = append(b, "<title>"...)
 	b = append(b, html.EscapeString(title)...)
 	return append(b, "</title>"...)
+}
+
+// groupStyles moves the style shared by consecutive elements (the ticks,
+// the grid, a series' error bars and glyphs, the labels) onto one <g>
+// around them: a plot's style attributes were most of its bytes, on every
+// page that shows it. Every property vgsvg writes (fill, stroke and their
+// opacity, width and dashes; font-variant, -weight, -style and -size)
+// is inherited, and a child without a style inherits the rest from the
+// same parent as before, so every element is painted as it was, in the
+// same order.
+func groupStyles(body []byte) []byte {
+	out := make([]byte, 0, len(body))
+	var run []styled // consecutive elements of one style
+	flush := func() {
+		switch {
+		case len(run) == 1:
+			out = append(out, run[0].whole...)
+		case len(run) > 1:
+			out = append(out, `<g style="`...)
+			out = append(out, run[0].style...)
+			out = append(out, "\">\n"...)
+			for _, e := range run {
+				out = append(out, e.head...)
+				out = append(out, e.tail...)
+			}
+			out = append(out, "</g>\n"...)
+		}
+		run = run[:0]
+	}
+	for len(body) > 0 {
+		e, ok := nextStyled(body)
+		if !ok {
+			flush()
+			n := bytes.IndexByte(body, '\n') + 1
+			if n == 0 {
+				n = len(body)
+			}
+			out, body = append(out, body[:n]...), body[n:]
+			continue
+		}
+		if len(run) > 0 && !bytes.Equal(run[0].style, e.style) {
+			flush()
+		}
+		run = append(run, e)
+		body = body[len(e.whole):]
+	}
+	flush()
+	return out
+}
+
+// styled is one element as vgsvg writes it, from its line's start: a
+// <path> on one line, a <text> with its style on a second line.
+type styled struct {
+	whole, head, style, tail []byte // whole is head, ` style="`, style, `"` and tail
+}
+
+// nextStyled reads the element body starts with, if it is a <path> or a
+// <text> with a style.
+func nextStyled(body []byte) (e styled, ok bool) {
+	if !bytes.HasPrefix(body, []byte("<path ")) && !bytes.HasPrefix(body, []byte("<text ")) {
+		return e, false
+	}
+	end := bytes.IndexByte(body, '\n')
+	sep := []byte(` style="`)
+	if body[1] == 't' && end >= 0 && bytes.HasPrefix(body[end+1:], []byte("\tstyle=\"")) {
+		next := bytes.IndexByte(body[end+1:], '\n')
+		if next < 0 {
+			return e, false
+		}
+		end, sep = end+1+next, []byte("\n\tstyle=\"")
+	}
+	if end < 0 {
+		return e, false
+	}
+	line := body[:end+1]
+	i := bytes.Index(line, sep)
+	if i < 0 {
+		return e, false
+	}
+	j := bytes.IndexByte(line[i+len(sep):], '"')
+	if j < 0 {
+		return e, false
+	}
+	j += i + len(sep)
+	return styled{whole: line, head: line[:i], style: line[i+len(sep) : j], tail: line[j+1:]}, true
 }

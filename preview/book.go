@@ -27,7 +27,7 @@ type Book struct {
 const memoLimit = 512 << 20
 
 // Build is the Builder: (*book.Sources).LoadCached, book.SetFor, book.NewResults,
-// (*book.Book).Status, (*book.Results).Hide and (*book.Book).Render.
+// (*book.Book).Status, (*book.Results).Hide and (*book.Book).RenderLater.
 // An experiment whose stored result no longer matches what its chapter
 // asks (missing, stale) is shown as not measured yet, with the command
 // that measures it.
@@ -79,11 +79,11 @@ func (p *Book) Build() (*Site, error) {
 	if err := b.CheckSafe(p.Opts.Safe); err != nil {
 		return nil, err
 	}
-	pages, _, _, err := b.Render(res)
+	pages, whole, err := b.RenderLater(res)
 	if err != nil {
 		return &Site{Pending: pending}, err
 	}
-	return &Site{Pages: pages, Pending: pending}, nil
+	return &Site{Pages: pages, Later: whole, Pending: pending}, nil
 }
 
 // Measure is the Measurer: book.Load again (the chapter may have changed)

@@ -604,3 +604,33 @@ func TestSafeModeRefusesRawHTML(t *testing.T) {
 		}
 	}
 }
+
+// The whole-book page is made when a reader asks for it, not at every
+// save, and shows the last save; the EPUB with it when book.yaml asks.
+func TestWholeBookOnRequest(t *testing.T) {
+	src := fixture(t)
+	write(t, filepath.Join(src.Opts.Chapters, "book.yaml"), "title: 시험용 책\nlang: ko\nmachine: here\nepub: true\n")
+	r := start(t, src, nil)
+	if !strings.Contains(r.log.String(), "rebuilt ") || strings.Contains(r.log.String(), "made ") {
+		t.Fatalf("the whole book was made before anyone asked:\n%s", r.log)
+	}
+	if code, _, page := r.get(t, "/print.html"); code != http.StatusOK || !strings.Contains(page, "첫 장입니다.") {
+		t.Fatalf("print.html: %d\n%s", code, page)
+	}
+	if code, _, _ := r.get(t, "/book.epub"); code != http.StatusOK {
+		t.Errorf("book.epub: %d", code)
+	}
+	if n := strings.Count(r.log.String(), "made "); n != 1 {
+		t.Errorf("the whole book made %d times for two requests:\n%s", n, r.log)
+	}
+	ev := r.events(t)
+	first := waitFor(t, ev, "the first state", func(state) bool { return true })
+	save(t, filepath.Join(src.Opts.Chapters, "01-one.md"), chapterOne+"\n고친 문단입니다.\n")
+	waitFor(t, ev, "a rebuild", func(st state) bool { return st.Version > first.Version })
+	if _, _, page := r.get(t, "/print.html"); !strings.Contains(page, "고친 문단입니다.") {
+		t.Errorf("print.html does not show the save:\n%s", page)
+	}
+	if code, _, _ := r.get(t, "/nothing.html"); code != http.StatusNotFound {
+		t.Errorf("a page the site does not hold: %d", code)
+	}
+}

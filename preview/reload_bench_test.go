@@ -95,11 +95,17 @@ func saveToReload(b *testing.B, n int, cached bool) {
 
 var rebuilt = regexp.MustCompile(`rebuilt \d+ pages in ([0-9.]+(?:ms|µs|ns|s))`)
 
-var experimentBlock = regexp.MustCompile("(?ms)^```experiment .*?^```\n")
+var (
+	experimentBlock = regexp.MustCompile("(?ms)^```experiment .*?^```\n")
+	// labelLine numbers a figure or a table (a directive's label:, or a
+	// Markdown table's {#tbl-…}): a copy keeps the reference to the real
+	// chapter's and defines none of its own.
+	labelLine = regexp.MustCompile(`(?m)^label: (fig|tbl)-.*\n|\s*\{#tbl-[A-Za-z0-9_-]+\}`)
+)
 
 // copyBook copies the real chapters into a temp dir and adds copies up to
 // n chapters, each with its own slug and order and without experiment
-// blocks.
+// blocks or figure and table labels.
 func copyBook(b *testing.B, n int) string {
 	dir := b.TempDir()
 	files, err := filepath.Glob("../chapters/*")
@@ -124,6 +130,7 @@ func copyBook(b *testing.B, n int) string {
 		c = slug.ReplaceAllString(c, fmt.Sprintf("slug: ${1}-copy%d", i))
 		c = order.ReplaceAllString(c, fmt.Sprintf("order: %d", 100+i))
 		c = experimentBlock.ReplaceAllString(c, "")
+		c = labelLine.ReplaceAllString(c, "")
 		write(b, filepath.Join(dir, fmt.Sprintf("%03d-copy.md", i)), c)
 	}
 	return dir

@@ -29,8 +29,13 @@ import (
 
 // Site is one build of the site, in memory.
 type Site struct {
-	Pages   map[string][]byte // file name → bytes, exactly what build writes to out/
-	Pending []Pending         // experiments shown as not measured yet
+	Pages map[string][]byte // file name → bytes, exactly what build writes to out/
+	// Later makes the rest of the site's pages (the whole-book page, the
+	// EPUB), which build writes too but a save need not wait for: called
+	// at the first request for a page that Pages lacks, never during a
+	// build (nil: there are none).
+	Later   func() (map[string][]byte, error)
+	Pending []Pending // experiments shown as not measured yet
 }
 
 // Pending is an experiment the pages show without numbers because its
@@ -80,6 +85,8 @@ type Server struct {
 
 	mu      sync.Mutex
 	pages   map[string][]byte
+	later   func() (map[string][]byte, error) // the pages' Later, until it is called
+	made    map[string][]byte                 // what it made
 	st      state
 	changed chan struct{} // closed and replaced on every change of st
 	done    chan struct{} // closed when the server stops: ends every event stream
@@ -140,7 +147,7 @@ func (s *Server) Rebuild() bool {
 	if !same {
 		// Only a change of the pages reloads them: a touched file that
 		// changes nothing (or a save that undoes a bad one) does not.
-		s.pages = site.Pages
+		s.pages, s.later, s.made = site.Pages, site.Later, nil
 		s.st.Version++
 		s.st.Assets = assets(site.Pages)
 	}
@@ -218,6 +225,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	page, found := s.pages[name]
 	pages := s.pages
+	s.mu.Unlock()
+	if ok && !found && pages != nil {
+		page, found = s.laterPage(name)
+	}
+	s.mu.Lock()
 	st, _ := json.Marshal(s.st)
 	s.mu.Unlock()
 	w.Header().Set("Cache-Control", "no-store")
@@ -243,6 +255,33 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Length", strconv.Itoa(len(page)))
 	w.Write(page)
+}
+
+// laterPage is page name of what the last good build's Later makes,
+// made at the first request for a page the build lacks. It takes turns
+// with the builds, which share their render cache with it.
+func (s *Server) laterPage(name string) ([]byte, bool) {
+	s.buildMu.Lock()
+	defer s.buildMu.Unlock()
+	s.mu.Lock()
+	later := s.later
+	s.mu.Unlock()
+	if later != nil {
+		start := time.Now()
+		made, err := later()
+		if err != nil {
+			fmt.Fprintf(s.log, "the whole-book page could not be made: %v\n", err)
+		} else {
+			fmt.Fprintf(s.log, "made %d more pages in %v\n", len(made), time.Since(start).Round(time.Millisecond))
+		}
+		s.mu.Lock()
+		s.later, s.made = nil, made
+		s.mu.Unlock()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	page, ok := s.made[name]
+	return page, ok
 }
 
 // pageName maps a request's escaped path to a page of the site. The site

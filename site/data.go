@@ -104,7 +104,9 @@ func Export(set string, r *dataset.Result) (jsonFile, csvFile []byte, err error)
 		}
 		d.Unavailable = append(d.Unavailable, rec)
 	}
-	if jsonFile, err = json.MarshalIndent(d, "", "  "); err != nil {
+	// Compact: the file is for programs (the CSV is the one to read);
+	// indented, it would be 60 % larger, once for every experiment.
+	if jsonFile, err = json.Marshal(d); err != nil {
 		return nil, nil, err
 	}
 	return append(jsonFile, '\n'), buf.Bytes(), w.Error()
