@@ -430,6 +430,31 @@ func TestMeasurePoolsKeptValues(t *testing.T) {
 	}
 }
 
+// A setup whose time spreads from run to run (10,000 sockets: 180–270 ms)
+// is not taken for the sample of a count of 2: epoll was once sized to 2
+// rounds, whose cold start made its round six times slower.
+func TestSizingIsNotFooledByTheSetupsSpread(t *testing.T) {
+	var s sizing
+	target := 100 * time.Millisecond
+	next, done := s.step(1, 200*time.Millisecond, target)
+	if done || next != 2 {
+		t.Fatalf("after a run of 1 in 200 ms: next %d, done %v; want 2", next, done)
+	}
+	// 60 ms more for one more round: the setup's spread, not the round.
+	if next, done = s.step(2, 260*time.Millisecond, target); done || next != 20 {
+		t.Fatalf("after a run of 2 in 260 ms: next %d, done %v; want 20, not done", next, done)
+	}
+	// 2 µs a round: 200,000 rounds add 400 ms, more than the setup.
+	for _, n := range []int{20, 200, 2000, 20000} {
+		if next, done = s.step(n, 200*time.Millisecond+time.Duration(n)*2*time.Microsecond, target); done {
+			t.Fatalf("done at %d rounds, whose 2 µs each are within the setup's spread", n)
+		}
+	}
+	if next, done = s.step(200000, 600*time.Millisecond, target); !done || next != 200000 {
+		t.Errorf("after 200,000 rounds adding 400 ms: next %d, done %v; want 200000, done", next, done)
+	}
+}
+
 func TestCountSteps(t *testing.T) {
 	for n, want := range map[int]int{0: 1, 1: 1, 4: 5, 6: 10, 11: 20, 2001: 3000, 30000: 30000, 30001: 50000} {
 		if got := roundUp(n); got != want {
