@@ -134,17 +134,23 @@ func (m *Measurer) previous(id string) (*dataset.Result, time.Duration) {
 	return prev, perRun
 }
 
-// estimate is how long measuring experiment id should take: its rule's
-// expected rounds of runs as long as the last ones, within its budget
-// under runs: auto (the budget itself when no run was ever timed).
+// estimate is how long measuring experiment id should take: under runs:
+// auto, as long as its last measurement under runs: auto took (the
+// fewest runs may outlast the budget, and a noisy figure spends all of
+// it); otherwise its rule's expected rounds of runs as long as the last
+// ones, within its budget under runs: auto (the budget itself when no run
+// was ever timed).
 func (m *Measurer) estimate(b *Book, id string) time.Duration {
 	e := b.Experiments[id]
 	p, ok := probe.Lookup(m.Probes, e.Probe)
 	if !ok {
 		return 0
 	}
-	_, perRun := m.previous(id)
+	prev, perRun := m.previous(id)
 	rule := m.rule(b, e, p)
+	if rule.fixed == 0 && prev != nil && prev.Stop.Auto && prev.Duration > 0 {
+		return prev.Duration
+	}
 	d := perRun * time.Duration(rule.expect()*len(e.Combos))
 	if rule.fixed == 0 && (perRun == 0 || d > rule.budget) {
 		d = rule.budget

@@ -1,6 +1,9 @@
 package book
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -8,6 +11,7 @@ import (
 	"measuredbook/dataset"
 	"measuredbook/parse"
 	"measuredbook/probe"
+	"measuredbook/store"
 )
 
 // TestAutoRunsStopWhenKnown: runs: auto does at least the runs benchmath
@@ -77,5 +81,40 @@ func TestProgressOfTheWholeMeasurement(t *testing.T) {
 	p.end(nil)
 	if !strings.Contains(out.String(), "; all: 0s elapsed, about 2m00s left") {
 		t.Errorf("progress:\n%s", out.String())
+	}
+}
+
+// Under runs: auto an experiment is expected to take as long as its last
+// auto measurement took: its fewest runs may outlast its budget (a
+// hand-off run with 4,000 sleeping threads), where runs times the last
+// run's length, capped at the budget, told a fifth of it.
+func TestEstimateIsTheLastAutoMeasurement(t *testing.T) {
+	opts := testOptions(t)
+	src := "---\ntitle: 시험\norder: 1\nslug: t\n---\n\n```experiment ok\nprobe: fake.ok\nparams:\n  n: [1, 2]\nbudget: 10s\n```\n\n{{ ok.time[n=1] }}\n"
+	if err := os.WriteFile(filepath.Join(opts.Chapters, "t.md"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Load(opts.Chapters, fakes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &Measurer{Probes: fakes, Machine: opts.This, Dir: opts.Results}
+	if got := m.estimate(b, "ok"); got != 10*time.Second {
+		t.Errorf("never measured: estimate %v, want the budget, 10s", got)
+	}
+	if _, err := Build(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	path := store.Path(opts.Results, "here", "ok")
+	prev, err := store.Load(path, fakes)
+	if err != nil || !prev.Stop.Auto {
+		t.Fatalf("the measured result: %v, %+v", err, prev)
+	}
+	prev.Duration = 50 * time.Second
+	if err := store.Save(path, prev); err != nil {
+		t.Fatal(err)
+	}
+	if got := m.estimate(b, "ok"); got != 50*time.Second {
+		t.Errorf("after an auto measurement of 50s: estimate %v, want 50s", got)
 	}
 }
