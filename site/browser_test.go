@@ -452,8 +452,12 @@ func TestSiteInBrowser(t *testing.T) {
 		}
 		for _, base := range []string{fileURL, subURL} {
 			run(t, chromedp.Navigate(base+"index.html"), waitLoaded(),
-				chromedp.SendKeys(chromedp.CSS(`header form.search input`), "FD_SETSIZE\n"),
-				chromedp.WaitVisible(chromedp.CSS(`ol.hits`)))
+				chromedp.SendKeys(chromedp.CSS(`header form.search input`), "FD_SETSIZE\n"))
+			// The hits grow as the index's parts come in; the count ends in
+			// "…" until the last has.
+			if err := waitJS(ctx, `(() => { const p = document.querySelector('#results > p'); return !!p && !p.textContent.endsWith('…') && !!document.querySelector('ol.hits'); })()`); err != nil {
+				t.Fatalf("searching %s: the whole index never came in: %v", base, err)
+			}
 			hits := value[[]string](t, ctx, `[...document.querySelectorAll('ol.hits a')].map(a => a.href)`)
 			found := false
 			for _, h := range hits {
