@@ -13,14 +13,25 @@ func run(t *testing.T, name string, given map[string]string) probe.Values {
 	return probetest.Run(t, Probes(), name, given)
 }
 
+// idleRSSRuns counts TestIdleRSS's runs in this process.
+var idleRSSRuns int
+
 func TestIdleRSS(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc/self/statm")
 	}
 	v := run(t, "goroutines.idle_rss", map[string]string{"goroutines": "5000"})
-	// At least the 2 KiB starting stack each, far less than a thread.
-	if v["rss_per_goroutine"] < 2<<10 || v["rss_per_goroutine"] > 64<<10 {
-		t.Errorf("rss_per_goroutine %v, want 2 KiB..64 KiB", v["rss_per_goroutine"])
+	idleRSSRuns++
+	// At least the 2 KiB starting stack each, far less than a thread. A
+	// run repeated in this process (go test -count=N) finds the stacks
+	// the last one freed still resident, so only the first shows the
+	// 2 KiB; the probe's own runs each have a fresh process.
+	low := 2 << 10
+	if idleRSSRuns > 1 {
+		low = 0
+	}
+	if v["rss_per_goroutine"] < float64(low) || v["rss_per_goroutine"] > 64<<10 {
+		t.Errorf("rss_per_goroutine %v, want %d B..64 KiB", v["rss_per_goroutine"], low)
 	}
 	if v["goroutines"] < 5000 {
 		t.Errorf("goroutines %v < 5000", v["goroutines"])
