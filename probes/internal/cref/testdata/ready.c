@@ -13,40 +13,15 @@
  *   unshare  then the reading thread takes a file table of its own again
  *            (unshare(CLONE_FILES)), to tell the table's share from the
  *            thread's. */
-#define _GNU_SOURCE
-#include <pthread.h>
-#include <sched.h>
-#include <stdio.h>
-#include <string.h>
+#include "variants.h"
+
 #include <sys/socket.h>
 #include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
 
 enum { READS = 2000, WARMUP = 500 };
 
-static void *sleeper(void *arg) {
-	(void)arg;
-	for (;;) pause();
-	return NULL;
-}
-
-static long long now(void) {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static int has(int argc, char **argv, const char *word) {
-	for (int i = 1; i < argc; i++)
-		if (strcmp(argv[i], word) == 0) return 1;
-	return 0;
-}
-
 int main(int argc, char **argv) {
-	pthread_t t;
-	if (has(argc, argv, "threads") && pthread_create(&t, NULL, sleeper, NULL) != 0) { perror("pthread_create"); return 1; }
-	if (has(argc, argv, "unshare") && unshare(CLONE_FILES) != 0) { perror("unshare"); return 1; }
+	if (start_variant(argc, argv) != 0) return 1;
 	int sv[2];
 	char buf[READS], one;
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0) { perror("socketpair"); return 1; }
