@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -180,7 +181,7 @@ func (f *statusFlags) run(ctx context.Context, c *cmd, args []string) error {
 		ex := b.Experiments[st.ID]
 		detail := st.Why
 		if r, ok := res.Header("", st.ID); ok && detail == "" {
-			detail = fmt.Sprintf("%s, %d runs%s", r.Start.Format("2006-01-02"), r.Runs, stopNote(r.Stop))
+			detail = fmt.Sprintf("%s, %d runs%s%s", r.Start.Format("2006-01-02"), r.Runs, took(r.Duration), stopNote(r.Stop))
 			if u := r.Unavailable; len(u) > 0 {
 				detail += fmt.Sprintf("; %d combination(s) its machine cannot measure (%s)", len(u), u[0].Reason)
 			}
@@ -290,6 +291,18 @@ func howToMeasure(r expr.Ref, set, this string) string {
 		return fmt.Sprintf("no result of %s in this machine's set %s; measure it with: go run . run %s", r.Experiment, set, r.Experiment)
 	}
 	return fmt.Sprintf("no result of %s in set %s, which only %s can measure; from this machine: go run . build --here && go run . check --here", r.Experiment, set, set)
+}
+
+// took is how long a measurement took, as status says it (" in 49s"): a
+// budget is a bound on more runs, not on the fewest an interval needs.
+func took(d time.Duration) string {
+	switch {
+	case d <= 0:
+		return ""
+	case d < time.Second:
+		return " in " + d.Round(time.Millisecond).String()
+	}
+	return " in " + d.Round(time.Second).String()
 }
 
 // stopNote is what status says of runs: auto's stopping rule: the widest

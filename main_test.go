@@ -823,3 +823,13 @@ func TestRenderSafe(t *testing.T) {
 		t.Errorf("render --safe: exit %d: %q", code, stderr)
 	}
 }
+
+// status says how long each measurement took beside its runs, so that a
+// budget the fewest runs outlast shows.
+func TestStatusSaysHowLongAMeasurementTook(t *testing.T) {
+	for d, want := range map[time.Duration]string{0: "", 72 * time.Millisecond: " in 72ms", 49400 * time.Millisecond: " in 49s", 2*time.Minute + 3*time.Second: " in 2m3s"} {
+		if got := took(d); got != want {
+			t.Errorf("took(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
