@@ -134,12 +134,11 @@ func (m *Measurer) previous(id string) (*dataset.Result, time.Duration) {
 	return prev, perRun
 }
 
-// estimate is how long measuring experiment id should take: under runs:
-// auto, as long as its last measurement under runs: auto took (the
-// fewest runs may outlast the budget, and a noisy figure spends all of
-// it); otherwise its rule's expected rounds of runs as long as the last
-// ones, within its budget under runs: auto (the budget itself when no run
-// was ever timed).
+// estimate is how long measuring experiment id should take: the rule's
+// rounds of runs as long as the last ones; under runs: auto, as long as
+// the last auto measurement took (the fewest runs may outlast the
+// budget), else those rounds within the budget (the budget itself when no
+// run was ever timed).
 func (m *Measurer) estimate(b *Book, id string) time.Duration {
 	e := b.Experiments[id]
 	p, ok := probe.Lookup(m.Probes, e.Probe)
