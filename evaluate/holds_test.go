@@ -64,3 +64,17 @@ func TestRowIndexIgnoresUnrecordedParams(t *testing.T) {
 		t.Error("a row is found for a cap it was not measured with")
 	}
 }
+
+// The fixed-params line of a transcribed set says what its result ran
+// with (the original left the threads unpinned), not what the chapter asks.
+func TestFixedParamsFollowTheResult(t *testing.T) {
+	spec := probe.Spec{Name: "p", Params: []probe.Param{{Name: "cpus", Kind: probe.String}, {Name: "api", Kind: probe.String}}}
+	x := &parse.Experiment{Spec: spec, Order: []string{"cpus", "api"}, Sweep: map[string][]string{"cpus": {"same"}, "api": {"poll"}}}
+	res := &dataset.Result{Sweep: map[string][]string{"cpus": {"any"}}}
+	if got, want := fixedParams(view.Korean, x, res), "cpus=any, api=poll"; got != want {
+		t.Errorf("fixed line %q, want %q", got, want)
+	}
+	if got, want := fixedParams(view.Korean, x, nil), "cpus=same, api=poll"; got != want {
+		t.Errorf("without a result: fixed line %q, want %q", got, want)
+	}
+}

@@ -93,7 +93,13 @@ func fixedParams(w *view.Words, x *parse.Experiment, r *dataset.Result) string {
 		if len(x.Sweep[name]) != 1 {
 			continue
 		}
-		text := paramText(x.Spec, name, x.Sweep[name][0], x.Labels)
+		// A transcribed set may have run with other values than the
+		// chapter asks for: the line says what the result ran with.
+		value := x.Sweep[name][0]
+		if r != nil && len(r.Sweep[name]) == 1 {
+			value = r.Sweep[name][0]
+		}
+		text := paramText(x.Spec, name, value, x.Labels)
 		if sizesOnly(x, name) {
 			counts := dataset.Counts(r, name)
 			switch {
