@@ -92,13 +92,6 @@ func (e *RunError) Error() string {
 
 func (e *RunError) Unwrap() error { return e.Err }
 
-// Interrupted reports whether err is a run stopped by its context (the
-// user pressed Ctrl-C), which is not a measurement and must not be stored
-// as a failure.
-func Interrupted(err error) bool {
-	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
-}
-
 // Run measures one run of p with params in a child process. The child runs
 // in its own process group, dies with the parent (where the OS allows,
 // see dieWithParent), and is killed with its whole group at the timeout or
