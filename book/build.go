@@ -630,17 +630,16 @@ type chapterOut struct {
 
 // layout is what every page of one build shares.
 type layout struct {
-	res      *Results
-	layouts  fs.FS
-	tmpl     *template.Template
-	base     siteData
-	chapters []site.Chapter
-	has      map[string]bool   // experiments with a result, which get data links
-	pageOf   map[string]string // experiment id → the page that shows it
-	out      siteSink
-	search   *site.SearchIndex
-	cache    *chapterCache // nil: none
-	epub     bool          // make the EPUB even if the site does not hold it
+	res     *Results
+	layouts fs.FS
+	tmpl    *template.Template
+	base    siteData
+	has     map[string]bool   // experiments with a result, which get data links
+	pageOf  map[string]string // experiment id → the page that shows it
+	out     siteSink
+	search  *site.SearchIndex
+	cache   *chapterCache // nil: none
+	epub    bool          // make the EPUB even if the site does not hold it
 }
 
 // renderTo evaluates every chapter against res, lays out every page and
@@ -712,8 +711,7 @@ func (b *Book) newLayout(res *Results, out siteSink, epub bool) (l *layout, err 
 		l.base.EPUB = EPUBFile
 	}
 	for _, d := range b.Docs {
-		l.base.Chapters = append(l.base.Chapters, link{Title: d.Front.Title, Slug: d.Front.Slug, Order: d.Front.Order})
-		l.chapters = append(l.chapters, site.Chapter{Title: d.Front.Title, Slug: d.Front.Slug, Order: d.Front.Order})
+		l.base.Chapters = append(l.base.Chapters, site.Chapter{Title: d.Front.Title, Slug: d.Front.Slug, Order: d.Front.Order})
 	}
 	return l, nil
 }
@@ -932,11 +930,6 @@ func (b *Book) provenance(res *Results) templates.Provenance {
 	return p
 }
 
-type link struct {
-	Title, Slug string
-	Order       int
-}
-
 type siteData struct {
 	Book, Lang, Machine, MachineSummary string
 	W                                   *view.Words `json:"-"` // the interface's words (Lang's: in the cache's key)
@@ -947,8 +940,8 @@ type siteData struct {
 	Contents                            template.HTML // the whole-book page's
 	EPUB                                string        // the EPUB's file in the site; "": none
 	PrintPage                           bool          // the site has print.html (not for a book too large for one page)
-	Chapters                            []link
-	Prev, Next                          *link
+	Chapters                            []site.Chapter
+	Prev, Next                          *site.Chapter
 	Fleet                               *fleetNav // the switcher of the fleet's site; nil: none
 	pageExtras
 }
