@@ -63,16 +63,6 @@ func (rc *renderCache) fail(err error) error {
 	return nil
 }
 
-// failure is the first failure fail recorded, nil with no cache.
-func (rc *renderCache) failure() error {
-	if rc == nil {
-		return nil
-	}
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	return rc.broken
-}
-
 // openRenderCache opens the cache in dir for a build with probes.
 func openRenderCache(dir string, probes []probe.Probe) (*renderCache, error) {
 	program, err := rendercache.ProgramID()
@@ -98,24 +88,22 @@ func (rc *renderCache) flush() {
 	}
 }
 
-// finish trims the cache after a build and warns, once, of what it could
-// not keep: the site is whole either way.
+// finish trims the cache after a build (of the entries no build has used
+// for days) and warns, once, of what it could not keep: the site is whole
+// either way.
 func (rc *renderCache) finish(opts Options) {
-	err := rc.failure()
+	if rc == nil {
+		return
+	}
+	rc.mu.Lock()
+	err := rc.broken
+	rc.mu.Unlock()
 	if err == nil {
-		err = rc.trim()
+		err = rc.c.Trim()
 	}
 	if err != nil && opts.Log != nil {
 		fmt.Fprintf(opts.Log, "warning: render cache %s: %v; the site was built in full without it (it is optional and safe to delete)\n", opts.Cache, err)
 	}
-}
-
-// trim removes the entries no build has used for days.
-func (rc *renderCache) trim() error {
-	if rc == nil {
-		return nil
-	}
-	return rc.c.Trim()
 }
 
 func (rc *renderCache) hasher(kind string) *rendercache.Hasher {
