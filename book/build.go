@@ -143,10 +143,8 @@ func ChooseSet(cfg Config, opts Options) (string, error) {
 		return "", &UsageError{err.Error()}
 	}
 	if opts.Machine != "" && opts.Machine != opts.This.Name {
-		sets := NewResults(opts.Results, "", opts.Probes).Sets()
-		if !slices.Contains(sets, opts.Machine) {
-			return "", &UsageError{fmt.Sprintf("--machine %s: no such result set in %s%s; sets: %s",
-				opts.Machine, opts.Results, expr.DidYouMean(opts.Machine, sets), strings.Join(sets, ", "))}
+		if err := CheckSet(opts.Results, "--machine", opts.Machine); err != nil {
+			return "", err
 		}
 	}
 	if set != opts.This.Name {
@@ -164,6 +162,19 @@ func ChooseSet(cfg Config, opts Options) (string, error) {
 		}
 	}
 	return set, nil
+}
+
+// CheckSet refuses, as a *UsageError, a set (given by what, a flag) whose
+// name is not a set's or that results does not hold (a typo gets a
+// did-you-mean).
+func CheckSet(results, what, set string) error {
+	if err := store.CheckName(what, set); err != nil {
+		return &UsageError{err.Error()}
+	}
+	if sets := NewResults(results, "", nil).Sets(); !slices.Contains(sets, set) {
+		return &UsageError{fmt.Sprintf("%s %s: no such result set in %s%s; sets: %s", what, set, results, expr.DidYouMean(set, sets), strings.Join(sets, ", "))}
+	}
+	return nil
 }
 
 // DefaultOut is where a build from set writes its site when not told:

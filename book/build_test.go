@@ -750,7 +750,7 @@ func TestFleetRefusals(t *testing.T) {
 	}{
 		{"", []string{"here", "ther"}, "--fleet ther: no such result set"},
 		{"", []string{"here", "ther"}, "did you mean there?"},
-		{"", []string{"../x"}, "--fleet set"},
+		{"", []string{"../x"}, "--fleet \"../x\" may not"},
 		{"there", []string{"here"}, "--fleet must name it"},
 	} {
 		o := opts
