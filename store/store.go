@@ -402,13 +402,9 @@ func setConfig(r *dataset.Result, cfg map[string]configLine, keys []string, file
 	if err := h.setTimes(r); err != nil {
 		return err
 	}
-	m, err := fingerprintFromConfig(h.get, keys)
+	m, err := fingerprintFromConfig(h.get, keys, h.at)
 	if err != nil {
-		var ke *keyError
-		if errors.As(err, &ke) {
-			return h.at(ke.Key, "%v", ke.Err)
-		}
-		return fmt.Errorf("%s: %w", file, err)
+		return err
 	}
 	r.Machine = m
 	return h.setGaps(r)
