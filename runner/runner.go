@@ -92,21 +92,12 @@ func (e *RunError) Error() string {
 
 func (e *RunError) Unwrap() error { return e.Err }
 
-// Run measures one run of p with params in a child process. The child runs
-// in its own process group, dies with the parent (where the OS allows,
-// see dieWithParent), and is killed with its whole group at the timeout or
-// when ctx is cancelled.
-func (r *Runner) Run(ctx context.Context, p probe.Probe, params probe.Params) (probe.Values, error) {
-	out, err := r.run(ctx, p, params)
-	if err != nil {
-		return nil, err
-	}
-	return out.Values, nil
-}
-
-// run is Run, which also returns how long the probe's Run took in the
-// child (its setup and its sample, not the process's start) and what it
-// kept (probe.Keep).
+// run measures one run of p with params in a child process, and returns
+// its values, how long the probe's Run took in the child (its setup and
+// its sample, not the process's start) and what it kept (probe.Keep). The
+// child runs in its own process group, dies with the parent (where the OS
+// allows, see dieWithParent), and is killed with its whole group at the
+// timeout or when ctx is cancelled.
 func (r *Runner) run(ctx context.Context, p probe.Probe, params probe.Params) (*childOutput, error) {
 	timeout := r.Timeout
 	if timeout == 0 {

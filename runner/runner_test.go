@@ -654,3 +654,12 @@ func TestStaleProbesFoldersAreRemoved(t *testing.T) {
 		}
 	}
 }
+
+// Run is one run of p with params, its values alone.
+func (r *Runner) Run(ctx context.Context, p probe.Probe, params probe.Params) (probe.Values, error) {
+	out, err := r.run(ctx, p, params)
+	if err != nil {
+		return nil, err
+	}
+	return out.Values, nil
+}
