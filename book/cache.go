@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"slices"
 	"strconv"
 	"sync"
@@ -408,11 +409,7 @@ func (cc *chapterCache) put(i int, rec evaluate.Results, page rendercache.Blob, 
 	if cc == nil || !ok {
 		return
 	}
-	deps := make([]dep, 0, len(r.deps))
-	for d := range r.deps {
-		deps = append(deps, d)
-	}
-	slices.SortFunc(deps, func(a, b dep) int { return cmp.Or(cmp.Compare(a.Set, b.Set), cmp.Compare(a.ID, b.ID)) })
+	deps := slices.SortedFunc(maps.Keys(r.deps), func(a, b dep) int { return cmp.Or(cmp.Compare(a.Set, b.Set), cmp.Compare(a.ID, b.ID)) })
 	if data, ok := cc.encodeEntry(deps, o, page); ok {
 		cc.rc.c.Put(cc.chapterKey(i), data)
 	}

@@ -6,9 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -318,16 +318,11 @@ func (r *Results) Words() *view.Words {
 func (r *Results) Errors() []error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var keys []string
-	for k, f := range r.files {
-		if f.err != nil {
-			keys = append(keys, k)
+	var errs []error
+	for _, k := range slices.Sorted(maps.Keys(r.files)) {
+		if err := r.files[k].err; err != nil {
+			errs = append(errs, err)
 		}
-	}
-	sort.Strings(keys)
-	errs := make([]error, len(keys))
-	for i, k := range keys {
-		errs[i] = r.files[k].err
 	}
 	return errs
 }

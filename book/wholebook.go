@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -178,14 +179,11 @@ func (l *layout) printBook(chapters []site.PrintChapter) (contents, body []byte,
 // epubChapters makes e's chapters into their content documents in
 // parallel, each kept in the render cache under what it depends on.
 func (l *layout) epubChapters(e *epub.Book) ([]epub.Doc, error) {
-	var slugs, files []string
+	var slugs []string
 	for _, c := range e.Chapters {
 		slugs = append(slugs, c.Slug)
 	}
-	for f := range e.Files {
-		files = append(files, f)
-	}
-	slices.Sort(files)
+	files := slices.Sorted(maps.Keys(e.Files))
 	all, err := json.Marshal(struct {
 		Lang         string
 		Slugs, Files []string

@@ -17,12 +17,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
 	"os/signal"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -469,12 +469,7 @@ func watchParent() {
 // finite reports a metric that is NaN or infinite (JSON cannot carry it,
 // and no measurement is either) as the probe's failure, naming it.
 func finite(v probe.Values) error {
-	names := make([]string, 0, len(v))
-	for k := range v {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
+	for _, k := range slices.Sorted(maps.Keys(v)) {
 		if math.IsNaN(v[k]) || math.IsInf(v[k], 0) {
 			return fmt.Errorf("metric %q is %v, not a measurement", k, v[k])
 		}
