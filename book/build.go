@@ -231,9 +231,10 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	res := NewResults(opts.Results, set, opts.Probes)
 	res.This = opts.This
 	logSet(opts, rep)
-	// The set's results are read here, in parallel, and checked; Status
-	// asks for them one by one.
-	res.preload(b.Order)
+	// The set's results are read here, in parallel, and checked before
+	// anything is measured; Status asks for them one by one, and a
+	// result's first use reads it again only if it was let go meanwhile.
+	parallel(len(b.Order), func(i int) { res.Lookup("", b.Order[i]) })
 	// A chapter's mistakes fail the build before a probe runs, whether
 	// or not its experiments were ever measured.
 	if err := b.Check(res); err != nil {
@@ -366,7 +367,7 @@ func (b *Book) measureAll(ctx context.Context, opts Options, res *Results, need 
 		if cause := context.Cause(ctx); cause != nil {
 			return &Interrupted{Cause: cause, Kept: rep.Measured, Left: need[i:], Out: opts.Out}
 		}
-		if isSaveError(err) {
+		if errors.As(err, new(*SaveError)) { // stops the build, unlike a probe's failure
 			return err
 		}
 		if err != nil {

@@ -214,13 +214,6 @@ func (r *Results) again(f *resultFile) *dataset.Result {
 	return res
 }
 
-// preload reads the results of ids in the build's set, in parallel,
-// which checks them all before anything is measured; the first use of
-// each reads it again only if it was let go meanwhile.
-func (r *Results) preload(ids []string) {
-	parallel(len(ids), func(i int) { r.Lookup("", ids[i]) })
-}
-
 // Lookup implements evaluate.Results.
 func (r *Results) Lookup(set, id string) (*dataset.Result, bool) {
 	f, res := r.file(set, id)
