@@ -147,21 +147,17 @@ func ChooseSet(cfg Config, opts Options) (string, error) {
 			return "", err
 		}
 	}
-	if set != opts.This.Name {
-		for _, f := range []struct {
-			on            bool
-			flag, example string
-		}{{opts.Fresh, "--fresh", "--fresh"}, {len(opts.Only) > 0, "--only", "--only " + strings.Join(opts.Only, ",")}} {
-			if !f.on {
-				continue
-			}
-			if opts.Machine != "" {
-				return "", &UsageError{fmt.Sprintf("%s measures on this machine (%s), but --machine %s builds from another set: nothing would be measured into it", f.flag, opts.This.Name, opts.Machine)}
-			}
-			return "", &UsageError{fmt.Sprintf("%s measures on this machine (%s), but the book's set is %s's; to measure here and build from this machine's numbers: go run . build --here %s", f.flag, opts.This.Name, set, f.example)}
-		}
+	if set == opts.This.Name || !opts.Fresh && len(opts.Only) == 0 {
+		return set, nil
 	}
-	return set, nil
+	flag, example := "--fresh", "--fresh"
+	if !opts.Fresh {
+		flag, example = "--only", "--only "+strings.Join(opts.Only, ",")
+	}
+	if opts.Machine != "" {
+		return "", &UsageError{fmt.Sprintf("%s measures on this machine (%s), but --machine %s builds from another set: nothing would be measured into it", flag, opts.This.Name, opts.Machine)}
+	}
+	return "", &UsageError{fmt.Sprintf("%s measures on this machine (%s), but the book's set is %s's; to measure here and build from this machine's numbers: go run . build --here %s", flag, opts.This.Name, set, example)}
 }
 
 // CheckSet refuses, as a *UsageError, a set (given by what, a flag) whose
