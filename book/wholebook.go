@@ -19,6 +19,7 @@ import (
 	"measuredbook/pdf"
 	"measuredbook/rendercache"
 	"measuredbook/site"
+	"measuredbook/store"
 )
 
 // EPUBFile is the EPUB's name in the site, when book.yaml's epub: true
@@ -254,7 +255,7 @@ func checkBookFiles(opts Options) (browser string, err error) {
 // Chromium (browser).
 func (b *Book) writeBookFiles(ctx context.Context, opts Options, epub []byte, browser string) error {
 	if opts.EPUB != "" {
-		if err := replaceFile(opts.EPUB, epub); err != nil {
+		if err := store.ReplaceFile(opts.EPUB, epub); err != nil {
 			return err
 		}
 	}
@@ -271,5 +272,5 @@ func (b *Book) writeBookFiles(ctx context.Context, opts Options, epub []byte, br
 	if err != nil {
 		return err
 	}
-	return replaceFile(opts.PDF, data)
+	return store.ReplaceFile(opts.PDF, data)
 }
