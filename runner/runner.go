@@ -370,10 +370,8 @@ type childOutput struct {
 // and runs the probe's Helper, which ends the process.
 func Child(args []string, all []probe.Probe, stdout, stderr io.Writer) int {
 	if name, ok := os.LookupEnv(probe.HelperEnv); ok {
-		for _, p := range all {
-			if p.Name == name && p.Helper != nil {
-				p.Helper()
-			}
+		if p, _ := probe.Lookup(all, name); p.Helper != nil {
+			p.Helper()
 		}
 		fmt.Fprintf(stderr, "%s=%q: no probe with a helper of that name\n", probe.HelperEnv, name)
 		return 2
@@ -390,12 +388,7 @@ func Child(args []string, all []probe.Probe, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "usage: %s PROBE PARAMS-JSON\n", ChildVerb)
 		return 2
 	}
-	var p probe.Probe
-	for _, q := range all {
-		if q.Name == args[0] {
-			p = q
-		}
-	}
+	p, _ := probe.Lookup(all, args[0])
 	if p.Run == nil {
 		fmt.Fprintf(stderr, "unknown probe %q\n", args[0])
 		return 2
