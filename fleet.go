@@ -5,14 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
 
 	"measuredbook/book"
 	"measuredbook/dataset"
-	"measuredbook/expr"
 	"measuredbook/fleet"
 	"measuredbook/machine"
 	"measuredbook/probes"
@@ -70,11 +68,8 @@ func (f *bundleFlags) run(ctx context.Context, c *cmd, args []string) error {
 	if set == "" {
 		set = machine.Current().Name
 	}
-	if err := store.CheckName("--machine", set); err != nil {
-		return usagef("%v", err)
-	}
-	if sets := book.NewResults(f.results, "", probes.All()).Sets(); !slices.Contains(sets, set) {
-		return usagef("no result set %s in %s%s; sets: %s", set, f.results, expr.DidYouMean(set, sets), strings.Join(sets, ", "))
+	if err := book.CheckSet(f.results, "--machine", set); err != nil {
+		return err
 	}
 	b, err := fleet.ReadSet(f.results, set)
 	if err != nil {
@@ -133,18 +128,14 @@ func (f *compareFlags) run(ctx context.Context, c *cmd, args []string) error {
 	if len(args) != 2 {
 		return usagef("compare needs two result sets, A B (see go run . status for the list)")
 	}
-	sets := book.NewResults(f.results, "", probes.All()).Sets()
 	loaded := make([]map[string]*dataset.Result, 2)
 	for i, set := range args {
 		if set == hereSet {
 			set = machine.Current().Name
 			args[i] = set
 		}
-		if err := store.CheckName("set name", set); err != nil {
-			return usagef("%v", err)
-		}
-		if !slices.Contains(sets, set) {
-			return usagef("no result set %s in %s%s; sets: %s", set, f.results, expr.DidYouMean(set, sets), strings.Join(sets, ", "))
+		if err := book.CheckSet(f.results, "compare", set); err != nil {
+			return err
 		}
 		res, err := fleet.LoadSet(f.results, set, probes.All())
 		if err != nil {

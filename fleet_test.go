@@ -50,7 +50,7 @@ func TestBundleImportCompareVerbs(t *testing.T) {
 		t.Errorf("compare m1 here: exit %d, %s%s", code, out, stderr)
 	}
 	t.Setenv("MBOOK_MACHINE", "elsewhere")
-	if code, _, stderr := cli(t, "", "compare", "m1", "here", "--results", results); code != 2 || !strings.Contains(stderr, "no result set elsewhere") {
+	if code, _, stderr := cli(t, "", "compare", "m1", "here", "--results", results); code != 2 || !strings.Contains(stderr, "compare elsewhere: no such result set") {
 		t.Errorf("compare m1 here, with no set here: exit %d, %s", code, stderr)
 	}
 	for _, args := range [][]string{

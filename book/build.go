@@ -143,27 +143,34 @@ func ChooseSet(cfg Config, opts Options) (string, error) {
 		return "", &UsageError{err.Error()}
 	}
 	if opts.Machine != "" && opts.Machine != opts.This.Name {
-		sets := NewResults(opts.Results, "", opts.Probes).Sets()
-		if !slices.Contains(sets, opts.Machine) {
-			return "", &UsageError{fmt.Sprintf("--machine %s: no such result set in %s%s; sets: %s",
-				opts.Machine, opts.Results, expr.DidYouMean(opts.Machine, sets), strings.Join(sets, ", "))}
+		if err := CheckSet(opts.Results, "--machine", opts.Machine); err != nil {
+			return "", err
 		}
 	}
-	if set != opts.This.Name {
-		for _, f := range []struct {
-			on            bool
-			flag, example string
-		}{{opts.Fresh, "--fresh", "--fresh"}, {len(opts.Only) > 0, "--only", "--only " + strings.Join(opts.Only, ",")}} {
-			if !f.on {
-				continue
-			}
-			if opts.Machine != "" {
-				return "", &UsageError{fmt.Sprintf("%s measures on this machine (%s), but --machine %s builds from another set: nothing would be measured into it", f.flag, opts.This.Name, opts.Machine)}
-			}
-			return "", &UsageError{fmt.Sprintf("%s measures on this machine (%s), but the book's set is %s's; to measure here and build from this machine's numbers: go run . build --here %s", f.flag, opts.This.Name, set, f.example)}
-		}
+	if set == opts.This.Name || !opts.Fresh && len(opts.Only) == 0 {
+		return set, nil
 	}
-	return set, nil
+	flag, example := "--fresh", "--fresh"
+	if !opts.Fresh {
+		flag, example = "--only", "--only "+strings.Join(opts.Only, ",")
+	}
+	if opts.Machine != "" {
+		return "", &UsageError{fmt.Sprintf("%s measures on this machine (%s), but --machine %s builds from another set: nothing would be measured into it", flag, opts.This.Name, opts.Machine)}
+	}
+	return "", &UsageError{fmt.Sprintf("%s measures on this machine (%s), but the book's set is %s's; to measure here and build from this machine's numbers: go run . build --here %s", flag, opts.This.Name, set, example)}
+}
+
+// CheckSet refuses, as a *UsageError, a set (given by what, a flag) whose
+// name is not a set's or that results does not hold (a typo gets a
+// did-you-mean).
+func CheckSet(results, what, set string) error {
+	if err := store.CheckName(what, set); err != nil {
+		return &UsageError{err.Error()}
+	}
+	if sets := NewResults(results, "", nil).Sets(); !slices.Contains(sets, set) {
+		return &UsageError{fmt.Sprintf("%s %s: no such result set in %s%s; sets: %s", what, set, results, expr.DidYouMean(set, sets), strings.Join(sets, ", "))}
+	}
+	return nil
 }
 
 // DefaultOut is where a build from set writes its site when not told:
@@ -220,9 +227,10 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	res := NewResults(opts.Results, set, opts.Probes)
 	res.This = opts.This
 	logSet(opts, rep)
-	// The set's results are read here, in parallel, and checked; Status
-	// asks for them one by one.
-	res.preload(b.Order)
+	// The set's results are read here, in parallel, and checked before
+	// anything is measured; Status asks for them one by one, and a
+	// result's first use reads it again only if it was let go meanwhile.
+	parallel(len(b.Order), func(i int) { res.Lookup("", b.Order[i]) })
 	// A chapter's mistakes fail the build before a probe runs, whether
 	// or not its experiments were ever measured.
 	if err := b.Check(res); err != nil {
@@ -355,7 +363,7 @@ func (b *Book) measureAll(ctx context.Context, opts Options, res *Results, need 
 		if cause := context.Cause(ctx); cause != nil {
 			return &Interrupted{Cause: cause, Kept: rep.Measured, Left: need[i:], Out: opts.Out}
 		}
-		if isSaveError(err) {
+		if errors.As(err, new(*SaveError)) { // stops the build, unlike a probe's failure
 			return err
 		}
 		if err != nil {
@@ -630,17 +638,16 @@ type chapterOut struct {
 
 // layout is what every page of one build shares.
 type layout struct {
-	res      *Results
-	layouts  fs.FS
-	tmpl     *template.Template
-	base     siteData
-	chapters []site.Chapter
-	has      map[string]bool   // experiments with a result, which get data links
-	pageOf   map[string]string // experiment id → the page that shows it
-	out      siteSink
-	search   *site.SearchIndex
-	cache    *chapterCache // nil: none
-	epub     bool          // make the EPUB even if the site does not hold it
+	res     *Results
+	layouts fs.FS
+	tmpl    *template.Template
+	base    siteData
+	has     map[string]bool   // experiments with a result, which get data links
+	pageOf  map[string]string // experiment id → the page that shows it
+	out     siteSink
+	search  *site.SearchIndex
+	cache   *chapterCache // nil: none
+	epub    bool          // make the EPUB even if the site does not hold it
 }
 
 // renderTo evaluates every chapter against res, lays out every page and
@@ -712,8 +719,7 @@ func (b *Book) newLayout(res *Results, out siteSink, epub bool) (l *layout, err 
 		l.base.EPUB = EPUBFile
 	}
 	for _, d := range b.Docs {
-		l.base.Chapters = append(l.base.Chapters, link{Title: d.Front.Title, Slug: d.Front.Slug, Order: d.Front.Order})
-		l.chapters = append(l.chapters, site.Chapter{Title: d.Front.Title, Slug: d.Front.Slug, Order: d.Front.Order})
+		l.base.Chapters = append(l.base.Chapters, site.Chapter{Title: d.Front.Title, Slug: d.Front.Slug, Order: d.Front.Order})
 	}
 	return l, nil
 }
@@ -932,11 +938,6 @@ func (b *Book) provenance(res *Results) templates.Provenance {
 	return p
 }
 
-type link struct {
-	Title, Slug string
-	Order       int
-}
-
 type siteData struct {
 	Book, Lang, Machine, MachineSummary string
 	W                                   *view.Words `json:"-"` // the interface's words (Lang's: in the cache's key)
@@ -947,8 +948,8 @@ type siteData struct {
 	Contents                            template.HTML // the whole-book page's
 	EPUB                                string        // the EPUB's file in the site; "": none
 	PrintPage                           bool          // the site has print.html (not for a book too large for one page)
-	Chapters                            []link
-	Prev, Next                          *link
+	Chapters                            []site.Chapter
+	Prev, Next                          *site.Chapter
 	Fleet                               *fleetNav // the switcher of the fleet's site; nil: none
 	pageExtras
 }

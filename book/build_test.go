@@ -175,7 +175,7 @@ func (c *cancelOn) Write(b []byte) (int, error) {
 func TestInterruptKeepsWhatWasMeasuredAndLeavesOutAlone(t *testing.T) {
 	opts := testOptions(t)
 	os.WriteFile(filepath.Join(opts.Chapters, "t.md"), []byte(slowChapter), 0o644)
-	if err := WriteSite(context.Background(), opts.Out, map[string][]byte{"index.html": []byte("old site")}); err != nil {
+	if err := writeSite(context.Background(), opts.Out, map[string][]byte{"index.html": []byte("old site")}); err != nil {
 		t.Fatal(err)
 	}
 	before := readDir(t, opts.Out)
@@ -281,19 +281,19 @@ func TestOutIsReplacedOnlyWhenItIsOurs(t *testing.T) {
 	link := filepath.Join(dir, "link")
 	os.Symlink(foreign, link)
 	site := filepath.Join(dir, "site")
-	if err := WriteSite(context.Background(), site, map[string][]byte{"index.html": []byte("x")}); err != nil {
+	if err := writeSite(context.Background(), site, map[string][]byte{"index.html": []byte("x")}); err != nil {
 		t.Fatal(err)
 	}
 	mixed := filepath.Join(dir, "mixed")
-	WriteSite(context.Background(), mixed, map[string][]byte{"index.html": []byte("x")})
+	writeSite(context.Background(), mixed, map[string][]byte{"index.html": []byte("x")})
 	os.WriteFile(filepath.Join(mixed, "draft.md"), []byte("mine"), 0o644)
 	empty := filepath.Join(dir, "empty")
 	os.MkdirAll(empty, 0o755)
 	data := filepath.Join(dir, "data")
-	WriteSite(context.Background(), data, map[string][]byte{"index.html": []byte("x"), "data/ok.csv": []byte("x")})
+	writeSite(context.Background(), data, map[string][]byte{"index.html": []byte("x"), "data/ok.csv": []byte("x")})
 	os.WriteFile(filepath.Join(data, "data", "notes.txt"), []byte("mine"), 0o644)
 	nested := filepath.Join(dir, "nested")
-	WriteSite(context.Background(), nested, map[string][]byte{"index.html": []byte("x"), "data/ok.csv": []byte("x")})
+	writeSite(context.Background(), nested, map[string][]byte{"index.html": []byte("x"), "data/ok.csv": []byte("x")})
 	os.MkdirAll(filepath.Join(nested, "data", "mine"), 0o755)
 	for _, tc := range []struct {
 		out, refusal string
@@ -750,7 +750,7 @@ func TestFleetRefusals(t *testing.T) {
 	}{
 		{"", []string{"here", "ther"}, "--fleet ther: no such result set"},
 		{"", []string{"here", "ther"}, "did you mean there?"},
-		{"", []string{"../x"}, "--fleet set"},
+		{"", []string{"../x"}, "--fleet \"../x\" may not"},
 		{"there", []string{"here"}, "--fleet must name it"},
 	} {
 		o := opts
@@ -764,4 +764,20 @@ func TestFleetRefusals(t *testing.T) {
 			t.Errorf("--fleet %q: a refused build wrote %s", c.fleet, o.Out)
 		}
 	}
+}
+
+// writeSite replaces dir with exactly pages and the manifest, as a build
+// does.
+func writeSite(ctx context.Context, dir string, pages map[string][]byte) error {
+	s, err := stageSite(dir)
+	if err != nil {
+		return err
+	}
+	defer s.discard()
+	for name, data := range pages {
+		if err := s.put(name, data); err != nil {
+			return err
+		}
+	}
+	return s.commit(ctx)
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"slices"
 	"strconv"
 	"sync"
@@ -63,16 +64,6 @@ func (rc *renderCache) fail(err error) error {
 	return nil
 }
 
-// failure is the first failure fail recorded, nil with no cache.
-func (rc *renderCache) failure() error {
-	if rc == nil {
-		return nil
-	}
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	return rc.broken
-}
-
 // openRenderCache opens the cache in dir for a build with probes.
 func openRenderCache(dir string, probes []probe.Probe) (*renderCache, error) {
 	program, err := rendercache.ProgramID()
@@ -98,24 +89,22 @@ func (rc *renderCache) flush() {
 	}
 }
 
-// finish trims the cache after a build and warns, once, of what it could
-// not keep: the site is whole either way.
+// finish trims the cache after a build (of the entries no build has used
+// for days) and warns, once, of what it could not keep: the site is whole
+// either way.
 func (rc *renderCache) finish(opts Options) {
-	err := rc.failure()
+	if rc == nil {
+		return
+	}
+	rc.mu.Lock()
+	err := rc.broken
+	rc.mu.Unlock()
 	if err == nil {
-		err = rc.trim()
+		err = rc.c.Trim()
 	}
 	if err != nil && opts.Log != nil {
 		fmt.Fprintf(opts.Log, "warning: render cache %s: %v; the site was built in full without it (it is optional and safe to delete)\n", opts.Cache, err)
 	}
-}
-
-// trim removes the entries no build has used for days.
-func (rc *renderCache) trim() error {
-	if rc == nil {
-		return nil
-	}
-	return rc.c.Trim()
 }
 
 func (rc *renderCache) hasher(kind string) *rendercache.Hasher {
@@ -420,11 +409,7 @@ func (cc *chapterCache) put(i int, rec evaluate.Results, page rendercache.Blob, 
 	if cc == nil || !ok {
 		return
 	}
-	deps := make([]dep, 0, len(r.deps))
-	for d := range r.deps {
-		deps = append(deps, d)
-	}
-	slices.SortFunc(deps, func(a, b dep) int { return cmp.Or(cmp.Compare(a.Set, b.Set), cmp.Compare(a.ID, b.ID)) })
+	deps := slices.SortedFunc(maps.Keys(r.deps), func(a, b dep) int { return cmp.Or(cmp.Compare(a.Set, b.Set), cmp.Compare(a.ID, b.ID)) })
 	if data, ok := cc.encodeEntry(deps, o, page); ok {
 		cc.rc.c.Put(cc.chapterKey(i), data)
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -129,17 +128,17 @@ func LoadConfig(dir string) (Config, error) {
 		}
 	}
 	if c.Machine != "" {
-		if err := checkSetName(c.Machine); err != nil {
+		if err := store.CheckName("machine", c.Machine); err != nil {
 			errs = append(errs, &parse.PosError{Pos: fields["machine"].Pos, Msg: err.Error()})
 		}
 	}
 	ms := fields["machines"]
 	for i, m := range ms.Items {
-		switch err := checkSetName(m); {
+		switch err := store.CheckName("machines:", m); {
 		case m == "":
 			errs = append(errs, &parse.PosError{Pos: ms.ItemPos[i], Msg: "machines: an empty name; list result sets, as in machines: [m1, linux-arm64-neoverse-n1-4c]"})
 		case err != nil:
-			errs = append(errs, &parse.PosError{Pos: ms.ItemPos[i], Msg: "machines: " + err.Error()})
+			errs = append(errs, &parse.PosError{Pos: ms.ItemPos[i], Msg: err.Error()})
 		case slices.Contains(c.Machines, m):
 			errs = append(errs, &parse.PosError{Pos: ms.ItemPos[i], Msg: fmt.Sprintf("machines: %s is listed twice", m)})
 		default:
@@ -149,20 +148,6 @@ func LoadConfig(dir string) (Config, error) {
 	return c, errors.Join(errs...)
 }
 
-// checkSetName accepts a result set's name that is one plain folder name
-// under results/: it names a path, so "..", "/" and the like are refused.
-func checkSetName(s string) error {
-	for _, c := range s {
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.') {
-			return fmt.Errorf("machine %q: %q is not allowed in a result set's name (letters, digits, -, _ and .)", s, c)
-		}
-	}
-	if s[0] == '.' {
-		return fmt.Errorf("machine %q: a result set's name may not start with a dot", s)
-	}
-	return nil
-}
-
 var machineLine = regexp.MustCompile(`(?m)^machine:.*$`)
 
 // SetMachine makes set the book's machine in dir/book.yaml: its machine:
@@ -170,7 +155,7 @@ var machineLine = regexp.MustCompile(`(?m)^machine:.*$`)
 // file is written beside the old one and renamed over it, so a failure
 // leaves book.yaml as it was. It returns the file's path.
 func SetMachine(dir, set string) (string, error) {
-	if err := checkSetName(set); err != nil {
+	if err := store.CheckName("machine", set); err != nil {
 		return "", err
 	}
 	path := filepath.Join(dir, ConfigFile)
@@ -188,30 +173,5 @@ func SetMachine(dir, set string) (string, error) {
 		}
 		out = append(src, line+"\n"...)
 	}
-	return path, replaceFile(path, out)
-}
-
-// replaceFile writes data to a temporary file beside path and renames it
-// over path, keeping path's permissions (0644 for a new file).
-func replaceFile(path string, data []byte) error {
-	mode := fs.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Chmod(mode)
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return path, store.ReplaceFile(path, out)
 }

@@ -5,10 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"measuredbook/expr"
 	"measuredbook/fleet"
 	"measuredbook/site"
-	"measuredbook/store"
 	"measuredbook/view"
 )
 
@@ -30,13 +28,9 @@ func (b *Book) chooseFleet(opts Options, set string) (fleetSite, error) {
 	if len(opts.Fleet) == 0 {
 		return f, nil
 	}
-	have := NewResults(opts.Results, "", opts.Probes).Sets()
 	for _, s := range opts.Fleet {
-		if err := store.CheckName("--fleet set", s); err != nil {
-			return f, &UsageError{err.Error()}
-		}
-		if !slices.Contains(have, s) {
-			return f, &UsageError{fmt.Sprintf("--fleet %s: no such result set in %s%s; sets: %s", s, opts.Results, expr.DidYouMean(s, have), strings.Join(have, ", "))}
+		if err := CheckSet(opts.Results, "--fleet", s); err != nil {
+			return f, err
 		}
 		if !slices.Contains(f.sets, s) {
 			f.sets = append(f.sets, s)

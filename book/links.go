@@ -1,6 +1,7 @@
 package book
 
 import (
+	"maps"
 	"net/url"
 	"os"
 	"path"
@@ -91,12 +92,7 @@ func pageHint(name string, anchors map[string][]string) string {
 	if !strings.HasSuffix(name, ".html") {
 		return ""
 	}
-	var pages []string
-	for p := range anchors {
-		pages = append(pages, p)
-	}
-	slices.Sort(pages)
-	return expr.DidYouMean(name, append(pages, sitePages...))
+	return expr.DidYouMean(name, append(slices.Sorted(maps.Keys(anchors)), sitePages...))
 }
 
 // copyStatic copies the files the chapters refer to into the site, under

@@ -3,7 +3,6 @@ package book
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -155,13 +154,6 @@ func (m *Measurer) estimate(b *Book, id string) time.Duration {
 		d = rule.budget
 	}
 	return d
-}
-
-// isSaveError reports whether err stops the build rather than being one
-// probe's failure.
-func isSaveError(err error) bool {
-	var se *SaveError
-	return errors.As(err, &se)
 }
 
 // runLength is how long one run of a stored result took on average, 0 when

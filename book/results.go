@@ -6,9 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -214,13 +214,6 @@ func (r *Results) again(f *resultFile) *dataset.Result {
 	return res
 }
 
-// preload reads the results of ids in the build's set, in parallel,
-// which checks them all before anything is measured; the first use of
-// each reads it again only if it was let go meanwhile.
-func (r *Results) preload(ids []string) {
-	parallel(len(ids), func(i int) { r.Lookup("", ids[i]) })
-}
-
 // Lookup implements evaluate.Results.
 func (r *Results) Lookup(set, id string) (*dataset.Result, bool) {
 	f, res := r.file(set, id)
@@ -318,16 +311,11 @@ func (r *Results) Words() *view.Words {
 func (r *Results) Errors() []error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var keys []string
-	for k, f := range r.files {
-		if f.err != nil {
-			keys = append(keys, k)
+	var errs []error
+	for _, k := range slices.Sorted(maps.Keys(r.files)) {
+		if err := r.files[k].err; err != nil {
+			errs = append(errs, err)
 		}
-	}
-	sort.Strings(keys)
-	errs := make([]error, len(keys))
-	for i, k := range keys {
-		errs[i] = r.files[k].err
 	}
 	return errs
 }

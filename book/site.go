@@ -165,22 +165,6 @@ func readManifest(path string) (map[string]bool, error) {
 	return listed, nil
 }
 
-// WriteSite replaces dir with exactly pages and the manifest, atomically
-// (see stagedSite).
-func WriteSite(ctx context.Context, dir string, pages map[string][]byte) error {
-	s, err := stageSite(dir)
-	if err != nil {
-		return err
-	}
-	defer s.discard()
-	for name, data := range pages {
-		if err := s.put(name, data); err != nil {
-			return err
-		}
-	}
-	return s.commit(ctx)
-}
-
 // stagedSite is a site being written: its files go into a folder beside
 // dir as they are made, and commit renames that folder into place, so a
 // reader (or a failed or interrupted build) never sees half a site and a
@@ -338,7 +322,7 @@ func sitePath(name string) bool {
 	return name != "" && path.Clean(name) == name && filepath.IsLocal(filepath.FromSlash(name))
 }
 
-// tempSite prefixes the folders WriteSite works in, beside the output.
+// tempSite prefixes the folders a build stages its site in, beside the output.
 const tempSite = ".out-new-"
 
 // removeLeftovers deletes what a killed build left behind: half-written

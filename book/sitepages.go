@@ -25,10 +25,10 @@ type pageExtras struct {
 // extras is what the site adds to page's layout; at is the page's chapter
 // (-1 for a page that is not one) and toc its in-page contents.
 func extras(l *layout, page string, at int, toc []view.Heading) pageExtras {
-	e := pageExtras{Nav: site.NavOf(page, l.chapters, at, toc), Search: page == "search.html"}
+	e := pageExtras{Nav: site.NavOf(page, l.base.Chapters, at, toc), Search: page == "search.html"}
 	if page == "index.html" {
 		var orders []int
-		for _, c := range l.chapters {
+		for _, c := range l.base.Chapters {
 			orders = append(orders, c.Order)
 		}
 		e.Numbering = site.Numbering(l.base.W, orders)
@@ -81,7 +81,7 @@ func (b *Book) extraPages(l *layout, outs []chapterOut) error {
 	if err != nil {
 		return err
 	}
-	return l.out.put("toc.js", site.TOC(l.chapters, fill))
+	return l.out.put("toc.js", site.TOC(l.base.Chapters, fill))
 }
 
 // siteMachines is the machines the environment page lists: the build's

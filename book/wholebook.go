@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,6 +19,7 @@ import (
 	"measuredbook/pdf"
 	"measuredbook/rendercache"
 	"measuredbook/site"
+	"measuredbook/store"
 )
 
 // EPUBFile is the EPUB's name in the site, when book.yaml's epub: true
@@ -178,14 +180,11 @@ func (l *layout) printBook(chapters []site.PrintChapter) (contents, body []byte,
 // epubChapters makes e's chapters into their content documents in
 // parallel, each kept in the render cache under what it depends on.
 func (l *layout) epubChapters(e *epub.Book) ([]epub.Doc, error) {
-	var slugs, files []string
+	var slugs []string
 	for _, c := range e.Chapters {
 		slugs = append(slugs, c.Slug)
 	}
-	for f := range e.Files {
-		files = append(files, f)
-	}
-	slices.Sort(files)
+	files := slices.Sorted(maps.Keys(e.Files))
 	all, err := json.Marshal(struct {
 		Lang         string
 		Slugs, Files []string
@@ -256,7 +255,7 @@ func checkBookFiles(opts Options) (browser string, err error) {
 // Chromium (browser).
 func (b *Book) writeBookFiles(ctx context.Context, opts Options, epub []byte, browser string) error {
 	if opts.EPUB != "" {
-		if err := replaceFile(opts.EPUB, epub); err != nil {
+		if err := store.ReplaceFile(opts.EPUB, epub); err != nil {
 			return err
 		}
 	}
@@ -273,5 +272,5 @@ func (b *Book) writeBookFiles(ctx context.Context, opts Options, epub []byte, br
 	if err != nil {
 		return err
 	}
-	return replaceFile(opts.PDF, data)
+	return store.ReplaceFile(opts.PDF, data)
 }

@@ -100,15 +100,9 @@ func Compare(an string, a map[string]*dataset.Result, bn string, b map[string]*d
 	c := &Comparison{A: an, B: bn, Lines: []Line{}, Notes: []string{}}
 	ids := only
 	if len(ids) == 0 {
-		for id := range a {
-			ids = append(ids, id)
-		}
-		for id := range b {
-			if _, ok := a[id]; !ok {
-				ids = append(ids, id)
-			}
-		}
-		sort.Strings(ids)
+		either := maps.Clone(a)
+		maps.Copy(either, b)
+		ids = slices.Sorted(maps.Keys(either))
 	}
 	for _, id := range ids {
 		ra, oka := a[id]

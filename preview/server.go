@@ -143,7 +143,7 @@ func (s *Server) Rebuild() bool {
 			fmt.Fprintf(s.log, "not measured yet: %s (%s): %s\n", p.ID, p.Why, p.Command)
 		}
 	}
-	same := samePages(s.pages, site.Pages)
+	same := s.pages != nil && maps.EqualFunc(s.pages, site.Pages, bytes.Equal)
 	if !same {
 		// Only a change of the pages reloads them: a touched file that
 		// changes nothing (or a save that undoes a bad one) does not.
@@ -173,10 +173,6 @@ func assets(pages map[string][]byte) map[string]string {
 		}
 	}
 	return out
-}
-
-func samePages(a, b map[string][]byte) bool {
-	return a != nil && maps.EqualFunc(a, b, bytes.Equal)
 }
 
 // setProgress shows what is being measured on every open page.

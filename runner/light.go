@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -180,30 +179,32 @@ func buildChild(ctx context.Context, root, exe string, static []string) (note st
 	if err != nil {
 		return "", fmt.Errorf("no go command to build %s with: %v", ChildPackage, err)
 	}
-	build := func(flags ...string) ([]byte, error) {
-		args := append(append([]string{"build", "-o", exe}, flags...), ChildPackage)
+	goRun := func(args ...string) ([]byte, error) {
 		cmd := exec.CommandContext(ctx, goCmd, args...)
 		cmd.Dir = root
 		return cmd.CombinedOutput()
 	}
-	if runtime.GOOS != "linux" {
+	build := func(flags ...string) ([]byte, error) {
+		return goRun(append(append([]string{"build", "-o", exe}, flags...), ChildPackage)...)
+	}
+	plain := func() error {
 		if out, err := build(); err != nil {
-			return "", fmt.Errorf("go build %s: %v\n%s", ChildPackage, err, bytes.TrimSpace(out))
+			return fmt.Errorf("go build %s: %v\n%s", ChildPackage, err, bytes.TrimSpace(out))
 		}
-		return "", nil
+		return nil
+	}
+	// With cgo off (CGO_ENABLED=0) the go command cannot link externally,
+	// and needs not: its own link is static.
+	if cgo, err := goRun("env", "CGO_ENABLED"); runtime.GOOS != "linux" || err != nil || strings.TrimSpace(string(cgo)) != "1" {
+		return "", plain()
 	}
 	out, err := build(static...)
 	if err == nil || ctx.Err() != nil {
 		return "", err
 	}
 	failed := linkError(out, err)
-	if out, err := build(); err != nil {
-		return "", fmt.Errorf("go build %s: %v\n%s", ChildPackage, err, bytes.TrimSpace(out))
-	}
-	// With cgo off (CGO_ENABLED=0) the go command cannot link externally,
-	// and needs not: its own link is static.
-	if dyn, err := interpreted(exe); err == nil && !dyn {
-		return "", nil
+	if err := plain(); err != nil {
+		return "", err
 	}
 	return fmt.Sprintf("the probes' binary is linked dynamically, so every run's child waits for the dynamic loader before it starts (its static link failed: %s); install the static C library (libc6-dev on Debian and Ubuntu, glibc-static on Fedora) to link it statically", failed), nil
 }
@@ -219,53 +220,6 @@ func linkError(out []byte, err error) string {
 		}
 	}
 	return err.Error()
-}
-
-// interpreted reports whether the ELF file exe has a program interpreter
-// (a PT_INTERP program header, naming ld.so): whether it is linked
-// dynamically. It reads the program headers itself, since debug/elf would
-// link compress/flate, zstd and DWARF into the probes' binary (which holds
-// this package) and initialise them before every run.
-func interpreted(exe string) (bool, error) {
-	f, err := os.Open(exe)
-	if err != nil {
-		return false, err
-	}
-	defer f.Close()
-	var h [64]byte // an ELF64 header; ELF32's is shorter
-	if _, err := io.ReadFull(f, h[:52]); err != nil || string(h[:4]) != "\x7fELF" {
-		return false, fmt.Errorf("%s is not an ELF file", exe)
-	}
-	var bo binary.ByteOrder = binary.LittleEndian
-	if h[5] == 2 { // ELFDATA2MSB
-		bo = binary.BigEndian
-	}
-	var off int64
-	var size, n int
-	switch h[4] {
-	case 1: // ELFCLASS32
-		off, size, n = int64(bo.Uint32(h[28:])), int(bo.Uint16(h[42:])), int(bo.Uint16(h[44:]))
-	case 2: // ELFCLASS64
-		if _, err := io.ReadFull(f, h[52:]); err != nil {
-			return false, fmt.Errorf("%s: a short ELF header", exe)
-		}
-		off, size, n = int64(bo.Uint64(h[32:])), int(bo.Uint16(h[54:])), int(bo.Uint16(h[56:]))
-	default:
-		return false, fmt.Errorf("%s: ELF class %d", exe, h[4])
-	}
-	if size < 4 {
-		return false, fmt.Errorf("%s: program headers of %d bytes", exe, size)
-	}
-	ph := make([]byte, size*n)
-	if _, err := f.ReadAt(ph, off); err != nil {
-		return false, fmt.Errorf("%s: program headers: %v", exe, err)
-	}
-	for i := 0; i < n; i++ {
-		if bo.Uint32(ph[i*size:]) == 3 { // PT_INTERP
-			return true, nil
-		}
-	}
-	return false, nil
 }
 
 // identity is what decides whether two binaries run the same

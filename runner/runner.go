@@ -17,12 +17,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
 	"os/signal"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -92,28 +92,12 @@ func (e *RunError) Error() string {
 
 func (e *RunError) Unwrap() error { return e.Err }
 
-// Interrupted reports whether err is a run stopped by its context (the
-// user pressed Ctrl-C), which is not a measurement and must not be stored
-// as a failure.
-func Interrupted(err error) bool {
-	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
-}
-
-// Run measures one run of p with params in a child process. The child runs
-// in its own process group, dies with the parent (where the OS allows,
-// see dieWithParent), and is killed with its whole group at the timeout or
-// when ctx is cancelled.
-func (r *Runner) Run(ctx context.Context, p probe.Probe, params probe.Params) (probe.Values, error) {
-	out, err := r.run(ctx, p, params)
-	if err != nil {
-		return nil, err
-	}
-	return out.Values, nil
-}
-
-// run is Run, which also returns how long the probe's Run took in the
-// child (its setup and its sample, not the process's start) and what it
-// kept (probe.Keep).
+// run measures one run of p with params in a child process, and returns
+// its values, how long the probe's Run took in the child (its setup and
+// its sample, not the process's start) and what it kept (probe.Keep). The
+// child runs in its own process group, dies with the parent (where the OS
+// allows, see dieWithParent), and is killed with its whole group at the
+// timeout or when ctx is cancelled.
 func (r *Runner) run(ctx context.Context, p probe.Probe, params probe.Params) (*childOutput, error) {
 	timeout := r.Timeout
 	if timeout == 0 {
@@ -386,10 +370,8 @@ type childOutput struct {
 // and runs the probe's Helper, which ends the process.
 func Child(args []string, all []probe.Probe, stdout, stderr io.Writer) int {
 	if name, ok := os.LookupEnv(probe.HelperEnv); ok {
-		for _, p := range all {
-			if p.Name == name && p.Helper != nil {
-				p.Helper()
-			}
+		if p, _ := probe.Lookup(all, name); p.Helper != nil {
+			p.Helper()
 		}
 		fmt.Fprintf(stderr, "%s=%q: no probe with a helper of that name\n", probe.HelperEnv, name)
 		return 2
@@ -406,12 +388,7 @@ func Child(args []string, all []probe.Probe, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "usage: %s PROBE PARAMS-JSON\n", ChildVerb)
 		return 2
 	}
-	var p probe.Probe
-	for _, q := range all {
-		if q.Name == args[0] {
-			p = q
-		}
-	}
+	p, _ := probe.Lookup(all, args[0])
 	if p.Run == nil {
 		fmt.Fprintf(stderr, "unknown probe %q\n", args[0])
 		return 2
@@ -485,12 +462,7 @@ func watchParent() {
 // finite reports a metric that is NaN or infinite (JSON cannot carry it,
 // and no measurement is either) as the probe's failure, naming it.
 func finite(v probe.Values) error {
-	names := make([]string, 0, len(v))
-	for k := range v {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
+	for _, k := range slices.Sorted(maps.Keys(v)) {
 		if math.IsNaN(v[k]) || math.IsInf(v[k], 0) {
 			return fmt.Errorf("metric %q is %v, not a measurement", k, v[k])
 		}

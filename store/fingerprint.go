@@ -1,7 +1,6 @@
 package store
 
 import (
-	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -38,8 +37,8 @@ func fingerprintConfig(f dataset.Fingerprint) [][2]string {
 
 // fingerprintFromConfig rebuilds a fingerprint from configuration lines
 // written by fingerprintConfig; unknown keys are ignored, a number that
-// does not parse is a *keyError naming its key.
-func fingerprintFromConfig(get func(key string) string, keys []string) (dataset.Fingerprint, error) {
+// does not parse is the error at makes of its key.
+func fingerprintFromConfig(get func(key string) string, keys []string, at func(key, format string, a ...any) error) (dataset.Fingerprint, error) {
 	f := dataset.Fingerprint{
 		Name:    get("machine"),
 		CPU:     get("machine-cpu"),
@@ -53,14 +52,14 @@ func fingerprintFromConfig(get func(key string) string, keys []string) (dataset.
 	if v := get("machine-cores"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
-			return f, &keyError{Key: "machine-cores", Err: fmt.Errorf("%q is not a number of cores", v)}
+			return f, at("machine-cores", "%q is not a number of cores", v)
 		}
 		f.Cores = n
 	}
 	if v := get("machine-memory"); v != "" {
 		n, err := strconv.ParseUint(v, 10, 64)
 		if err != nil {
-			return f, &keyError{Key: "machine-memory", Err: fmt.Errorf("%q is not a size in bytes", v)}
+			return f, at("machine-memory", "%q is not a size in bytes", v)
 		}
 		f.Memory = n
 	}
@@ -71,11 +70,3 @@ func fingerprintFromConfig(get func(key string) string, keys []string) (dataset.
 	}
 	return f, nil
 }
-
-// keyError is a configuration line fingerprintFromConfig cannot read.
-type keyError struct {
-	Key string
-	Err error
-}
-
-func (e *keyError) Error() string { return e.Key + ": " + e.Err.Error() }

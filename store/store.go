@@ -402,13 +402,9 @@ func setConfig(r *dataset.Result, cfg map[string]configLine, keys []string, file
 	if err := h.setTimes(r); err != nil {
 		return err
 	}
-	m, err := fingerprintFromConfig(h.get, keys)
+	m, err := fingerprintFromConfig(h.get, keys, h.at)
 	if err != nil {
-		var ke *keyError
-		if errors.As(err, &ke) {
-			return h.at(ke.Key, "%v", ke.Err)
-		}
-		return fmt.Errorf("%s: %w", file, err)
+		return err
 	}
 	r.Machine = m
 	return h.setGaps(r)
@@ -688,27 +684,39 @@ func kind(m fs.FileMode) string {
 	return m.Type().String()
 }
 
-// Save writes r atomically (a temporary file renamed into place), so an
-// interrupted measurement never leaves a half-written result.
+// Save writes r atomically (ReplaceFile), so an interrupted measurement
+// never leaves a half-written result.
 func Save(path string, r *dataset.Result) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	var buf bytes.Buffer
+	if err := Write(&buf, r); err != nil {
+		return err
+	}
+	return ReplaceFile(path, buf.Bytes())
+}
+
+// ReplaceFile writes data to a temporary file beside path and renames it
+// over path, keeping path's permissions (0644 for a new file).
+func ReplaceFile(path string, data []byte) error {
+	mode := fs.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name())
-	if err := Write(tmp, r); err != nil {
-		tmp.Close()
-		return err
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Chmod(mode)
 	}
-	// CreateTemp makes the file 0600; results are shared like source.
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
 	}
-	if err := tmp.Close(); err != nil {
+	if err != nil {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
