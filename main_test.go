@@ -505,7 +505,7 @@ var update = flag.Bool("update", false, "rewrite out/ from chapters/ and results
 // that no longer holds, a result that would need measuring or a change in
 // rendering all fail here. go test -run TestTheBook -update rewrites out/.
 func TestTheBook(t *testing.T) {
-	opts := book.Options{Chapters: "chapters", Results: "results", Out: filepath.Join(t.TempDir(), "out"), Strict: true,
+	opts := book.Options{Chapters: "chapters", Results: resultsCopy(t, "results"), Out: filepath.Join(t.TempDir(), "out"), Strict: true,
 		Probes: probes.All(), Runner: &runner.Runner{Exe: filepath.Join(t.TempDir(), "no-probe-may-run")},
 		This: dataset.Fingerprint{Name: "not-the-books-machine"}, Log: io.Discard}
 	if *update {
@@ -541,11 +541,12 @@ func TestTheBookFromEverySet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	results := resultsCopy(t, "results")
 	for _, set := range sets {
 		if !set.IsDir() {
 			continue
 		}
-		opts := book.Options{Chapters: "chapters", Results: "results", Out: filepath.Join(t.TempDir(), "out"), Machine: set.Name(),
+		opts := book.Options{Chapters: "chapters", Results: results, Out: filepath.Join(t.TempDir(), "out"), Machine: set.Name(),
 			Probes: probes.All(), Runner: &runner.Runner{Exe: filepath.Join(t.TempDir(), "no-probe-may-run")},
 			This: dataset.Fingerprint{Name: "not-the-books-machine"}, Log: io.Discard}
 		rep, err := book.Build(context.Background(), opts)
@@ -832,4 +833,16 @@ func TestStatusSaysHowLongAMeasurementTook(t *testing.T) {
 			t.Errorf("took(%v) = %q, want %q", d, got, want)
 		}
 	}
+}
+
+// resultsCopy is a copy of the results folder dir in a temporary folder:
+// a build takes its lock file there (and would remove a killed build's
+// leftovers there), and a test writes nothing under the working tree.
+func resultsCopy(t *testing.T, dir string) string {
+	t.Helper()
+	tmp := filepath.Join(t.TempDir(), "results")
+	if err := os.CopyFS(tmp, os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
+	return tmp
 }

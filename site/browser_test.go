@@ -51,7 +51,12 @@ func buildBook(t *testing.T) (string, []string) {
 			return
 		}
 		built.dir = filepath.Join(dir, "out")
-		opts := book.Options{Chapters: "../chapters", Results: "../results", Out: built.dir, Strict: true,
+		// A build takes its lock in the results folder: a copy's, so that
+		// the test writes nothing under the working tree.
+		if built.err = os.CopyFS(filepath.Join(dir, "results"), os.DirFS("../results")); built.err != nil {
+			return
+		}
+		opts := book.Options{Chapters: "../chapters", Results: filepath.Join(dir, "results"), Out: built.dir, Strict: true,
 			Probes: probes.All(), Runner: &runner.Runner{Exe: filepath.Join(dir, "no-probe-may-run")},
 			This: dataset.Fingerprint{Name: "not-the-books-machine"}, Log: io.Discard}
 		if _, built.err = book.Build(context.Background(), opts); built.err != nil {
@@ -574,7 +579,11 @@ func TestSiteValidates(t *testing.T) {
 	// The fleet's site: the machine switcher on every page, the fleet's
 	// page at its root, a copy's page.
 	fleet := filepath.Join(t.TempDir(), "fleet")
-	opts := book.Options{Chapters: "../testdata/multi/chapters", Results: "../testdata/multi/results", Out: fleet,
+	results := filepath.Join(t.TempDir(), "results")
+	if err := os.CopyFS(results, os.DirFS("../testdata/multi/results")); err != nil {
+		t.Fatal(err)
+	}
+	opts := book.Options{Chapters: "../testdata/multi/chapters", Results: results, Out: fleet,
 		Fleet: []string{"linux-amd64-intel-r-xeon-r-processor-2c", "m1"}, Probes: probes.All(),
 		Runner: &runner.Runner{Exe: filepath.Join(t.TempDir(), "no-probe-may-run")}, This: dataset.Fingerprint{Name: "not-the-books-machine"}, Log: io.Discard}
 	if _, err := book.Build(context.Background(), opts); err != nil {
