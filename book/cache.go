@@ -185,12 +185,10 @@ func (rc *renderCache) parsed(file string, sum [sha256.Size]byte, probes []probe
 	if rc == nil {
 		return nil, false
 	}
-	data, ok := rc.c.Get(rc.parseKey(file, sum))
+	// p is shared with the next rebuild's (rendercache.Decoded): the Doc
+	// takes its parts to read only.
+	p, ok := rendercache.Decoded(rc.c, rc.parseKey(file, sum), decodeJSON[parsed])
 	if !ok {
-		return nil, false
-	}
-	var p parsed
-	if json.Unmarshal(data, &p) != nil {
 		return nil, false
 	}
 	for _, inc := range p.Includes {
@@ -198,7 +196,7 @@ func (rc *renderCache) parsed(file string, sum [sha256.Size]byte, probes []probe
 			return nil, false
 		}
 	}
-	d := &parse.Doc{File: file, Front: p.Front, Uses: p.Uses, Links: p.Links, Anchors: p.Anchors, Xref: p.Xref, Includes: p.Includes}
+	d := &parse.Doc{File: file, Front: p.Front, Uses: p.Uses, Links: slices.Clip(p.Links), Anchors: slices.Clip(p.Anchors), Xref: parse.Xref{Labels: slices.Clip(p.Xref.Labels), Refs: slices.Clip(p.Xref.Refs), Cites: slices.Clip(p.Xref.Cites)}, Includes: slices.Clip(p.Includes)}
 	for _, s := range p.Experiments {
 		x, ok := s.experiment(probes)
 		if !ok {
@@ -365,13 +363,11 @@ func (cc *chapterCache) encodeEntry(deps []dep, o chapterOut, page rendercache.B
 	return data, true
 }
 
-// decodeEntry is encodeEntry undone; ok is false for data it did not
-// make, and when a result the chapter read is no longer as it was.
-func (cc *chapterCache) decodeEntry(data []byte) (o chapterOut, page rendercache.Blob, ok bool) {
-	var e entry
-	if json.Unmarshal(data, &e) != nil {
-		return o, page, false
-	}
+// decodeEntry is encodeEntry undone, from the entry decoded; ok is false
+// when a result the chapter read is no longer as it was. e is shared
+// with the next rebuild's (rendercache.Decoded): o takes its claims and
+// sets to read only.
+func (cc *chapterCache) decodeEntry(e entry) (o chapterOut, page rendercache.Blob, ok bool) {
 	for _, d := range e.Deps {
 		if sum, why := cc.state(dep{d.Set, d.ID}); !bytes.Equal(d.Sum, sum[:]) || d.Stale != why {
 			return o, page, false
@@ -384,7 +380,7 @@ func (cc *chapterCache) decodeEntry(data []byte) (o chapterOut, page rendercache
 		return o, page, false
 	}
 	o.body, ok = cc.rc.c.Get(e.Body)
-	o.claims, o.sets = e.Claims, e.Sets
+	o.claims, o.sets = slices.Clip(e.Claims), slices.Clip(e.Sets)
 	return o, e.Page, ok
 }
 
@@ -394,12 +390,18 @@ func (cc *chapterCache) get(i int) (page rendercache.Blob, o chapterOut, ok bool
 	if cc == nil {
 		return page, o, false
 	}
-	data, ok := cc.rc.c.Get(cc.chapterKey(i))
+	e, ok := rendercache.Decoded(cc.rc.c, cc.chapterKey(i), decodeJSON[entry])
 	if !ok {
 		return page, o, false
 	}
-	o, page, ok = cc.decodeEntry(data)
+	o, page, ok = cc.decodeEntry(e)
 	return page, o, ok
+}
+
+// decodeJSON is JSON's decoding of data into a T.
+func decodeJSON[T any](data []byte) (T, bool) {
+	var v T
+	return v, json.Unmarshal(data, &v) == nil
 }
 
 // put keeps chapter i's output and the blob of its page, made reading

@@ -192,12 +192,16 @@ func TestEntryKeepsEveryField(t *testing.T) {
 	if !ok {
 		t.Fatal("not encoded")
 	}
-	out, page, ok := cc.decodeEntry(data)
+	e, ok := decodeJSON[entry](data)
+	if !ok {
+		t.Fatal("the entry does not decode")
+	}
+	out, page, ok := cc.decodeEntry(e)
 	if !ok || page != blob || !reflect.DeepEqual(out.claims, in.claims) || string(out.search) != string(in.search) || !slices.Equal(out.sets, in.sets) ||
 		len(out.warnings) != 1 || out.warnings[0].Error() != w.Error() || WarningKind(out.warnings[0]) != parse.KindMissing {
 		t.Errorf("entry came back as %+v, %v, %v", out, page, ok)
 	}
-	if _, _, ok := cc.decodeEntry(data[:5]); ok {
+	if _, ok := decodeJSON[entry](data[:5]); ok {
 		t.Error("a cut entry decoded")
 	}
 	// A warning that is not a position's is not kept.
@@ -206,7 +210,7 @@ func TestEntryKeepsEveryField(t *testing.T) {
 	}
 	// Once a result the chapter read is seen otherwise, the entry is not used.
 	cc.res.MarkStale([]Status{{ID: "a", State: Stale, Why: "runs changed"}})
-	if _, _, ok := cc.decodeEntry(data); ok {
+	if _, _, ok := cc.decodeEntry(e); ok {
 		t.Error("the entry was used though a result it read is now stale")
 	}
 }

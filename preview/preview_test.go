@@ -634,3 +634,43 @@ func TestWholeBookOnRequest(t *testing.T) {
 		t.Errorf("a page the site does not hold: %d", code)
 	}
 }
+
+// Rebuilds through the render cache serve keeps in memory, whose entries
+// it decodes once, make the pages a build without any cache makes: after
+// a save of a chapter, of the other chapter and of a result.
+func TestRememberedRebuildsAreFresh(t *testing.T) {
+	src := fixture(t)
+	src.Opts.Cache = filepath.Join(t.TempDir(), "cache")
+	chapters := src.Opts.Chapters
+	result := filepath.Join(src.Opts.Results, "here", "echo.txt")
+	stored, err := os.ReadFile(result)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edits := []func(){
+		func() {},
+		func() {
+			save(t, filepath.Join(chapters, "01-one.md"), strings.Replace(chapterOne, "첫 장입니다.", "고친 첫 장.", 1))
+		},
+		func() { save(t, filepath.Join(chapters, "02-two.md"), chapterTwo+"\n덧붙인 글.\n") },
+		func() { save(t, result, strings.Replace(string(stored), "\nBenchmark", "\n\nBenchmark", 1)) },
+	}
+	for i, edit := range edits {
+		edit()
+		got, err := src.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain := &Book{Opts: src.Opts, Templates: src.Templates}
+		plain.Opts.Cache = ""
+		want, err := plain.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, page := range want.Pages {
+			if !bytes.Equal(got.Pages[name], page) {
+				t.Errorf("after edit %d: %s differs from a build without the cache", i, name)
+			}
+		}
+	}
+}

@@ -109,7 +109,7 @@ func Remember(dir string, limit int) {
 	memos.Lock()
 	defer memos.Unlock()
 	if memos.m[dir] == nil {
-		memos.m[dir] = &memo{limit: limit, data: map[memoKey][]byte{}}
+		memos.m[dir] = &memo{limit: limit, data: map[memoKey]memoEntry{}}
 	}
 }
 
@@ -122,7 +122,14 @@ type memo struct {
 	mu    sync.Mutex
 	limit int
 	size  int
-	data  map[memoKey][]byte
+	data  map[memoKey]memoEntry
+}
+
+// memoEntry is an entry's bytes and, once Decoded has been asked for it,
+// what they decode to.
+type memoEntry struct {
+	data    []byte
+	decoded any
 }
 
 func (m *memo) get(k memoKey) ([]byte, bool) {
@@ -132,7 +139,7 @@ func (m *memo) get(k memoKey) ([]byte, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	v, ok := m.data[k]
-	return v, ok
+	return v.data, ok
 }
 
 func (m *memo) put(k memoKey, v []byte) {
@@ -142,14 +149,55 @@ func (m *memo) put(k memoKey, v []byte) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if old, ok := m.data[k]; ok {
-		m.size -= len(old)
+		m.size -= len(old.data)
 	}
 	if m.size+len(v) > m.limit {
 		clear(m.data)
 		m.size = 0
 	}
-	m.data[k] = v
+	m.data[k] = memoEntry{data: v}
 	m.size += len(v)
+}
+
+// Decoded returns decode of entry k's bytes, and false when there is no
+// such entry or decode refuses it. While the process remembers the
+// folder (Remember), each entry is decoded once and what it decoded to
+// is kept beside its bytes: a rebuild in serve decodes only the entries
+// that changed. The value is shared between calls: never modify it.
+func Decoded[T any](c *Cache, k Key, decode func([]byte) (T, bool)) (T, bool) {
+	var zero T
+	data, ok := c.Get(k)
+	if !ok {
+		return zero, false
+	}
+	mk := memoKey{false, k}
+	if m := c.mem; m != nil {
+		m.mu.Lock()
+		e, ok := m.data[mk]
+		m.mu.Unlock()
+		if v, isT := e.decoded.(T); ok && isT && sameBytes(e.data, data) {
+			return v, true
+		}
+	}
+	v, ok := decode(data)
+	if !ok {
+		return zero, false
+	}
+	if m := c.mem; m != nil {
+		m.mu.Lock()
+		// Only if no Put replaced the bytes meanwhile.
+		if e, ok := m.data[mk]; ok && sameBytes(e.data, data) {
+			m.data[mk] = memoEntry{data: data, decoded: v}
+		}
+		m.mu.Unlock()
+	}
+	return v, true
+}
+
+// sameBytes reports whether a and b are the same bytes in memory, not
+// only equal ones: the memo's entries are never modified, only replaced.
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // Entries are refreshed (written again with the time of their use) when

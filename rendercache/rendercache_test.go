@@ -376,6 +376,44 @@ func TestRemember(t *testing.T) {
 	}
 }
 
+// Decoded decodes a remembered entry once, and again once a Put has
+// replaced its bytes; an entry not remembered it decodes at every call.
+func TestDecoded(t *testing.T) {
+	kept, plain := t.TempDir(), t.TempDir()
+	Remember(kept, 1<<10)
+	k := NewHasher("test").String("a").Key()
+	calls := 0
+	decode := func(data []byte) (string, bool) {
+		calls++
+		return string(data), len(data) > 0
+	}
+	for _, tc := range []struct {
+		dir   string
+		calls int // after three Decoded, a Put and one more
+	}{{kept, 2}, {plain, 4}} {
+		calls = 0
+		c := Open(tc.dir)
+		c.Put(k, []byte("one"))
+		for range 3 {
+			if v, ok := Decoded(c, k, decode); !ok || v != "one" {
+				t.Fatalf("Decoded = %q, %v; want one", v, ok)
+			}
+		}
+		c.Put(k, []byte("two"))
+		if v, ok := Decoded(c, k, decode); !ok || v != "two" {
+			t.Errorf("after a Put, Decoded = %q, %v; want two", v, ok)
+		}
+		if calls != tc.calls {
+			t.Errorf("remembered %v: decode called %d times, want %d", tc.dir == kept, calls, tc.calls)
+		}
+	}
+	c := Open(plain)
+	c.Put(k, nil)
+	if _, ok := Decoded(c, k, decode); ok {
+		t.Error("an entry decode refuses is found")
+	}
+}
+
 // Trim's mark is replaced by a rename, never rewritten in place (where a
 // full disk would leave it cut short): a hard link to the old mark keeps
 // the old bytes.
