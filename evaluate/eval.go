@@ -266,15 +266,7 @@ func (v *env) Metric(set, id, metric string) (*expr.Metric, error) {
 		if !ok {
 			continue
 		}
-		params := map[string]string{}
-		for k, vals := range r.Sweep {
-			if len(vals) == 1 {
-				params[k] = vals[0]
-			}
-		}
-		for k, val := range row.Params {
-			params[k] = val
-		}
+		params := resultParams(r, row.Params)
 		for k := range params {
 			if sizesOnly(x, k) {
 				delete(params, k)
@@ -418,9 +410,9 @@ func (g gap) runText() string { return cmp.Or(g.run, fmt.Sprintf("`go run . run 
 func (g gap) note(w *view.Words) string {
 	switch g.kind {
 	case gapFact, gapNoMachine:
-		return w.NoRecordNote(g.machine, g.what)
+		return fmt.Sprintf(w.NoRecordFormat, g.machine, g.what)
 	case gapTranscribed:
-		return w.NotInOriginalNote(g.what)
+		return fmt.Sprintf(w.NotInOriginalFormat, g.what)
 	case gapStale:
 		return w.StaleLacksNote(g.what, g.why)
 	case gapUnavailable:
@@ -526,16 +518,7 @@ func holds(res *dataset.Result, r expr.Ref, x *parse.Experiment, every bool) boo
 		if _, ok := dataset.Summarize(row, r.Metric); !ok {
 			continue
 		}
-		p := probe.Params{}
-		for k, vals := range res.Sweep {
-			if len(vals) == 1 {
-				p[k] = vals[0]
-			}
-		}
-		for k, v := range row.Params {
-			p[k] = v
-		}
-		if selects(r.Selector, p) {
+		if p := resultParams(res, row.Params); selects(r.Selector, p) {
 			have = append(have, p)
 		}
 	}
@@ -789,7 +772,7 @@ func (ev *eval) inlineProvenance(out *view.Out, x *expr.Expr, val expr.Value) {
 	}
 	if len(sets) > 1 {
 		// Figures of several machines in one value: never silent.
-		title = append(title, ev.env.w.MixedNote(len(sets)))
+		title = append(title, fmt.Sprintf(ev.env.w.MixedFormat, len(sets)))
 	}
 	stale := ev.staleNotes(x)
 	if val.Runs > 0 {
@@ -807,7 +790,7 @@ func (ev *eval) inlineProvenance(out *view.Out, x *expr.Expr, val expr.Value) {
 	}
 	title = append(title, machines...)
 	for _, p := range x.Params() {
-		title = append(title, ev.env.w.SettingNote(p.Experiment, p.Name))
+		title = append(title, fmt.Sprintf(ev.env.w.SettingFormat, p.Experiment, p.Name))
 	}
 	fingerprints, factRef := ev.fingerprintNotes(x)
 	title = append(title, fingerprints...)
@@ -876,8 +859,8 @@ func (ev *eval) staleNotes(x *expr.Expr) []string {
 // expression states; ref is whether any is another set than the build's.
 func (ev *eval) fingerprintNotes(x *expr.Expr) (notes []string, ref bool) {
 	for _, fact := range x.Facts() {
-		if f, err := ev.env.Machine(fact.Set); err == nil && !slices.Contains(notes, ev.env.w.FingerprintNote(f.Name)) {
-			notes = append(notes, ev.env.w.FingerprintNote(f.Name))
+		if f, err := ev.env.Machine(fact.Set); err == nil && !slices.Contains(notes, fmt.Sprintf(ev.env.w.FingerprintFormat, f.Name)) {
+			notes = append(notes, fmt.Sprintf(ev.env.w.FingerprintFormat, f.Name))
 		}
 		ref = ref || ev.env.resolve(fact.Set) != ""
 	}
@@ -893,10 +876,10 @@ func (ev *eval) machineNote(set string, r *dataset.Result) string {
 		name += " (" + r.Machine.CPU + ")"
 	}
 	if !r.Measured() {
-		return ev.env.w.TranscribedNote(name, r.Source)
+		return fmt.Sprintf(ev.env.w.TranscribedFormat, name) + fmt.Sprintf(ev.env.w.NotHereFormat, r.Source)
 	}
 	if set != "" {
-		return ev.env.w.OtherSetNote(name, set)
+		return fmt.Sprintf(ev.env.w.OtherSetFormat, name, set)
 	}
 	return name
 }
@@ -984,23 +967,11 @@ func (ev *eval) condition(what string, x *expr.Expr, m parse.Offmap) (val expr.V
 		return val, nil, false
 	}
 	if val.Kind != expr.Bool {
-		ev.errs.At(m(0), "%s wants a condition (a comparison such as a < b), got a %s", what, kindWord(val))
+		ev.errs.At(m(0), "%s wants a condition (a comparison such as a < b), got %s", what, val.Describe())
 		return val, nil, false
 	}
 	ev.inconclusive(val, m(0))
 	return val, nil, true
-}
-
-func kindWord(v expr.Value) string {
-	switch {
-	case v.Kind == expr.String:
-		return "string"
-	case v.Dim == expr.Duration:
-		return "duration"
-	case v.Dim == expr.Bytes:
-		return "size in bytes"
-	}
-	return "number"
 }
 
 func (ev *eval) claim(dir *parse.Directive) view.View {

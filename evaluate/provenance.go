@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -53,7 +54,7 @@ func titleInData(w *view.Words, out *view.Out) bool {
 	if d["ref"] == "transcribed" {
 		// One note and nothing else: a second set, a setting or a
 		// stale result would follow " · ".
-		return strings.HasPrefix(out.Title, w.TranscribedPrefix(d["machine"])) && !strings.Contains(out.Title, " · ")
+		return strings.HasPrefix(out.Title, fmt.Sprintf(w.TranscribedFormat, d["machine"])) && !strings.Contains(out.Title, " · ")
 	}
 	var parts []string
 	if d["range"] != "" {

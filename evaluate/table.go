@@ -293,7 +293,7 @@ func (ev *eval) experimentHead(x *parse.Experiment, r *dataset.Result) (t *view.
 		// counted) would head a second column of the same words.
 		for i := range swept {
 			if t.Head[i].Text == head.Text {
-				t.Head[i].Text, head.Text = ev.env.w.SettingHead(head.Text), ev.env.w.MeasuredHead(head.Text)
+				t.Head[i].Text, head.Text = fmt.Sprintf(ev.env.w.SettingHeadFmt, head.Text), fmt.Sprintf(ev.env.w.MeasuredHdFmt, head.Text)
 			}
 		}
 		t.Head = append(t.Head, head)
@@ -324,7 +324,7 @@ func provenance(w *view.Words, r *dataset.Result, metrics []probe.Metric, name f
 		parts = append(parts, s)
 	}
 	if s := spreads(w, r, metrics, name); s != "" {
-		parts = append(parts, w.Spread(s))
+		parts = append(parts, fmt.Sprintf(w.SpreadFormat, s))
 	}
 	if n := len(r.Failures); n > 0 {
 		parts = append(parts, w.Failures.Of(n))
@@ -368,7 +368,7 @@ func spreads(w *view.Words, r *dataset.Result, metrics []probe.Metric, name func
 		case worst == 0:
 			same = true
 		case worst/2 < 0.0005:
-			out = append(out, w.BelowTenthPercent(name(m.Name)))
+			out = append(out, fmt.Sprintf(w.BelowTenthFormat, name(m.Name)))
 		default:
 			out = append(out, name(m.Name)+" ±"+percent(worst/2))
 		}
@@ -387,7 +387,7 @@ func spreads(w *view.Words, r *dataset.Result, metrics []probe.Metric, name func
 func shortProvenance(w *view.Words, r *dataset.Result, stale string) string {
 	parts := []string{r.Machine.Name}
 	if !r.Measured() {
-		parts[0] = w.TranscribedOn(parts[0])
+		parts[0] = fmt.Sprintf(w.TranscribedMachine, parts[0])
 	} else {
 		parts[0] = "✅ " + parts[0]
 	}

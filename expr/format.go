@@ -109,7 +109,7 @@ func (v Value) defaultFormat() string {
 func (v Value) fits(f string) error {
 	alt := map[Dim]string{Duration: "dur, ns, us or ms", Bytes: "bytes or int", Dimensionless: "int, f1, f2, x or pct"}[v.Dim]
 	wrong := func(what string) error {
-		return fmt.Errorf("format %s shows %s, but the value is %s (use %s)", f, what, v.describe(), alt)
+		return fmt.Errorf("format %s shows %s, but the value is %s (use %s)", f, what, v.Describe(), alt)
 	}
 	switch f {
 	case "dur", "ns", "us", "ms":
