@@ -12,6 +12,8 @@
 package bib
 
 import (
+	"bytes"
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -67,11 +69,11 @@ func Parse(file string, src []byte) (*Bib, error) {
 	p := &parser{src: src, e: parse.NewErrs(file, src), strs: map[string]string{}}
 	b := &Bib{byKey: map[string]*Entry{}}
 	for {
-		at := indexByteFrom(src, p.i, '@')
+		at := bytes.IndexByte(src[min(p.i, len(src)):], '@')
 		if at < 0 {
 			break
 		}
-		p.i = at + 1
+		p.i += at + 1
 		e := p.entry()
 		if e == nil {
 			continue
@@ -92,16 +94,6 @@ type parser struct {
 	e      *parse.Errs
 	strs   map[string]string // @string names
 	keyOff int               // the last entry's key
-}
-
-func indexByteFrom(s []byte, from int, c byte) int {
-	if from >= len(s) {
-		return -1
-	}
-	if j := slices.Index(s[from:], c); j >= 0 {
-		return from + j
-	}
-	return -1
 }
 
 func (p *parser) space() {
@@ -293,14 +285,7 @@ func (p *parser) value(closer byte) (string, bool) {
 			} else if m, ok := months[strings.ToLower(word)]; ok {
 				b.WriteString(m)
 			} else {
-				known := slices.Sorted(func(yield func(string) bool) {
-					for k := range p.strs {
-						if !yield(k) {
-							return
-						}
-					}
-				})
-				p.e.At(at, "unknown @string name %q%s; a text value goes in {braces} or \"quotes\"", word, expr.DidYouMean(word, known))
+				p.e.At(at, "unknown @string name %q%s; a text value goes in {braces} or \"quotes\"", word, expr.DidYouMean(word, slices.Sorted(maps.Keys(p.strs))))
 				return "", false
 			}
 		}
