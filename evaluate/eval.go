@@ -8,7 +8,6 @@ package evaluate
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -679,16 +678,6 @@ func Evaluate(d *parse.Doc, res Results, experiments map[string]*parse.Experimen
 	return p, ev.errs.Err()
 }
 
-// exprErr reports an error from package expr at its culprit.
-func (ev *eval) exprErr(m parse.Offmap, err error) {
-	var xe *expr.Error
-	if errors.As(err, &xe) {
-		ev.errs.At(m(xe.Off), "%s", xe.Msg)
-		return
-	}
-	ev.errs.At(m(0), "%s", err)
-}
-
 // value evaluates one inline value into its view on the page.
 func (ev *eval) value(v *parse.InlineValue) {
 	out := ev.inline(v)
@@ -709,13 +698,13 @@ func (ev *eval) inline(v *parse.InlineValue) *view.Out {
 	}
 	val, err := x.Eval(ev.env)
 	if err != nil {
-		ev.exprErr(m, err)
+		ev.errs.Expr(m, err)
 		return &view.Out{State: view.Failed, Text: "{{" + x.String() + "}}", Title: err.Error()}
 	}
 	ev.inconclusive(val, v.At)
 	text, err := valueText(ev.env.w, x, val)
 	if err != nil {
-		ev.exprErr(m, err)
+		ev.errs.Expr(m, err)
 		return &view.Out{State: view.Failed, Text: "{{" + x.String() + "}}", Title: err.Error()}
 	}
 	out := &view.Out{Text: text}
@@ -963,7 +952,7 @@ func (ev *eval) condition(what string, x *expr.Expr, m parse.Offmap) (val expr.V
 	}
 	val, err := x.Eval(ev.env)
 	if err != nil {
-		ev.exprErr(m, err)
+		ev.errs.Expr(m, err)
 		return val, nil, false
 	}
 	if val.Kind != expr.Bool {

@@ -25,7 +25,7 @@
 //	params:              a list value is a sweep; several lists sweep their product
 //	  api: [poll, epoll]
 //	  rounds: 2000
-//	runs: 3              runs per combination, each in a fresh process (default 3)
+//	runs: 3              runs per combination, each in a fresh process (default auto)
 //	show: table          table (default) or none
 //	caption: TEXT
 //	timeout: 60s         per run (default: the probe's or the runner's)
@@ -67,7 +67,7 @@
 //	```
 //
 // x is each quantile metric's median over the runs (one unit for all), y
-// its fraction, drawn as steps; x and y are not given.
+// its fraction, joined by lines; x and y are not given.
 //
 //	```claim                          ```when
 //	expect: EXPR    a condition       if: EXPR          a condition
@@ -486,15 +486,17 @@ func parseValue(n *ast.Value, base Offmap, e *Errs) *InlineValue {
 	}
 	x, err := expr.Parse(n.Expr)
 	if err != nil {
-		exprError(e, m, err)
+		e.Expr(m, err)
 		return nil
 	}
 	return &InlineValue{Node: n, E: x, M: m, At: base(n.Pos())}
 }
 
-// exprError reports an error from package expr at the culprit's position.
-func exprError(e *Errs, m Offmap, err error) {
-	if xe, ok := err.(*expr.Error); ok {
+// Expr reports an error from package expr at its culprit, whose offsets
+// m maps to the file.
+func (e *Errs) Expr(m Offmap, err error) {
+	var xe *expr.Error
+	if errors.As(err, &xe) {
 		e.At(m(xe.Off), "%s", xe.Msg)
 		return
 	}
