@@ -224,15 +224,20 @@ func xyInput(w *view.Words, p *parse.PlotDir, all []rawSeries, xp probe.Param, y
 	if title == "" {
 		title = fmt.Sprintf(w.PlotTitleFormat, lbl(p.X), lbl(ym.Name))
 	}
-	pl := plotsvg.Plot{Title: title, XLabel: xs.label(lbl(p.X)), YLabel: ys.label(lbl(ym.Name)), XLog: p.XLog, YLog: p.YLog}
+	return plotsvg.Plot{Title: title, XLabel: xs.label(lbl(p.X)), YLabel: ys.label(lbl(ym.Name)), XLog: p.XLog, YLog: p.YLog, Series: scaled(all, xs, ys)}
+}
+
+// scaled is a plot's series in display units: x over xs, y over ys.
+func scaled(all []rawSeries, xs, ys scale) []plotsvg.Series {
+	var out []plotsvg.Series
 	for _, s := range all {
 		ps := plotsvg.Series{Name: s.name, Dashed: s.dashed}
 		for _, pt := range s.points {
 			ps.Points = append(ps.Points, plotsvg.Point{X: pt.x / xs.div, Y: pt.y / ys.div, Lo: pt.lo / ys.div, Hi: pt.hi / ys.div})
 		}
-		pl.Series = append(pl.Series, ps)
+		out = append(out, ps)
 	}
-	return pl
+	return out
 }
 
 func point(row dataset.Row, xp probe.Param, xv, metric string) (rawPoint, bool) {
@@ -543,15 +548,7 @@ func cdfInput(w *view.Words, p *parse.PlotDir, all []rawSeries, unit probe.Unit,
 	if title == "" {
 		title = fmt.Sprintf(w.DistTitleFormat, lbl(name))
 	}
-	pl := plotsvg.Plot{Title: title, XLabel: xs.label(lbl(name)), YLabel: w.CumulativeShare, XLog: p.XLog}
-	for _, s := range all {
-		ps := plotsvg.Series{Name: s.name, Dashed: s.dashed}
-		for _, pt := range s.points {
-			ps.Points = append(ps.Points, plotsvg.Point{X: pt.x / xs.div, Y: pt.y, Lo: pt.y, Hi: pt.y})
-		}
-		pl.Series = append(pl.Series, ps)
-	}
-	return pl
+	return plotsvg.Plot{Title: title, XLabel: xs.label(lbl(name)), YLabel: w.CumulativeShare, XLog: p.XLog, Series: scaled(all, xs, scale{"", 1})}
 }
 
 // plotPoints is every point of a plot as a reader reads it, series by
