@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"math"
@@ -659,10 +660,5 @@ func paramValue(p probe.Param, v string, labels map[string]string) string {
 	return v
 }
 
-// label is name's label, or name itself.
-func label(labels map[string]string, name string) string {
-	if l, ok := labels[name]; ok {
-		return l
-	}
-	return name
-}
+// label is name's label, or name itself (parse refuses an empty label).
+func label(labels map[string]string, name string) string { return cmp.Or(labels[name], name) }

@@ -18,9 +18,7 @@ func (v Value) Format(format string) (string, error) {
 		f, ok = "", true
 	}
 	if !ok {
-		msg := fmt.Sprintf("unknown format %q", format)
-		msg += DidYouMean(format, formatNames)
-		return "", fmt.Errorf("%s", msg)
+		return "", fmt.Errorf("unknown format %q%s", format, DidYouMean(format, formatNames))
 	}
 	switch v.Kind {
 	case Bool:
