@@ -266,11 +266,7 @@ func (v *env) Metric(set, id, metric string) (*expr.Metric, error) {
 			continue
 		}
 		params := resultParams(r, row.Params)
-		for k := range params {
-			if sizesOnly(x, k) {
-				delete(params, k)
-			}
-		}
+		maps.DeleteFunc(params, func(k, _ string) bool { return sizesOnly(x, k) })
 		out.Samples = append(out.Samples, expr.Sample{Params: params, Median: s.Median, Min: s.Min, Max: s.Max, Runs: s.N})
 	}
 	if len(out.Samples) == 0 {

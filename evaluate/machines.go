@@ -7,6 +7,7 @@ package evaluate
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -155,9 +156,7 @@ func resultParams(r *dataset.Result, p probe.Params) probe.Params {
 			out[k] = vals[0]
 		}
 	}
-	for k, v := range p {
-		out[k] = v
-	}
+	maps.Copy(out, p)
 	return out
 }
 

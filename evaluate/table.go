@@ -531,10 +531,7 @@ func (ev *eval) selectFrom(dir *parse.Directive, x *parse.Experiment, where map[
 // params returns the combination of the selection's pins plus the given
 // free values.
 func (s *selection) params(kv ...string) probe.Params {
-	p := probe.Params{}
-	for k, v := range s.pins {
-		p[k] = v
-	}
+	p := maps.Clone(s.pins)
 	for i := 0; i+1 < len(kv); i += 2 {
 		if kv[i] != "" {
 			p[kv[i]] = kv[i+1]

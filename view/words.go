@@ -9,6 +9,7 @@ package view
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -453,9 +454,7 @@ func (w *Words) List(items []string) string {
 func (w *Words) StyleWords() map[string]string {
 	before, after, _ := strings.Cut(w.MixedFormat, "%d")
 	m := map[string]string{"transcribed": w.TranscribedCell, "mixed": before, "mixed-after": after}
-	for k, v := range w.Style {
-		m[k] = v
-	}
+	maps.Copy(m, w.Style)
 	return m
 }
 
@@ -467,9 +466,7 @@ func (w *Words) ScriptWords() map[string]string {
 		"mixed":       " (" + strings.Replace(w.MixedFormat, "%d", "{}", 1) + ")",
 		"transcribed": w.TranscribedCell,
 	}
-	for k, v := range w.Script {
-		m[k] = v
-	}
+	maps.Copy(m, w.Script)
 	return m
 }
 
