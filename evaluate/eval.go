@@ -532,14 +532,7 @@ func holds(res *dataset.Result, r expr.Ref, x *parse.Experiment, every bool) boo
 		// the point is the same.
 		want := paramSel(c)
 		want = slices.DeleteFunc(want, func(s expr.Sel) bool { return sizesOnly(x, s.Key) })
-		found := false
-		for _, p := range have {
-			if selects(want, p) {
-				found = true
-				break
-			}
-		}
-		if !found {
+		if !slices.ContainsFunc(have, func(p probe.Params) bool { return selects(want, p) }) {
 			return false
 		}
 	}
