@@ -135,14 +135,14 @@ func (p *parser) entry() *Entry {
 	p.i++
 	switch typ {
 	case "comment", "preamble":
-		p.skipBalanced(open, closer)
+		p.skipBalanced(open)
 		return nil
 	case "string":
 		p.stringDef(open, closer)
 		return nil
 	case "":
 		p.e.At(open, "@ with no entry type: expected @TYPE{KEY, ...}")
-		p.skipBalanced(open, closer)
+		p.skipBalanced(open)
 		return nil
 	}
 	p.space()
@@ -151,7 +151,7 @@ func (p *parser) entry() *Entry {
 	e.Key = p.name("," + string(closer))
 	if e.Key == "" {
 		p.e.At(p.i, "@%s: expected a key before the first field", typ)
-		p.skipBalanced(open, closer)
+		p.skipBalanced(open)
 		return nil
 	}
 	keyOff := p.keyOff
@@ -167,7 +167,7 @@ func (p *parser) entry() *Entry {
 			return e
 		}
 		if !p.expect(',', "between fields") || !p.field(e, closer) {
-			p.skipBalanced(open, closer)
+			p.skipBalanced(open)
 			return nil
 		}
 	}
@@ -180,7 +180,7 @@ func (p *parser) stringDef(open int, closer byte) {
 	name := strings.ToLower(p.name("=" + string(closer)))
 	p.space()
 	if name == "" || !p.expect('=', "after the @string name") {
-		p.skipBalanced(open, closer)
+		p.skipBalanced(open)
 		return
 	}
 	v, ok := p.value(closer)
@@ -233,7 +233,7 @@ func (p *parser) expect(c byte, where string) bool {
 }
 
 // skipBalanced moves past the entry opened at open, after an error.
-func (p *parser) skipBalanced(open int, closer byte) {
+func (p *parser) skipBalanced(open int) {
 	depth := 0
 	for p.i = open; p.i < len(p.src); p.i++ {
 		switch p.src[p.i] {

@@ -543,11 +543,11 @@ func (s *selection) params(kv ...string) probe.Params {
 // table renders a table directive: rows × cols of one metric.
 func (ev *eval) table(dir *parse.Directive) view.View {
 	t := dir.Table
+	fail := &view.Error{Msg: "table could not be evaluated"}
 	if t.Rows != "" && t.Rows == t.Cols {
 		ev.errs.At(dir.At["cols"], "rows and cols are both %s", t.Rows)
-		return &view.Error{Msg: "table could not be evaluated"}
+		return fail
 	}
-	fail := &view.Error{Msg: "table could not be evaluated"}
 	x, err := ev.env.experiment(t.From)
 	if err != nil {
 		ev.errs.At(dir.At["from"], "%v", err)
