@@ -382,7 +382,11 @@ func (g gap) msg() string {
 	case gapFact:
 		return fmt.Sprintf("machine %s did not record machine.%s (a transcribed set, or results measured before it was recorded; measuring the set again records it)", g.machine, g.what)
 	case gapTranscribed:
-		return fmt.Sprintf("no result of experiment %s for %s: the transcribed set %sholds no such figure", g.id, g.what, setNote(g.set))
+		set := g.set // "m1 ", or none for the build's
+		if set != "" {
+			set += " "
+		}
+		return fmt.Sprintf("no result of experiment %s for %s: the transcribed set %sholds no such figure", g.id, g.what, set)
 	case gapStale:
 		return fmt.Sprintf("the stored result of experiment %s has no %s (%s): measure it again with %s", g.id, g.what, g.why, g.runText())
 	case gapUnavailable:
@@ -551,19 +555,14 @@ func paramSel(p probe.Params) []expr.Sel {
 // refText names a reference for a reader: experiment.metric, and the
 // selector's params after it when it has any ("handoff.handoff (sleeping=0)").
 func refText(r expr.Ref) string {
-	s := r.Experiment + "." + r.Metric
-	if len(r.Selector) > 0 {
-		s += " (" + selText(r.Selector) + ")"
+	var sel []string
+	for _, s := range r.Selector {
+		sel = append(sel, s.Key+"="+s.Value)
 	}
-	return s
-}
-
-func selText(sel []expr.Sel) string {
-	parts := make([]string, len(sel))
-	for i, s := range sel {
-		parts[i] = s.Key + "=" + s.Value
+	if len(sel) == 0 {
+		return r.Experiment + "." + r.Metric
 	}
-	return strings.Join(parts, ", ")
+	return r.Experiment + "." + r.Metric + " (" + strings.Join(sel, ", ") + ")"
 }
 
 // selects reports whether a selector may pick combination p: every key it
@@ -576,14 +575,6 @@ func selects(sel []expr.Sel, p probe.Params) bool {
 		}
 	}
 	return true
-}
-
-// setNote names a set other than the build's, for a message: "m1 ".
-func setNote(set string) string {
-	if set == "" {
-		return ""
-	}
-	return set + " "
 }
 
 // missingMsg is the warning for a missing result: the experiment and the

@@ -198,7 +198,11 @@ func xyPoints(mv machineView, p *parse.PlotDir, xp probe.Param, ym probe.Metric,
 		if ok {
 			pts = append(pts, pt)
 		} else if _, has := dataset.Summarize(row, ym.Name); !has && ym.Optional != "" && mv.set == "" {
-			na = append(na, strings.TrimPrefix(seriesNote(p.Series, sv)+", ", ", ")+p.X+"="+xv)
+			what := p.X + "=" + xv
+			if p.Series != "" {
+				what = p.Series + "=" + sv + ", " + what
+			}
+			na = append(na, what)
 		}
 	}
 	sortPoints(pts)
@@ -263,13 +267,6 @@ func seriesLabel(p probe.Param, v string, labels map[string]string) string {
 		return v
 	}
 	return label(labels, p.Name) + "=" + paramValue(p, v, labels)
-}
-
-func seriesNote(series, v string) string {
-	if series == "" {
-		return ""
-	}
-	return fmt.Sprintf(", %s=%s", series, v)
 }
 
 func canonicalOr(p probe.Param, v string) string {

@@ -60,14 +60,9 @@ func titleInData(w *view.Words, out *view.Out) bool {
 	if d["range"] != "" {
 		parts = append(parts, d["range"])
 	}
-	if d["runs"] != "" {
-		parts = append(parts, w.RunsOf(atoi(d["runs"]), atoi(d["runs"])))
+	if n, err := strconv.Atoi(d["runs"]); err == nil {
+		parts = append(parts, w.RunsOf(n, n))
 	}
 	parts = append(parts, d["machine"])
 	return out.Title == strings.Join(parts, " · ")
-}
-
-func atoi(s string) int {
-	n, _ := strconv.Atoi(s)
-	return n
 }
