@@ -12,6 +12,8 @@
 package bib
 
 import (
+	"bytes"
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -67,11 +69,11 @@ func Parse(file string, src []byte) (*Bib, error) {
 	p := &parser{src: src, e: parse.NewErrs(file, src), strs: map[string]string{}}
 	b := &Bib{byKey: map[string]*Entry{}}
 	for {
-		at := indexByteFrom(src, p.i, '@')
+		at := bytes.IndexByte(src[min(p.i, len(src)):], '@')
 		if at < 0 {
 			break
 		}
-		p.i = at + 1
+		p.i += at + 1
 		e := p.entry()
 		if e == nil {
 			continue
@@ -92,16 +94,6 @@ type parser struct {
 	e      *parse.Errs
 	strs   map[string]string // @string names
 	keyOff int               // the last entry's key
-}
-
-func indexByteFrom(s []byte, from int, c byte) int {
-	if from >= len(s) {
-		return -1
-	}
-	if j := slices.Index(s[from:], c); j >= 0 {
-		return from + j
-	}
-	return -1
 }
 
 func (p *parser) space() {
@@ -143,14 +135,14 @@ func (p *parser) entry() *Entry {
 	p.i++
 	switch typ {
 	case "comment", "preamble":
-		p.skipBalanced(open, closer)
+		p.skipBalanced(open)
 		return nil
 	case "string":
 		p.stringDef(open, closer)
 		return nil
 	case "":
 		p.e.At(open, "@ with no entry type: expected @TYPE{KEY, ...}")
-		p.skipBalanced(open, closer)
+		p.skipBalanced(open)
 		return nil
 	}
 	p.space()
@@ -159,7 +151,7 @@ func (p *parser) entry() *Entry {
 	e.Key = p.name("," + string(closer))
 	if e.Key == "" {
 		p.e.At(p.i, "@%s: expected a key before the first field", typ)
-		p.skipBalanced(open, closer)
+		p.skipBalanced(open)
 		return nil
 	}
 	keyOff := p.keyOff
@@ -175,7 +167,7 @@ func (p *parser) entry() *Entry {
 			return e
 		}
 		if !p.expect(',', "between fields") || !p.field(e, closer) {
-			p.skipBalanced(open, closer)
+			p.skipBalanced(open)
 			return nil
 		}
 	}
@@ -188,7 +180,7 @@ func (p *parser) stringDef(open int, closer byte) {
 	name := strings.ToLower(p.name("=" + string(closer)))
 	p.space()
 	if name == "" || !p.expect('=', "after the @string name") {
-		p.skipBalanced(open, closer)
+		p.skipBalanced(open)
 		return
 	}
 	v, ok := p.value(closer)
@@ -241,7 +233,7 @@ func (p *parser) expect(c byte, where string) bool {
 }
 
 // skipBalanced moves past the entry opened at open, after an error.
-func (p *parser) skipBalanced(open int, closer byte) {
+func (p *parser) skipBalanced(open int) {
 	depth := 0
 	for p.i = open; p.i < len(p.src); p.i++ {
 		switch p.src[p.i] {
@@ -293,14 +285,7 @@ func (p *parser) value(closer byte) (string, bool) {
 			} else if m, ok := months[strings.ToLower(word)]; ok {
 				b.WriteString(m)
 			} else {
-				known := slices.Sorted(func(yield func(string) bool) {
-					for k := range p.strs {
-						if !yield(k) {
-							return
-						}
-					}
-				})
-				p.e.At(at, "unknown @string name %q%s; a text value goes in {braces} or \"quotes\"", word, expr.DidYouMean(word, known))
+				p.e.At(at, "unknown @string name %q%s; a text value goes in {braces} or \"quotes\"", word, expr.DidYouMean(word, slices.Sorted(maps.Keys(p.strs))))
 				return "", false
 			}
 		}

@@ -8,7 +8,6 @@ package evaluate
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -266,20 +265,8 @@ func (v *env) Metric(set, id, metric string) (*expr.Metric, error) {
 		if !ok {
 			continue
 		}
-		params := map[string]string{}
-		for k, vals := range r.Sweep {
-			if len(vals) == 1 {
-				params[k] = vals[0]
-			}
-		}
-		for k, val := range row.Params {
-			params[k] = val
-		}
-		for k := range params {
-			if sizesOnly(x, k) {
-				delete(params, k)
-			}
-		}
+		params := resultParams(r, row.Params)
+		maps.DeleteFunc(params, func(k, _ string) bool { return sizesOnly(x, k) })
 		out.Samples = append(out.Samples, expr.Sample{Params: params, Median: s.Median, Min: s.Min, Max: s.Max, Runs: s.N})
 	}
 	if len(out.Samples) == 0 {
@@ -395,7 +382,11 @@ func (g gap) msg() string {
 	case gapFact:
 		return fmt.Sprintf("machine %s did not record machine.%s (a transcribed set, or results measured before it was recorded; measuring the set again records it)", g.machine, g.what)
 	case gapTranscribed:
-		return fmt.Sprintf("no result of experiment %s for %s: the transcribed set %sholds no such figure", g.id, g.what, setNote(g.set))
+		set := g.set // "m1 ", or none for the build's
+		if set != "" {
+			set += " "
+		}
+		return fmt.Sprintf("no result of experiment %s for %s: the transcribed set %sholds no such figure", g.id, g.what, set)
 	case gapStale:
 		return fmt.Sprintf("the stored result of experiment %s has no %s (%s): measure it again with %s", g.id, g.what, g.why, g.runText())
 	case gapUnavailable:
@@ -418,9 +409,9 @@ func (g gap) runText() string { return cmp.Or(g.run, fmt.Sprintf("`go run . run 
 func (g gap) note(w *view.Words) string {
 	switch g.kind {
 	case gapFact, gapNoMachine:
-		return w.NoRecordNote(g.machine, g.what)
+		return fmt.Sprintf(w.NoRecordFormat, g.machine, g.what)
 	case gapTranscribed:
-		return w.NotInOriginalNote(g.what)
+		return fmt.Sprintf(w.NotInOriginalFormat, g.what)
 	case gapStale:
 		return w.StaleLacksNote(g.what, g.why)
 	case gapUnavailable:
@@ -526,16 +517,7 @@ func holds(res *dataset.Result, r expr.Ref, x *parse.Experiment, every bool) boo
 		if _, ok := dataset.Summarize(row, r.Metric); !ok {
 			continue
 		}
-		p := probe.Params{}
-		for k, vals := range res.Sweep {
-			if len(vals) == 1 {
-				p[k] = vals[0]
-			}
-		}
-		for k, v := range row.Params {
-			p[k] = v
-		}
-		if selects(r.Selector, p) {
+		if p := resultParams(res, row.Params); selects(r.Selector, p) {
 			have = append(have, p)
 		}
 	}
@@ -554,14 +536,7 @@ func holds(res *dataset.Result, r expr.Ref, x *parse.Experiment, every bool) boo
 		// the point is the same.
 		want := paramSel(c)
 		want = slices.DeleteFunc(want, func(s expr.Sel) bool { return sizesOnly(x, s.Key) })
-		found := false
-		for _, p := range have {
-			if selects(want, p) {
-				found = true
-				break
-			}
-		}
-		if !found {
+		if !slices.ContainsFunc(have, func(p probe.Params) bool { return selects(want, p) }) {
 			return false
 		}
 	}
@@ -580,19 +555,14 @@ func paramSel(p probe.Params) []expr.Sel {
 // refText names a reference for a reader: experiment.metric, and the
 // selector's params after it when it has any ("handoff.handoff (sleeping=0)").
 func refText(r expr.Ref) string {
-	s := r.Experiment + "." + r.Metric
-	if len(r.Selector) > 0 {
-		s += " (" + selText(r.Selector) + ")"
+	var sel []string
+	for _, s := range r.Selector {
+		sel = append(sel, s.Key+"="+s.Value)
 	}
-	return s
-}
-
-func selText(sel []expr.Sel) string {
-	parts := make([]string, len(sel))
-	for i, s := range sel {
-		parts[i] = s.Key + "=" + s.Value
+	if len(sel) == 0 {
+		return r.Experiment + "." + r.Metric
 	}
-	return strings.Join(parts, ", ")
+	return r.Experiment + "." + r.Metric + " (" + strings.Join(sel, ", ") + ")"
 }
 
 // selects reports whether a selector may pick combination p: every key it
@@ -605,14 +575,6 @@ func selects(sel []expr.Sel, p probe.Params) bool {
 		}
 	}
 	return true
-}
-
-// setNote names a set other than the build's, for a message: "m1 ".
-func setNote(set string) string {
-	if set == "" {
-		return ""
-	}
-	return set + " "
 }
 
 // missingMsg is the warning for a missing result: the experiment and the
@@ -696,16 +658,6 @@ func Evaluate(d *parse.Doc, res Results, experiments map[string]*parse.Experimen
 	return p, ev.errs.Err()
 }
 
-// exprErr reports an error from package expr at its culprit.
-func (ev *eval) exprErr(m parse.Offmap, err error) {
-	var xe *expr.Error
-	if errors.As(err, &xe) {
-		ev.errs.At(m(xe.Off), "%s", xe.Msg)
-		return
-	}
-	ev.errs.At(m(0), "%s", err)
-}
-
 // value evaluates one inline value into its view on the page.
 func (ev *eval) value(v *parse.InlineValue) {
 	out := ev.inline(v)
@@ -726,13 +678,13 @@ func (ev *eval) inline(v *parse.InlineValue) *view.Out {
 	}
 	val, err := x.Eval(ev.env)
 	if err != nil {
-		ev.exprErr(m, err)
+		ev.errs.Expr(m, err)
 		return &view.Out{State: view.Failed, Text: "{{" + x.String() + "}}", Title: err.Error()}
 	}
 	ev.inconclusive(val, v.At)
 	text, err := valueText(ev.env.w, x, val)
 	if err != nil {
-		ev.exprErr(m, err)
+		ev.errs.Expr(m, err)
 		return &view.Out{State: view.Failed, Text: "{{" + x.String() + "}}", Title: err.Error()}
 	}
 	out := &view.Out{Text: text}
@@ -789,7 +741,7 @@ func (ev *eval) inlineProvenance(out *view.Out, x *expr.Expr, val expr.Value) {
 	}
 	if len(sets) > 1 {
 		// Figures of several machines in one value: never silent.
-		title = append(title, ev.env.w.MixedNote(len(sets)))
+		title = append(title, fmt.Sprintf(ev.env.w.MixedFormat, len(sets)))
 	}
 	stale := ev.staleNotes(x)
 	if val.Runs > 0 {
@@ -807,7 +759,7 @@ func (ev *eval) inlineProvenance(out *view.Out, x *expr.Expr, val expr.Value) {
 	}
 	title = append(title, machines...)
 	for _, p := range x.Params() {
-		title = append(title, ev.env.w.SettingNote(p.Experiment, p.Name))
+		title = append(title, fmt.Sprintf(ev.env.w.SettingFormat, p.Experiment, p.Name))
 	}
 	fingerprints, factRef := ev.fingerprintNotes(x)
 	title = append(title, fingerprints...)
@@ -876,8 +828,8 @@ func (ev *eval) staleNotes(x *expr.Expr) []string {
 // expression states; ref is whether any is another set than the build's.
 func (ev *eval) fingerprintNotes(x *expr.Expr) (notes []string, ref bool) {
 	for _, fact := range x.Facts() {
-		if f, err := ev.env.Machine(fact.Set); err == nil && !slices.Contains(notes, ev.env.w.FingerprintNote(f.Name)) {
-			notes = append(notes, ev.env.w.FingerprintNote(f.Name))
+		if f, err := ev.env.Machine(fact.Set); err == nil && !slices.Contains(notes, fmt.Sprintf(ev.env.w.FingerprintFormat, f.Name)) {
+			notes = append(notes, fmt.Sprintf(ev.env.w.FingerprintFormat, f.Name))
 		}
 		ref = ref || ev.env.resolve(fact.Set) != ""
 	}
@@ -893,10 +845,10 @@ func (ev *eval) machineNote(set string, r *dataset.Result) string {
 		name += " (" + r.Machine.CPU + ")"
 	}
 	if !r.Measured() {
-		return ev.env.w.TranscribedNote(name, r.Source)
+		return fmt.Sprintf(ev.env.w.TranscribedFormat, name) + fmt.Sprintf(ev.env.w.NotHereFormat, r.Source)
 	}
 	if set != "" {
-		return ev.env.w.OtherSetNote(name, set)
+		return fmt.Sprintf(ev.env.w.OtherSetFormat, name, set)
 	}
 	return name
 }
@@ -980,27 +932,15 @@ func (ev *eval) condition(what string, x *expr.Expr, m parse.Offmap) (val expr.V
 	}
 	val, err := x.Eval(ev.env)
 	if err != nil {
-		ev.exprErr(m, err)
+		ev.errs.Expr(m, err)
 		return val, nil, false
 	}
 	if val.Kind != expr.Bool {
-		ev.errs.At(m(0), "%s wants a condition (a comparison such as a < b), got a %s", what, kindWord(val))
+		ev.errs.At(m(0), "%s wants a condition (a comparison such as a < b), got %s", what, val.Describe())
 		return val, nil, false
 	}
 	ev.inconclusive(val, m(0))
 	return val, nil, true
-}
-
-func kindWord(v expr.Value) string {
-	switch {
-	case v.Kind == expr.String:
-		return "string"
-	case v.Dim == expr.Duration:
-		return "duration"
-	case v.Dim == expr.Bytes:
-		return "size in bytes"
-	}
-	return "number"
 }
 
 func (ev *eval) claim(dir *parse.Directive) view.View {

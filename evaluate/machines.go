@@ -7,6 +7,7 @@ package evaluate
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -155,9 +156,7 @@ func resultParams(r *dataset.Result, p probe.Params) probe.Params {
 			out[k] = vals[0]
 		}
 	}
-	for k, v := range p {
-		out[k] = v
-	}
+	maps.Copy(out, p)
 	return out
 }
 
@@ -167,7 +166,7 @@ func (ev *eval) machinesProvenance(views []machineView, id string) string {
 	var parts []string
 	for _, mv := range views {
 		if mv.r == nil {
-			parts = append(parts, ev.env.w.NoResultOn(mv.name))
+			parts = append(parts, fmt.Sprintf(ev.env.w.NoResultOnFormat, mv.name))
 			continue
 		}
 		why, _ := ev.env.staleIn(mv.set, id)
@@ -316,7 +315,7 @@ func (ev *eval) machineCell(dir *parse.Directive, x *parse.Experiment, m probe.M
 		}
 		switch {
 		case !has && c.mv.failed[k] == "" && c.mv.unavailable[k] == "" && c.mv.set != "":
-			cell.Title = ev.env.w.NotOn(c.mv.name)
+			cell.Title = fmt.Sprintf(ev.env.w.NotOnFormat, c.mv.name)
 		case has && !c.mv.r.Measured():
 			// One figure per combination: its "runs" would
 			// count lines, not the original's runs.

@@ -125,7 +125,7 @@ func (ev *eval) plot(dir *parse.Directive) view.View {
 			return &view.Plot{Missing: ev.env.w.MissingNote(ev.env.noteSet(""), x.ID), Caption: p.Caption}
 		}
 		ev.warn.KindAt(parse.KindMissing, dir.Off, "the result of %s has no %s figures to plot", x.ID, ym.Name)
-		return &view.Plot{Missing: ev.env.w.NoFigures(x.ID, ym.Name), Caption: p.Caption}
+		return &view.Plot{Missing: fmt.Sprintf(ev.env.w.NoFiguresFormat, x.ID, ym.Name), Caption: p.Caption}
 	}
 	provenance := ev.plotProvenance(dir, views, x.ID)
 	if len(inapplicable) > 0 {
@@ -134,7 +134,7 @@ func (ev *eval) plot(dir *parse.Directive) view.View {
 	}
 	if own0 := legendName(p, views[0], views); p.Ref != "" && len(views) > 1 && views[1].r != nil && own == 1 && all[0].name == own0 {
 		// One series beside a reference set: name both by their machine.
-		all[0].name = ev.env.w.ThisMachineAs(own0)
+		all[0].name = ev.env.w.ThisMachine + " (" + own0 + ")"
 	}
 	pl := xyInput(ev.env.w, p, all, xp, ym, lbl)
 	at := func(v string) string { return paramValue(xp, v, p.Labels) }
@@ -198,7 +198,11 @@ func xyPoints(mv machineView, p *parse.PlotDir, xp probe.Param, ym probe.Metric,
 		if ok {
 			pts = append(pts, pt)
 		} else if _, has := dataset.Summarize(row, ym.Name); !has && ym.Optional != "" && mv.set == "" {
-			na = append(na, strings.TrimPrefix(seriesNote(p.Series, sv)+", ", ", ")+p.X+"="+xv)
+			what := p.X + "=" + xv
+			if p.Series != "" {
+				what = p.Series + "=" + sv + ", " + what
+			}
+			na = append(na, what)
 		}
 	}
 	sortPoints(pts)
@@ -222,17 +226,22 @@ func xyInput(w *view.Words, p *parse.PlotDir, all []rawSeries, xp probe.Param, y
 	ys := pickScale(ym.Unit, yv, p.YLog)
 	title := p.Title
 	if title == "" {
-		title = w.PlotTitle(lbl(p.X), lbl(ym.Name))
+		title = fmt.Sprintf(w.PlotTitleFormat, lbl(p.X), lbl(ym.Name))
 	}
-	pl := plotsvg.Plot{Title: title, XLabel: xs.label(lbl(p.X)), YLabel: ys.label(lbl(ym.Name)), XLog: p.XLog, YLog: p.YLog}
+	return plotsvg.Plot{Title: title, XLabel: xs.label(lbl(p.X)), YLabel: ys.label(lbl(ym.Name)), XLog: p.XLog, YLog: p.YLog, Series: scaled(all, xs, ys)}
+}
+
+// scaled is a plot's series in display units: x over xs, y over ys.
+func scaled(all []rawSeries, xs, ys scale) []plotsvg.Series {
+	var out []plotsvg.Series
 	for _, s := range all {
 		ps := plotsvg.Series{Name: s.name, Dashed: s.dashed}
 		for _, pt := range s.points {
 			ps.Points = append(ps.Points, plotsvg.Point{X: pt.x / xs.div, Y: pt.y / ys.div, Lo: pt.lo / ys.div, Hi: pt.hi / ys.div})
 		}
-		pl.Series = append(pl.Series, ps)
+		out = append(out, ps)
 	}
-	return pl
+	return out
 }
 
 func point(row dataset.Row, xp probe.Param, xv, metric string) (rawPoint, bool) {
@@ -258,13 +267,6 @@ func seriesLabel(p probe.Param, v string, labels map[string]string) string {
 		return v
 	}
 	return label(labels, p.Name) + "=" + paramValue(p, v, labels)
-}
-
-func seriesNote(series, v string) string {
-	if series == "" {
-		return ""
-	}
-	return fmt.Sprintf(", %s=%s", series, v)
 }
 
 func canonicalOr(p probe.Param, v string) string {
@@ -474,11 +476,11 @@ func (ev *eval) cdf(dir *parse.Directive) view.View {
 			return &view.Plot{Missing: ev.env.w.MissingNote(ev.env.noteSet(""), x.ID), Caption: p.Caption}
 		}
 		ev.warn.KindAt(parse.KindMissing, dir.Off, "the result of %s has none of the quantile metrics to plot", x.ID)
-		return &view.Plot{Missing: ev.env.w.NoDistribution(x.ID), Caption: p.Caption}
+		return &view.Plot{Missing: fmt.Sprintf(ev.env.w.NoDistFormat, x.ID), Caption: p.Caption}
 	}
 	provenance := ev.plotProvenance(dir, views, x.ID)
 	if own0 := legendName(p, views[0], views); p.Ref != "" && len(all) > own && own == 1 && all[0].name == own0 {
-		all[0].name = ev.env.w.ThisMachineAs(own0)
+		all[0].name = ev.env.w.ThisMachine + " (" + own0 + ")"
 	}
 	pl := cdfInput(ev.env.w, p, all, unit, lbl)
 	frac := map[string]string{}
@@ -541,17 +543,9 @@ func cdfInput(w *view.Words, p *parse.PlotDir, all []rawSeries, unit probe.Unit,
 	}
 	title := p.Title
 	if title == "" {
-		title = w.DistributionTitle(lbl(name))
+		title = fmt.Sprintf(w.DistTitleFormat, lbl(name))
 	}
-	pl := plotsvg.Plot{Title: title, XLabel: xs.label(lbl(name)), YLabel: w.CumulativeShare, XLog: p.XLog}
-	for _, s := range all {
-		ps := plotsvg.Series{Name: s.name, Dashed: s.dashed}
-		for _, pt := range s.points {
-			ps.Points = append(ps.Points, plotsvg.Point{X: pt.x / xs.div, Y: pt.y, Lo: pt.y, Hi: pt.y})
-		}
-		pl.Series = append(pl.Series, ps)
-	}
-	return pl
+	return plotsvg.Plot{Title: title, XLabel: xs.label(lbl(name)), YLabel: w.CumulativeShare, XLog: p.XLog, Series: scaled(all, xs, scale{"", 1})}
 }
 
 // plotPoints is every point of a plot as a reader reads it, series by

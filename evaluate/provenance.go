@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -53,20 +54,15 @@ func titleInData(w *view.Words, out *view.Out) bool {
 	if d["ref"] == "transcribed" {
 		// One note and nothing else: a second set, a setting or a
 		// stale result would follow " · ".
-		return strings.HasPrefix(out.Title, w.TranscribedPrefix(d["machine"])) && !strings.Contains(out.Title, " · ")
+		return strings.HasPrefix(out.Title, fmt.Sprintf(w.TranscribedFormat, d["machine"])) && !strings.Contains(out.Title, " · ")
 	}
 	var parts []string
 	if d["range"] != "" {
 		parts = append(parts, d["range"])
 	}
-	if d["runs"] != "" {
-		parts = append(parts, w.RunsOf(atoi(d["runs"]), atoi(d["runs"])))
+	if n, err := strconv.Atoi(d["runs"]); err == nil {
+		parts = append(parts, w.RunsOf(n, n))
 	}
 	parts = append(parts, d["machine"])
 	return out.Title == strings.Join(parts, " · ")
-}
-
-func atoi(s string) int {
-	n, _ := strconv.Atoi(s)
-	return n
 }

@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"math"
@@ -299,7 +300,7 @@ func (ev *eval) experimentHead(x *parse.Experiment, r *dataset.Result) (t *view.
 		// counted) would head a second column of the same words.
 		for i := range swept {
 			if t.Head[i].Text == head.Text {
-				t.Head[i].Text, head.Text = ev.env.w.SettingHead(head.Text), ev.env.w.MeasuredHead(head.Text)
+				t.Head[i].Text, head.Text = fmt.Sprintf(ev.env.w.SettingHeadFmt, head.Text), fmt.Sprintf(ev.env.w.MeasuredHdFmt, head.Text)
 			}
 		}
 		t.Head = append(t.Head, head)
@@ -330,7 +331,7 @@ func provenance(w *view.Words, r *dataset.Result, metrics []probe.Metric, name f
 		parts = append(parts, s)
 	}
 	if s := spreads(w, r, metrics, name); s != "" {
-		parts = append(parts, w.Spread(s))
+		parts = append(parts, fmt.Sprintf(w.SpreadFormat, s))
 	}
 	if n := len(r.Failures); n > 0 {
 		parts = append(parts, w.Failures.Of(n))
@@ -374,7 +375,7 @@ func spreads(w *view.Words, r *dataset.Result, metrics []probe.Metric, name func
 		case worst == 0:
 			same = true
 		case worst/2 < 0.0005:
-			out = append(out, w.BelowTenthPercent(name(m.Name)))
+			out = append(out, fmt.Sprintf(w.BelowTenthFormat, name(m.Name)))
 		default:
 			out = append(out, name(m.Name)+" ±"+percent(worst/2))
 		}
@@ -393,7 +394,7 @@ func spreads(w *view.Words, r *dataset.Result, metrics []probe.Metric, name func
 func shortProvenance(w *view.Words, r *dataset.Result, stale string) string {
 	parts := []string{r.Machine.Name}
 	if !r.Measured() {
-		parts[0] = w.TranscribedOn(parts[0])
+		parts[0] = fmt.Sprintf(w.TranscribedMachine, parts[0])
 	} else {
 		parts[0] = "✅ " + parts[0]
 	}
@@ -536,10 +537,7 @@ func (ev *eval) selectFrom(dir *parse.Directive, x *parse.Experiment, where map[
 // params returns the combination of the selection's pins plus the given
 // free values.
 func (s *selection) params(kv ...string) probe.Params {
-	p := probe.Params{}
-	for k, v := range s.pins {
-		p[k] = v
-	}
+	p := maps.Clone(s.pins)
 	for i := 0; i+1 < len(kv); i += 2 {
 		if kv[i] != "" {
 			p[kv[i]] = kv[i+1]
@@ -551,11 +549,11 @@ func (s *selection) params(kv ...string) probe.Params {
 // table renders a table directive: rows × cols of one metric.
 func (ev *eval) table(dir *parse.Directive) view.View {
 	t := dir.Table
+	fail := &view.Error{Msg: "table could not be evaluated"}
 	if t.Rows != "" && t.Rows == t.Cols {
 		ev.errs.At(dir.At["cols"], "rows and cols are both %s", t.Rows)
-		return &view.Error{Msg: "table could not be evaluated"}
+		return fail
 	}
-	fail := &view.Error{Msg: "table could not be evaluated"}
 	x, err := ev.env.experiment(t.From)
 	if err != nil {
 		ev.errs.At(dir.At["from"], "%v", err)
@@ -665,10 +663,5 @@ func paramValue(p probe.Param, v string, labels map[string]string) string {
 	return v
 }
 
-// label is name's label, or name itself.
-func label(labels map[string]string, name string) string {
-	if l, ok := labels[name]; ok {
-		return l
-	}
-	return name
-}
+// label is name's label, or name itself (parse refuses an empty label).
+func label(labels map[string]string, name string) string { return cmp.Or(labels[name], name) }

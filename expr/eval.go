@@ -155,13 +155,13 @@ func (ev *evaluator) unary(n *unaryNode) (Value, error) {
 	}
 	if n.op == tNot {
 		if x.Kind != Bool {
-			return Value{}, errAt(n, "! needs a condition, found %s", x.describe())
+			return Value{}, errAt(n, "! needs a condition, found %s", x.Describe())
 		}
 		x.Truth = not(x.Truth)
 		return x, nil
 	}
 	if x.Kind != Number {
-		return Value{}, errAt(n, "- needs a number, found %s", x.describe())
+		return Value{}, errAt(n, "- needs a number, found %s", x.Describe())
 	}
 	return negate(x), nil
 }
@@ -201,7 +201,7 @@ func (ev *evaluator) binary(n *binaryNode) (Value, error) {
 			n node
 		}{{x, n.x}, {y, n.y}} {
 			if side.v.Kind != Bool {
-				return Value{}, errAt(side.n, "%s joins conditions such as a < b, found %s", n.opText, side.v.describe())
+				return Value{}, errAt(side.n, "%s joins conditions such as a < b, found %s", n.opText, side.v.Describe())
 			}
 		}
 		t := and(x.Truth, y.Truth)
@@ -227,7 +227,7 @@ func (ev *evaluator) cond(n *condNode) (Value, error) {
 		return Value{}, err
 	}
 	if c.Kind != Bool {
-		return Value{}, errAt(n.c, "the condition before ? must be a comparison such as a < b, found %s", c.describe())
+		return Value{}, errAt(n.c, "the condition before ? must be a comparison such as a < b, found %s", c.Describe())
 	}
 	a, err := ev.eval(n.a)
 	if err != nil {
@@ -575,7 +575,7 @@ func (ev *evaluator) call(n *callNode) (Value, error) {
 			return Value{}, err
 		}
 		if x.Kind != Number {
-			return Value{}, errAt(n.args[0], "abs needs a number, found %s", x.describe())
+			return Value{}, errAt(n.args[0], "abs needs a number, found %s", x.Describe())
 		}
 		return absValue(x), nil
 	}
@@ -782,7 +782,7 @@ func (ev *evaluator) minmax(n *callNode) (Value, error) {
 	out := vals[0]
 	for i, v := range vals {
 		if v.Kind != Number {
-			return Value{}, errAt(nodes[i], "%s needs numbers, found %s", n.name, v.describe())
+			return Value{}, errAt(nodes[i], "%s needs numbers, found %s", n.name, v.Describe())
 		}
 		if v.Dim != out.Dim {
 			return Value{}, errAt(nodes[i], "unit mismatch: %s of %s and %s", n.name, out.dimName(), v.dimName())

@@ -18,9 +18,7 @@ func (v Value) Format(format string) (string, error) {
 		f, ok = "", true
 	}
 	if !ok {
-		msg := fmt.Sprintf("unknown format %q", format)
-		msg += DidYouMean(format, formatNames)
-		return "", fmt.Errorf("%s", msg)
+		return "", fmt.Errorf("unknown format %q%s", format, DidYouMean(format, formatNames))
 	}
 	switch v.Kind {
 	case Bool:
@@ -109,7 +107,7 @@ func (v Value) defaultFormat() string {
 func (v Value) fits(f string) error {
 	alt := map[Dim]string{Duration: "dur, ns, us or ms", Bytes: "bytes or int", Dimensionless: "int, f1, f2, x or pct"}[v.Dim]
 	wrong := func(what string) error {
-		return fmt.Errorf("format %s shows %s, but the value is %s (use %s)", f, what, v.describe(), alt)
+		return fmt.Errorf("format %s shows %s, but the value is %s (use %s)", f, what, v.Describe(), alt)
 	}
 	switch f {
 	case "dur", "ns", "us", "ms":

@@ -322,11 +322,7 @@ func (p *parser) binaryLevel(ops []tokKind, sub func() (node, error)) (node, err
 	}
 	for {
 		t := p.peek()
-		found := false
-		for _, k := range ops {
-			found = found || t.kind == k
-		}
-		if !found {
+		if !slices.Contains(ops, t.kind) {
 			return x, nil
 		}
 		p.next()

@@ -105,8 +105,8 @@ func (v Value) dimName() string {
 	return v.Dim.String()
 }
 
-// describe is dimName with an article, for "found a duration".
-func (v Value) describe() string {
+// Describe is dimName with an article, for "found a duration".
+func (v Value) Describe() string {
 	if v.Kind == Number && v.Dim == Bytes {
 		return "a size in bytes"
 	}
@@ -187,7 +187,7 @@ func arith(op tokKind, a, b Value) (Value, error) {
 		if a.Kind == Number {
 			bad = b
 		}
-		return Value{}, fmt.Errorf("%s needs numbers on both sides, found %s", opSymbol[op], bad.describe())
+		return Value{}, fmt.Errorf("%s needs numbers on both sides, found %s", opSymbol[op], bad.Describe())
 	}
 	mismatch := fmt.Errorf("unit mismatch: %s %s %s", a.dimName(), opSymbol[op], b.dimName())
 	var v Value
@@ -303,7 +303,7 @@ func compare(op tokKind, a, b Value) (Value, error) {
 		if a.Kind == Number {
 			bad = b
 		}
-		return Value{}, fmt.Errorf("%s compares numbers, found %s", tokNames[op], bad.describe())
+		return Value{}, fmt.Errorf("%s compares numbers, found %s", tokNames[op], bad.Describe())
 	}
 	// A bare 0 is zero of any unit, as in physical-units libraries:
 	// x > 0 needs no 0ns.

@@ -424,7 +424,7 @@ func (dir *Directive) expr(f field, e *Errs) (*expr.Expr, string, Offmap) {
 	}
 	x, err := expr.Parse(src)
 	if err != nil {
-		exprError(e, m, err)
+		e.Expr(m, err)
 		return nil, src, m
 	}
 	return x, src, m

@@ -11,137 +11,17 @@
 // is never changed after Parse: Evaluate returns a Page (the views keyed
 // by node, the claims, the warnings), so one parsed chapter can be
 // evaluated against several result sets, and HTML is a pure function of
-// the two. This comment is the chapters' reference: what each directive
-// and value means, evaluated, is described here with their syntax.
+// the two.
 //
-// # Directives
-//
-// A directive is a fenced code block whose info string's first word is
-// experiment, table, plot, claim or when; its body is YAML. Any other
-// fenced block is an ordinary code block. The fields:
-//
-//	```experiment ID
-//	probe: NAME          the probe to run (default: ID)
-//	params:              a list value is a sweep; several lists sweep their product
-//	  api: [poll, epoll]
-//	  rounds: 2000
-//	runs: 3              runs per combination, each in a fresh process (default 3)
-//	show: table          table (default) or none
-//	caption: TEXT
-//	timeout: 60s         per run (default: the probe's or the runner's)
-//	labels: {idle: 유휴 연결, round: 한 바퀴}   (optional: names in the table)
-//	```
-//
-//	```table                          ```plot
-//	from: ID                          from: ID
-//	rows: PARAM     (optional)        x: PARAM          (a numeric param)
-//	cols: PARAM     (optional)        y: METRIC
-//	value: METRIC                     series: PARAM     (optional: one line per value)
-//	format: FORMAT  (optional)        xscale: log       (linear | log)
-//	caption: TEXT                     yscale: log
-//	where: {PARAM: VALUE}             title: TEXT
-//	labels: {NAME: LABEL}             ref: m1           (overlay a reference set, dashed)
-//	```                               where: {PARAM: VALUE}
-//	                                  caption: TEXT
-//	                                  labels: {NAME: LABEL}
-//	                                  ```
-//
-// A table or plot draws from the build's result set. Every param of the
-// experiment that is neither rows, cols, x nor series must have one value,
-// in the experiment or pinned by where. labels: names params, metrics and
-// param values in the chapter's language: column and row heads, the
-// corner, axes, the default title and legend entries (a numeric series
-// value reads LABEL=VALUE); a name the experiment does not have is an
-// error. The experiment's own table shows only the swept params (the
-// fixed ones are on its 고정 line) and code metrics by their names.
-//
-// A distribution plot draws quantile metrics as a cumulative distribution:
-//
-//	```plot
-//	from: wake
-//	kind: cdf                 line (default) | cdf
-//	quantiles: {wake_min: 0, wake_p10: 0.1, wake: 0.5, wake_p99: 0.99, wake_max: 1}
-//	series: mode              (optional: one curve per value)
-//	xscale: log
-//	ref: m1                   (optional: the reference set's curves, dashed)
-//	```
-//
-// x is each quantile metric's median over the runs (one unit for all), y
-// its fraction, drawn as steps; x and y are not given.
-//
-//	```claim                          ```when
-//	expect: EXPR    a condition       if: EXPR          a condition
-//	text: MARKDOWN  inline, {{ }} ok  then: MARKDOWN    blocks, {{ }} ok
-//	basis: rule     (optional)        else: MARKDOWN    (optional)
-//	```                               unsure: MARKDOWN  (optional)
-//	                                  ```
-//
-// A claim renders as a verdict: holds (성립), fails (불성립) with the
-// measured comparison, or inconclusive (판정 보류) when the runs disagree.
-// basis: rule marks a claim a probe decides by rule rather than by
-// measurement (a cap reached, a constant the kernel defines): it renders
-// with class mb-rule, a "규칙" mark and a hover saying it is not a
-// finding; basis: measurement is the default. A claim's expect must refer
-// to a measured result.
-//
-// A when block renders then if its condition holds, else if it fails and
-// unsure if the runs disagree. An inconclusive condition without unsure
-// takes else and is a warning of kind KindInconclusive (a strict build
-// fails on it). A condition whose data is missing renders a gap (class
-// mb-missing), never one of its branches.
-//
-// # Inline values
-//
-// {{ EXPR }} or {{ EXPR | FORMAT }} anywhere in prose, headings and table
-// cells, but not in code spans or code blocks; \{{ is a literal "{{".
-// Inside a GFM table cell write the format bar as \|. The expression
-// language is package expr's.
-//
-// # Footnotes, definition lists, callouts, includes
-//
-// goldmark's footnote ([^1] … [^1]: text) and definition-list extensions
-// are on; a footnote cannot be defined inside a directive's Markdown. A
-// quote whose first line is [!NOTE], [!TIP], [!IMPORTANT], [!WARNING] or
-// [!CAUTION] alone (any case) is an ast.Callout; [!OTHER] stays a quote
-// and is a warning of kind KindCallout. A paragraph that is
-// {{< include FILE >}} alone, at the top level, is replaced by FILE's text
-// before the chapter is parsed (FILE relative to the file naming it,
-// inside the chapter's folder); positions in it name that file, with
-// Pos.Via saying where it was included from, and Doc.Includes lists what
-// was read. A cycle is an error.
-//
-// # What the page shows
-//
-// Every figure carries its provenance. A value renders as
-//
-//	<span class="mb-value" title="5.1–5.4 ms · 3 runs · MACHINE (CPU)">5.25 ms</span>
-//
-// and one drawn from a reference set (inside ref("m1", …)) gets the class
-// "mb-value mb-ref" and a title saying it was transcribed, not measured
-// here. A table cell shows the median with "min–max, N runs" on hover. An
-// experiment shows every combination × metric and under it a provenance
-// line: "✅ 실측 · MACHINE (fingerprint) · date · N회 실행 · 편차 round
-// ±13%, vcsw ±2%" (N counts the runs stored; the spread, per metric, is
-// half the widest min–max range over the combinations relative to the
-// median, leaving out counts whose median is below 1; the line's hover
-// defines it), or "📄 옮겨 적음 …" with the source of a transcribed set. A
-// figure whose result is not stored renders as a visible placeholder
-// (class mb-missing, "측정 없음") and a warning names the command that
-// measures it. An optional metric (probe.Metric.Optional) absent from a
-// combination renders as "—" with the reason on hover, and an expression
-// that needs it is a gap. A stale result (Results that implement
-// Staleness) is shown marked "⚠ 오래된 결과 (stale: WHY)" in provenance
-// lines and hovers. Class names are English, the words a reader sees
-// Korean.
-//
-// The same chapter and the same results give the same bytes.
-//
-// # Front matter
-//
-// A chapter may start with YAML front matter between "---" lines: title,
-// order, slug and lang; any other key is an error. A first line "---" not
-// followed by a "key:" line is Markdown (a thematic break), so that every
-// CommonMark document renders as goldmark renders it.
+// What a chapter may say (the directives and their fields, inline values
+// and their formats, callouts, includes, front matter) is documented for
+// its authors in docs/authoring.md, which a test holds to the fields the
+// parser accepts (directiveFields). Two rules of the syntax that the
+// guide leaves to the code: a first line "---" not followed by a "key:"
+// line is Markdown (a thematic break), not front matter, so that every
+// CommonMark document renders as goldmark renders it; and a position in
+// an included file names that file, Pos.Via saying where it was included
+// from.
 //
 // # Errors and positions
 //
@@ -486,15 +366,17 @@ func parseValue(n *ast.Value, base Offmap, e *Errs) *InlineValue {
 	}
 	x, err := expr.Parse(n.Expr)
 	if err != nil {
-		exprError(e, m, err)
+		e.Expr(m, err)
 		return nil
 	}
 	return &InlineValue{Node: n, E: x, M: m, At: base(n.Pos())}
 }
 
-// exprError reports an error from package expr at the culprit's position.
-func exprError(e *Errs, m Offmap, err error) {
-	if xe, ok := err.(*expr.Error); ok {
+// Expr reports an error from package expr at its culprit, whose offsets
+// m maps to the file.
+func (e *Errs) Expr(m Offmap, err error) {
+	var xe *expr.Error
+	if errors.As(err, &xe) {
 		e.At(m(xe.Off), "%s", xe.Msg)
 		return
 	}

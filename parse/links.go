@@ -64,13 +64,7 @@ func (d *Doc) links(base Offmap) {
 // written: after the start of the paragraph holding it, or anywhere (a
 // reference definition).
 func urlOff(n gast.Node, part, body []byte) int {
-	from := 0
-	for p := n.Parent(); p != nil; p = p.Parent() {
-		if p.Type() == gast.TypeBlock && p.Lines().Len() > 0 {
-			from = p.Lines().At(0).Start
-			break
-		}
-	}
+	from := blockStart(n)
 	at := bytes.Index(body[from:], part)
 	if at < 0 {
 		return max(bytes.Index(body, part), 0)

@@ -116,11 +116,10 @@ type Errs struct {
 	list []*PosError
 }
 
-func (e *Errs) At(off int, format string, args ...any) {
-	e.list = append(e.list, &PosError{Pos: e.f.pos(off), Msg: fmt.Sprintf(format, shortArgs(format, args)...)})
-}
+// At adds an error at offset off.
+func (e *Errs) At(off int, format string, args ...any) { e.KindAt("", off, format, args...) }
 
-// kindAt adds a warning of a kind.
+// KindAt adds a warning of a kind ("": an error).
 func (e *Errs) KindAt(kind string, off int, format string, args ...any) {
 	e.list = append(e.list, &PosError{Pos: e.f.pos(off), Msg: fmt.Sprintf(format, shortArgs(format, args)...), kind: kind})
 }
@@ -170,7 +169,7 @@ func shortArgs(format string, args []any) []any {
 
 // err returns the errors sorted by position (stable, so two errors at one
 // place keep the order they were found in), joined; nil if none.
-func (e *Errs) Err() error { return joinSorted(e.list) }
+func (e *Errs) Err() error { return JoinSorted(e.list) }
 
 // Relay adds each error of from to e, its message after prefix, as a
 // warning of kind (of its own kind when kind is "").
@@ -193,13 +192,15 @@ func (e *Errs) Msgs() []string {
 // Sorted returns the errors sorted by position, as Err joins them; nil if
 // none.
 func (e *Errs) Sorted() []error {
-	if err := joinSorted(e.list); err != nil {
+	if err := JoinSorted(e.list); err != nil {
 		return err.(interface{ Unwrap() []error }).Unwrap()
 	}
 	return nil
 }
 
-func joinSorted(list []*PosError) error {
+// JoinSorted joins positioned errors sorted by position (stable); nil if
+// there are none.
+func JoinSorted(list []*PosError) error {
 	if len(list) == 0 {
 		return nil
 	}

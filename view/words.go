@@ -9,6 +9,7 @@ package view
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -332,53 +333,6 @@ func (w *Words) MissingNote(set, id string) string {
 	return fmt.Sprintf(w.MissingRunFormat, id)
 }
 
-// MixedNote is the note on a value that combines figures of n machines.
-func (w *Words) MixedNote(n int) string { return fmt.Sprintf(w.MixedFormat, n) }
-
-// SettingNote names the setting a value shows: param name of experiment id.
-func (w *Words) SettingNote(id, name string) string { return fmt.Sprintf(w.SettingFormat, id, name) }
-
-// FingerprintNote names the machine whose recorded fact a value shows.
-func (w *Words) FingerprintNote(machine string) string {
-	return fmt.Sprintf(w.FingerprintFormat, machine)
-}
-
-// TranscribedPrefix starts the note on a figure of a transcribed set.
-func (w *Words) TranscribedPrefix(machine string) string {
-	return fmt.Sprintf(w.TranscribedFormat, machine)
-}
-
-// TranscribedNote is the note on a figure of a transcribed set, and where
-// it comes from.
-func (w *Words) TranscribedNote(machine, source string) string {
-	return w.TranscribedPrefix(machine) + fmt.Sprintf(w.NotHereFormat, source)
-}
-
-// OtherSetNote is the note on a figure of another machine's set.
-func (w *Words) OtherSetNote(machine, set string) string {
-	return fmt.Sprintf(w.OtherSetFormat, machine, set)
-}
-
-// NoResultOn is a machine's part of a provenance line when its set has
-// no result.
-func (w *Words) NoResultOn(machine string) string { return fmt.Sprintf(w.NoResultOnFormat, machine) }
-
-// NotOn is the hover of a cell another machine's set has no figure for.
-func (w *Words) NotOn(machine string) string { return fmt.Sprintf(w.NotOnFormat, machine) }
-
-// ThisMachineAs names the build's own series beside a reference set's.
-func (w *Words) ThisMachineAs(name string) string { return w.ThisMachine + " (" + name + ")" }
-
-// NoFigures is the placeholder of a plot whose result has no figures of
-// metric.
-func (w *Words) NoFigures(id, metric string) string {
-	return fmt.Sprintf(w.NoFiguresFormat, id, metric)
-}
-
-// NoDistribution is the placeholder of a distribution plot whose result
-// has no quantiles.
-func (w *Words) NoDistribution(id string) string { return fmt.Sprintf(w.NoDistFormat, id) }
-
 // NotApplicable is the note on figures an optional metric does not apply
 // to (which, "" for a cell), and why.
 func (w *Words) NotApplicable(which, why string) string {
@@ -386,27 +340,6 @@ func (w *Words) NotApplicable(which, why string) string {
 		return fmt.Sprintf(w.NotApplicableFormat, why)
 	}
 	return fmt.Sprintf(w.NotApplicableOf, which, why)
-}
-
-// PlotTitle is the default title of a plot of y over x.
-func (w *Words) PlotTitle(x, y string) string { return fmt.Sprintf(w.PlotTitleFormat, x, y) }
-
-// DistributionTitle is the default title of a distribution plot.
-func (w *Words) DistributionTitle(metric string) string {
-	return fmt.Sprintf(w.DistTitleFormat, metric)
-}
-
-// Spread is a provenance line's spread part.
-func (w *Words) Spread(s string) string { return fmt.Sprintf(w.SpreadFormat, s) }
-
-// BelowTenthPercent is a metric whose spread is under 0.1%.
-func (w *Words) BelowTenthPercent(metric string) string {
-	return fmt.Sprintf(w.BelowTenthFormat, metric)
-}
-
-// TranscribedOn marks the machine of a transcribed set.
-func (w *Words) TranscribedOn(machine string) string {
-	return fmt.Sprintf(w.TranscribedMachine, machine)
 }
 
 // RunsOf says how many runs a result's combinations had, lo to hi.
@@ -439,16 +372,6 @@ func (w *Words) Interval(interval string, reached bool, precision float64, why s
 }
 
 // The gaps' placeholders: a figure the page cannot show, and why.
-
-// NoRecordNote: machine did not record machine fact.
-func (w *Words) NoRecordNote(machine, fact string) string {
-	return fmt.Sprintf(w.NoRecordFormat, machine, fact)
-}
-
-// NotInOriginalNote: the transcribed set holds no figure what.
-func (w *Words) NotInOriginalNote(what string) string {
-	return fmt.Sprintf(w.NotInOriginalFormat, what)
-}
 
 // StaleLacksNote: the stale result (why) was measured without what.
 func (w *Words) StaleLacksNote(what, why string) string {
@@ -516,13 +439,6 @@ func Grouped(v string) string {
 	return g
 }
 
-// SettingHead and MeasuredHead tell apart the columns of a param and a
-// metric that have the same words: the count asked for, the count seen.
-func (w *Words) SettingHead(words string) string { return fmt.Sprintf(w.SettingHeadFmt, words) }
-
-// MeasuredHead: see SettingHead.
-func (w *Words) MeasuredHead(words string) string { return fmt.Sprintf(w.MeasuredHdFmt, words) }
-
 // List joins items as the language lists them: "3장과 4장", "chapters 3
 // and 4" is ChapterFormat's business; this is "a, b and c".
 func (w *Words) List(items []string) string {
@@ -538,9 +454,7 @@ func (w *Words) List(items []string) string {
 func (w *Words) StyleWords() map[string]string {
 	before, after, _ := strings.Cut(w.MixedFormat, "%d")
 	m := map[string]string{"transcribed": w.TranscribedCell, "mixed": before, "mixed-after": after}
-	for k, v := range w.Style {
-		m[k] = v
-	}
+	maps.Copy(m, w.Style)
 	return m
 }
 
@@ -552,9 +466,7 @@ func (w *Words) ScriptWords() map[string]string {
 		"mixed":       " (" + strings.Replace(w.MixedFormat, "%d", "{}", 1) + ")",
 		"transcribed": w.TranscribedCell,
 	}
-	for k, v := range w.Script {
-		m[k] = v
-	}
+	maps.Copy(m, w.Script)
 	return m
 }
 

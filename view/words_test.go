@@ -112,11 +112,11 @@ func TestEnglishWords(t *testing.T) {
 	w := English
 	for _, tc := range []struct{ got, want string }{
 		{w.UnavailableNote("kqueue is not available on linux"), "cannot be measured on this machine: kqueue is not available on linux"},
-		{w.PlotTitle("idle", "round"), "round by idle"},
+		{fmt.Sprintf(w.PlotTitleFormat, "idle", "round"), "round by idle"},
 		{w.RunsOf(1, 1), "1 run"},
 		{w.RunsOf(3, 3), "3 runs"},
 		{w.RunsOf(3, 5), "3–5 runs"},
-		{w.SettingNote("e", "n"), "setting: n of experiment e"},
+		{fmt.Sprintf(w.SettingFormat, "e", "n"), "setting: n of experiment e"},
 		{w.StaleNote("probe code changed (a → b)"), "⚠ stale result: probe code changed (a → b)"},
 		{w.Interval("7.1", false, 5, "budget reached (10s)"), ", ±7.1 % (short of the ±5 % asked: time budget of 10s spent)"},
 		{w.List([]string{"chapter 3", "chapter 4", "chapter 7"}), "chapter 3, chapter 4 and chapter 7"},

@@ -7,9 +7,8 @@
 package xref
 
 import (
-	"cmp"
-	"errors"
 	"fmt"
+	"maps"
 	"slices"
 
 	"measuredbook/bib"
@@ -68,13 +67,7 @@ func New(docs []*parse.Doc, b *bib.Bib) (*Index, error) {
 			add(l.Name, t)
 		}
 	}
-	names := slices.Sorted(func(yield func(string) bool) {
-		for n := range x.Targets {
-			if !yield(n) {
-				return
-			}
-		}
-	})
+	names := slices.Sorted(maps.Keys(x.Targets))
 	keys := b.Keys()
 	for _, d := range docs {
 		for _, r := range d.Xref.Refs {
@@ -91,14 +84,7 @@ func New(docs []*parse.Doc, b *bib.Bib) (*Index, error) {
 			}
 		}
 	}
-	slices.SortStableFunc(errs, func(a, b *parse.PosError) int {
-		return cmp.Or(cmp.Compare(a.Pos.File, b.Pos.File), cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Col, b.Pos.Col))
-	})
-	joined := make([]error, len(errs))
-	for i, e := range errs {
-		joined[i] = e
-	}
-	return x, errors.Join(joined...)
+	return x, parse.JoinSorted(errs)
 }
 
 // Lookup returns the target of a label.
