@@ -132,6 +132,16 @@ type memoEntry struct {
 	decoded any
 }
 
+// size is what the entry counts against the memo's limit: its bytes, and
+// as much again for what they decoded to (a guess, but one that keeps
+// the limit a bound).
+func (e memoEntry) size() int {
+	if e.decoded != nil {
+		return 2 * len(e.data)
+	}
+	return len(e.data)
+}
+
 func (m *memo) get(k memoKey) ([]byte, bool) {
 	if m == nil {
 		return nil, false
@@ -149,7 +159,7 @@ func (m *memo) put(k memoKey, v []byte) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if old, ok := m.data[k]; ok {
-		m.size -= len(old.data)
+		m.size -= old.size()
 	}
 	if m.size+len(v) > m.limit {
 		clear(m.data)
@@ -185,9 +195,10 @@ func Decoded[T any](c *Cache, k Key, decode func([]byte) (T, bool)) (T, bool) {
 	}
 	if m := c.mem; m != nil {
 		m.mu.Lock()
-		// Only if no Put replaced the bytes meanwhile.
-		if e, ok := m.data[mk]; ok && sameBytes(e.data, data) {
+		// Only if no Put replaced the bytes meanwhile, and within the limit.
+		if e, ok := m.data[mk]; ok && e.decoded == nil && sameBytes(e.data, data) && m.size+len(data) <= m.limit {
 			m.data[mk] = memoEntry{data: data, decoded: v}
+			m.size += len(data)
 		}
 		m.mu.Unlock()
 	}

@@ -412,6 +412,18 @@ func TestDecoded(t *testing.T) {
 	if _, ok := Decoded(c, k, decode); ok {
 		t.Error("an entry decode refuses is found")
 	}
+	// What an entry decoded to counts against the limit as its bytes
+	// again: past it, the entry is decoded at every call.
+	small := t.TempDir()
+	Remember(small, 1<<10)
+	c = Open(small)
+	c.Put(k, make([]byte, 600))
+	calls = 0
+	Decoded(c, k, decode)
+	Decoded(c, k, decode)
+	if calls != 2 {
+		t.Errorf("an entry that would double past the limit: decode called %d times, want 2", calls)
+	}
 }
 
 // Trim's mark is replaced by a rename, never rewritten in place (where a
