@@ -316,7 +316,7 @@ func (v *env) Machine(set string) (expr.Machine, error) {
 		return expr.Machine{}, fmt.Errorf("no result stored in %s, so no machine to read", v.setName(set))
 	}
 	f := newest.Machine
-	return expr.Machine{Name: f.Name, Cores: f.Cores, Memory: f.Memory, Virtual: f.Virtual, OS: f.GOOS(), Kernel: f.Kernel, Limits: f.Limits}, nil
+	return expr.Machine{Name: f.Name, Cores: f.Cores, Memory: f.Memory, Virtual: f.Virtual, Transcribed: !newest.Measured(), OS: f.GOOS(), Kernel: f.Kernel, Limits: f.Limits}, nil
 }
 
 func (v *env) setName(set string) string {
@@ -918,8 +918,8 @@ func (ev *eval) inconclusive(val expr.Value, at int) {
 // error; a missing result gives Unknown and the gap, with the warning
 // already made.
 func (ev *eval) condition(what string, x *expr.Expr, m parse.Offmap) (val expr.Value, missing *gap, ok bool) {
-	field := map[string]string{"when": "when's if", "claim": "claim's expect"}[what]
-	if !ev.grounded(x, m, field+" "+strings.TrimSpace(x.String()), what == "when") || !ev.knownSets(x, m) {
+	field := map[string]string{"when": "when's if", "unless": "when's unless", "claim": "claim's expect"}[what]
+	if !ev.grounded(x, m, field+" "+strings.TrimSpace(x.String()), what != "claim") || !ev.knownSets(x, m) {
 		return val, nil, false
 	}
 	if g, miss := ev.env.missing(x); miss {
@@ -1005,6 +1005,26 @@ func (ev *eval) decide(dir *parse.Directive, plain string) (v view.MachineVerdic
 // on Linux, has no figures there and shows none.
 func (ev *eval) when(dir *parse.Directive) view.View {
 	w := dir.When
+	if w.Unless != nil {
+		u, missing, ok := ev.condition("unless", w.Unless, w.UM)
+		if !ok {
+			return &view.Error{Msg: "when could not be evaluated: unless " + strings.TrimSpace(w.Unless.String())}
+		}
+		if missing == nil && u.Truth == expr.True {
+			// The block does not apply to this set (a comparison with M1
+			// on M1's own page): left out, its mistakes found all the same.
+			warn := ev.warn
+			ev.warn = ev.d.Errs()
+			ev.condition("when", w.Cond, w.M)
+			ev.warn = warn
+			for _, s := range []*parse.Subdoc{w.Then, w.Else, w.Unsure} {
+				if s != nil {
+					ev.subShown(s, false)
+				}
+			}
+			return &view.When{}
+		}
+	}
 	val, missing, ok := ev.condition("when", w.Cond, w.M)
 	branch := "else"
 	switch {

@@ -62,6 +62,8 @@
 //	machine.cores         the CPU count
 //	machine.memory        its memory, in bytes (bytes format: 8 GiB)
 //	machine.virtual       a condition: holds on a virtual machine guest
+//	machine.transcribed   a condition: holds on a set transcribed from a
+//	                      publication (m1), fails on a measured one
 //	machine.linux         a condition: holds on a Linux machine (also
 //	machine.darwin        machine.darwin, macOS, and machine.freebsd: the
 //	machine.freebsd       kernel's name the fingerprint records)

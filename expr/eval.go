@@ -46,6 +46,10 @@ type Machine struct {
 	OS      string            // its kernel's GOOS: "linux", "darwin" or "freebsd"
 	Kernel  string            // as recorded, for messages
 	Limits  map[string]string // "nofile": "1024/20000", "threads-max": "62459", ...
+
+	// Transcribed: the set's figures were transcribed from a publication
+	// (the original book's M1), not measured.
+	Transcribed bool
 }
 
 // Param is an experiment's setting: its kind and its canonical values (one
@@ -314,7 +318,7 @@ func (ev *evaluator) param(n *paramNode) (Value, error) {
 
 // factNames are the machine facts an expression may read, in the order
 // the manual lists them.
-var factNames = []string{"cores", "memory", "virtual", "linux", "darwin", "freebsd", "threads_max", "pid_max", "pids_max", "nofile_soft", "nofile_hard", "nproc_soft", "nproc_hard"}
+var factNames = []string{"cores", "memory", "virtual", "transcribed", "linux", "darwin", "freebsd", "threads_max", "pid_max", "pids_max", "nofile_soft", "nofile_hard", "nproc_soft", "nproc_hard"}
 
 // osFacts are the facts that name an operating system: conditions that
 // hold on a machine running its kernel (Machine.OS).
@@ -345,6 +349,8 @@ func (ev *evaluator) fact(n *factNode) (Value, error) {
 			return Value{Kind: Bool, Truth: Unknown}, nil
 		}
 		return truth(f.Virtual == "yes"), nil
+	case "transcribed":
+		return truth(f.Transcribed), nil
 	case "linux", "darwin", "freebsd":
 		if f.OS == "" {
 			return Value{Kind: Bool, Truth: Unknown}, nil
@@ -392,6 +398,8 @@ func Recorded(f Machine, field string) bool {
 		return f.Memory > 0
 	case "virtual":
 		return f.Virtual == "yes" || f.Virtual == "no"
+	case "transcribed":
+		return true
 	case "linux", "darwin", "freebsd":
 		return f.OS != ""
 	}
@@ -403,7 +411,7 @@ func Recorded(f Machine, field string) bool {
 // Condition reports whether the fact field is a condition (machine.virtual,
 // machine.linux, …): one a fingerprint that lacks it leaves not known.
 func Condition(field string) bool {
-	return field == "virtual" || slices.Contains(osFacts, field)
+	return field == "virtual" || field == "transcribed" || slices.Contains(osFacts, field)
 }
 
 // metric looks a reference's metric up in the environment, once per Eval.

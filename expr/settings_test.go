@@ -41,7 +41,7 @@ func testSettings() settingsEnv {
 		},
 		machines: map[string]Machine{
 			"":   {Name: "here", Cores: 2, Memory: 8 << 30, Virtual: "yes", Kernel: "Linux 6.18.44", OS: "linux", Limits: map[string]string{"nofile": "1024/20000", "threads-max": "62459", "pids-max": "max"}},
-			"m1": {Name: "m1", Cores: 8, Kernel: "XNU", OS: "darwin"},
+			"m1": {Name: "m1", Cores: 8, Kernel: "XNU", OS: "darwin", Transcribed: true},
 			"x":  {Name: "x"},
 		},
 	}
@@ -70,6 +70,8 @@ func TestSettings(t *testing.T) {
 		{"machine.linux", "holds"},
 		{"machine.darwin", "fails"},
 		{`ref("m1", machine.darwin)`, "holds"},
+		{"machine.transcribed", "fails"},
+		{`ref("m1", machine.transcribed)`, "holds"},
 		{`machine.linux ? "epoll" : "kqueue"`, "epoll"},
 		{`ref("m1", machine.linux ? "epoll" : "kqueue")`, "kqueue"},
 		{`machine.virtual && machine.cores <= 2 ? "작은 가상 머신" : "다른 기계"`, "작은 가상 머신"},

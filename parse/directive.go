@@ -77,6 +77,9 @@ type WhenDir struct {
 	Then, Else *Subdoc
 	Unsure     *Subdoc // nil without an unsure: branch
 	HasElse    bool
+	// Unless leaves the whole block out where it holds (nil: none).
+	Unless *expr.Expr
+	UM     Offmap
 }
 
 var directiveFields = map[string][]string{
@@ -84,7 +87,7 @@ var directiveFields = map[string][]string{
 	"table":      {"from", "rows", "cols", "value", "format", "caption", "where", "labels", "machines", "label"},
 	"plot":       {"from", "kind", "x", "y", "quantiles", "series", "xscale", "yscale", "title", "ref", "machines", "where", "caption", "labels", "label"},
 	"claim":      {"expect", "text", "basis", "machines"},
-	"when":       {"if", "then", "else", "unsure"},
+	"when":       {"if", "then", "else", "unsure", "unless"},
 }
 
 // parseDirective decodes a directive's YAML body. source is the text the
@@ -254,6 +257,11 @@ func (d *Doc) parseWhen(dir *Directive, fs map[string]field, e *Errs) *WhenDir {
 	}
 	if f, ok := fs["unsure"]; ok {
 		if w.Unsure = dir.markdown(d, f, "unsure", e); w.Unsure == nil {
+			return nil
+		}
+	}
+	if f, ok := fs["unless"]; ok {
+		if w.Unless, _, w.UM = dir.expr(f, e); w.Unless == nil {
 			return nil
 		}
 	}
@@ -647,6 +655,7 @@ func (d *Doc) uses() map[string][]string {
 			values(dir.Claim.Text)
 		case dir.When != nil:
 			refs(dir.When.Cond)
+			refs(dir.When.Unless)
 			values(dir.When.Then)
 			values(dir.When.Else)
 			values(dir.When.Unsure)

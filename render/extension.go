@@ -323,11 +323,12 @@ func (r htmlRenderer) renderDirective(w util.BufWriter, source []byte, node gast
 	case *view.Claim:
 		writeClaim(&b, r.h.page.Words(), v, r.h.fragment(v.Text))
 	case *view.When:
-		if v.Body == nil {
-			b.WriteString(`<p class="mb-missing">` + esc(v.Missing) + "</p>\n")
-		} else {
+		switch {
+		case v.Body != nil:
 			b.Write(r.h.fragment(v.Body))
-		}
+		case v.Missing != "":
+			b.WriteString(`<p class="mb-missing">` + esc(v.Missing) + "</p>\n")
+		} // neither: the block was left out (unless:)
 	case *view.Error:
 		b.WriteString(`<div class="mb-error">`)
 		b.WriteString(html.EscapeString(v.Msg))

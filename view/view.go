@@ -179,8 +179,9 @@ type MachineVerdict struct {
 // When is the view of a when directive: the chosen branch (then, else or
 // unsure), or a gap when no data decides it.
 type When struct {
-	Body *Fragment // the branch shown; nil when missing
-	// Missing is the gap's text when no data decides the condition.
+	Body *Fragment // the branch shown; nil when missing or left out
+	// Missing is the gap's text when no data decides the condition; ""
+	// with no Body: the block was left out (its unless: held).
 	Missing string
 }
 
