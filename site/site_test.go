@@ -117,6 +117,32 @@ func TestSections(t *testing.T) {
 	}
 }
 
+// A section's text is what a reader reads in the page: an element that
+// hides its text does so up to its own end tag, past elements of its kind
+// inside it; a script's text is not read for tags; entities are
+// unescaped, comments and tags are spaces, white space is folded.
+func TestSectionsText(t *testing.T) {
+	for _, tc := range []struct{ body, want string }{
+		{`앞<details><summary>겉</summary><details class="mb-points"><details><summary>속</summary></details>표</details>남음</details>`, "앞 겉 남음"},
+		{`<details class="mb-rerun"><summary>재기</summary><details class="mb-method">방법</details>명령</details>끝`, "끝"},
+		{`앞<p>닫히지 않은 <em>채로`, "앞 닫히지 않은 채로"},
+		{`<script>if (a < b && c) { x = "</p>"; }</script>글`, "글"},
+		{`a &lt; b &amp;&amp; c&gt;d &copy &#xAC00;&#160;&nbsp;e`, "a < b && c>d © 가\u00a0\u00a0e"},
+		{"한\t\n 줄<br>\r\n다음 <!-- 주석 --> 줄", "한 줄 다음 줄"},
+	} {
+		want := []Section{{"장", "ch.html", "장", tc.want}}
+		if got := Sections("장", "ch", tc.body, nil); !reflect.DeepEqual(got, want) {
+			t.Errorf("Sections(%q)\n= %+v, want %+v", tc.body, got, want)
+		}
+	}
+	// A heading the page does not have starts no section; the next does.
+	body := `<p>앞</p><h2 id="a&amp;b">A&amp;B</h2><p>뒤</p>`
+	got := Sections("장", "ch", body, []view.Heading{{Level: 2, ID: "없음", Text: "없음"}, {Level: 2, ID: "a&b", Text: "A&B"}})
+	if want := []Section{{"장", "ch.html", "장", "앞"}, {"장", "ch.html#a&b", "A&B", "A&B 뒤"}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("sections %+v, want %+v", got, want)
+	}
+}
+
 func TestExport(t *testing.T) {
 	r := &dataset.Result{Experiment: "e", Probe: "p.q", Order: []string{"api", "n"}, Machine: dataset.Fingerprint{Name: "box"},
 		Start: time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC), Source: "measured", Units: map[string]probe.Unit{"wall": probe.Seconds},
@@ -171,4 +197,18 @@ func TestClaimsPageSaysNotApplicable(t *testing.T) {
 			t.Errorf("claims page lacks %q:\n%s", want, body)
 		}
 	}
+}
+
+// Whatever the page, a section's text is folded: not empty, no white
+// space at its ends, only single spaces inside.
+func FuzzSections(f *testing.F) {
+	f.Add(`<p>앞</p><h2 id="x">X <a class="anchor" href="#x">#</a></h2><svg><svg></svg>`)
+	f.Add("a &lt;\t\r\n<details class=\"mb-rerun\"><details></details>b</details>  c")
+	f.Fuzz(func(t *testing.T, body string) {
+		for _, s := range Sections("장", "ch", body, []view.Heading{{Level: 2, ID: "x", Text: "X"}}) {
+			if s.Text == "" || s.Text != strings.TrimSpace(s.Text) || strings.ContainsAny(s.Text, "\t\n\f\r") || strings.Contains(s.Text, "  ") {
+				t.Errorf("Sections(%q): text %q not folded", body, s.Text)
+			}
+		}
+	})
 }
