@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"html"
 	"strconv"
 	"strings"
 	"sync"
+
+	"golang.org/x/net/html"
 
 	"measuredbook/view"
 )
@@ -24,46 +25,60 @@ type Section struct {
 // Sections splits a chapter's page body (render.SitePage's) into its
 // searchable sections, one from each of its h2–h4 (headings, in order).
 func Sections(title, slug, body string, headings []view.Heading) []Section {
-	hiddenBuf, textBuf := scratch.Get().(*[]byte), scratch.Get().(*[]byte)
-	defer scratch.Put(hiddenBuf)
-	defer scratch.Put(textBuf)
-	s := dropHidden((*hiddenBuf)[:0], body)
-	// Every section's text goes into one buffer, and that into one string.
-	type part struct {
-		url, head  string
-		start, end int // in text
-	}
-	var parts []part
-	text := plainText{out: (*textBuf)[:0]}
-	start, url, head := 0, slug+".html", title
-	add := func(end int) {
-		n := len(text.out)
-		text.add(s[start:end])
-		parts = append(parts, part{url, head, n, len(text.out)})
-	}
-	for _, h := range headings {
-		// A section starts at its heading's start tag, as the renderer
-		// wrote it; none in what a reader does not read (a script's text).
-		j := bytes.Index(s[start:], fmt.Appendf(nil, `<h%d id="%s">`, h.Level, html.EscapeString(h.ID)))
-		if j < 0 {
-			continue
-		}
-		add(start + j)
-		start, url, head = start+j, slug+".html#"+h.ID, h.Text
-		if h.Level > 3 || h.Text == "" { // not in the contents: the section goes by the chapter's title
-			head = title
-		}
-	}
-	add(len(s))
-	*hiddenBuf, *textBuf = s, text.out
-	all := string(text.out)
 	var out []Section
-	for _, p := range parts {
-		if t := strings.TrimSpace(all[p.start:p.end]); t != "" {
-			out = append(out, Section{Chapter: title, URL: p.url, Title: p.head, Text: t})
+	text := make([]byte, 0, len(body)) // the section's so far, a space for each tag: room for all of body's
+	url, head := slug+".html", title
+	end := func() {
+		if t := bytes.TrimSpace(text); len(t) > 0 {
+			out = append(out, Section{Chapter: title, URL: url, Title: head, Text: string(t)})
 		}
+		text = text[:0]
 	}
-	return out
+	z := html.NewTokenizer(strings.NewReader(body))
+	for {
+		switch z.Next() {
+		case html.ErrorToken: // the end of body: a strings.Reader fails at nothing else
+			end()
+			return out
+		case html.TextToken:
+			text = appendText(text, z.Text())
+			continue
+		case html.StartTagToken:
+			name, more := z.TagName()
+			var id, class, href []byte
+			for more && asks(name) {
+				var k, v []byte
+				k, v, more = z.TagAttr()
+				switch string(k) {
+				case "id":
+					id = v
+				case "class":
+					class = v
+				case "href":
+					href = v
+				}
+			}
+			if hides(string(name), id, class, href) {
+				skip(z, string(name))
+				break
+			}
+			// A section starts at its heading's start tag.
+			if len(name) != 2 || name[0] != 'h' || name[1] < '2' || name[1] > '4' {
+				break
+			}
+			for k, h := range headings {
+				if h.Level == int(name[1]-'0') && h.ID == string(id) {
+					end()
+					url, head, headings = slug+".html#"+h.ID, h.Text, headings[k+1:]
+					if h.Level > 3 || h.Text == "" { // not in the contents: the section goes by the chapter's title
+						head = title
+					}
+					break
+				}
+			}
+		}
+		text = appendText(text, []byte{' '})
+	}
 }
 
 // SearchEntries is one chapter's part of the search index: its sections

@@ -119,10 +119,14 @@ func TestSections(t *testing.T) {
 
 // A section's text is what a reader reads in the page: an element that
 // hides its text does so up to its own end tag, past elements of its kind
-// inside it; a script's text is not read for tags; entities are
+// inside it, or to the end of the page when it is left open; an
+// attribute's '<' or '>' ends no tag; a script's text is not read for tags; entities are
 // unescaped, comments and tags are spaces, white space is folded.
 func TestSectionsText(t *testing.T) {
 	for _, tc := range []struct{ body, want string }{
+		{`앞<svg><svg><title>속</title></svg><text>밖</text></svg>뒤`, "앞 뒤"},
+		{`앞<details class="mb-rerun"><p>닫히지 않은 채로`, "앞"},
+		{`<span title="a > b">글</span> <a href="#x" title="1 < 2">링크</a>`, "글 링크"},
 		{`앞<details><summary>겉</summary><details class="mb-points"><details><summary>속</summary></details>표</details>남음</details>`, "앞 겉 남음"},
 		{`<details class="mb-rerun"><summary>재기</summary><details class="mb-method">방법</details>명령</details>끝`, "끝"},
 		{`앞<p>닫히지 않은 <em>채로`, "앞 닫히지 않은 채로"},
