@@ -330,17 +330,13 @@ func (r htmlRenderer) renderDirective(w util.BufWriter, source []byte, node gast
 			b.WriteString(`<p class="mb-missing">` + esc(v.Missing) + "</p>\n")
 		} // neither: the block was left out (unless:)
 	case *view.Error:
-		b.WriteString(`<div class="mb-error">`)
-		b.WriteString(html.EscapeString(v.Msg))
-		b.WriteString("</div>\n")
+		b.WriteString(`<div class="mb-error">` + esc(v.Msg) + "</div>\n")
 	default:
 		// Unevaluated: the YAML, as the code block it is in the source.
-		b.WriteString(`<pre class="mb-directive" data-directive="`)
-		b.WriteString(html.EscapeString(n.Name))
-		b.WriteString(`"><code>`)
-		for i := 0; i < n.Lines().Len(); i++ {
+		b.WriteString(`<pre class="mb-directive" data-directive="` + esc(n.Name) + `"><code>`)
+		for i := range n.Lines().Len() {
 			seg := n.Lines().At(i)
-			b.WriteString(html.EscapeString(string(seg.Value(source))))
+			b.WriteString(esc(string(seg.Value(source))))
 		}
 		b.WriteString("</code></pre>\n")
 	}
