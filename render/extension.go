@@ -36,7 +36,7 @@ import (
 // that standard Markdown renders exactly as plain goldmark renders it. The
 // other GFM extensions leave every spec example untouched (see
 // TestCommonMarkSpec).
-func Markdown() goldmark.Markdown { return newPageHTML(nil, view.Korean).md }
+func Markdown() goldmark.Markdown { return newPageHTML(view.Korean).md }
 
 // htmlRenderer renders Directive and Value nodes from their views on a
 // page (none: each shows its source).
