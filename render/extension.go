@@ -225,11 +225,9 @@ func (r htmlRenderer) renderImage(w util.BufWriter, source []byte, node gast.Nod
 	}
 	w.WriteString(`<img src="`)
 	w.Write(util.EscapeHTML(util.URLEscape(n.Destination, true)))
-	w.WriteString(`" alt="`)
 	var alt strings.Builder
 	r.altText(&alt, source, n)
-	w.WriteString(html.EscapeString(alt.String()))
-	w.WriteString(`"`)
+	w.WriteString(`" alt="` + esc(alt.String()) + `"`)
 	if n.Title != nil {
 		w.WriteString(` title="`)
 		ghtml.DefaultWriter.Write(w, n.Title)
@@ -291,18 +289,12 @@ func (r htmlRenderer) renderValue(w util.BufWriter, source []byte, node gast.Nod
 }
 
 func writeSpan(w util.BufWriter, s *Site, out *view.Out) {
-	w.WriteString(`<span class="`)
-	w.WriteString(outClass(out))
-	w.WriteString(`"`)
+	w.WriteString(`<span class="` + outClass(out) + `"`)
 	if out.Title != "" && !out.TitleInData {
-		w.WriteString(` title="`)
-		w.WriteString(html.EscapeString(out.Title))
-		w.WriteString(`"`)
+		w.WriteString(` title="` + esc(out.Title) + `"`)
 	}
 	writeData(w, s, out)
-	w.WriteString(">")
-	w.WriteString(html.EscapeString(out.Text))
-	w.WriteString("</span>")
+	w.WriteString(">" + esc(out.Text) + "</span>")
 }
 
 func (r htmlRenderer) renderDirective(w util.BufWriter, source []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
