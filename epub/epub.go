@@ -22,6 +22,7 @@ import (
 	"io"
 	"maps"
 	"measuredbook/view"
+	"net/url"
 	"path"
 	"slices"
 	"strings"
@@ -149,10 +150,7 @@ func (b *Book) Chapter(i int) (Doc, error) {
 	if d.Deflated, err = deflate(doc.Bytes()); err != nil {
 		return Doc{}, err
 	}
-	for f := range used {
-		d.Files = append(d.Files, f)
-	}
-	slices.Sort(d.Files)
+	d.Files = slices.Sorted(maps.Keys(used))
 	return d, nil
 }
 
@@ -308,7 +306,7 @@ func putDeflated(z *zip.Writer, name string, d *Doc) error {
 func hrefOf(p string) string {
 	parts := strings.Split(p, "/")
 	for i, s := range parts {
-		parts[i] = escapePath(s)
+		parts[i] = url.PathEscape(s)
 	}
 	return strings.Join(parts, "/")
 }

@@ -7,6 +7,7 @@ import (
 	"measuredbook/view"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 
 	xhtml "golang.org/x/net/html"
@@ -125,7 +126,7 @@ func (x *converter) link(href string) (string, bool) {
 	if !ok || !x.slugs[slug] {
 		return "", false
 	}
-	to := escapePath(slug) + ".xhtml"
+	to := url.PathEscape(slug) + ".xhtml"
 	if x.top {
 		to = chapters + to
 	}
@@ -342,16 +343,8 @@ func delAttr(n *xhtml.Node, key string) {
 
 func hasClass(n *xhtml.Node, class string) bool {
 	c, _ := getAttr(n, "class")
-	for _, f := range strings.Fields(c) {
-		if f == class {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(strings.Fields(c), class)
 }
-
-// escapePath escapes one segment of a path for a URL reference.
-func escapePath(s string) string { return url.PathEscape(s) }
 
 // escapeFragment writes an id as a fragment: as it is (an IRI), but for
 // what would end or break the reference.

@@ -36,7 +36,7 @@ import (
 // that standard Markdown renders exactly as plain goldmark renders it. The
 // other GFM extensions leave every spec example untouched (see
 // TestCommonMarkSpec).
-func Markdown() goldmark.Markdown { return newPageHTML(nil, view.Korean).md }
+func Markdown() goldmark.Markdown { return newPageHTML(view.Korean).md }
 
 // htmlRenderer renders Directive and Value nodes from their views on a
 // page (none: each shows its source).
@@ -225,11 +225,9 @@ func (r htmlRenderer) renderImage(w util.BufWriter, source []byte, node gast.Nod
 	}
 	w.WriteString(`<img src="`)
 	w.Write(util.EscapeHTML(util.URLEscape(n.Destination, true)))
-	w.WriteString(`" alt="`)
 	var alt strings.Builder
 	r.altText(&alt, source, n)
-	w.WriteString(html.EscapeString(alt.String()))
-	w.WriteString(`"`)
+	w.WriteString(`" alt="` + esc(alt.String()) + `"`)
 	if n.Title != nil {
 		w.WriteString(` title="`)
 		ghtml.DefaultWriter.Write(w, n.Title)
@@ -291,18 +289,12 @@ func (r htmlRenderer) renderValue(w util.BufWriter, source []byte, node gast.Nod
 }
 
 func writeSpan(w util.BufWriter, s *Site, out *view.Out) {
-	w.WriteString(`<span class="`)
-	w.WriteString(outClass(out))
-	w.WriteString(`"`)
+	w.WriteString(`<span class="` + outClass(out) + `"`)
 	if out.Title != "" && !out.TitleInData {
-		w.WriteString(` title="`)
-		w.WriteString(html.EscapeString(out.Title))
-		w.WriteString(`"`)
+		w.WriteString(` title="` + esc(out.Title) + `"`)
 	}
 	writeData(w, s, out)
-	w.WriteString(">")
-	w.WriteString(html.EscapeString(out.Text))
-	w.WriteString("</span>")
+	w.WriteString(">" + esc(out.Text) + "</span>")
 }
 
 func (r htmlRenderer) renderDirective(w util.BufWriter, source []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
@@ -330,17 +322,13 @@ func (r htmlRenderer) renderDirective(w util.BufWriter, source []byte, node gast
 			b.WriteString(`<p class="mb-missing">` + esc(v.Missing) + "</p>\n")
 		} // neither: the block was left out (unless:)
 	case *view.Error:
-		b.WriteString(`<div class="mb-error">`)
-		b.WriteString(html.EscapeString(v.Msg))
-		b.WriteString("</div>\n")
+		b.WriteString(`<div class="mb-error">` + esc(v.Msg) + "</div>\n")
 	default:
 		// Unevaluated: the YAML, as the code block it is in the source.
-		b.WriteString(`<pre class="mb-directive" data-directive="`)
-		b.WriteString(html.EscapeString(n.Name))
-		b.WriteString(`"><code>`)
-		for i := 0; i < n.Lines().Len(); i++ {
+		b.WriteString(`<pre class="mb-directive" data-directive="` + esc(n.Name) + `"><code>`)
+		for i := range n.Lines().Len() {
 			seg := n.Lines().At(i)
-			b.WriteString(html.EscapeString(string(seg.Value(source))))
+			b.WriteString(esc(string(seg.Value(source))))
 		}
 		b.WriteString("</code></pre>\n")
 	}

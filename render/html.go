@@ -164,12 +164,11 @@ func join(a, b string) string {
 // a page says who measured it, when and how often.
 // On a site page its provenance links to its raw data, if the site has it.
 func writeExperiment(b *bytes.Buffer, s *Site, w *view.Words, v *view.Experiment, num number) {
-	id := ` id="experiment-` + esc(v.ID) + `"`
+	if v.Missing != "" && v.Hidden {
+		return
+	}
+	b.WriteString(`<figure class="mb-experiment" id="experiment-` + esc(v.ID) + `">` + "\n")
 	if v.Missing != "" {
-		if v.Hidden {
-			return
-		}
-		b.WriteString(`<figure class="mb-experiment"` + id + ">\n")
 		writeMissing(b, v.Missing, num)
 		if s != nil {
 			writeRerun(b, w, v)
@@ -177,7 +176,6 @@ func writeExperiment(b *bytes.Buffer, s *Site, w *view.Words, v *view.Experiment
 		b.WriteString("</figure>\n")
 		return
 	}
-	b.WriteString(`<figure class="mb-experiment"` + id + ">\n")
 	if !v.Hidden {
 		writeTable(b, s, w, "mb-results", v.Table, num)
 	}

@@ -67,8 +67,7 @@ func render(d *parse.Doc, p *view.Page, s *Site, x *xref.Index) ([]byte, []view.
 		}
 	}
 	defer func() {
-		h.page, h.site, h.buf, h.headings = nil, nil, h.buf[:0], nil
-		h.xref, h.root, h.labels, h.cites, h.order, h.self = nil, nil, nil, nil, nil, ""
+		*h = pageHTML{md: h.md, buf: h.buf[:0]}
 		pageHTMLs(words).Put(h)
 	}()
 	// Rendered into the instance's buffer, kept from page to page, and
@@ -102,18 +101,19 @@ type pageHTML struct {
 // one page at a time: making one (goldmark.New) costs as much as
 // rendering a short page.
 func pageHTMLs(words *view.Words) *sync.Pool {
-	p, _ := pools.LoadOrStore(words, &sync.Pool{New: func() any { return newPageHTML(nil, words) }})
+	p, _ := pools.LoadOrStore(words, &sync.Pool{New: func() any { return newPageHTML(words) }})
 	return p.(*sync.Pool)
 }
 
 var pools sync.Map // *view.Words → *sync.Pool
 
-// newPageHTML configures goldmark for p, the one place that is done (see
-// Markdown for what and why). A page needs an instance of its own because
-// goldmark's node renderers are registered once per instance: this is how
-// they reach the page without a global or a view stored on the node.
-func newPageHTML(p *view.Page, words *view.Words) *pageHTML {
-	h := &pageHTML{page: p}
+// newPageHTML configures goldmark for a page in the language of words,
+// the one place that is done (see Markdown for what and why). A page
+// needs an instance of its own because goldmark's node renderers are
+// registered once per instance: this is how they reach the page without
+// a global or a view stored on the node.
+func newPageHTML(words *view.Words) *pageHTML {
+	h := &pageHTML{}
 	h.md = goldmark.New(
 		goldmark.WithExtensions(append(parse.Extensions(footnotes(words)), extender{h})...),
 		goldmark.WithRendererOptions(ghtml.WithUnsafe()),

@@ -3,7 +3,8 @@ package render
 import (
 	"html"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 
 	"measuredbook/view"
 )
@@ -14,13 +15,7 @@ import (
 // touch reaches it. On a site page (s) a value drawing on an experiment
 // shown on another page says which (data-page), for its popover's link.
 func writeData(w io.StringWriter, s *Site, out *view.Out) {
-	keys := make([]string, 0, len(out.Data))
-	for k, v := range out.Data {
-		if v != "" {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
+	keys := slices.DeleteFunc(slices.Sorted(maps.Keys(out.Data)), func(k string) bool { return out.Data[k] == "" })
 	for _, k := range keys {
 		w.WriteString(` data-` + k + `="` + html.EscapeString(out.Data[k]) + `"`)
 		if p, ok := s.pageOf(out.Data[k]); k == "exp" && ok {

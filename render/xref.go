@@ -7,6 +7,7 @@ package render
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -28,8 +29,7 @@ type cited struct {
 
 // number is the number of the table or figure a directive labels.
 func (h *pageHTML) number(n *ast.Directive) number {
-	label := h.labels[n]
-	return h.numberOf(label)
+	return h.numberOf(h.labels[n])
 }
 
 func (h *pageHTML) numberOf(label string) number {
@@ -93,10 +93,8 @@ func (r htmlRenderer) renderCite(w util.BufWriter, source []byte, node gast.Node
 	n := node.(*ast.Cite)
 	var out strings.Builder
 	sep := ", "
-	for _, it := range n.Items {
-		if it.Locator != "" {
-			sep = "; "
-		}
+	if slices.ContainsFunc(n.Items, func(it ast.CiteItem) bool { return it.Locator != "" }) {
+		sep = "; "
 	}
 	out.WriteString(`<span class="mb-cite">[`)
 	for i, it := range n.Items {
@@ -211,11 +209,10 @@ func writeSource(b *bytes.Buffer, words *view.Words, e *bib.Entry) {
 			parts = append(parts, esc(v))
 		}
 	}
-	if v := f["note"]; v != "" {
-		parts = append(parts, esc(v))
-	}
-	if y := f["year"]; y != "" {
-		parts = append(parts, esc(y))
+	for _, k := range []string{"note", "year"} {
+		if v := f[k]; v != "" {
+			parts = append(parts, esc(v))
+		}
 	}
 	b.WriteString(strings.Join(parts, ". "))
 	if len(parts) > 0 {

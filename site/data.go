@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"time"
 
@@ -43,21 +43,19 @@ func Export(set string, r *dataset.Result) (jsonFile, csvFile []byte, err error)
 	if !r.Start.IsZero() {
 		d.Start = r.Start.UTC().Format(time.RFC3339)
 	}
-	var metrics []string
+	seen := map[string]bool{}
 	for m, u := range r.Units {
 		d.Units[m] = string(u)
-		metrics = append(metrics, m)
+		seen[m] = true
 	}
 	for _, row := range r.Rows {
 		for _, run := range row.Runs {
 			for m := range run {
-				if !slices.Contains(metrics, m) {
-					metrics = append(metrics, m)
-				}
+				seen[m] = true
 			}
 		}
 	}
-	sort.Strings(metrics)
+	metrics := slices.Sorted(maps.Keys(seen))
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
 	head := append(append(slices.Clone(r.Order), "run"), metrics...)

@@ -8,6 +8,7 @@ package site
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"measuredbook/view"
 )
@@ -55,11 +56,7 @@ func TOC(chapters []Chapter, fill []byte) []byte {
 	if err != nil {
 		panic(err) // strings always marshal
 	}
-	b := make([]byte, 0, len(data)+len(fill)+32)
-	b = append(b, "window.MB_CHAPTERS="...)
-	b = append(b, data...)
-	b = append(b, ";\n"...)
-	return append(b, fill...)
+	return slices.Concat([]byte("window.MB_CHAPTERS="), data, []byte(";\n"), fill)
 }
 
 // Numbering says, in words w, why the chapter numbers have gaps: the

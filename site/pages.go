@@ -148,12 +148,7 @@ func EnvironmentBody(w *view.Words, sets []SetMachine) ([]byte, []view.Heading) 
 		fmt.Fprintf(&b, "<p>%s: %s</p>\n", html.EscapeString(w.ExperimentsCount.Of(len(s.Experiments))), html.EscapeString(strings.Join(s.Experiments, ", ")))
 		if len(s.Sources) > 0 {
 			b.WriteString("<details><summary>" + html.EscapeString(w.SourcesHead) + "</summary>\n<dl class=\"sources\">\n")
-			ids := make([]string, 0, len(s.Sources))
-			for id := range s.Sources {
-				ids = append(ids, id)
-			}
-			slices.Sort(ids)
-			for _, id := range ids {
+			for _, id := range slices.Sorted(maps.Keys(s.Sources)) {
 				fmt.Fprintf(&b, "<dt>%s</dt><dd>%s</dd>\n", html.EscapeString(id), html.EscapeString(s.Sources[id]))
 			}
 			b.WriteString("</dl></details>\n")

@@ -2,6 +2,7 @@ package templates
 
 import (
 	"fmt"
+	"strings"
 
 	"measuredbook/view"
 )
@@ -47,18 +48,15 @@ func (p Provenance) Gaps() string {
 	if p.Experiments > 0 && p.Missing == p.Experiments {
 		return ""
 	}
-	s := ""
+	var gaps []string
 	if p.Missing > 0 {
-		s += " " + p.w().MissingGaps.Of(p.Missing)
+		gaps = append(gaps, p.w().MissingGaps.Of(p.Missing))
 	}
 	if p.Stale > 0 {
-		s += " " + p.w().StaleGaps.Of(p.Stale)
+		gaps = append(gaps, p.w().StaleGaps.Of(p.Stale))
 	}
 	if p.Failed > 0 {
-		s += " " + p.w().FailedGaps.Of(p.Failed)
+		gaps = append(gaps, p.w().FailedGaps.Of(p.Failed))
 	}
-	if s == "" {
-		return ""
-	}
-	return s[1:]
+	return strings.Join(gaps, " ")
 }

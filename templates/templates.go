@@ -33,10 +33,9 @@ func Stylesheet(fsys fs.FS, w *view.Words) ([]byte, error) {
 		return nil, err
 	}
 	words := w.StyleWords()
-	keys := slices.Sorted(maps.Keys(words))
 	var b strings.Builder
 	b.WriteString(":root {")
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(words)) {
 		fmt.Fprintf(&b, " --mb-w-%s: %s;", k, cssString(words[k]))
 	}
 	b.WriteString(" }\n")
