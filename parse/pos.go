@@ -175,8 +175,7 @@ func (e *Errs) Err() error { return JoinSorted(e.list) }
 // warning of kind (of its own kind when kind is "").
 func (e *Errs) Relay(from *Errs, prefix, kind string) {
 	for _, w := range from.list {
-		k := cmp.Or(kind, w.kind)
-		e.list = append(e.list, &PosError{Pos: w.Pos, Msg: prefix + w.Msg, kind: k})
+		e.list = append(e.list, &PosError{Pos: w.Pos, Msg: prefix + w.Msg, kind: cmp.Or(kind, w.kind)})
 	}
 }
 
