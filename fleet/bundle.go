@@ -108,8 +108,7 @@ func rawSet(dir string) ([]File, error) {
 		}
 		files = append(files, File{Name: name, Data: data})
 	}
-	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
-	return files, nil
+	return files, nil // os.ReadDir sorts by name
 }
 
 // Write writes b in the bundle format.

@@ -7,7 +7,6 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -75,16 +74,13 @@ type Comparison struct {
 
 // LoadSet reads every results file of results/SET/.
 func LoadSet(results, set string, all []probe.Probe) (map[string]*dataset.Result, error) {
-	if err := store.CheckName("set name", set); err != nil {
-		return nil, err
-	}
 	b, err := ReadSet(results, set)
 	if err != nil {
 		return nil, err
 	}
 	out := map[string]*dataset.Result{}
 	for _, f := range b.Files {
-		res, err := store.Load(filepath.Join(results, set, f.Name), all)
+		res, err := store.Parse(f.Data, filepath.Join(results, set, f.Name), all)
 		if err != nil {
 			return nil, err
 		}
@@ -137,13 +133,10 @@ func (c *Comparison) experiment(id string, ra, rb *dataset.Result) {
 	if !rb.Measured() {
 		transcribed = append(transcribed, c.B)
 	}
-	metrics := make([]string, 0, len(ra.Units))
-	for m, u := range ra.Units {
-		if ub, ok := rb.Units[m]; ok && ub == u {
-			metrics = append(metrics, m)
-		}
-	}
-	sort.Strings(metrics)
+	metrics := slices.DeleteFunc(slices.Sorted(maps.Keys(ra.Units)), func(m string) bool {
+		ub, ok := rb.Units[m]
+		return !ok || ub != ra.Units[m]
+	})
 	pairs, onlyA, onlyB, cannot := pairRows(ra, rb)
 	// One table per metric, as benchstat makes one per unit.
 	for _, m := range metrics {
