@@ -236,11 +236,11 @@ func Parse(data []byte, fileName string, all []probe.Probe) (*dataset.Result, er
 	// One copy of the file: every string of the result is a piece of it.
 	text := string(data)
 	r := &dataset.Result{Sweep: map[string][]string{}, Units: map[string]probe.Unit{}}
-	cfg, keys, err := readConfig(text, fileName)
+	cfg, err := readConfig(text, fileName)
 	if err != nil {
 		return nil, err
 	}
-	if err := setConfig(r, cfg, keys, fileName); err != nil {
+	if err := setConfig(r, cfg, fileName); err != nil {
 		return nil, err
 	}
 	first, err := readRuns(r, text, fileName)
@@ -358,11 +358,9 @@ type configLine struct {
 
 // readConfig collects the configuration lines (benchfmt's syntax: a key
 // of lower-case letters and no spaces, a colon, a blank, the value). A key
-// given twice is an error at its second line. keys are in the order of
-// the file.
-func readConfig(text, file string) (cfg map[string]configLine, keys []string, err error) {
-	// Write's header has 20 to 30 lines.
-	cfg, keys = make(map[string]configLine, 32), make([]string, 0, 32)
+// given twice is an error at its second line.
+func readConfig(text, file string) (map[string]configLine, error) {
+	cfg := make(map[string]configLine, 32) // Write's header has 20 to 30 lines.
 	for n := 1; text != ""; n++ {
 		var line string
 		line, text, _ = strings.Cut(text, "\n")
@@ -371,12 +369,11 @@ func readConfig(text, file string) (cfg map[string]configLine, keys []string, er
 			continue
 		}
 		if prev, dup := cfg[key]; dup {
-			return nil, nil, fmt.Errorf("%s:%d: %q is given twice (first on line %d)", file, n, key, prev.line)
+			return nil, fmt.Errorf("%s:%d: %q is given twice (first on line %d)", file, n, key, prev.line)
 		}
 		cfg[key] = configLine{strings.TrimSpace(value), n}
-		keys = append(keys, key)
 	}
-	return cfg, keys, nil
+	return cfg, nil
 }
 
 func isConfigKey(k string) bool {
@@ -390,7 +387,7 @@ func isConfigKey(k string) bool {
 // what its source states, so only experiment, probe, machine and source
 // are required of it; a measured one also carries its probe hash, runs and
 // start.
-func setConfig(r *dataset.Result, cfg map[string]configLine, keys []string, file string) error {
+func setConfig(r *dataset.Result, cfg map[string]configLine, file string) error {
 	h := configLines{cfg, file}
 	r.Source = h.get("source")
 	if err := h.checkRequired(r.Measured()); err != nil {
@@ -402,7 +399,7 @@ func setConfig(r *dataset.Result, cfg map[string]configLine, keys []string, file
 	if err := h.setTimes(r); err != nil {
 		return err
 	}
-	m, err := fingerprintFromConfig(h.get, keys, h.at)
+	m, err := h.fingerprint()
 	if err != nil {
 		return err
 	}
