@@ -301,11 +301,14 @@ func readRuns(r *dataset.Result, text, file string) (first []unitAt, err error) 
 		at, n := rec.Pos()
 		name := string(rec.Name)
 		i, seen := rows[name]
-		var params probe.Params
 		if !seen {
-			if params, err = paramsOf(r, base, name); err != nil {
+			params, err := paramsOf(r, base, name)
+			if err != nil {
 				return nil, fmt.Errorf("%s:%d: %w", at, n, err)
 			}
+			i = len(r.Rows)
+			rows[name] = i
+			r.Rows = append(r.Rows, dataset.Row{Params: params})
 		}
 		run := make(probe.Values, len(rec.Values))
 		for _, v := range rec.Values {
@@ -336,11 +339,6 @@ func readRuns(r *dataset.Result, text, file string) (first []unitAt, err error) 
 				j := slices.IndexFunc(first, func(u unitAt) bool { return u.metric == metric })
 				return nil, fmt.Errorf("%s:%d: metric %q is written as %q here but as %q on line %d", at, n, metric, text, unitText(u, metric), first[j].line)
 			}
-		}
-		if !seen {
-			i = len(r.Rows)
-			rows[name] = i
-			r.Rows = append(r.Rows, dataset.Row{Params: params})
 		}
 		r.Rows[i].Runs = append(r.Rows[i].Runs, run)
 	}
