@@ -132,10 +132,7 @@ func Write(w io.Writer, r *dataset.Result) error {
 	if r.RunTime > 0 {
 		cfg("run-time", r.RunTime.String())
 	}
-	for _, kv := range stopConfig(r.Stop) {
-		cfg(kv[0], kv[1])
-	}
-	for _, kv := range fingerprintConfig(r.Machine) {
+	for _, kv := range slices.Concat(stopConfig(r.Stop), fingerprintConfig(r.Machine)) {
 		cfg(kv[0], kv[1])
 	}
 	if !r.Start.IsZero() {
@@ -236,18 +233,18 @@ func Parse(data []byte, fileName string, all []probe.Probe) (*dataset.Result, er
 	// One copy of the file: every string of the result is a piece of it.
 	text := string(data)
 	r := &dataset.Result{Sweep: map[string][]string{}, Units: map[string]probe.Unit{}}
-	cfg, err := readConfig(text, fileName)
+	h, err := readConfig(text, fileName)
 	if err != nil {
 		return nil, err
 	}
-	if err := setConfig(r, cfg, fileName); err != nil {
+	if err := h.set(r); err != nil {
 		return nil, err
 	}
 	first, err := readRuns(r, text, fileName)
 	if err != nil {
 		return nil, err
 	}
-	if err := (configLines{cfg, fileName}).setPooled(r); err != nil {
+	if err := h.setPooled(r); err != nil {
 		return nil, err
 	}
 	if r.Measured() {
@@ -357,7 +354,7 @@ type configLine struct {
 // readConfig collects the configuration lines (benchfmt's syntax: a key
 // of lower-case letters and no spaces, a colon, a blank, the value). A key
 // given twice is an error at its second line.
-func readConfig(text, file string) (map[string]configLine, error) {
+func readConfig(text, file string) (configLines, error) {
 	cfg := make(map[string]configLine, 32) // Write's header has 20 to 30 lines.
 	for n := 1; text != ""; n++ {
 		var line string
@@ -367,11 +364,11 @@ func readConfig(text, file string) (map[string]configLine, error) {
 			continue
 		}
 		if prev, dup := cfg[key]; dup {
-			return nil, fmt.Errorf("%s:%d: %q is given twice (first on line %d)", file, n, key, prev.line)
+			return configLines{}, fmt.Errorf("%s:%d: %q is given twice (first on line %d)", file, n, key, prev.line)
 		}
 		cfg[key] = configLine{strings.TrimSpace(value), n}
 	}
-	return cfg, nil
+	return configLines{cfg, file}, nil
 }
 
 func isConfigKey(k string) bool {
@@ -381,12 +378,11 @@ func isConfigKey(k string) bool {
 	return !strings.ContainsFunc(k, func(c rune) bool { return unicode.IsSpace(c) || unicode.IsUpper(c) })
 }
 
-// setConfig reads and checks the header. A transcribed result carries only
+// set reads and checks the header. A transcribed result carries only
 // what its source states, so only experiment, probe, machine and source
 // are required of it; a measured one also carries its probe hash, runs and
 // start.
-func setConfig(r *dataset.Result, cfg map[string]configLine, file string) error {
-	h := configLines{cfg, file}
+func (h configLines) set(r *dataset.Result) error {
 	r.Source = h.get("source")
 	if err := h.checkRequired(r.Measured()); err != nil {
 		return err
@@ -405,7 +401,7 @@ func setConfig(r *dataset.Result, cfg map[string]configLine, file string) error 
 	return h.setGaps(r)
 }
 
-// configLines is a file's configuration lines, read by setConfig's checks so
+// configLines is a file's configuration lines, read by set's checks so
 // that each error names the line of its key.
 type configLines struct {
 	cfg  map[string]configLine
