@@ -305,6 +305,9 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	}
 	for _, group := range c.groups() {
 		cls := benchunit.ClassOf(group[0].Unit)
+		// The experiment's part of a name ("Readiness"), left out of each
+		// row as benchstat's own rows leave out "Benchmark".
+		base, _, _ := strings.Cut(group[0].Name, "/")
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		fmt.Fprintf(tw, "%s\t│ %s\t│ %s\t\t\t\n", group[0].Experiment, c.A, c.B)
 		fmt.Fprintf(tw, "\t│ %s\t│ %s\tvs base\tratio\t\n", group[0].Unit, group[0].Unit)
@@ -320,7 +323,7 @@ func (c *Comparison) WriteText(w io.Writer) error {
 				cmp := benchmath.Comparison{P: l.Test.P, N1: l.A.N, N2: l.B.N}
 				verdict = l.Test.Delta + " (" + cmp.String() + ")" + mark(l.Test.Notes)
 			}
-			fmt.Fprintf(tw, "%s\t  %s\t  %s\t%s\t%s\t\n", strings.TrimPrefix(l.Name, group[0].nameBase()), a, b, verdict, ratio)
+			fmt.Fprintf(tw, "%s\t  %s\t  %s\t%s\t%s\t\n", strings.TrimPrefix(l.Name, base+"/"), a, b, verdict, ratio)
 		}
 		if ga, gb, ok := geomeans(group); ok && len(group) > 1 {
 			fmt.Fprintf(tw, "geomean\t  %s\t  %s\t\t×%.3g\t\n", benchunit.Scale(ga, cls), benchunit.Scale(gb, cls), gb/ga)
@@ -434,13 +437,6 @@ func (c *Comparison) summary() string {
 		s += fmt.Sprintf("; geomean ratio ×%.3g", t.Geomean)
 	}
 	return s
-}
-
-// nameBase is the experiment's part of a benchmark name ("Readiness/"),
-// left out of each row as benchstat's own rows leave out "Benchmark".
-func (l Line) nameBase() string {
-	base, _, _ := strings.Cut(l.Name, "/")
-	return base + "/"
 }
 
 func pctRange(s Side) string {
