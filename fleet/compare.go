@@ -7,6 +7,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -296,7 +297,7 @@ func (c *Comparison) WriteText(w io.Writer) error {
 				notes = append(notes, n)
 				i = len(notes) - 1
 			}
-			s += superscript(i + 1)
+			s += superscripts.Replace(strconv.Itoa(i + 1))
 		}
 		if s != "" {
 			s = " " + s
@@ -334,7 +335,7 @@ func (c *Comparison) WriteText(w io.Writer) error {
 		fmt.Fprintln(w)
 	}
 	for i, n := range notes {
-		fmt.Fprintf(w, "%s %s\n", superscript(i+1), n)
+		fmt.Fprintf(w, "%s %s\n", superscripts.Replace(strconv.Itoa(i+1)), n)
 	}
 	if len(notes) > 0 && len(c.Notes) > 0 {
 		fmt.Fprintln(w)
@@ -447,11 +448,6 @@ func pctRange(s Side) string {
 	return "± " + sum.PctRangeString()
 }
 
-func superscript(n int) string {
-	digits := []rune("⁰¹²³⁴⁵⁶⁷⁸⁹")
-	var b []rune
-	for _, d := range fmt.Sprint(n) {
-		b = append(b, digits[d-'0'])
-	}
-	return string(b)
-}
+// superscripts writes a footnote's number.
+var superscripts = strings.NewReplacer("0", "⁰", "1", "¹", "2", "²", "3", "³", "4", "⁴",
+	"5", "⁵", "6", "⁶", "7", "⁷", "8", "⁸", "9", "⁹")
