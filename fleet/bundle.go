@@ -78,16 +78,15 @@ func ReadSet(results, set string) (*Bundle, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%s: no results files (*.txt) in this set", dir)
+	}
 	for _, f := range files {
 		if _, err := store.Parse(f.Data, filepath.Join(dir, f.Name), nil); err != nil {
 			return nil, err
 		}
 	}
-	b := &Bundle{Set: set, Files: files}
-	if len(b.Files) == 0 {
-		return nil, fmt.Errorf("%s: no results files (*.txt) in this set", dir)
-	}
-	return b, nil
+	return &Bundle{Set: set, Files: files}, nil
 }
 
 // rawSet reads the results files of dir as bytes, sorted by name.
@@ -108,8 +107,7 @@ func rawSet(dir string) ([]File, error) {
 		}
 		files = append(files, File{Name: name, Data: data})
 	}
-	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
-	return files, nil
+	return files, nil // os.ReadDir sorts by name
 }
 
 // Write writes b in the bundle format.

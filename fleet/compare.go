@@ -7,7 +7,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
-	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -75,16 +75,13 @@ type Comparison struct {
 
 // LoadSet reads every results file of results/SET/.
 func LoadSet(results, set string, all []probe.Probe) (map[string]*dataset.Result, error) {
-	if err := store.CheckName("set name", set); err != nil {
-		return nil, err
-	}
 	b, err := ReadSet(results, set)
 	if err != nil {
 		return nil, err
 	}
 	out := map[string]*dataset.Result{}
 	for _, f := range b.Files {
-		res, err := store.Load(filepath.Join(results, set, f.Name), all)
+		res, err := store.Parse(f.Data, filepath.Join(results, set, f.Name), all)
 		if err != nil {
 			return nil, err
 		}
@@ -137,13 +134,10 @@ func (c *Comparison) experiment(id string, ra, rb *dataset.Result) {
 	if !rb.Measured() {
 		transcribed = append(transcribed, c.B)
 	}
-	metrics := make([]string, 0, len(ra.Units))
-	for m, u := range ra.Units {
-		if ub, ok := rb.Units[m]; ok && ub == u {
-			metrics = append(metrics, m)
-		}
-	}
-	sort.Strings(metrics)
+	metrics := slices.DeleteFunc(slices.Sorted(maps.Keys(ra.Units)), func(m string) bool {
+		ub, ok := rb.Units[m]
+		return !ok || ub != ra.Units[m]
+	})
 	pairs, onlyA, onlyB, cannot := pairRows(ra, rb)
 	// One table per metric, as benchstat makes one per unit.
 	for _, m := range metrics {
@@ -303,7 +297,7 @@ func (c *Comparison) WriteText(w io.Writer) error {
 				notes = append(notes, n)
 				i = len(notes) - 1
 			}
-			s += superscript(i + 1)
+			s += superscripts.Replace(strconv.Itoa(i + 1))
 		}
 		if s != "" {
 			s = " " + s
@@ -312,6 +306,9 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	}
 	for _, group := range c.groups() {
 		cls := benchunit.ClassOf(group[0].Unit)
+		// The experiment's part of a name ("Readiness"), left out of each
+		// row as benchstat's own rows leave out "Benchmark".
+		base, _, _ := strings.Cut(group[0].Name, "/")
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		fmt.Fprintf(tw, "%s\t│ %s\t│ %s\t\t\t\n", group[0].Experiment, c.A, c.B)
 		fmt.Fprintf(tw, "\t│ %s\t│ %s\tvs base\tratio\t\n", group[0].Unit, group[0].Unit)
@@ -327,7 +324,7 @@ func (c *Comparison) WriteText(w io.Writer) error {
 				cmp := benchmath.Comparison{P: l.Test.P, N1: l.A.N, N2: l.B.N}
 				verdict = l.Test.Delta + " (" + cmp.String() + ")" + mark(l.Test.Notes)
 			}
-			fmt.Fprintf(tw, "%s\t  %s\t  %s\t%s\t%s\t\n", strings.TrimPrefix(l.Name, group[0].nameBase()), a, b, verdict, ratio)
+			fmt.Fprintf(tw, "%s\t  %s\t  %s\t%s\t%s\t\n", strings.TrimPrefix(l.Name, base+"/"), a, b, verdict, ratio)
 		}
 		if ga, gb, ok := geomeans(group); ok && len(group) > 1 {
 			fmt.Fprintf(tw, "geomean\t  %s\t  %s\t\t×%.3g\t\n", benchunit.Scale(ga, cls), benchunit.Scale(gb, cls), gb/ga)
@@ -338,7 +335,7 @@ func (c *Comparison) WriteText(w io.Writer) error {
 		fmt.Fprintln(w)
 	}
 	for i, n := range notes {
-		fmt.Fprintf(w, "%s %s\n", superscript(i+1), n)
+		fmt.Fprintf(w, "%s %s\n", superscripts.Replace(strconv.Itoa(i+1)), n)
 	}
 	if len(notes) > 0 && len(c.Notes) > 0 {
 		fmt.Fprintln(w)
@@ -443,13 +440,6 @@ func (c *Comparison) summary() string {
 	return s
 }
 
-// nameBase is the experiment's part of a benchmark name ("Readiness/"),
-// left out of each row as benchstat's own rows leave out "Benchmark".
-func (l Line) nameBase() string {
-	base, _, _ := strings.Cut(l.Name, "/")
-	return base + "/"
-}
-
 func pctRange(s Side) string {
 	sum := benchmath.Summary{Center: s.Median, Lo: math.Inf(-1), Hi: math.Inf(1)}
 	if s.Lo != nil {
@@ -458,11 +448,6 @@ func pctRange(s Side) string {
 	return "± " + sum.PctRangeString()
 }
 
-func superscript(n int) string {
-	digits := []rune("⁰¹²³⁴⁵⁶⁷⁸⁹")
-	var b []rune
-	for _, d := range fmt.Sprint(n) {
-		b = append(b, digits[d-'0'])
-	}
-	return string(b)
-}
+// superscripts writes a footnote's number.
+var superscripts = strings.NewReplacer("0", "⁰", "1", "¹", "2", "²", "3", "³", "4", "⁴",
+	"5", "⁵", "6", "⁶", "7", "⁷", "8", "⁸", "9", "⁹")

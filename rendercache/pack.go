@@ -10,6 +10,7 @@ import (
 	"hash/crc32"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -81,9 +82,6 @@ func listPacks(dir string) []string {
 	}
 	return names
 }
-
-// readIndex reads the index of every pack in dir: indexOf its packs.
-func readIndex(dir string) map[Key]loc { return indexOf(listPacks(dir)) }
 
 // indexOf reads the indexes of packs. A damaged pack is left out (and
 // removed); of two entries of one key, the one used last wins.
@@ -185,17 +183,15 @@ func writePack(dir string, records []record) (string, error) {
 // removed, once the merged one is in place.
 func (c *Cache) compact(packs []string, now time.Time) error {
 	index := indexOf(packs)
-	stale := func(l loc) bool { return now.Sub(time.Unix(l.stamp, 0)) > maxAge }
+	n := len(index)
+	maps.DeleteFunc(index, func(_ Key, l loc) bool { return now.Sub(time.Unix(l.stamp, 0)) > maxAge })
 	// One pack with nothing to drop (a first build's) would be copied
 	// into the same entries.
-	if len(packs) == 1 && !anyOf(index, stale) {
+	if len(packs) == 1 && len(index) == n {
 		return nil
 	}
 	var records []record
 	for k, l := range index {
-		if stale(l) {
-			continue
-		}
 		if payload, ok := l.read(); ok {
 			records = append(records, record{key: k, payload: payload, stamp: l.stamp})
 		}
@@ -214,15 +210,6 @@ func (c *Cache) compact(packs []string, now time.Time) error {
 		}
 	}
 	return errors.Join(errs...)
-}
-
-func anyOf(index map[Key]loc, f func(loc) bool) bool {
-	for _, l := range index {
-		if f(l) {
-			return true
-		}
-	}
-	return false
 }
 
 // readFile reads a regular file whole, in as few system calls as it can

@@ -59,18 +59,11 @@ func buildID(exe string) string {
 		return ""
 	}
 	defer f.Close()
-	head := make([]byte, 32<<10)
-	n, _ := io.ReadFull(f, head)
-	head = head[:n]
-	const prefix, suffix = "\xff Go build ID: \"", "\"\n \xff"
-	i := bytes.Index(head, []byte(prefix))
-	if i < 0 {
+	head, _ := io.ReadAll(io.LimitReader(f, 32<<10))
+	_, rest, ok := bytes.Cut(head, []byte("\xff Go build ID: \""))
+	id, _, ok2 := bytes.Cut(rest, []byte("\"\n \xff"))
+	if !ok || !ok2 {
 		return ""
 	}
-	rest := head[i+len(prefix):]
-	j := bytes.Index(rest, []byte(suffix))
-	if j < 0 {
-		return ""
-	}
-	return string(rest[:j])
+	return string(id)
 }

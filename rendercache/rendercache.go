@@ -229,7 +229,7 @@ func (c *Cache) Get(k Key) ([]byte, bool) {
 	}
 	c.mu.Lock()
 	if c.index == nil {
-		c.index = readIndex(c.dir)
+		c.index = indexOf(listPacks(c.dir))
 	}
 	l, ok := c.index[k]
 	c.mu.Unlock()
@@ -263,7 +263,7 @@ func (c *Cache) Put(k Key, data []byte) error {
 	c.pending = append(c.pending, record{key: k, payload: data, stamp: c.now().Unix()})
 	c.held += len(data)
 	if c.index == nil {
-		c.index = readIndex(c.dir)
+		c.index = indexOf(listPacks(c.dir))
 	}
 	c.index[k] = loc{data: data, crc: crc32.ChecksumIEEE(data), stamp: c.now().Unix()}
 	spill := c.held >= spillAt

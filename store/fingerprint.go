@@ -35,37 +35,37 @@ func fingerprintConfig(f dataset.Fingerprint) [][2]string {
 	return c
 }
 
-// fingerprintFromConfig rebuilds a fingerprint from configuration lines
-// written by fingerprintConfig; unknown keys are ignored, a number that
-// does not parse is the error at makes of its key.
-func fingerprintFromConfig(get func(key string) string, keys []string, at func(key, format string, a ...any) error) (dataset.Fingerprint, error) {
+// fingerprint rebuilds a fingerprint from configuration lines written by
+// fingerprintConfig; unknown keys are ignored, a number that does not
+// parse is an error at its line.
+func (h configLines) fingerprint() (dataset.Fingerprint, error) {
 	f := dataset.Fingerprint{
-		Name:    get("machine"),
-		CPU:     get("machine-cpu"),
-		OS:      get("machine-os"),
-		Kernel:  get("machine-kernel"),
-		Arch:    get("machine-arch"),
-		Go:      get("machine-go"),
-		Virtual: get("machine-virtual"),
+		Name:    h.get("machine"),
+		CPU:     h.get("machine-cpu"),
+		OS:      h.get("machine-os"),
+		Kernel:  h.get("machine-kernel"),
+		Arch:    h.get("machine-arch"),
+		Go:      h.get("machine-go"),
+		Virtual: h.get("machine-virtual"),
 		Limits:  map[string]string{},
 	}
-	if v := get("machine-cores"); v != "" {
+	if v := h.get("machine-cores"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
-			return f, at("machine-cores", "%q is not a number of cores", v)
+			return f, h.at("machine-cores", "%q is not a number of cores", v)
 		}
 		f.Cores = n
 	}
-	if v := get("machine-memory"); v != "" {
+	if v := h.get("machine-memory"); v != "" {
 		n, err := strconv.ParseUint(v, 10, 64)
 		if err != nil {
-			return f, at("machine-memory", "%q is not a size in bytes", v)
+			return f, h.at("machine-memory", "%q is not a size in bytes", v)
 		}
 		f.Memory = n
 	}
-	for _, k := range keys {
+	for k, v := range h.cfg {
 		if name, ok := strings.CutPrefix(k, "limit-"); ok {
-			f.Limits[name] = get(k)
+			f.Limits[name] = v.value
 		}
 	}
 	return f, nil

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -35,8 +34,6 @@ func TryLock(results string) (unlock func(), ok bool) {
 	return unlock, err == nil
 }
 
-var errLocked = errors.New("locked")
-
 func lock(ctx context.Context, results string, log io.Writer, wait bool) (unlock func(), err error) {
 	if err := os.MkdirAll(results, 0o755); err != nil {
 		return nil, err
@@ -52,13 +49,9 @@ func lock(ctx context.Context, results string, log io.Writer, wait bool) (unlock
 		if err == nil {
 			break
 		}
-		if err != unix.EWOULDBLOCK {
+		if err != unix.EWOULDBLOCK || !wait {
 			f.Close()
 			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		if !wait {
-			f.Close()
-			return nil, errLocked
 		}
 		if !said && log != nil {
 			holder, _ := os.ReadFile(path)

@@ -132,10 +132,7 @@ func Write(w io.Writer, r *dataset.Result) error {
 	if r.RunTime > 0 {
 		cfg("run-time", r.RunTime.String())
 	}
-	for _, kv := range stopConfig(r.Stop) {
-		cfg(kv[0], kv[1])
-	}
-	for _, kv := range fingerprintConfig(r.Machine) {
+	for _, kv := range slices.Concat(stopConfig(r.Stop), fingerprintConfig(r.Machine)) {
 		cfg(kv[0], kv[1])
 	}
 	if !r.Start.IsZero() {
@@ -236,18 +233,18 @@ func Parse(data []byte, fileName string, all []probe.Probe) (*dataset.Result, er
 	// One copy of the file: every string of the result is a piece of it.
 	text := string(data)
 	r := &dataset.Result{Sweep: map[string][]string{}, Units: map[string]probe.Unit{}}
-	cfg, keys, err := readConfig(text, fileName)
+	h, err := readConfig(text, fileName)
 	if err != nil {
 		return nil, err
 	}
-	if err := setConfig(r, cfg, keys, fileName); err != nil {
+	if err := h.set(r); err != nil {
 		return nil, err
 	}
 	first, err := readRuns(r, text, fileName)
 	if err != nil {
 		return nil, err
 	}
-	if err := (configLines{cfg, fileName}).setPooled(r); err != nil {
+	if err := h.setPooled(r); err != nil {
 		return nil, err
 	}
 	if r.Measured() {
@@ -301,11 +298,14 @@ func readRuns(r *dataset.Result, text, file string) (first []unitAt, err error) 
 		at, n := rec.Pos()
 		name := string(rec.Name)
 		i, seen := rows[name]
-		var params probe.Params
 		if !seen {
-			if params, err = paramsOf(r, base, name); err != nil {
+			params, err := paramsOf(r, base, name)
+			if err != nil {
 				return nil, fmt.Errorf("%s:%d: %w", at, n, err)
 			}
+			i = len(r.Rows)
+			rows[name] = i
+			r.Rows = append(r.Rows, dataset.Row{Params: params})
 		}
 		run := make(probe.Values, len(rec.Values))
 		for _, v := range rec.Values {
@@ -337,11 +337,6 @@ func readRuns(r *dataset.Result, text, file string) (first []unitAt, err error) 
 				return nil, fmt.Errorf("%s:%d: metric %q is written as %q here but as %q on line %d", at, n, metric, text, unitText(u, metric), first[j].line)
 			}
 		}
-		if !seen {
-			i = len(r.Rows)
-			rows[name] = i
-			r.Rows = append(r.Rows, dataset.Row{Params: params})
-		}
 		r.Rows[i].Runs = append(r.Rows[i].Runs, run)
 	}
 	if err := br.Err(); err != nil {
@@ -358,11 +353,9 @@ type configLine struct {
 
 // readConfig collects the configuration lines (benchfmt's syntax: a key
 // of lower-case letters and no spaces, a colon, a blank, the value). A key
-// given twice is an error at its second line. keys are in the order of
-// the file.
-func readConfig(text, file string) (cfg map[string]configLine, keys []string, err error) {
-	// Write's header has 20 to 30 lines.
-	cfg, keys = make(map[string]configLine, 32), make([]string, 0, 32)
+// given twice is an error at its second line.
+func readConfig(text, file string) (configLines, error) {
+	cfg := make(map[string]configLine, 32) // Write's header has 20 to 30 lines.
 	for n := 1; text != ""; n++ {
 		var line string
 		line, text, _ = strings.Cut(text, "\n")
@@ -371,12 +364,11 @@ func readConfig(text, file string) (cfg map[string]configLine, keys []string, er
 			continue
 		}
 		if prev, dup := cfg[key]; dup {
-			return nil, nil, fmt.Errorf("%s:%d: %q is given twice (first on line %d)", file, n, key, prev.line)
+			return configLines{}, fmt.Errorf("%s:%d: %q is given twice (first on line %d)", file, n, key, prev.line)
 		}
 		cfg[key] = configLine{strings.TrimSpace(value), n}
-		keys = append(keys, key)
 	}
-	return cfg, keys, nil
+	return configLines{cfg, file}, nil
 }
 
 func isConfigKey(k string) bool {
@@ -386,12 +378,11 @@ func isConfigKey(k string) bool {
 	return !strings.ContainsFunc(k, func(c rune) bool { return unicode.IsSpace(c) || unicode.IsUpper(c) })
 }
 
-// setConfig reads and checks the header. A transcribed result carries only
+// set reads and checks the header. A transcribed result carries only
 // what its source states, so only experiment, probe, machine and source
 // are required of it; a measured one also carries its probe hash, runs and
 // start.
-func setConfig(r *dataset.Result, cfg map[string]configLine, keys []string, file string) error {
-	h := configLines{cfg, file}
+func (h configLines) set(r *dataset.Result) error {
 	r.Source = h.get("source")
 	if err := h.checkRequired(r.Measured()); err != nil {
 		return err
@@ -402,7 +393,7 @@ func setConfig(r *dataset.Result, cfg map[string]configLine, keys []string, file
 	if err := h.setTimes(r); err != nil {
 		return err
 	}
-	m, err := fingerprintFromConfig(h.get, keys, h.at)
+	m, err := h.fingerprint()
 	if err != nil {
 		return err
 	}
@@ -410,7 +401,7 @@ func setConfig(r *dataset.Result, cfg map[string]configLine, keys []string, file
 	return h.setGaps(r)
 }
 
-// configLines is a file's configuration lines, read by setConfig's checks so
+// configLines is a file's configuration lines, read by set's checks so
 // that each error names the line of its key.
 type configLines struct {
 	cfg  map[string]configLine
