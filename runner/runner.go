@@ -12,6 +12,7 @@ package runner
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -99,13 +100,7 @@ func (e *RunError) Unwrap() error { return e.Err }
 // allows, see dieWithParent), and is killed with its whole group at the
 // timeout or when ctx is cancelled.
 func (r *Runner) run(ctx context.Context, p probe.Probe, params probe.Params) (*childOutput, error) {
-	timeout := r.Timeout
-	if timeout == 0 {
-		timeout = p.Timeout
-	}
-	if timeout == 0 {
-		timeout = DefaultTimeout
-	}
+	timeout := cmp.Or(r.Timeout, p.Timeout, DefaultTimeout)
 	arg, err := json.Marshal(params)
 	if err != nil {
 		return nil, err
@@ -204,18 +199,14 @@ func newPipes() (*pipes, error) {
 }
 
 // closeChildEnds closes the ends the child holds once it has them.
-func (pp *pipes) closeChildEnds() {
-	for _, f := range []*os.File{pp.outW, pp.errW, pp.lifeR} {
-		if f != nil {
-			f.Close()
-		}
-	}
-}
+func (pp *pipes) closeChildEnds() { closeFiles(pp.outW, pp.errW, pp.lifeR) }
 
 // close closes this process's ends; closing the lifeline's write end is
 // what tells a child still running to go.
-func (pp *pipes) close() {
-	for _, f := range []*os.File{pp.outR, pp.errR, pp.lifeW} {
+func (pp *pipes) close() { closeFiles(pp.outR, pp.errR, pp.lifeW) }
+
+func closeFiles(fs ...*os.File) {
+	for _, f := range fs {
 		if f != nil {
 			f.Close()
 		}
@@ -244,17 +235,15 @@ func (c *child) wait(ctx context.Context, timeout time.Duration) (stopped string
 	select {
 	case err = <-done:
 	case <-timer.C:
-		killGroup()
-		<-done
 		stopped = fmt.Sprintf("timed out after %v (killed)", timeout)
 	case <-c.stdout.over:
-		killGroup()
-		<-done
 		stopped = tooLarge
 	case <-ctx.Done():
+		stopped, stopErr = "interrupted ("+ctx.Err().Error()+"), child killed", ctx.Err()
+	}
+	if stopped != "" {
 		killGroup()
 		<-done
-		stopped, stopErr = "interrupted ("+ctx.Err().Error()+"), child killed", ctx.Err()
 	}
 	// Whatever the child left behind in its group goes too.
 	killGroup()
@@ -673,23 +662,17 @@ func crashSummary(s string) string {
 		}
 	}
 	if len(why) == 0 {
-		why = lines
-		if len(why) > 4 {
-			why = why[len(why)-4:]
-		}
-	} else if len(why) > 4 {
-		why = why[:4]
+		why = lines[max(0, len(lines)-4):]
 	}
-	return strings.Join(why, " | ")
+	return strings.Join(why[:min(4, len(why))], " | ")
 }
 
 // meaningful reports a line in which the Go runtime says why a process
 // died.
 func meaningful(l string) bool {
-	for _, p := range []string{"panic: ", "fatal error: ", "runtime: ", "[signal "} {
-		if strings.HasPrefix(l, p) {
-			return true
-		}
+	prefixes := []string{"panic: ", "fatal error: ", "runtime: ", "[signal "}
+	if slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(l, p) }) {
+		return true
 	}
 	// "SIGABRT: abort", "SIGSEGV: segmentation violation", …
 	name, _, ok := strings.Cut(l, ": ")
