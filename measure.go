@@ -184,16 +184,11 @@ func (f *probeFlags) run(ctx context.Context, c *cmd, args []string) error {
 	if cause := context.Cause(ctx); cause != nil {
 		return fmt.Errorf("interrupted (%w): nothing was measured to the end", cause)
 	}
-	res := &dataset.Result{Experiment: p.Name, Probe: p.Name, Order: order, Sweep: sweep.Values, Runs: f.runs,
-		Machine: machine.Current(), Units: map[string]probe.Unit{}}
-	for _, m := range p.Metrics {
-		res.Units[m.Name] = m.Unit
+	for i := range rows {
+		rows[i].PoolKept(p.Metrics)
 	}
-	for _, row := range rows {
-		row.PoolKept(p.Metrics)
-		res.Rows = append(res.Rows, row)
-	}
-	res.Unavailable = unavailable
+	// What printTable and printJSON read of a result.
+	res := &dataset.Result{Order: order, Sweep: sweep.Values, Machine: machine.Current(), Rows: rows, Unavailable: unavailable}
 	var errs []error
 	for _, f := range failed {
 		errs = append(errs, f)

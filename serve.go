@@ -11,8 +11,7 @@ import (
 )
 
 type serveFlags struct {
-	dirs
-	set                    setChoice
+	bookSet
 	addr                   string
 	measure, noCache, safe bool
 }
@@ -24,8 +23,7 @@ var serveVerb = verb{name: "serve", summary: "preview the book in a browser, reb
 	setup:   withFlags[serveFlags]}
 
 func (f *serveFlags) flags(fs *pflag.FlagSet) {
-	f.dirs.flags(fs)
-	f.set.flags(fs)
+	f.bookSet.flags(fs)
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8000", "host:port to listen on (loopback unless you name another host)")
 	fs.BoolVar(&f.measure, "measure", false, "measure what is not measured yet in the background, one experiment at a time")
 	fs.BoolVar(&f.noCache, "no-cache", false, "rebuild every page on every save, without reading or filling the render cache")
