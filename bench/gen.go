@@ -250,8 +250,6 @@ func (b synthBook) write(dir, resultsDir, set string) error {
 				return err
 			}
 		}
-	}
-	for i := 1; i <= b.chapters; i++ {
 		r := *exp
 		r.Experiment = id(i)
 		if err := store.Save(store.Path(filepath.Join(dir, dirDirectives, "results"), set, r.Experiment), &r); err != nil {

@@ -215,14 +215,10 @@ func goBuild(root, out string) error {
 
 func loadavg() string {
 	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
+	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
+		return strings.Join(f[:3], " ")
 	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
+	return "unknown"
 }
 
 // The configurations, in the order they are printed; the ratios are to
