@@ -19,8 +19,8 @@ type serveFlags struct {
 // serveVerb is `go run . serve`: the book in the browser, rebuilt and
 // reloaded on every save.
 var serveVerb = verb{name: "serve", summary: "preview the book in a browser, rebuilt from chapters/, templates/ and results/ and reloaded on every save; never measures unless --measure",
-	example: "go run . serve            # then open http://127.0.0.1:8000/\n  go run . serve --here --measure   # this machine's numbers, measured as you write\n  go run . serve --addr 127.0.0.1:8080 --machine m1",
-	setup:   withFlags[serveFlags]}
+	example:  "go run . serve            # then open http://127.0.0.1:8000/\n  go run . serve --here --measure   # this machine's numbers, measured as you write\n  go run . serve --addr 127.0.0.1:8080 --machine m1",
+	newFlags: func() verbFlags { return new(serveFlags) }}
 
 func (f *serveFlags) flags(fs *pflag.FlagSet) {
 	f.bookSet.flags(fs)
