@@ -162,10 +162,8 @@ func parseOptions(args []string, stdout io.Writer) (*options, error) {
 		return nil, usageError("--runs must be 1 or more")
 	}
 	slices.Sort(o.sizes)
-	for _, n := range o.sizes {
-		if n < 1 {
-			return nil, usageError(fmt.Sprintf("--chapters %d: a book has at least one chapter", n))
-		}
+	if len(o.sizes) > 0 && o.sizes[0] < 1 {
+		return nil, usageError(fmt.Sprintf("--chapters %d: a book has at least one chapter", o.sizes[0]))
 	}
 	return &o, nil
 }
