@@ -12,8 +12,8 @@ import (
 type adoptFlags struct{ dirs }
 
 var adoptVerb = verb{name: "adopt", summary: "make this machine the book's machine (sets machine: in book.yaml) once its set is complete",
-	example: "go run . build --here && go run . adopt",
-	setup:   withFlags[adoptFlags]}
+	example:  "go run . build --here && go run . adopt",
+	newFlags: func() verbFlags { return new(adoptFlags) }}
 
 // run makes this machine the book's: once its set holds a usable result
 // for every experiment, book.yaml's machine: names it, so a plain build

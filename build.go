@@ -33,8 +33,8 @@ type buildFlags struct {
 }
 
 var buildVerb = verb{name: "build", summary: "write the site to out/ from the book's set, or this machine's (--here), measuring what that set lacks when it is this machine's",
-	example: "go run . build\n  go run . build --here\n  go run . build --here --fresh --only readiness\n  go run . build --machine m1\n  go run . build --epub book.epub --pdf book.pdf",
-	setup:   withFlags[buildFlags]}
+	example:  "go run . build\n  go run . build --here\n  go run . build --here --fresh --only readiness\n  go run . build --machine m1\n  go run . build --epub book.epub --pdf book.pdf",
+	newFlags: func() verbFlags { return new(buildFlags) }}
 
 func (f *buildFlags) flags(fs *pflag.FlagSet) {
 	f.bookSet.flags(fs)
@@ -161,8 +161,8 @@ func naText(na int) string {
 type statusFlags struct{ bookSet }
 
 var statusVerb = verb{name: "status", summary: "say for every experiment whether its stored result is fresh, stale (why), missing or failed",
-	example: "go run . status\n  go run . status --here\n  go run . status --machine m1",
-	setup:   withFlags[statusFlags]}
+	example:  "go run . status\n  go run . status --here\n  go run . status --machine m1",
+	newFlags: func() verbFlags { return new(statusFlags) }}
 
 func (f *statusFlags) run(ctx context.Context, c *cmd, args []string) error {
 	opts, b, res, err := f.load(c.stderr)
@@ -222,8 +222,8 @@ type checkFlags struct {
 }
 
 var checkVerb = verb{name: "check", summary: "evaluate every claim and print a report; exit 1 if one fails or cannot be decided",
-	example: "go run . check\n  go run . check --here",
-	setup:   withFlags[checkFlags]}
+	example:  "go run . check\n  go run . check --here",
+	newFlags: func() verbFlags { return new(checkFlags) }}
 
 func (f *checkFlags) flags(fs *pflag.FlagSet) {
 	f.bookSet.flags(fs)

@@ -20,31 +20,18 @@ import (
 )
 
 // verb is one command: its help (args is the synopsis of its arguments;
-// a verb without refuses any), and setup, which declares the verb's own
-// flags on a fresh flag set and returns what runs the verb with them.
+// a verb without refuses any), and newFlags, which makes the verb's own
+// flags, fresh for each invocation.
 type verb struct {
 	name, args, summary, example string
-	setup                        func(fs *pflag.FlagSet) action
+	newFlags                     func() verbFlags
 }
-
-type action func(ctx context.Context, c *cmd, args []string) error
 
 // verbFlags is a verb's own flags: declared on the verb's flag set, then
 // run with.
 type verbFlags interface {
 	flags(fs *pflag.FlagSet)
 	run(ctx context.Context, c *cmd, args []string) error
-}
-
-// withFlags declares the flags of a fresh F and returns its run: the setup
-// of a verb whose flags are an F.
-func withFlags[F any, P interface {
-	*F
-	verbFlags
-}](fs *pflag.FlagSet) action {
-	f := P(new(F))
-	f.flags(fs)
-	return f.run
 }
 
 // cmd is one invocation's input and outputs, and the probe runner its verb
@@ -189,7 +176,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}()
 		fs := pflag.NewFlagSet(v.name, pflag.ContinueOnError)
 		fs.SetOutput(stderr)
-		act := v.setup(fs)
+		f := v.newFlags()
+		f.flags(fs)
 		fs.Usage = func() {
 			fmt.Fprintf(stdout, "usage: go run . %s %s[flags]\n\n%s\n\nexample:\n  %s\n\nflags:\n%s", v.name, argsSpace(v.args), v.summary, v.example, fs.FlagUsages())
 		}
@@ -202,7 +190,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if v.args == "" && fs.NArg() > 0 {
 			return usagef("%s takes no arguments, got %q (see go run . %s --help)", v.name, fs.Args(), v.name)
 		}
-		return act(ctx, c, fs.Args())
+		return f.run(ctx, c, fs.Args())
 	}
 	names := make([]string, len(verbs))
 	for i, v := range verbs {

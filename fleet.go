@@ -23,8 +23,8 @@ import (
 type bundleFlags struct{ results, machine string }
 
 var bundleVerb = verb{name: "bundle", summary: "write one machine's result set (this machine's unless --machine) to stdout as a single verified file",
-	example: "go run . bundle > this-machine.bundle\n  go run . bundle --machine m1 > m1.bundle",
-	setup:   withFlags[bundleFlags]}
+	example:  "go run . bundle > this-machine.bundle\n  go run . bundle --machine m1 > m1.bundle",
+	newFlags: func() verbFlags { return new(bundleFlags) }}
 
 func (f *bundleFlags) flags(fs *pflag.FlagSet) {
 	resultsFlag(fs, &f.results)
@@ -37,8 +37,8 @@ type importFlags struct {
 }
 
 var importVerb = verb{name: "import", args: "FILE", summary: "add a bundled result set under results/NAME/, verified; --force replaces an existing set",
-	example: "go run . import linux-arm64.bundle\n  go run . import linux-arm64.bundle --force",
-	setup:   withFlags[importFlags]}
+	example:  "go run . import linux-arm64.bundle\n  go run . import linux-arm64.bundle --force",
+	newFlags: func() verbFlags { return new(importFlags) }}
 
 func (f *importFlags) flags(fs *pflag.FlagSet) {
 	resultsFlag(fs, &f.results)
@@ -52,8 +52,8 @@ type compareFlags struct {
 }
 
 var compareVerb = verb{name: "compare", args: "A B", summary: "compare two result sets per experiment and metric: medians, ratio, significance (benchstat's statistics)",
-	example: "go run . compare m1 linux-amd64-amd-epyc-2c\n  go run . compare linux-amd64-amd-epyc-2c here --only readiness   # here: this machine's set\n  go run . compare A B --only readiness,handoff --json",
-	setup:   withFlags[compareFlags]}
+	example:  "go run . compare m1 linux-amd64-amd-epyc-2c\n  go run . compare linux-amd64-amd-epyc-2c here --only readiness   # here: this machine's set\n  go run . compare A B --only readiness,handoff --json",
+	newFlags: func() verbFlags { return new(compareFlags) }}
 
 func (f *compareFlags) flags(fs *pflag.FlagSet) {
 	resultsFlag(fs, &f.results)

@@ -29,8 +29,8 @@ type runFlags struct {
 }
 
 var runVerb = verb{name: "run", args: "ID [ID...]", summary: "(re)measure experiments into this machine's set, print a table",
-	example: "go run . run readiness\n  go run . run handoff --runs 5 --json",
-	setup:   withFlags[runFlags]}
+	example:  "go run . run readiness\n  go run . run handoff --runs 5 --json",
+	newFlags: func() verbFlags { return new(runFlags) }}
 
 func (f *runFlags) flags(fs *pflag.FlagSet) {
 	f.dirs.flags(fs)
@@ -98,10 +98,15 @@ func (f *runFlags) run(ctx context.Context, c *cmd, args []string) error {
 }
 
 var probesVerb = verb{name: "probes", summary: "list every probe with its params and metrics",
-	example: "go run . probes",
-	setup:   func(*pflag.FlagSet) action { return runProbes }}
+	example:  "go run . probes",
+	newFlags: func() verbFlags { return probesFlags{} }}
 
-func runProbes(ctx context.Context, c *cmd, args []string) error {
+// probesFlags is probes' flags: none.
+type probesFlags struct{}
+
+func (probesFlags) flags(*pflag.FlagSet) {}
+
+func (probesFlags) run(ctx context.Context, c *cmd, args []string) error {
 	w := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
 	for _, p := range probes.All() {
 		fmt.Fprintf(w, "%s\n  %s\n", p.Name, strings.ReplaceAll(p.Doc, "\n", "\n  "))
@@ -143,8 +148,8 @@ type probeFlags struct {
 }
 
 var probeVerb = verb{name: "probe", args: "NAME", summary: "measure one probe ad hoc (nothing is stored) and print a table",
-	example: "go run . probe readiness --param api=epoll --param idle=1000\n  go run . probe readiness --param api=poll,epoll --param idle=100,1000 --runs 3 --json",
-	setup:   withFlags[probeFlags]}
+	example:  "go run . probe readiness --param api=epoll --param idle=1000\n  go run . probe readiness --param api=poll,epoll --param idle=100,1000 --runs 3 --json",
+	newFlags: func() verbFlags { return new(probeFlags) }}
 
 func (f *probeFlags) flags(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&f.params, "param", nil, "k=v (a comma-separated list of values sweeps that param); repeatable")
@@ -184,16 +189,11 @@ func (f *probeFlags) run(ctx context.Context, c *cmd, args []string) error {
 	if cause := context.Cause(ctx); cause != nil {
 		return fmt.Errorf("interrupted (%w): nothing was measured to the end", cause)
 	}
-	res := &dataset.Result{Experiment: p.Name, Probe: p.Name, Order: order, Sweep: sweep.Values, Runs: f.runs,
-		Machine: machine.Current(), Units: map[string]probe.Unit{}}
-	for _, m := range p.Metrics {
-		res.Units[m.Name] = m.Unit
+	for i := range rows {
+		rows[i].PoolKept(p.Metrics)
 	}
-	for _, row := range rows {
-		row.PoolKept(p.Metrics)
-		res.Rows = append(res.Rows, row)
-	}
-	res.Unavailable = unavailable
+	// What printTable and printJSON read of a result.
+	res := &dataset.Result{Order: order, Sweep: sweep.Values, Machine: machine.Current(), Rows: rows, Unavailable: unavailable}
 	var errs []error
 	for _, f := range failed {
 		errs = append(errs, f)

@@ -22,8 +22,8 @@ type renderFlags struct {
 }
 
 var renderVerb = verb{name: "render", args: "FILE|-", summary: "render one Markdown document to an HTML fragment on stdout (never measures)",
-	example: "go run . render chapters/02-select-to-epoll.md\n  echo '# hi' | go run . render -",
-	setup:   withFlags[renderFlags]}
+	example:  "go run . render chapters/02-select-to-epoll.md\n  echo '# hi' | go run . render -",
+	newFlags: func() verbFlags { return new(renderFlags) }}
 
 func (f *renderFlags) flags(fs *pflag.FlagSet) {
 	f.bookSet.flags(fs)

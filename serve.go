@@ -11,8 +11,7 @@ import (
 )
 
 type serveFlags struct {
-	dirs
-	set                    setChoice
+	bookSet
 	addr                   string
 	measure, noCache, safe bool
 }
@@ -20,12 +19,11 @@ type serveFlags struct {
 // serveVerb is `go run . serve`: the book in the browser, rebuilt and
 // reloaded on every save.
 var serveVerb = verb{name: "serve", summary: "preview the book in a browser, rebuilt from chapters/, templates/ and results/ and reloaded on every save; never measures unless --measure",
-	example: "go run . serve            # then open http://127.0.0.1:8000/\n  go run . serve --here --measure   # this machine's numbers, measured as you write\n  go run . serve --addr 127.0.0.1:8080 --machine m1",
-	setup:   withFlags[serveFlags]}
+	example:  "go run . serve            # then open http://127.0.0.1:8000/\n  go run . serve --here --measure   # this machine's numbers, measured as you write\n  go run . serve --addr 127.0.0.1:8080 --machine m1",
+	newFlags: func() verbFlags { return new(serveFlags) }}
 
 func (f *serveFlags) flags(fs *pflag.FlagSet) {
-	f.dirs.flags(fs)
-	f.set.flags(fs)
+	f.bookSet.flags(fs)
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8000", "host:port to listen on (loopback unless you name another host)")
 	fs.BoolVar(&f.measure, "measure", false, "measure what is not measured yet in the background, one experiment at a time")
 	fs.BoolVar(&f.noCache, "no-cache", false, "rebuild every page on every save, without reading or filling the render cache")

@@ -105,7 +105,7 @@ func TestTinyBookBuilds(t *testing.T) {
 	if err := goBuild("..", tool); err != nil {
 		t.Fatal(err)
 	}
-	b := bench{tool: tool, runs: 1}
+	b := options{tool: tool, runs: 1}
 	for _, variant := range []string{dirDirectives, dirPlain} {
 		out := filepath.Join(t.TempDir(), "out")
 		cmd := b.toolCmd(context.Background(), filepath.Join(dir, variant), out, []string{"-v"})

@@ -250,8 +250,6 @@ func (b synthBook) write(dir, resultsDir, set string) error {
 				return err
 			}
 		}
-	}
-	for i := 1; i <= b.chapters; i++ {
 		r := *exp
 		r.Experiment = id(i)
 		if err := store.Save(store.Path(filepath.Join(dir, dirDirectives, "results"), set, r.Experiment), &r); err != nil {
@@ -289,9 +287,7 @@ var hugoFiles = map[string]string{
 <body><nav><ol>{{ range .Site.RegularPages.ByWeight }}<li><a href="{{ .RelPermalink }}"{{ if eq .RelPermalink $.RelPermalink }} aria-current="page"{{ end }}>{{ .Title }}</a></li>{{ end }}</ol></nav>
 <main>{{ block "main" . }}{{ end }}</main></body></html>
 `,
-	"layouts/_default/single.html": `{{ define "main" }}<article><h1>{{ .Title }}</h1>{{ .TableOfContents }}{{ .Content }}</article>
-<nav>{{ with .NextInSection }}<a href="{{ .RelPermalink }}">← {{ .Title }}</a>{{ end }} {{ with .PrevInSection }}<a href="{{ .RelPermalink }}">{{ .Title }} →</a>{{ end }}</nav>{{ end }}
-`,
+	"layouts/_default/single.html": hugoSingle,
 	"layouts/_default/list.html": `{{ define "main" }}<h1>{{ .Site.Title }}</h1>{{ end }}
 `,
 	// The minimal layout: the same pages without the sidebar.
@@ -300,12 +296,15 @@ var hugoFiles = map[string]string{
 <meta name="viewport" content="width=device-width, initial-scale=1"></head>
 <body><main>{{ block "main" . }}{{ end }}</main></body></html>
 `,
-	"layouts-minimal/_default/single.html": `{{ define "main" }}<article><h1>{{ .Title }}</h1>{{ .TableOfContents }}{{ .Content }}</article>
-<nav>{{ with .NextInSection }}<a href="{{ .RelPermalink }}">← {{ .Title }}</a>{{ end }} {{ with .PrevInSection }}<a href="{{ .RelPermalink }}">{{ .Title }} →</a>{{ end }}</nav>{{ end }}
-`,
+	"layouts-minimal/_default/single.html": hugoSingle,
 	"layouts-minimal/_default/list.html": `{{ define "main" }}<h1>{{ .Site.Title }}</h1><ol>{{ range .Site.RegularPages.ByWeight }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ol>{{ end }}
 `,
 }
+
+// hugoSingle is a chapter's page, in both layouts.
+const hugoSingle = `{{ define "main" }}<article><h1>{{ .Title }}</h1>{{ .TableOfContents }}{{ .Content }}</article>
+<nav>{{ with .NextInSection }}<a href="{{ .RelPermalink }}">← {{ .Title }}</a>{{ end }} {{ with .PrevInSection }}<a href="{{ .RelPermalink }}">{{ .Title }} →</a>{{ end }}</nav>{{ end }}
+`
 
 const hugoConfig = `baseURL = "/"
 title = "synthetic book"

@@ -94,7 +94,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			return err
 		}
 	}
-	b := bench{tool: o.tool, hugo: hugoPath, toolFlags: o.toolFlags, coldFlags: o.coldFlags, runs: o.runs}
+	o.hugo = hugoPath
 	hv, _ := exec.Command(hugoPath, "version").Output()
 	fmt.Fprintf(stdout, "%s, %d CPUs; load average %s\n%s; this tool: %s\n", runtime.GOOS+"/"+runtime.GOARCH, runtime.NumCPU(), loadavg(), strings.TrimSpace(string(hv)), o.tool)
 	var per []result
@@ -114,7 +114,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		if err := (synthBook{seed: o.seed, chapters: n}).write(dir, filepath.Join(root, "results"), set); err != nil {
 			return err
 		}
-		res, err := b.size(ctx, dir, n, &builds)
+		res, err := o.size(ctx, dir, n, &builds)
 		if err != nil {
 			return err
 		}
@@ -126,7 +126,8 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	return nil
 }
 
-// options are the comparison's flags.
+// options are the comparison's flags, hugo found on the PATH once run
+// starts: how it builds a generated book in every configuration.
 type options struct {
 	sizes                []int
 	runs                 int
@@ -161,10 +162,8 @@ func parseOptions(args []string, stdout io.Writer) (*options, error) {
 		return nil, usageError("--runs must be 1 or more")
 	}
 	slices.Sort(o.sizes)
-	for _, n := range o.sizes {
-		if n < 1 {
-			return nil, usageError(fmt.Sprintf("--chapters %d: a book has at least one chapter", n))
-		}
+	if len(o.sizes) > 0 && o.sizes[0] < 1 {
+		return nil, usageError(fmt.Sprintf("--chapters %d: a book has at least one chapter", o.sizes[0]))
 	}
 	return &o, nil
 }
@@ -214,21 +213,10 @@ func goBuild(root, out string) error {
 
 func loadavg() string {
 	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
+	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
+		return strings.Join(f[:3], " ")
 	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
-}
-
-// bench builds one generated book in every configuration.
-type bench struct {
-	tool, hugo           string
-	toolFlags, coldFlags []string
-	runs                 int
+	return "unknown"
 }
 
 // The configurations, in the order they are printed; the ratios are to
@@ -259,9 +247,9 @@ type result struct {
 
 // size measures the book in dir in every configuration. The folders of
 // the full builds are added to builds, for the caller to remove.
-func (b bench) size(ctx context.Context, dir string, n int, builds *[]string) (result, error) {
-	m := &sizeRun{bench: b, ctx: ctx, dir: dir, incr: filepath.Join(dir, dirIncr), builds: builds}
-	m.res = result{chapters: n, runs: b.runs}
+func (o *options) size(ctx context.Context, dir string, n int, builds *[]string) (result, error) {
+	m := &sizeRun{options: o, ctx: ctx, dir: dir, incr: filepath.Join(dir, dirIncr), builds: builds}
+	m.res = result{chapters: n, runs: o.runs}
 	var err error
 	if m.res.markdown, err = treeSize(filepath.Join(dir, dirDirectives, "chapters")); err != nil {
 		return m.res, err
@@ -273,7 +261,7 @@ func (b bench) size(ctx context.Context, dir string, n int, builds *[]string) (r
 	}
 	steps := m.steps()
 	start := time.Now()
-	for rep := range b.runs {
+	for rep := range o.runs {
 		// Each run starts with another configuration, so none is always
 		// the first after a pause or always follows the same one.
 		for k := range steps {
@@ -284,7 +272,7 @@ func (b bench) size(ctx context.Context, dir string, n int, builds *[]string) (r
 				return m.res, err
 			}
 		}
-		fmt.Fprintf(os.Stderr, "\r%d chapters: run %d of %d (%s)", n, rep+1, b.runs, time.Since(start).Round(time.Second))
+		fmt.Fprintf(os.Stderr, "\r%d chapters: run %d of %d (%s)", n, rep+1, o.runs, time.Since(start).Round(time.Second))
 	}
 	fmt.Fprintln(os.Stderr)
 	return m.res, nil
@@ -293,7 +281,7 @@ func (b bench) size(ctx context.Context, dir string, n int, builds *[]string) (r
 // sizeRun is one size's measurement under way: the book's folder, the
 // incremental builds' folder within it, and the samples so far.
 type sizeRun struct {
-	bench
+	*options
 	ctx       context.Context
 	dir, incr string
 	builds    *[]string
@@ -401,10 +389,10 @@ func (m *sizeRun) rebuild() (sample, error) {
 // toolCmd builds the book in dir (chapters/, results/) into out. The
 // environment names this machine so that it is never the book's: the
 // build draws every figure from the copied set and measures nothing.
-func (b bench) toolCmd(ctx context.Context, dir, out string, extra []string) *exec.Cmd {
+func (o *options) toolCmd(ctx context.Context, dir, out string, extra []string) *exec.Cmd {
 	args := []string{"build", "--chapters", filepath.Join(dir, "chapters"), "--results", filepath.Join(dir, "results"), "--out", out}
-	args = append(append(args, b.toolFlags...), extra...)
-	cmd := exec.CommandContext(ctx, b.tool, args...)
+	args = append(append(args, o.toolFlags...), extra...)
+	cmd := exec.CommandContext(ctx, o.tool, args...)
 	cmd.Env = env("MBOOK_MACHINE=benchmark-runner")
 	return cmd
 }

@@ -37,10 +37,7 @@ func runChild(cmd *exec.Cmd) (sample, error) {
 	err := cmd.Run()
 	wall := time.Since(start)
 	if err != nil {
-		tail := out.Bytes()
-		if len(tail) > 2000 {
-			tail = tail[len(tail)-2000:]
-		}
+		tail := out.Bytes()[max(0, out.Len()-2000):]
 		return sample{}, fmt.Errorf("%s: %v\n%s", cmd, err, tail)
 	}
 	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
@@ -57,12 +54,7 @@ func runChild(cmd *exec.Cmd) (sample, error) {
 // env is the environment for the builds: this one without variables that
 // would change which result set a build uses, plus extra.
 func env(extra ...string) []string {
-	var e []string
-	for _, kv := range os.Environ() {
-		if !bytes.HasPrefix([]byte(kv), []byte("MBOOK_")) {
-			e = append(e, kv)
-		}
-	}
+	e := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "MBOOK_") })
 	return append(e, extra...)
 }
 

@@ -12,6 +12,7 @@ package runner
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -99,13 +100,7 @@ func (e *RunError) Unwrap() error { return e.Err }
 // allows, see dieWithParent), and is killed with its whole group at the
 // timeout or when ctx is cancelled.
 func (r *Runner) run(ctx context.Context, p probe.Probe, params probe.Params) (*childOutput, error) {
-	timeout := r.Timeout
-	if timeout == 0 {
-		timeout = p.Timeout
-	}
-	if timeout == 0 {
-		timeout = DefaultTimeout
-	}
+	timeout := cmp.Or(r.Timeout, p.Timeout, DefaultTimeout)
 	arg, err := json.Marshal(params)
 	if err != nil {
 		return nil, err
@@ -204,18 +199,14 @@ func newPipes() (*pipes, error) {
 }
 
 // closeChildEnds closes the ends the child holds once it has them.
-func (pp *pipes) closeChildEnds() {
-	for _, f := range []*os.File{pp.outW, pp.errW, pp.lifeR} {
-		if f != nil {
-			f.Close()
-		}
-	}
-}
+func (pp *pipes) closeChildEnds() { closeFiles(pp.outW, pp.errW, pp.lifeR) }
 
 // close closes this process's ends; closing the lifeline's write end is
 // what tells a child still running to go.
-func (pp *pipes) close() {
-	for _, f := range []*os.File{pp.outR, pp.errR, pp.lifeW} {
+func (pp *pipes) close() { closeFiles(pp.outR, pp.errR, pp.lifeW) }
+
+func closeFiles(fs ...*os.File) {
+	for _, f := range fs {
 		if f != nil {
 			f.Close()
 		}
@@ -244,17 +235,15 @@ func (c *child) wait(ctx context.Context, timeout time.Duration) (stopped string
 	select {
 	case err = <-done:
 	case <-timer.C:
-		killGroup()
-		<-done
 		stopped = fmt.Sprintf("timed out after %v (killed)", timeout)
 	case <-c.stdout.over:
-		killGroup()
-		<-done
 		stopped = tooLarge
 	case <-ctx.Done():
+		stopped, stopErr = "interrupted ("+ctx.Err().Error()+"), child killed", ctx.Err()
+	}
+	if stopped != "" {
 		killGroup()
 		<-done
-		stopped, stopErr = "interrupted ("+ctx.Err().Error()+"), child killed", ctx.Err()
 	}
 	// Whatever the child left behind in its group goes too.
 	killGroup()
@@ -490,7 +479,10 @@ func (r *Runner) Measure(ctx context.Context, p probe.Probe, combos []probe.Para
 // before its first run (see size), and its row's params are the counts
 // it ran with.
 func (r *Runner) MeasureUntil(ctx context.Context, p probe.Probe, combos []probe.Params, more func(round int, rows []dataset.Row) (bool, int), progress func(done, total int, params probe.Params)) (rows []dataset.Row, unavailable []dataset.Unavailable, failed []*RunError) {
-	m := newMeasurement(p, combos)
+	m := &measurement{p: p, combos: make([]combo, len(combos))}
+	for i, c := range combos {
+		m.combos[i].row.Params = c
+	}
 	for round := 0; ctx.Err() == nil; round++ {
 		again, rounds := more(round, m.live())
 		if !again {
@@ -498,13 +490,14 @@ func (r *Runner) MeasureUntil(ctx context.Context, p probe.Probe, combos []probe
 		}
 		total := max(rounds, round+1) * len(combos)
 		for i := range m.combos {
-			if m.bad[i] != nil || m.gone[i] != "" || ctx.Err() != nil {
+			c := &m.combos[i]
+			if !c.live() || ctx.Err() != nil {
 				continue
 			}
 			if progress != nil {
-				progress(round*len(combos)+i+1, total, m.combos[i])
+				progress(round*len(combos)+i+1, total, c.row.Params)
 			}
-			m.run(ctx, r, i, round == 0)
+			m.run(ctx, r, c, round == 0)
 		}
 		if len(m.live()) == 0 {
 			break
@@ -513,86 +506,80 @@ func (r *Runner) MeasureUntil(ctx context.Context, p probe.Probe, combos []probe
 	return m.results(ctx)
 }
 
-// measurement is MeasureUntil's state: a row per combination, and why a
-// combination left the rounds (a failed run, or the machine cannot
-// measure it).
+// measurement is MeasureUntil's state: the probe and a combo per
+// combination.
 type measurement struct {
 	p      probe.Probe
-	combos []probe.Params // as sized
-	rows   []dataset.Row
-	bad    []*RunError
-	gone   []string // why a combination cannot be measured here
+	combos []combo
 }
 
-func newMeasurement(p probe.Probe, combos []probe.Params) *measurement {
-	m := &measurement{p: p, combos: slices.Clone(combos), rows: make([]dataset.Row, len(combos)),
-		bad: make([]*RunError, len(combos)), gone: make([]string, len(combos))}
-	for i, c := range combos {
-		m.rows[i].Params = c
-	}
-	return m
+// combo is one combination's row (its params as sized), and why it left
+// the rounds: a failed run (bad), or the machine cannot measure it (gone).
+type combo struct {
+	row  dataset.Row
+	bad  *RunError
+	gone string
 }
+
+func (c *combo) live() bool { return c.bad == nil && c.gone == "" }
 
 // live is the rows of the combinations still being measured.
 func (m *measurement) live() []dataset.Row {
 	var out []dataset.Row
-	for i := range m.rows {
-		if m.bad[i] == nil && m.gone[i] == "" {
-			out = append(out, m.rows[i])
+	for _, c := range m.combos {
+		if c.live() {
+			out = append(out, c.row)
 		}
 	}
 	return out
 }
 
-// run does one run of combination i, sized first when first, and adds its
+// run does one run of combination c, sized first when first, and adds its
 // values to the row, or records why the combination leaves.
-func (m *measurement) run(ctx context.Context, r *Runner, i int, first bool) {
-	c := m.combos[i]
+func (m *measurement) run(ctx context.Context, r *Runner, c *combo, first bool) {
+	params := c.row.Params
 	var err error
 	if first {
-		if c, err = r.size(ctx, m.p, c); err == nil {
-			m.combos[i], m.rows[i].Params = c, c
+		if params, err = r.size(ctx, m.p, params); err == nil {
+			c.row.Params = params
 		}
 	}
 	var out *childOutput
 	if err == nil {
-		out, err = r.run(ctx, m.p, c)
+		out, err = r.run(ctx, m.p, params)
 	}
 	if reason, ok := Unavailable(err); ok {
-		m.gone[i] = reason
+		c.gone = reason
 		return
 	}
 	if err != nil {
-		var re *RunError
-		if !errors.As(err, &re) {
-			re = &RunError{Probe: m.p.Name, Params: c, Cause: err.Error()}
+		if !errors.As(err, &c.bad) {
+			c.bad = &RunError{Probe: m.p.Name, Params: params, Cause: err.Error()}
 		}
-		m.bad[i] = re
 		return
 	}
-	row := &m.rows[i]
-	row.Runs = append(row.Runs, out.Values)
+	c.row.Runs = append(c.row.Runs, out.Values)
 	for name, xs := range out.Kept {
-		if row.Kept == nil {
-			row.Kept = probe.Kept{}
+		if c.row.Kept == nil {
+			c.row.Kept = probe.Kept{}
 		}
-		row.Kept[name] = append(row.Kept[name], xs...)
+		c.row.Kept[name] = append(c.row.Kept[name], xs...)
 	}
 }
 
 // results sorts the rows into those measured, those the machine cannot
 // measure and those that failed (all of them when ctx was interrupted).
 func (m *measurement) results(ctx context.Context) (ok []dataset.Row, unavailable []dataset.Unavailable, failed []*RunError) {
-	for i, row := range m.rows {
+	for _, c := range m.combos {
 		switch {
-		case m.bad[i] != nil:
-			failed = append(failed, m.bad[i])
-		case m.gone[i] != "":
-			unavailable = append(unavailable, dataset.Unavailable{Params: row.Params, Reason: m.gone[i]})
+		case c.bad != nil:
+			failed = append(failed, c.bad)
+		case c.gone != "":
+			unavailable = append(unavailable, dataset.Unavailable{Params: c.row.Params, Reason: c.gone})
 		case ctx.Err() != nil:
-			failed = append(failed, &RunError{Probe: m.p.Name, Params: row.Params, Cause: "interrupted", Err: ctx.Err()})
+			failed = append(failed, &RunError{Probe: m.p.Name, Params: c.row.Params, Cause: "interrupted", Err: ctx.Err()})
 		default:
-			ok = append(ok, row)
+			ok = append(ok, c.row)
 		}
 	}
 	return ok, unavailable, failed
@@ -673,23 +660,17 @@ func crashSummary(s string) string {
 		}
 	}
 	if len(why) == 0 {
-		why = lines
-		if len(why) > 4 {
-			why = why[len(why)-4:]
-		}
-	} else if len(why) > 4 {
-		why = why[:4]
+		why = lines[max(0, len(lines)-4):]
 	}
-	return strings.Join(why, " | ")
+	return strings.Join(why[:min(4, len(why))], " | ")
 }
 
 // meaningful reports a line in which the Go runtime says why a process
 // died.
 func meaningful(l string) bool {
-	for _, p := range []string{"panic: ", "fatal error: ", "runtime: ", "[signal "} {
-		if strings.HasPrefix(l, p) {
-			return true
-		}
+	prefixes := []string{"panic: ", "fatal error: ", "runtime: ", "[signal "}
+	if slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(l, p) }) {
+		return true
 	}
 	// "SIGABRT: abort", "SIGSEGV: segmentation violation", …
 	name, _, ok := strings.Cut(l, ": ")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"maps"
 	"math"
-	"slices"
 	"strconv"
 	"time"
 
@@ -42,9 +41,14 @@ const (
 // stops. The sizing runs are not kept: they are the combination's warm-up.
 func (r *Runner) size(ctx context.Context, p probe.Probe, c probe.Params) (probe.Params, error) {
 	var auto []string
+	limit := maxCount
 	for k, v := range c {
-		if v == probe.Auto {
-			auto = append(auto, k)
+		if v != probe.Auto {
+			continue
+		}
+		auto = append(auto, k)
+		if prm, ok := p.Param(k); ok && prm.Max > 0 {
+			limit = min(limit, int(prm.Max))
 		}
 	}
 	if len(auto) == 0 {
@@ -53,12 +57,6 @@ func (r *Runner) size(ctx context.Context, p probe.Probe, c probe.Params) (probe
 	target := r.RunTime
 	if target <= 0 {
 		target = DefaultRunTime
-	}
-	limit := maxCount
-	for _, k := range auto {
-		if prm, ok := p.Param(k); ok && prm.Max > 0 {
-			limit = min(limit, int(prm.Max))
-		}
 	}
 	var s sizing
 	for n := 1; ; {
@@ -137,8 +135,10 @@ func nextCount(n int, sample, target time.Duration) int {
 // roundUp is the least of 1, 2, 3 and 5 × 10^k at least n.
 func roundUp(n int) int {
 	for base := 1; ; base *= 10 {
-		if i := slices.IndexFunc([]int{1, 2, 3, 5}, func(m int) bool { return m*base >= n }); i >= 0 {
-			return []int{1, 2, 3, 5}[i] * base
+		for _, m := range []int{1, 2, 3, 5} {
+			if m*base >= n {
+				return m * base
+			}
 		}
 	}
 }
