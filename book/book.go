@@ -6,13 +6,13 @@
 package book
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -96,12 +96,8 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 		}
 	}
 	chapters = slices.DeleteFunc(chapters, func(c loaded) bool { return c.err != nil })
-	sort.SliceStable(chapters, func(i, j int) bool {
-		a, b := chapters[i].doc, chapters[j].doc
-		if a.Front.Order != b.Front.Order {
-			return a.Front.Order < b.Front.Order
-		}
-		return a.File < b.File
+	slices.SortStableFunc(chapters, func(a, b loaded) int {
+		return cmp.Or(cmp.Compare(a.doc.Front.Order, b.doc.Front.Order), cmp.Compare(a.doc.File, b.doc.File))
 	})
 	for _, c := range chapters {
 		var full *parse.Doc

@@ -328,18 +328,13 @@ func logSet(opts Options, rep *Report) {
 // this machine's set (measures); then every experiment of only with
 // --fresh, else those of only that are missing, stale or unreadable.
 func (b *Book) toMeasure(res *Results, opts Options, only []string, measures bool) []string {
-	var need []string
 	if !measures {
 		return nil
 	}
+	var need []string
 	for _, st := range b.Status(res, opts.Probes, b.Order) {
-		switch {
-		case opts.Fresh && slices.Contains(only, st.ID):
+		if slices.Contains(only, st.ID) && (opts.Fresh || st.State == Missing || st.State == Stale || st.State == Unreadable) {
 			need = append(need, st.ID)
-		case st.State == Missing || st.State == Stale || st.State == Unreadable:
-			if slices.Contains(only, st.ID) {
-				need = append(need, st.ID)
-			}
 		}
 	}
 	return need
