@@ -700,14 +700,18 @@ func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache, epub, later
 func (b *Book) newLayout(res *Results, out siteSink, epub bool) (l *layout, err error) {
 	res.BookMachines = b.Config.Machines // what machines: book shows
 	res.Lang = b.Config.Words
-	l = &layout{res: res, layouts: b.Templates, out: out, epub: epub}
+	l = &layout{res: res, layouts: b.Templates, out: out, epub: epub, has: map[string]bool{}, pageOf: map[string]string{}}
 	if l.layouts == nil {
 		l.layouts = templates.Embedded()
 	}
 	if l.tmpl, err = templates.Parse(l.layouts); err != nil {
 		return nil, err
 	}
-	l.has, l.pageOf = b.links(res)
+	for _, id := range b.Order {
+		if res.Has("", id) {
+			l.has[id] = true
+		}
+	}
 	l.base = siteData{Book: b.Config.Title, Lang: b.Config.Lang, W: b.Config.Words, Shows: len(b.Config.Machines) > 0,
 		Machine: res.Machine, MachineSummary: b.machineSummary(res), Provenance: b.provenance(res), Fleet: b.fleet.nav(b.Config.Words)}
 	if b.Config.EPUB {
@@ -715,6 +719,9 @@ func (b *Book) newLayout(res *Results, out siteSink, epub bool) (l *layout, err 
 	}
 	for _, d := range b.Docs {
 		l.base.Chapters = append(l.base.Chapters, site.Chapter{Title: d.Front.Title, Slug: d.Front.Slug, Order: d.Front.Order})
+		for _, e := range d.Experiments {
+			l.pageOf[e.ID] = d.Front.Slug + ".html"
+		}
 	}
 	return l, nil
 }
@@ -881,23 +888,6 @@ func parallel(n int, f func(i int)) {
 		})
 	}
 	wg.Wait()
-}
-
-// links says which experiments have a result in the build's set (their
-// figures link to the raw data) and on which page each is shown.
-func (b *Book) links(res *Results) (has map[string]bool, pageOf map[string]string) {
-	has, pageOf = map[string]bool{}, map[string]string{}
-	for _, id := range b.Order {
-		if res.Has("", id) {
-			has[id] = true
-		}
-	}
-	for _, d := range b.Docs {
-		for _, e := range d.Experiments {
-			pageOf[e.ID] = d.Front.Slug + ".html"
-		}
-	}
-	return has, pageOf
 }
 
 // machineSummary describes the set's machine from any of its results.

@@ -116,12 +116,10 @@ func (rc *renderCache) hasher(kind string) *rendercache.Hasher {
 // them: hashing parses and prints every source file of the probe, and took
 // a third of a rebuild after one edit.
 func (rc *renderCache) probeHash(p probe.Probe, goos, goarch string) string {
-	embedded := true
-	for _, src := range p.Sources {
-		if _, ok := src.(embed.FS); !ok {
-			embedded = false
-		}
-	}
+	embedded := !slices.ContainsFunc(p.Sources, func(src fs.FS) bool {
+		_, ok := src.(embed.FS)
+		return !ok
+	})
 	if rc == nil || !embedded {
 		return codehash.For(p, goos, goarch)
 	}
