@@ -202,6 +202,7 @@ func readChapters(files []string, probes []probe.Probe, rc *renderCache, sources
 func (b *Book) index() []error {
 	var errs []error
 	slugs := map[string]*parse.Doc{}
+	b.Headline = map[string][]string{}
 	for _, d := range b.Docs {
 		if strings.TrimSpace(d.Front.Title) == "" {
 			errs = append(errs, fmt.Errorf("%s:1:1: front matter has no title (the contents page would show an empty link)", d.File))
@@ -221,9 +222,6 @@ func (b *Book) index() []error {
 			b.Experiments[e.ID] = e
 			b.Order = append(b.Order, e.ID)
 		}
-	}
-	b.Headline = map[string][]string{}
-	for _, d := range b.Docs {
 		for id, ms := range d.Uses {
 			for _, m := range ms {
 				if !slices.Contains(b.Headline[id], m) {

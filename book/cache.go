@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strconv"
 	"sync"
-	"time"
 
 	"measuredbook/dataset"
 	"measuredbook/evaluate"
@@ -147,31 +146,23 @@ type parsed struct {
 
 // storedExperiment is an experiment as the cache keeps it: what its
 // chapter says. Its probe's spec comes from the registry (whose specs are
-// part of every key), and its combinations are its sweep's product.
-type storedExperiment struct {
-	ID, Probe     string
-	Pos           parse.Pos
-	Order         []string
-	Sweep         map[string][]string
-	Runs          int
-	Precision     float64
-	Budget        time.Duration
-	Show, Caption string
-	Timeout       time.Duration
-	Labels        map[string]string
-}
+// part of every key), and its combinations are its sweep's product: both
+// are left out.
+type storedExperiment parse.Experiment
 
 func storeExperiment(x *parse.Experiment) storedExperiment {
-	return storedExperiment{ID: x.ID, Probe: x.Probe, Pos: x.Pos, Order: x.Order, Sweep: x.Sweep, Runs: x.Runs,
-		Precision: x.Precision, Budget: x.Budget, Show: x.Show, Caption: x.Caption, Timeout: x.Timeout, Labels: x.Labels}
+	s := storedExperiment(*x)
+	s.Spec, s.Combos = probe.Spec{}, nil
+	return s
 }
 
 // experiment is s as Parse makes it; false when the registry has no such
 // probe.
 func (s storedExperiment) experiment(probes []probe.Probe) (*parse.Experiment, bool) {
 	p, ok := probe.Lookup(probes, s.Probe)
-	return &parse.Experiment{ID: s.ID, Probe: s.Probe, Pos: s.Pos, Spec: p.Spec, Order: s.Order, Sweep: s.Sweep,
-		Combos: dataset.Combos(s.Order, s.Sweep), Runs: s.Runs, Precision: s.Precision, Budget: s.Budget, Show: s.Show, Caption: s.Caption, Timeout: s.Timeout, Labels: s.Labels}, ok
+	x := parse.Experiment(s)
+	x.Spec, x.Combos = p.Spec, dataset.Combos(s.Order, s.Sweep)
+	return &x, ok
 }
 
 func (rc *renderCache) parseKey(file string, sum [sha256.Size]byte) rendercache.Key {

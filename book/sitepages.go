@@ -245,9 +245,7 @@ func shownSets(book, drawn []string) []string {
 			out = append(out, m)
 		}
 	}
-	rest := slices.Clone(drawn)
-	slices.Sort(rest)
-	for _, m := range slices.Compact(rest) {
+	for _, m := range slices.Compact(slices.Sorted(slices.Values(drawn))) {
 		if !slices.Contains(out, m) {
 			out = append(out, m)
 		}
