@@ -119,9 +119,7 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 	if err != nil {
 		return nil, err
 	}
-	if b.Config.Lang == "" {
-		b.Config.Lang = "ko"
-	}
+	b.Config.Lang = cmp.Or(b.Config.Lang, "ko")
 	return b, nil
 }
 

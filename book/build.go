@@ -119,15 +119,10 @@ func Summed(warn error) bool {
 // SetFor decides which result set a build draws from: --machine, else
 // this machine's with --here, else the book's machine, else this machine.
 func SetFor(cfg Config, opts Options) string {
-	switch {
-	case opts.Machine != "":
-		return opts.Machine
-	case opts.Here:
-		return opts.This.Name
-	case cfg.Machine != "":
-		return cfg.Machine
+	if opts.Here {
+		return cmp.Or(opts.Machine, opts.This.Name)
 	}
-	return opts.This.Name
+	return cmp.Or(opts.Machine, cfg.Machine, opts.This.Name)
 }
 
 // ChooseSet is SetFor checked: the set's name is a valid name, --machine
@@ -280,9 +275,7 @@ func (b *Book) chooseBuild(opts *Options) (set string, only []string, err error)
 	if set, err = ChooseSet(b.Config, *opts); err != nil {
 		return "", nil, err
 	}
-	if opts.Out == "" {
-		opts.Out = DefaultOut(b.Config, set)
-	}
+	opts.Out = cmp.Or(opts.Out, DefaultOut(b.Config, set))
 	if err := b.checkSetExists(set, *opts); err != nil {
 		return "", nil, err
 	}

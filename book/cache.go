@@ -57,9 +57,7 @@ func (rc *renderCache) fail(err error) error {
 	}
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
-	if rc.broken == nil {
-		rc.broken = ce.err
-	}
+	rc.broken = cmp.Or(rc.broken, ce.err)
 	return nil
 }
 

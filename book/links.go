@@ -1,6 +1,7 @@
 package book
 
 import (
+	"cmp"
 	"maps"
 	"net/url"
 	"os"
@@ -49,10 +50,7 @@ func (b *Book) checkLinks() linkCheck {
 				}
 				continue
 			}
-			page := u.Path
-			if page == "" {
-				page = d.Front.Slug + ".html"
-			}
+			page := cmp.Or(u.Path, d.Front.Slug+".html")
 			if have, chapter := anchors[page]; chapter {
 				if u.Fragment != "" && !slices.Contains(have, u.Fragment) {
 					lc.warnings = append(lc.warnings, parse.LinkWarning(l.At, "link %q: page %s has no heading or experiment with id %q%s", l.Dest, page, u.Fragment, expr.DidYouMean(u.Fragment, have)))
