@@ -384,9 +384,7 @@ func (b *Book) writeSite(ctx context.Context, opts Options, res *Results, rc *re
 	var firstGap error
 	for _, w := range rep.Warnings {
 		if IsGap(w) {
-			if rep.GapFigures == 0 {
-				firstGap = w
-			}
+			firstGap = cmp.Or(firstGap, w)
 			rep.GapFigures++
 		}
 	}
