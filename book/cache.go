@@ -354,21 +354,21 @@ func (cc *chapterCache) encodeEntry(deps []dep, o chapterOut, page rendercache.B
 // when a result the chapter read is no longer as it was. e is shared
 // with the next rebuild's (rendercache.Decoded): o takes its claims and
 // sets to read only.
-func (cc *chapterCache) decodeEntry(e entry) (o chapterOut, page rendercache.Blob, ok bool) {
+func (cc *chapterCache) decodeEntry(e entry) (page rendercache.Blob, o chapterOut, ok bool) {
 	for _, d := range e.Deps {
 		if sum, why := cc.state(dep{d.Set, d.ID}); !bytes.Equal(d.Sum, sum[:]) || d.Stale != why {
-			return o, page, false
+			return page, o, false
 		}
 	}
 	for _, w := range e.Warnings {
 		o.warnings = append(o.warnings, cachedWarning{&parse.PosError{Pos: w.Pos, Msg: w.Msg}, w.Kind})
 	}
 	if o.search, ok = cc.rc.c.Get(e.Search); !ok {
-		return o, page, false
+		return page, o, false
 	}
 	o.body, ok = cc.rc.c.Get(e.Body)
 	o.claims, o.sets = slices.Clip(e.Claims), slices.Clip(e.Sets)
-	return o, e.Page, ok
+	return e.Page, o, ok
 }
 
 // get returns the blob of chapter i's page and the chapter's output if
@@ -381,8 +381,7 @@ func (cc *chapterCache) get(i int) (page rendercache.Blob, o chapterOut, ok bool
 	if !ok {
 		return page, o, false
 	}
-	o, page, ok = cc.decodeEntry(e)
-	return page, o, ok
+	return cc.decodeEntry(e)
 }
 
 // decodeJSON is JSON's decoding of data into a T.
