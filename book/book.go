@@ -6,13 +6,13 @@
 package book
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -96,12 +96,8 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 		}
 	}
 	chapters = slices.DeleteFunc(chapters, func(c loaded) bool { return c.err != nil })
-	sort.SliceStable(chapters, func(i, j int) bool {
-		a, b := chapters[i].doc, chapters[j].doc
-		if a.Front.Order != b.Front.Order {
-			return a.Front.Order < b.Front.Order
-		}
-		return a.File < b.File
+	slices.SortStableFunc(chapters, func(a, b loaded) int {
+		return cmp.Or(cmp.Compare(a.doc.Front.Order, b.doc.Front.Order), cmp.Compare(a.doc.File, b.doc.File))
 	})
 	for _, c := range chapters {
 		var full *parse.Doc
@@ -123,9 +119,7 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 	if err != nil {
 		return nil, err
 	}
-	if b.Config.Lang == "" {
-		b.Config.Lang = "ko"
-	}
+	b.Config.Lang = cmp.Or(b.Config.Lang, "ko")
 	return b, nil
 }
 
@@ -206,6 +200,7 @@ func readChapters(files []string, probes []probe.Probe, rc *renderCache, sources
 func (b *Book) index() []error {
 	var errs []error
 	slugs := map[string]*parse.Doc{}
+	b.Headline = map[string][]string{}
 	for _, d := range b.Docs {
 		if strings.TrimSpace(d.Front.Title) == "" {
 			errs = append(errs, fmt.Errorf("%s:1:1: front matter has no title (the contents page would show an empty link)", d.File))
@@ -225,9 +220,6 @@ func (b *Book) index() []error {
 			b.Experiments[e.ID] = e
 			b.Order = append(b.Order, e.ID)
 		}
-	}
-	b.Headline = map[string][]string{}
-	for _, d := range b.Docs {
 		for id, ms := range d.Uses {
 			for _, m := range ms {
 				if !slices.Contains(b.Headline[id], m) {

@@ -119,15 +119,10 @@ func Summed(warn error) bool {
 // SetFor decides which result set a build draws from: --machine, else
 // this machine's with --here, else the book's machine, else this machine.
 func SetFor(cfg Config, opts Options) string {
-	switch {
-	case opts.Machine != "":
-		return opts.Machine
-	case opts.Here:
-		return opts.This.Name
-	case cfg.Machine != "":
-		return cfg.Machine
+	if opts.Here {
+		return cmp.Or(opts.Machine, opts.This.Name)
 	}
-	return opts.This.Name
+	return cmp.Or(opts.Machine, cfg.Machine, opts.This.Name)
 }
 
 // ChooseSet is SetFor checked: the set's name is a valid name, --machine
@@ -280,9 +275,7 @@ func (b *Book) chooseBuild(opts *Options) (set string, only []string, err error)
 	if set, err = ChooseSet(b.Config, *opts); err != nil {
 		return "", nil, err
 	}
-	if opts.Out == "" {
-		opts.Out = DefaultOut(b.Config, set)
-	}
+	opts.Out = cmp.Or(opts.Out, DefaultOut(b.Config, set))
 	if err := b.checkSetExists(set, *opts); err != nil {
 		return "", nil, err
 	}
@@ -328,18 +321,13 @@ func logSet(opts Options, rep *Report) {
 // this machine's set (measures); then every experiment of only with
 // --fresh, else those of only that are missing, stale or unreadable.
 func (b *Book) toMeasure(res *Results, opts Options, only []string, measures bool) []string {
-	var need []string
 	if !measures {
 		return nil
 	}
+	var need []string
 	for _, st := range b.Status(res, opts.Probes, b.Order) {
-		switch {
-		case opts.Fresh && slices.Contains(only, st.ID):
+		if slices.Contains(only, st.ID) && (opts.Fresh || st.State == Missing || st.State == Stale || st.State == Unreadable) {
 			need = append(need, st.ID)
-		case st.State == Missing || st.State == Stale || st.State == Unreadable:
-			if slices.Contains(only, st.ID) {
-				need = append(need, st.ID)
-			}
 		}
 	}
 	return need
@@ -396,9 +384,7 @@ func (b *Book) writeSite(ctx context.Context, opts Options, res *Results, rc *re
 	var firstGap error
 	for _, w := range rep.Warnings {
 		if IsGap(w) {
-			if rep.GapFigures == 0 {
-				firstGap = w
-			}
+			firstGap = cmp.Or(firstGap, w)
 			rep.GapFigures++
 		}
 	}
@@ -507,16 +493,13 @@ func (b *Book) gaps(res *Results, opts Options, set string) ([]Status, string) {
 			build += " --here"
 		}
 		var failed []string
-		measures := false
 		for _, g := range gaps {
 			if g.State == Failed {
 				failed = append(failed, g.ID)
-			} else {
-				measures = true
 			}
 		}
 		var cmds []string
-		if measures {
+		if len(failed) < len(gaps) { // the build measures the other gaps
 			cmds = append(cmds, build)
 		}
 		if len(failed) > 0 {
@@ -705,14 +688,15 @@ func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache, epub, later
 func (b *Book) newLayout(res *Results, out siteSink, epub bool) (l *layout, err error) {
 	res.BookMachines = b.Config.Machines // what machines: book shows
 	res.Lang = b.Config.Words
-	l = &layout{res: res, layouts: b.Templates, out: out, epub: epub}
-	if l.layouts == nil {
-		l.layouts = templates.Embedded()
-	}
+	l = &layout{res: res, layouts: cmp.Or(b.Templates, templates.Embedded()), out: out, epub: epub, has: map[string]bool{}, pageOf: map[string]string{}}
 	if l.tmpl, err = templates.Parse(l.layouts); err != nil {
 		return nil, err
 	}
-	l.has, l.pageOf = b.links(res)
+	for _, id := range b.Order {
+		if res.Has("", id) {
+			l.has[id] = true
+		}
+	}
 	l.base = siteData{Book: b.Config.Title, Lang: b.Config.Lang, W: b.Config.Words, Shows: len(b.Config.Machines) > 0,
 		Machine: res.Machine, MachineSummary: b.machineSummary(res), Provenance: b.provenance(res), Fleet: b.fleet.nav(b.Config.Words)}
 	if b.Config.EPUB {
@@ -720,6 +704,9 @@ func (b *Book) newLayout(res *Results, out siteSink, epub bool) (l *layout, err 
 	}
 	for _, d := range b.Docs {
 		l.base.Chapters = append(l.base.Chapters, site.Chapter{Title: d.Front.Title, Slug: d.Front.Slug, Order: d.Front.Order})
+		for _, e := range d.Experiments {
+			l.pageOf[e.ID] = d.Front.Slug + ".html"
+		}
 	}
 	return l, nil
 }
@@ -886,23 +873,6 @@ func parallel(n int, f func(i int)) {
 		})
 	}
 	wg.Wait()
-}
-
-// links says which experiments have a result in the build's set (their
-// figures link to the raw data) and on which page each is shown.
-func (b *Book) links(res *Results) (has map[string]bool, pageOf map[string]string) {
-	has, pageOf = map[string]bool{}, map[string]string{}
-	for _, id := range b.Order {
-		if res.Has("", id) {
-			has[id] = true
-		}
-	}
-	for _, d := range b.Docs {
-		for _, e := range d.Experiments {
-			pageOf[e.ID] = d.Front.Slug + ".html"
-		}
-	}
-	return has, pageOf
 }
 
 // machineSummary describes the set's machine from any of its results.

@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strconv"
 	"sync"
-	"time"
 
 	"measuredbook/dataset"
 	"measuredbook/evaluate"
@@ -58,9 +57,7 @@ func (rc *renderCache) fail(err error) error {
 	}
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
-	if rc.broken == nil {
-		rc.broken = ce.err
-	}
+	rc.broken = cmp.Or(rc.broken, ce.err)
 	return nil
 }
 
@@ -116,12 +113,10 @@ func (rc *renderCache) hasher(kind string) *rendercache.Hasher {
 // them: hashing parses and prints every source file of the probe, and took
 // a third of a rebuild after one edit.
 func (rc *renderCache) probeHash(p probe.Probe, goos, goarch string) string {
-	embedded := true
-	for _, src := range p.Sources {
-		if _, ok := src.(embed.FS); !ok {
-			embedded = false
-		}
-	}
+	embedded := !slices.ContainsFunc(p.Sources, func(src fs.FS) bool {
+		_, ok := src.(embed.FS)
+		return !ok
+	})
 	if rc == nil || !embedded {
 		return codehash.For(p, goos, goarch)
 	}
@@ -149,31 +144,23 @@ type parsed struct {
 
 // storedExperiment is an experiment as the cache keeps it: what its
 // chapter says. Its probe's spec comes from the registry (whose specs are
-// part of every key), and its combinations are its sweep's product.
-type storedExperiment struct {
-	ID, Probe     string
-	Pos           parse.Pos
-	Order         []string
-	Sweep         map[string][]string
-	Runs          int
-	Precision     float64
-	Budget        time.Duration
-	Show, Caption string
-	Timeout       time.Duration
-	Labels        map[string]string
-}
+// part of every key), and its combinations are its sweep's product: both
+// are left out.
+type storedExperiment parse.Experiment
 
 func storeExperiment(x *parse.Experiment) storedExperiment {
-	return storedExperiment{ID: x.ID, Probe: x.Probe, Pos: x.Pos, Order: x.Order, Sweep: x.Sweep, Runs: x.Runs,
-		Precision: x.Precision, Budget: x.Budget, Show: x.Show, Caption: x.Caption, Timeout: x.Timeout, Labels: x.Labels}
+	s := storedExperiment(*x)
+	s.Spec, s.Combos = probe.Spec{}, nil
+	return s
 }
 
 // experiment is s as Parse makes it; false when the registry has no such
 // probe.
 func (s storedExperiment) experiment(probes []probe.Probe) (*parse.Experiment, bool) {
 	p, ok := probe.Lookup(probes, s.Probe)
-	return &parse.Experiment{ID: s.ID, Probe: s.Probe, Pos: s.Pos, Spec: p.Spec, Order: s.Order, Sweep: s.Sweep,
-		Combos: dataset.Combos(s.Order, s.Sweep), Runs: s.Runs, Precision: s.Precision, Budget: s.Budget, Show: s.Show, Caption: s.Caption, Timeout: s.Timeout, Labels: s.Labels}, ok
+	x := parse.Experiment(s)
+	x.Spec, x.Combos = p.Spec, dataset.Combos(s.Order, s.Sweep)
+	return &x, ok
 }
 
 func (rc *renderCache) parseKey(file string, sum [sha256.Size]byte) rendercache.Key {
@@ -367,21 +354,21 @@ func (cc *chapterCache) encodeEntry(deps []dep, o chapterOut, page rendercache.B
 // when a result the chapter read is no longer as it was. e is shared
 // with the next rebuild's (rendercache.Decoded): o takes its claims and
 // sets to read only.
-func (cc *chapterCache) decodeEntry(e entry) (o chapterOut, page rendercache.Blob, ok bool) {
+func (cc *chapterCache) decodeEntry(e entry) (page rendercache.Blob, o chapterOut, ok bool) {
 	for _, d := range e.Deps {
 		if sum, why := cc.state(dep{d.Set, d.ID}); !bytes.Equal(d.Sum, sum[:]) || d.Stale != why {
-			return o, page, false
+			return page, o, false
 		}
 	}
 	for _, w := range e.Warnings {
 		o.warnings = append(o.warnings, cachedWarning{&parse.PosError{Pos: w.Pos, Msg: w.Msg}, w.Kind})
 	}
 	if o.search, ok = cc.rc.c.Get(e.Search); !ok {
-		return o, page, false
+		return page, o, false
 	}
 	o.body, ok = cc.rc.c.Get(e.Body)
 	o.claims, o.sets = slices.Clip(e.Claims), slices.Clip(e.Sets)
-	return o, e.Page, ok
+	return e.Page, o, ok
 }
 
 // get returns the blob of chapter i's page and the chapter's output if
@@ -394,8 +381,7 @@ func (cc *chapterCache) get(i int) (page rendercache.Blob, o chapterOut, ok bool
 	if !ok {
 		return page, o, false
 	}
-	o, page, ok = cc.decodeEntry(e)
-	return page, o, ok
+	return cc.decodeEntry(e)
 }
 
 // decodeJSON is JSON's decoding of data into a T.

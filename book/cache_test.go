@@ -196,7 +196,7 @@ func TestEntryKeepsEveryField(t *testing.T) {
 	if !ok {
 		t.Fatal("the entry does not decode")
 	}
-	out, page, ok := cc.decodeEntry(e)
+	page, out, ok := cc.decodeEntry(e)
 	if !ok || page != blob || !reflect.DeepEqual(out.claims, in.claims) || string(out.search) != string(in.search) || !slices.Equal(out.sets, in.sets) ||
 		len(out.warnings) != 1 || out.warnings[0].Error() != w.Error() || WarningKind(out.warnings[0]) != parse.KindMissing {
 		t.Errorf("entry came back as %+v, %v, %v", out, page, ok)

@@ -1,6 +1,7 @@
 package book
 
 import (
+	"cmp"
 	"maps"
 	"net/url"
 	"os"
@@ -32,7 +33,6 @@ type linkCheck struct {
 // experiment-ID), and a file must exist under the chapters folder.
 func (b *Book) checkLinks() linkCheck {
 	var lc linkCheck
-	dir := b.Dir
 	anchors := map[string][]string{}
 	for _, d := range b.Docs {
 		anchors[d.Front.Slug+".html"] = d.Anchors
@@ -50,10 +50,7 @@ func (b *Book) checkLinks() linkCheck {
 				}
 				continue
 			}
-			page := u.Path
-			if page == "" {
-				page = d.Front.Slug + ".html"
-			}
+			page := cmp.Or(u.Path, d.Front.Slug+".html")
 			if have, chapter := anchors[page]; chapter {
 				if u.Fragment != "" && !slices.Contains(have, u.Fragment) {
 					lc.warnings = append(lc.warnings, parse.LinkWarning(l.At, "link %q: page %s has no heading or experiment with id %q%s", l.Dest, page, u.Fragment, expr.DidYouMean(u.Fragment, have)))
@@ -68,8 +65,8 @@ func (b *Book) checkLinks() linkCheck {
 				lc.warnings = append(lc.warnings, parse.LinkWarning(l.At, "link %q leads outside the chapters folder, which the site cannot hold", l.Dest))
 				continue
 			}
-			if fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(name))); err != nil || !fi.Mode().IsRegular() {
-				file := filepath.Join(dir, filepath.FromSlash(name))
+			file := filepath.Join(b.Dir, filepath.FromSlash(name))
+			if fi, err := os.Stat(file); err != nil || !fi.Mode().IsRegular() {
 				if l.Image {
 					lc.warnings = append(lc.warnings, parse.LinkWarning(l.At, "image %q: no file %s (a chapter's images are copied from the chapters folder into the site)", l.Dest, file))
 				} else {

@@ -68,7 +68,6 @@ func (m *Measurer) measure(ctx context.Context, b *Book, id, label string) (*dat
 		}
 		r = &copy
 	}
-	path := store.Path(m.Dir, m.Machine.Name, id)
 	prev, perRun := m.previous(id)
 	m.Progress.begin(label, rule.expect()*len(e.Combos), perRun)
 	start := time.Now()
@@ -104,20 +103,17 @@ func (m *Measurer) measure(ctx context.Context, b *Book, id, label string) (*dat
 	for _, f := range failed {
 		res.Failures = append(res.Failures, dataset.Failure{Params: f.Params, Err: f.Cause})
 	}
+	var err error
 	if len(failed) > 0 {
-		err := fmt.Errorf("%s: experiment %s: %d of %d combinations failed; first: %v", e.Pos, id, len(failed), len(e.Combos), failed[0])
+		err = fmt.Errorf("%s: experiment %s: %d of %d combinations failed; first: %v", e.Pos, id, len(failed), len(e.Combos), failed[0])
 		if prev != nil {
 			return nil, fmt.Errorf("%w (the stored result was kept)", err)
 		}
-		if saveErr := store.Save(path, res); saveErr != nil {
-			return nil, &SaveError{id, saveErr}
-		}
-		return res, err
 	}
-	if err := store.Save(path, res); err != nil {
-		return nil, &SaveError{id, err}
+	if saveErr := store.Save(store.Path(m.Dir, m.Machine.Name, id), res); saveErr != nil {
+		return nil, &SaveError{id, saveErr}
 	}
-	return res, nil
+	return res, err
 }
 
 // previous is the result stored for id in this machine's set (nil if

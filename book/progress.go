@@ -1,6 +1,7 @@
 package book
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"sync"
@@ -113,11 +114,7 @@ func (p *Progress) tick() {
 	if p.done == 0 {
 		return
 	}
-	slow := p.Slow
-	if slow == 0 {
-		slow = 10 * time.Second
-	}
-	slow = max(slow, 3*p.perRun)
+	slow := max(cmp.Or(p.Slow, 10*time.Second), 3*p.perRun)
 	took := time.Since(p.runStart)
 	if !p.warned && took > slow {
 		p.warned = true

@@ -298,10 +298,7 @@ func (r *Results) Shown() []string { return r.BookMachines }
 
 // Words is the book's language, Korean unless Lang is set: evaluate.Language.
 func (r *Results) Words() *view.Words {
-	if r.Lang == nil {
-		return view.Korean
-	}
-	return r.Lang
+	return cmp.Or(r.Lang, view.Korean)
 }
 
 // Errors are the result files that exist but could not be read, in the

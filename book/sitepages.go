@@ -131,9 +131,17 @@ type extraPage struct {
 // from the render cache when the cache holds it (and keeps it there when
 // it has inputs).
 func (l *layout) writeExtra(p extraPage) error {
-	key, placed, err := l.cachedPage(p.file, p.inputs)
-	if placed || err != nil {
-		return err
+	var key *rendercache.Key
+	if l.cache != nil && p.inputs != nil {
+		inputs, err := json.Marshal(p.inputs)
+		if err != nil {
+			return err
+		}
+		k := l.cache.rc.hasher("page").Bytes(l.cache.site[:]).String(p.file).Bytes(inputs).Key()
+		if placed, err := l.placeCached(k, p.file); placed || err != nil {
+			return err
+		}
+		key = &k
 	}
 	page := l.base
 	if p.file == "fleet.html" {
@@ -156,27 +164,25 @@ func (l *layout) writeExtra(p extraPage) error {
 	return err
 }
 
-// cachedPage places the page file from the render cache when it holds
-// the page made of inputs (and the site's key); otherwise key is where to
-// keep the page once made, nil without a cache or inputs.
-func (l *layout) cachedPage(file string, inputs any) (key *rendercache.Key, placed bool, err error) {
-	if l.cache == nil || inputs == nil {
-		return nil, false, nil
-	}
-	data, err := json.Marshal(inputs)
-	if err != nil {
-		return nil, false, err
-	}
+// placeCached places files from the blobs the render cache keeps under
+// key, one after another; false when it keeps none, or a file could not
+// be placed.
+func (l *layout) placeCached(key rendercache.Key, files ...string) (bool, error) {
 	c := l.cache.rc.c
-	k := l.cache.rc.hasher("page").Bytes(l.cache.site[:]).String(file).Bytes(data).Key()
-	if entry, ok := c.Get(k); ok {
-		if blob, ok := rendercache.BlobFrom(entry); ok {
-			if placed, err := l.out.place(file, c, blob); placed || err != nil {
-				return nil, placed, err
-			}
-		}
+	data, ok := c.Get(key)
+	if !ok || len(data) != len(files)*rendercache.BlobSize {
+		return false, nil
 	}
-	return &k, false, nil
+	placed := true
+	for i, f := range files {
+		blob, _ := rendercache.BlobFrom(data[i*rendercache.BlobSize : (i+1)*rendercache.BlobSize])
+		ok, err := l.out.place(f, c, blob)
+		if err != nil {
+			return false, err
+		}
+		placed = placed && ok
+	}
+	return placed, nil
 }
 
 // exportAll exports the raw data of the experiments chapter d defines
@@ -200,21 +206,10 @@ func (l *layout) export(id string, r *dataset.Result) error {
 	files := []string{"data/" + id + ".json", "data/" + id + ".csv"}
 	var key rendercache.Key
 	if l.cache != nil {
-		c, sum := l.cache.rc.c, l.res.digest("", id)
+		sum := l.res.digest("", id)
 		key = l.cache.rc.hasher("export").String(l.res.Machine).String(id).Bytes(sum[:]).Key()
-		if data, ok := c.Get(key); ok && len(data) == len(files)*rendercache.BlobSize {
-			placed := true
-			for i, f := range files {
-				blob, _ := rendercache.BlobFrom(data[i*rendercache.BlobSize : (i+1)*rendercache.BlobSize])
-				ok, err := l.out.place(f, c, blob)
-				if err != nil {
-					return err
-				}
-				placed = placed && ok
-			}
-			if placed {
-				return nil
-			}
+		if placed, err := l.placeCached(key, files...); placed || err != nil {
+			return err
 		}
 	}
 	if r == nil {
@@ -250,9 +245,7 @@ func shownSets(book, drawn []string) []string {
 			out = append(out, m)
 		}
 	}
-	rest := slices.Clone(drawn)
-	slices.Sort(rest)
-	for _, m := range slices.Compact(rest) {
+	for _, m := range slices.Compact(slices.Sorted(slices.Values(drawn))) {
 		if !slices.Contains(out, m) {
 			out = append(out, m)
 		}

@@ -40,10 +40,7 @@ func (s *Sources) LoadCached(dir string, probes []probe.Probe, cacheDir string) 
 	if cacheDir == "" {
 		return Load(dir, probes)
 	}
-	rc, err := openRenderCache(cacheDir, probes)
-	if err != nil {
-		rc = nil
-	}
+	rc, _ := openRenderCache(cacheDir, probes) // nil when it cannot be opened
 	return load(dir, probes, rc, s)
 }
 

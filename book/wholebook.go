@@ -126,11 +126,10 @@ func (l *layout) cached(key rendercache.Key, v any, raw *[]byte, make func() err
 // render cache, so that after an edit only the chapter edited is parsed
 // again (and every section only when an id changed its name).
 func (l *layout) printBook(chapters []site.PrintChapter) (contents, body []byte, err error) {
-	hasher, cached := l.hasher, l.cached
 	n := len(chapters)
 	ids, parts, errs := make([][]string, n), make([]site.PrintPart, n), make([]error, n)
 	parallel(n, func(i int) {
-		errs[i] = cached(hasher("print-ids").Bytes(chapters[i].Body).Key(), &ids[i], nil, func() (err error) {
+		errs[i] = l.cached(l.hasher("print-ids").Bytes(chapters[i].Body).Key(), &ids[i], nil, func() (err error) {
 			ids[i], err = site.ChapterIDs(chapters[i].Body)
 			return err
 		})
@@ -155,8 +154,8 @@ func (l *layout) printBook(chapters []site.PrintChapter) (contents, body []byte,
 	shared := sha256.Sum256(all) // hashed once, not once a chapter
 	parallel(n, func(i int) {
 		ch := chapters[i]
-		key := hasher("print-section").Bytes(shared[:]).String(ch.Title).String(ch.Slug).String(ch.Lang).Bytes(ch.Body).Key()
-		errs[i] = cached(key, &parts[i].Heads, &parts[i].Section, func() (err error) {
+		key := l.hasher("print-section").Bytes(shared[:]).String(ch.Title).String(ch.Slug).String(ch.Lang).Bytes(ch.Body).Key()
+		errs[i] = l.cached(key, &parts[i].Heads, &parts[i].Section, func() (err error) {
 			parts[i], err = site.PrintSection(chapters, i, names)
 			return err
 		})
@@ -164,17 +163,13 @@ func (l *layout) printBook(chapters []site.PrintChapter) (contents, body []byte,
 	if err := errors.Join(errs...); err != nil {
 		return nil, nil, err
 	}
-	size := 0
-	for _, p := range parts {
-		size += len(p.Section)
+	// Concat grows the body once: doubling up to a book's size cleared and
+	// copied it over and again.
+	sections := make([][]byte, n)
+	for i, p := range parts {
+		sections[i] = p.Section
 	}
-	// Grown once: doubling up to a book's size cleared and copied it over
-	// and again.
-	sections := make([]byte, 0, size)
-	for _, p := range parts {
-		sections = append(sections, p.Section...)
-	}
-	return site.PrintContents(chapters, parts), sections, nil
+	return site.PrintContents(chapters, parts), slices.Concat(sections...), nil
 }
 
 // epubChapters makes e's chapters into their content documents in
