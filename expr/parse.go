@@ -315,6 +315,9 @@ func (p *parser) operand(what string) (node, error) {
 	return p.cond()
 }
 
+// binaryLevel parses a left-associative chain of the operators ops over
+// sub. Comparisons are refused in a chain such as a < b < c: in C it
+// compares a bool with c, which nobody means.
 func (p *parser) binaryLevel(ops []tokKind, sub func() (node, error)) (node, error) {
 	x, err := sub()
 	if err != nil {
@@ -333,6 +336,9 @@ func (p *parser) binaryLevel(ops []tokKind, sub func() (node, error)) (node, err
 		if err != nil {
 			return nil, err
 		}
+		if t2 := p.peek(); isComparison(t.kind) && isComparison(t2.kind) {
+			return nil, p.errTok(t2, "comparisons do not chain: write a < b && b < c")
+		}
 		off, _ := x.span()
 		_, end := y.span()
 		x = &binaryNode{pos: pos{off, end}, op: t.kind, opOff: t.off, opEnd: t.end, opText: t.text, x: x, y: y}
@@ -343,32 +349,7 @@ func (p *parser) or() (node, error) { return p.binaryLevel([]tokKind{tOr}, p.and
 
 func (p *parser) and() (node, error) { return p.binaryLevel([]tokKind{tAnd}, p.cmp) }
 
-// cmp parses one comparison. Chains such as a < b < c are refused: in C they
-// compare a bool with c, which nobody means.
-func (p *parser) cmp() (node, error) {
-	x, err := p.add()
-	if err != nil {
-		return nil, err
-	}
-	t := p.peek()
-	if !isComparison(t.kind) {
-		return x, nil
-	}
-	p.next()
-	if nt := p.peek(); !startsValue(nt.kind) {
-		return nil, p.errTok(nt, "expected a value after %s, found %s", t.text, nt.describe())
-	}
-	y, err := p.add()
-	if err != nil {
-		return nil, err
-	}
-	if t2 := p.peek(); isComparison(t2.kind) {
-		return nil, p.errTok(t2, "comparisons do not chain: write a < b && b < c")
-	}
-	off, _ := x.span()
-	_, end := y.span()
-	return &binaryNode{pos: pos{off, end}, op: t.kind, opOff: t.off, opEnd: t.end, opText: t.text, x: x, y: y}, nil
-}
+func (p *parser) cmp() (node, error) { return p.binaryLevel(comparisons, p.add) }
 
 // startsValue reports whether a token can begin an operand; checking it
 // before descending gives "expected a value after +" rather than an error
@@ -381,13 +362,9 @@ func startsValue(k tokKind) bool {
 	return false
 }
 
-func isComparison(k tokKind) bool {
-	switch k {
-	case tLT, tLE, tGT, tGE, tEQ, tNE:
-		return true
-	}
-	return false
-}
+var comparisons = []tokKind{tLT, tLE, tGT, tGE, tEQ, tNE}
+
+func isComparison(k tokKind) bool { return slices.Contains(comparisons, k) }
 
 func (p *parser) add() (node, error) { return p.binaryLevel([]tokKind{tPlus, tMinus}, p.mul) }
 
