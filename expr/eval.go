@@ -488,31 +488,31 @@ func ValueMatches(want, have string) bool {
 // key against the declared params and every value against the stored ones.
 func (ev *evaluator) match(r *refNode, m *Metric) ([]Sample, error) {
 	names := paramNames(m)
-	for _, s := range r.sels {
-		if !slices.Contains(names, s.key) {
-			msg := fmt.Sprintf("%s has no param %q", r.ref.Experiment, s.key) + suggest(s.key, names, "its params are")
+	for _, s := range r.ref.Selector {
+		if !slices.Contains(names, s.Key) {
+			msg := fmt.Sprintf("%s has no param %q", r.ref.Experiment, s.Key) + suggest(s.Key, names, "its params are")
 			if len(names) == 0 {
 				msg += "; it has no params, so write " + r.ref.Experiment + "." + r.ref.Metric + "[]"
 			}
-			return nil, &Error{Off: s.keyOff, Len: s.keyEnd - s.keyOff, Msg: msg}
+			return nil, &Error{Off: s.Off, Len: len(s.Key), Msg: msg}
 		}
-		known := values(m.Samples, s.key)
-		if !slices.ContainsFunc(known, func(v string) bool { return ValueMatches(s.val, v) }) {
-			msg := fmt.Sprintf("no result has %s=%s", s.key, s.val)
+		known := values(m.Samples, s.Key)
+		if !slices.ContainsFunc(known, func(v string) bool { return ValueMatches(s.Value, v) }) {
+			msg := fmt.Sprintf("no result has %s=%s", s.Key, s.Value)
 			// Suggest a spelling only for words: "did you mean 0?" for
 			// sleeping=5 would point at a neighbour, not a typo.
-			if _, err := strconv.ParseFloat(s.val, 64); err != nil {
-				msg += DidYouMean(s.val, known)
+			if _, err := strconv.ParseFloat(s.Value, 64); err != nil {
+				msg += DidYouMean(s.Value, known)
 			}
-			return nil, &Error{Off: s.valOff, Len: s.valEnd - s.valOff,
-				Msg: msg + fmt.Sprintf("; %s is one of %s", s.key, listValues(known))}
+			return nil, &Error{Off: s.ValOff, Len: len(s.Value),
+				Msg: msg + fmt.Sprintf("; %s is one of %s", s.Key, listValues(known))}
 		}
 	}
 	var out []Sample
 	for _, smp := range m.Samples {
 		ok := true
-		for _, s := range r.sels {
-			ok = ok && ValueMatches(s.val, smp.Params[s.key])
+		for _, s := range r.ref.Selector {
+			ok = ok && ValueMatches(s.Value, smp.Params[s.Key])
 		}
 		if ok {
 			out = append(out, smp)
@@ -611,10 +611,10 @@ func (ev *evaluator) sweepOf(n *callNode) (sweep, error) {
 	if !slices.Contains(names, p.name) {
 		return sweep{}, errAt(p, "%s has no param %q%s", r.ref.Experiment, p.name, suggest(p.name, names, "its params are"))
 	}
-	for _, s := range r.sels {
-		if s.key == p.name {
-			return sweep{}, &Error{Off: s.keyOff, Len: s.valEnd - s.keyOff,
-				Msg: fmt.Sprintf("%s sweeps %s, so the selector must not fix it: remove %s=%s", n.name, p.name, s.key, s.val)}
+	for _, s := range r.ref.Selector {
+		if s.Key == p.name {
+			return sweep{}, &Error{Off: s.Off, Len: s.ValOff + len(s.Value) - s.Off,
+				Msg: fmt.Sprintf("%s sweeps %s, so the selector must not fix it: remove %s=%s", n.name, p.name, s.Key, s.Value)}
 		}
 	}
 	samples, err := ev.match(r, m)

@@ -62,8 +62,8 @@ type Ref struct {
 
 // Sel is one k=v of a selector.
 type Sel struct {
-	Key, Value string
-	Off        int // of the key
+	Key, Value  string
+	Off, ValOff int // of the key and of the value (inside any quotes)
 }
 
 // Format returns the format written after |, or "" when there is none.
@@ -124,16 +124,9 @@ type identNode struct {
 	name string
 }
 
-type selNode struct {
-	key, val       string
-	keyOff, valOff int
-	keyEnd, valEnd int
-}
-
 type refNode struct {
 	pos
-	ref  Ref
-	sels []selNode
+	ref Ref
 }
 
 type unaryNode struct {
@@ -443,11 +436,7 @@ func (p *parser) reference(t token) (node, error) {
 		if err != nil {
 			return nil, err
 		}
-		r.sels = sels
-		r.end = s.end
-		for _, sn := range sels {
-			r.ref.Selector = append(r.ref.Selector, Sel{Key: sn.key, Value: sn.val, Off: sn.keyOff})
-		}
+		r.ref.Selector, r.end = sels, s.end
 	}
 	r.ref.Len = r.end - r.off
 	p.refs = append(p.refs, r.ref)
@@ -486,13 +475,13 @@ func (p *parser) fact(t token, field string) (node, error) {
 // parseSelector splits a raw [k=v, ...] token. Values are raw text (trimmed,
 // optional double quotes removed), because they are compared with canonical
 // param values, not evaluated: 500µs, 1e4 and epoll are all fine.
-func parseSelector(t token) ([]selNode, error) {
+func parseSelector(t token) ([]Sel, error) {
 	inner := t.text[1 : len(t.text)-1]
 	base := t.off + 1
 	if strings.TrimSpace(inner) == "" {
 		return nil, nil
 	}
-	var sels []selNode
+	var sels []Sel
 	seen := map[string]bool{}
 	off := 0
 	for _, part := range strings.Split(inner, ",") {
@@ -526,7 +515,7 @@ func parseSelector(t token) ([]selNode, error) {
 			return nil, &Error{Off: keyOff, Len: len(key), Msg: fmt.Sprintf("param %s appears twice in the selector", key)}
 		}
 		seen[key] = true
-		sels = append(sels, selNode{key: key, val: val, keyOff: keyOff, keyEnd: keyOff + len(key), valOff: valOff, valEnd: valOff + len(val)})
+		sels = append(sels, Sel{Key: key, Value: val, Off: keyOff, ValOff: valOff})
 	}
 	return sels, nil
 }
