@@ -618,6 +618,7 @@ func (p *parser) sweepCall(name token) (node, error) {
 // checkStrings refuses strings anywhere but as a result of ?:. A string
 // elsewhere could only be compared or added, which means nothing here.
 func checkStrings(n node, allowed bool) error {
+	var operands []node // where no string may stand
 	switch n := n.(type) {
 	case *strNode:
 		if !allowed {
@@ -627,30 +628,24 @@ func checkStrings(n node, allowed bool) error {
 		if err := checkStrings(n.c, false); err != nil {
 			return err
 		}
-		if err := checkStrings(n.a, true); err != nil {
-			return err
-		}
-		if n.u != nil {
-			if err := checkStrings(n.u, true); err != nil {
+		for _, branch := range []node{n.a, n.u, n.b} { // n.u may be nil, which passes
+			if err := checkStrings(branch, true); err != nil {
 				return err
 			}
 		}
-		return checkStrings(n.b, true)
 	case *unaryNode:
-		return checkStrings(n.x, false)
+		operands = []node{n.x}
 	case *binaryNode:
-		if err := checkStrings(n.x, false); err != nil {
-			return err
-		}
-		return checkStrings(n.y, false)
+		operands = []node{n.x, n.y}
 	case *callNode:
-		for _, a := range n.args {
-			if err := checkStrings(a, false); err != nil {
-				return err
-			}
-		}
+		operands = n.args
 	case *setNode:
 		return checkStrings(n.x, allowed)
+	}
+	for _, x := range operands {
+		if err := checkStrings(x, false); err != nil {
+			return err
+		}
 	}
 	return nil
 }
