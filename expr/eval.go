@@ -3,6 +3,7 @@ package expr
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -182,24 +183,9 @@ func (ev *evaluator) binary(n *binaryNode) (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
-	opErr := func(err error) *Error { return &Error{Off: n.opOff, Len: n.opEnd - n.opOff, Msg: err.Error()} }
-	switch n.op {
-	case tPlus, tMinus, tStar:
-		v, err := arith(n.op, x, y)
-		if err != nil {
-			return Value{}, opErr(err)
-		}
-		return v, nil
-	case tSlash:
-		v, err := arith(n.op, x, y)
-		if err != nil {
-			if x.Kind == Number && y.Kind == Number && y.Lo <= 0 && y.Hi >= 0 {
-				return Value{}, errAt(n.y, "%v", err) // the divisor is the culprit
-			}
-			return Value{}, opErr(err)
-		}
-		return v, nil
-	case tAnd, tOr:
+	var v Value
+	switch {
+	case n.op == tAnd || n.op == tOr:
 		for _, side := range []struct {
 			v Value
 			n node
@@ -213,12 +199,18 @@ func (ev *evaluator) binary(n *binaryNode) (Value, error) {
 			t = or(x.Truth, y.Truth)
 		}
 		return merge(Value{Kind: Bool, Truth: t}, x, y), nil
+	case isComparison(n.op):
+		v, err = compare(n.op, x, y)
+	default:
+		v, err = arith(n.op, x, y)
 	}
-	v, err := compare(n.op, x, y)
-	if err != nil {
-		return Value{}, opErr(err)
+	switch {
+	case err == nil:
+		return v, nil
+	case n.op == tSlash && x.Kind == Number && y.Kind == Number && y.Lo <= 0 && y.Hi >= 0:
+		return Value{}, errAt(n.y, "%v", err) // the divisor is the culprit
 	}
-	return v, nil
+	return Value{}, &Error{Off: n.opOff, Len: n.opEnd - n.opOff, Msg: err.Error()}
 }
 
 // cond evaluates every branch (see binary) and returns the one the
@@ -284,28 +276,22 @@ func (ev *evaluator) param(n *paramNode) (Value, error) {
 	if len(p.Values) == 0 {
 		return Value{}, errAt(n, "%s has no value", ev.text(n))
 	}
+	if p.Kind == probe.String {
+		return Value{Kind: String, Str: strings.Join(p.Values, ", ")}, nil
+	}
 	var nums []float64
 	dim := Dimensionless
 	for _, s := range p.Values {
-		switch p.Kind {
-		case probe.String:
-			if len(p.Values) > 1 {
-				return Value{Kind: String, Str: strings.Join(p.Values, ", ")}, nil
-			}
-			return Value{Kind: String, Str: s}, nil
-		case probe.Duration:
-			d, err := time.ParseDuration(s)
-			if err != nil {
-				return Value{}, errAt(n, "%s: %v", ev.text(n), err)
-			}
-			nums, dim = append(nums, d.Seconds()), Duration
-		default:
-			f, err := strconv.ParseFloat(s, 64)
-			if err != nil {
-				return Value{}, errAt(n, "%s: %v", ev.text(n), err)
-			}
-			nums = append(nums, f)
+		f, err := strconv.ParseFloat(s, 64)
+		if p.Kind == probe.Duration {
+			var d time.Duration
+			d, err = time.ParseDuration(s)
+			f, dim = d.Seconds(), Duration
 		}
+		if err != nil {
+			return Value{}, errAt(n, "%s: %v", ev.text(n), err)
+		}
+		nums = append(nums, f)
 	}
 	v := point(nums[0], dim)
 	if len(nums) > 1 {
@@ -442,14 +428,10 @@ func paramNames(m *Metric) []string {
 	}
 	var names []string
 	for _, s := range m.Samples {
-		for k := range s.Params {
-			if !slices.Contains(names, k) {
-				names = append(names, k)
-			}
-		}
+		names = slices.AppendSeq(names, maps.Keys(s.Params))
 	}
 	slices.Sort(names)
-	return names
+	return slices.Compact(names)
 }
 
 // values returns the distinct values of param among samples, in the order
@@ -508,16 +490,9 @@ func (ev *evaluator) match(r *refNode, m *Metric) ([]Sample, error) {
 				Msg: msg + fmt.Sprintf("; %s is one of %s", s.Key, listValues(known))}
 		}
 	}
-	var out []Sample
-	for _, smp := range m.Samples {
-		ok := true
-		for _, s := range r.ref.Selector {
-			ok = ok && ValueMatches(s.Value, smp.Params[s.Key])
-		}
-		if ok {
-			out = append(out, smp)
-		}
-	}
+	out := slices.DeleteFunc(slices.Clone(m.Samples), func(smp Sample) bool {
+		return slices.ContainsFunc(r.ref.Selector, func(s Sel) bool { return !ValueMatches(s.Value, smp.Params[s.Key]) })
+	})
 	if len(out) == 0 {
 		return nil, errAt(r, "no result for %s: that combination was not measured", ev.text(r))
 	}
