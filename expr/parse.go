@@ -178,16 +178,14 @@ type setNode struct {
 	x   node
 }
 
+// parser builds an Expr: the references, settings, facts and sets it
+// meets are recorded in it as they are parsed.
 type parser struct {
-	src    string
-	toks   []token
-	i      int
-	set    string // the data set of references being parsed: on("m1", …) changes it
-	refs   []Ref
-	params []ParamRef
-	facts  []Fact
-	sets   []SetName
-	depth  int
+	*Expr
+	toks  []token
+	i     int
+	set   string // the data set of references being parsed: on("m1", …) changes it
+	depth int
 }
 
 // maxDepth bounds nesting, so that a pathological input fails with an
@@ -200,15 +198,14 @@ func Parse(src string) (*Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &parser{src: src, toks: toks}
+	e := &Expr{src: src}
+	p := &parser{Expr: e, toks: toks}
 	if t := p.peek(); t.kind == tEOF || t.kind == tPipe {
 		return nil, p.errTok(t, "expected an expression")
 	}
-	root, err := p.cond()
-	if err != nil {
+	if e.root, err = p.cond(); err != nil {
 		return nil, err
 	}
-	e := &Expr{src: src, root: root}
 	if p.peek().kind == tPipe {
 		p.next()
 		f := p.next()
@@ -229,10 +226,9 @@ func Parse(src string) (*Expr, error) {
 		}
 		return nil, p.errTok(t, msg, t.describe())
 	}
-	if err := checkStrings(root, false); err != nil {
+	if err := checkStrings(e.root, false); err != nil {
 		return nil, err
 	}
-	e.refs, e.params, e.facts, e.sets = p.refs, p.params, p.facts, p.sets
 	return e, nil
 }
 
