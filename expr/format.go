@@ -234,18 +234,12 @@ func fixed(x float64, dec int) string {
 	if p := math.Pow(10, float64(dec)); math.Abs(x*p) < 1e15 {
 		x = math.Round(x*p) / p
 	}
-	s := strconv.FormatFloat(x, 'f', dec, 64)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
+	s, neg := strings.CutPrefix(strconv.FormatFloat(x, 'f', dec, 64), "-")
 	intPart, frac, _ := strings.Cut(s, ".")
-	var b strings.Builder
-	for i, c := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
+	out := intPart[:(len(intPart)-1)%3+1]
+	for i := len(out); i < len(intPart); i += 3 {
+		out += "," + intPart[i:i+3]
 	}
-	out := b.String()
 	if frac != "" {
 		out += "." + frac
 	}
