@@ -478,7 +478,6 @@ func parseSelector(t token) ([]Sel, error) {
 		return nil, nil
 	}
 	var sels []Sel
-	seen := map[string]bool{}
 	off := 0
 	for _, part := range strings.Split(inner, ",") {
 		partOff := base + off
@@ -496,10 +495,8 @@ func parseSelector(t token) ([]Sel, error) {
 		if key == "" {
 			return nil, &Error{Off: partOff + eq, Len: 1, Msg: "expected a param name before = in selector"}
 		}
-		for _, r := range key {
-			if !isIdentPart(r) {
-				return nil, &Error{Off: keyOff, Len: len(key), Msg: fmt.Sprintf("param name %q in selector is not a name", key)}
-			}
+		if strings.ContainsFunc(key, func(r rune) bool { return !isIdentPart(r) }) {
+			return nil, &Error{Off: keyOff, Len: len(key), Msg: fmt.Sprintf("param name %q in selector is not a name", key)}
 		}
 		if len(val) >= 2 && val[0] == '"' && val[len(val)-1] == '"' {
 			val, valOff = val[1:len(val)-1], valOff+1
@@ -507,10 +504,9 @@ func parseSelector(t token) ([]Sel, error) {
 		if val == "" {
 			return nil, &Error{Off: partOff + eq, Len: 1, Msg: fmt.Sprintf("expected a value after %s= in selector", key)}
 		}
-		if seen[key] {
+		if slices.ContainsFunc(sels, func(s Sel) bool { return s.Key == key }) {
 			return nil, &Error{Off: keyOff, Len: len(key), Msg: fmt.Sprintf("param %s appears twice in the selector", key)}
 		}
-		seen[key] = true
 		sels = append(sels, Sel{Key: key, Value: val, Off: keyOff, ValOff: valOff})
 	}
 	return sels, nil
