@@ -323,24 +323,21 @@ func (ev *evaluator) fact(n *factNode) (Value, error) {
 	if err != nil {
 		return Value{}, errAt(n, "%v", err)
 	}
+	if Condition(n.field) && !Recorded(f, n.field) {
+		// Not recorded (a transcribed set, older results): not known,
+		// so a condition on it takes its unsure branch.
+		return Value{Kind: Bool, Truth: Unknown}, nil
+	}
 	switch n.field {
 	case "cores":
 		return point(float64(f.Cores), Dimensionless), nil
 	case "memory":
 		return point(float64(f.Memory), Bytes), nil
 	case "virtual":
-		if f.Virtual != "yes" && f.Virtual != "no" {
-			// Not recorded (a transcribed set, older results): not known,
-			// so a condition on it takes its unsure branch.
-			return Value{Kind: Bool, Truth: Unknown}, nil
-		}
 		return truth(f.Virtual == "yes"), nil
 	case "transcribed":
 		return truth(f.Transcribed), nil
 	case "linux", "darwin", "freebsd":
-		if f.OS == "" {
-			return Value{Kind: Bool, Truth: Unknown}, nil
-		}
 		return truth(f.OS == n.field), nil
 	}
 	key, half := limitKey(n.field)
