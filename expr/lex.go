@@ -126,19 +126,12 @@ func skip(src string, i int, f func(rune) bool) int {
 // when a name follows it, so "a.b" is one token and "a." is "a" then an error.
 func lexIdent(src string, i int) token {
 	start := i
-	for i < len(src) {
-		r, w := utf8.DecodeRuneInString(src[i:])
-		if isIdentPart(r) {
-			i += w
-			continue
+	i = skip(src, i, isIdentPart)
+	for i+1 < len(src) && src[i] == '.' {
+		if r, _ := utf8.DecodeRuneInString(src[i+1:]); !isIdentStart(r) {
+			break
 		}
-		if r == '.' && i+1 < len(src) {
-			if r2, _ := utf8.DecodeRuneInString(src[i+1:]); isIdentStart(r2) {
-				i++
-				continue
-			}
-		}
-		break
+		i = skip(src, i+1, isIdentPart)
 	}
 	return token{kind: tIdent, off: start, end: i, text: src[start:i]}
 }
