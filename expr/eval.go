@@ -147,8 +147,6 @@ func (ev *evaluator) eval(n node) (Value, error) {
 		return ev.fact(n)
 	case *callNode:
 		return ev.call(n)
-	case *identNode:
-		return Value{}, errAt(n, "%s is not a value", n.name)
 	}
 	panic(fmt.Sprintf("expr: unknown node %T", n))
 }
