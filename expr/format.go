@@ -81,14 +81,13 @@ func (v Value) Format(format string) (string, error) {
 
 func finite(x float64) bool { return !math.IsInf(x, 0) && !math.IsNaN(x) }
 
-func (v Value) integral() bool { return v.Num == math.Trunc(v.Num) }
-
 // defaultFormat is the format a value shows in when the author gives none.
 // A code metric with named values shows its name: a bare code such as "2"
 // would tell the reader nothing.
 func (v Value) defaultFormat() string {
+	whole := v.Num == math.Trunc(v.Num)
 	switch {
-	case len(v.Labels) > 0 && v.integral() && v.Num >= 0 && int(v.Num) < len(v.Labels):
+	case len(v.Labels) > 0 && whole && v.Num >= 0 && int(v.Num) < len(v.Labels):
 		return "label"
 	case v.Dim == Duration:
 		return "dur"
@@ -96,7 +95,7 @@ func (v Value) defaultFormat() string {
 		return "bytes"
 	case v.Ratio:
 		return "x"
-	case v.integral():
+	case whole:
 		return "int"
 	}
 	return "f2"
