@@ -594,7 +594,7 @@ func (ev *evaluator) sweepOf(n *callNode) (sweep, error) {
 	if free := freeParams(m, samples, p.name); len(free) > 0 {
 		return sweep{}, errAt(r, "%s needs every param but %s fixed; add one of %s", n.name, p.name, strings.Join(free, ", "))
 	}
-	sw := sweep{metric: m}
+	sw := sweep{metric: m, samples: samples}
 	for _, s := range samples {
 		v, ok := s.Params[p.name]
 		if !ok {
@@ -604,7 +604,6 @@ func (ev *evaluator) sweepOf(n *callNode) (sweep, error) {
 			return sweep{}, errAt(r, "%s has two results with %s=%s", r.ref.Experiment, p.name, v)
 		}
 		sw.xs = append(sw.xs, v)
-		sw.samples = append(sw.samples, s)
 	}
 	if len(sw.xs) < 2 {
 		return sweep{}, errAt(p, "%s has a single value (%s) in the results; %s needs at least two", p.name, sw.xs[0], n.name)

@@ -409,7 +409,7 @@ func (p *parser) primary() (node, error) {
 		if strings.Contains(t.text, ".") {
 			return p.reference(t)
 		}
-		if c := Closest(t.text, funcNames); c == t.text {
+		if slices.Contains(funcNames, t.text) {
 			return nil, p.errTok(t, "%s is a function: write %s(…)", t.text, t.text)
 		}
 		return nil, p.errTok(t, "expected a reference ID.METRIC[k=v], a number or a function, found %q", t.text)
