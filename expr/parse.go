@@ -214,8 +214,7 @@ func Parse(src string) (*Expr, error) {
 		}
 		canon, ok := formats[f.text]
 		if !ok {
-			msg := fmt.Sprintf("unknown format %q", f.text) + suggest(f.text, formatNames, "formats are")
-			return nil, &Error{Off: f.off, Len: f.end - f.off, Msg: msg}
+			return nil, p.errTok(f, "unknown format %q%s", f.text, suggest(f.text, formatNames, "formats are"))
 		}
 		e.format, e.fmtOff, e.fmtLen = canon, f.off, f.end-f.off
 	}
@@ -550,7 +549,7 @@ func (p *parser) call(name token) (node, error) {
 		}
 	}
 	if name.text == "abs" && len(c.args) != 1 {
-		return nil, &Error{Off: c.off, Len: c.end - c.off, Msg: fmt.Sprintf("abs takes one argument, found %d", len(c.args))}
+		return nil, errAt(c, "abs takes one argument, found %d", len(c.args))
 	}
 	return c, nil
 }
@@ -589,8 +588,7 @@ func (p *parser) sweepCall(name token) (node, error) {
 		return nil, err
 	}
 	if _, ok := r.(*refNode); !ok {
-		off, end := r.span()
-		return nil, &Error{Off: off, Len: end - off, Msg: fmt.Sprintf("%s's first argument must be a reference such as readiness.round[api=epoll]", name.text)}
+		return nil, errAt(r, "%s's first argument must be a reference such as readiness.round[api=epoll]", name.text)
 	}
 	if _, err := p.expect(tComma, fmt.Sprintf(`"," and the param that varies, as in %s(readiness.round[api=epoll], idle)`, name.text)); err != nil {
 		return nil, err
