@@ -184,12 +184,9 @@ func (ev *evaluator) binary(n *binaryNode) (Value, error) {
 	var v Value
 	switch {
 	case n.op == tAnd || n.op == tOr:
-		for _, side := range []struct {
-			v Value
-			n node
-		}{{x, n.x}, {y, n.y}} {
-			if side.v.Kind != Bool {
-				return Value{}, errAt(side.n, "%s joins conditions such as a < b, found %s", n.opText, side.v.Describe())
+		for i, side := range []Value{x, y} {
+			if side.Kind != Bool {
+				return Value{}, errAt([]node{n.x, n.y}[i], "%s joins conditions such as a < b, found %s", n.opText, side.Describe())
 			}
 		}
 		t := and(x.Truth, y.Truth)
