@@ -3,6 +3,7 @@ package expr
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -146,8 +147,6 @@ func (ev *evaluator) eval(n node) (Value, error) {
 		return ev.fact(n)
 	case *callNode:
 		return ev.call(n)
-	case *identNode:
-		return Value{}, errAt(n, "%s is not a value", n.name)
 	}
 	panic(fmt.Sprintf("expr: unknown node %T", n))
 }
@@ -182,30 +181,12 @@ func (ev *evaluator) binary(n *binaryNode) (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
-	opErr := func(err error) *Error { return &Error{Off: n.opOff, Len: n.opEnd - n.opOff, Msg: err.Error()} }
-	switch n.op {
-	case tPlus, tMinus, tStar:
-		v, err := arith(n.op, x, y)
-		if err != nil {
-			return Value{}, opErr(err)
-		}
-		return v, nil
-	case tSlash:
-		v, err := arith(n.op, x, y)
-		if err != nil {
-			if x.Kind == Number && y.Kind == Number && y.Lo <= 0 && y.Hi >= 0 {
-				return Value{}, errAt(n.y, "%v", err) // the divisor is the culprit
-			}
-			return Value{}, opErr(err)
-		}
-		return v, nil
-	case tAnd, tOr:
-		for _, side := range []struct {
-			v Value
-			n node
-		}{{x, n.x}, {y, n.y}} {
-			if side.v.Kind != Bool {
-				return Value{}, errAt(side.n, "%s joins conditions such as a < b, found %s", n.opText, side.v.Describe())
+	var v Value
+	switch {
+	case n.op == tAnd || n.op == tOr:
+		for i, side := range []Value{x, y} {
+			if side.Kind != Bool {
+				return Value{}, errAt([]node{n.x, n.y}[i], "%s joins conditions such as a < b, found %s", n.opText, side.Describe())
 			}
 		}
 		t := and(x.Truth, y.Truth)
@@ -213,12 +194,18 @@ func (ev *evaluator) binary(n *binaryNode) (Value, error) {
 			t = or(x.Truth, y.Truth)
 		}
 		return merge(Value{Kind: Bool, Truth: t}, x, y), nil
+	case isComparison(n.op):
+		v, err = compare(n.op, x, y)
+	default:
+		v, err = arith(n.op, x, y)
 	}
-	v, err := compare(n.op, x, y)
-	if err != nil {
-		return Value{}, opErr(err)
+	switch {
+	case err == nil:
+		return v, nil
+	case n.op == tSlash && x.Kind == Number && y.Kind == Number && y.Lo <= 0 && y.Hi >= 0:
+		return Value{}, errAt(n.y, "%v", err) // the divisor is the culprit
 	}
-	return v, nil
+	return Value{}, &Error{Off: n.opOff, Len: n.opEnd - n.opOff, Msg: err.Error()}
 }
 
 // cond evaluates every branch (see binary) and returns the one the
@@ -284,28 +271,22 @@ func (ev *evaluator) param(n *paramNode) (Value, error) {
 	if len(p.Values) == 0 {
 		return Value{}, errAt(n, "%s has no value", ev.text(n))
 	}
+	if p.Kind == probe.String {
+		return Value{Kind: String, Str: strings.Join(p.Values, ", ")}, nil
+	}
 	var nums []float64
 	dim := Dimensionless
 	for _, s := range p.Values {
-		switch p.Kind {
-		case probe.String:
-			if len(p.Values) > 1 {
-				return Value{Kind: String, Str: strings.Join(p.Values, ", ")}, nil
-			}
-			return Value{Kind: String, Str: s}, nil
-		case probe.Duration:
-			d, err := time.ParseDuration(s)
-			if err != nil {
-				return Value{}, errAt(n, "%s: %v", ev.text(n), err)
-			}
-			nums, dim = append(nums, d.Seconds()), Duration
-		default:
-			f, err := strconv.ParseFloat(s, 64)
-			if err != nil {
-				return Value{}, errAt(n, "%s: %v", ev.text(n), err)
-			}
-			nums = append(nums, f)
+		f, err := strconv.ParseFloat(s, 64)
+		if p.Kind == probe.Duration {
+			var d time.Duration
+			d, err = time.ParseDuration(s)
+			f, dim = d.Seconds(), Duration
 		}
+		if err != nil {
+			return Value{}, errAt(n, "%s: %v", ev.text(n), err)
+		}
+		nums = append(nums, f)
 	}
 	v := point(nums[0], dim)
 	if len(nums) > 1 {
@@ -337,24 +318,21 @@ func (ev *evaluator) fact(n *factNode) (Value, error) {
 	if err != nil {
 		return Value{}, errAt(n, "%v", err)
 	}
+	if Condition(n.field) && !Recorded(f, n.field) {
+		// Not recorded (a transcribed set, older results): not known,
+		// so a condition on it takes its unsure branch.
+		return Value{Kind: Bool, Truth: Unknown}, nil
+	}
 	switch n.field {
 	case "cores":
 		return point(float64(f.Cores), Dimensionless), nil
 	case "memory":
 		return point(float64(f.Memory), Bytes), nil
 	case "virtual":
-		if f.Virtual != "yes" && f.Virtual != "no" {
-			// Not recorded (a transcribed set, older results): not known,
-			// so a condition on it takes its unsure branch.
-			return Value{Kind: Bool, Truth: Unknown}, nil
-		}
 		return truth(f.Virtual == "yes"), nil
 	case "transcribed":
 		return truth(f.Transcribed), nil
 	case "linux", "darwin", "freebsd":
-		if f.OS == "" {
-			return Value{Kind: Bool, Truth: Unknown}, nil
-		}
 		return truth(f.OS == n.field), nil
 	}
 	key, half := limitKey(n.field)
@@ -442,14 +420,10 @@ func paramNames(m *Metric) []string {
 	}
 	var names []string
 	for _, s := range m.Samples {
-		for k := range s.Params {
-			if !slices.Contains(names, k) {
-				names = append(names, k)
-			}
-		}
+		names = slices.AppendSeq(names, maps.Keys(s.Params))
 	}
 	slices.Sort(names)
-	return names
+	return slices.Compact(names)
 }
 
 // values returns the distinct values of param among samples, in the order
@@ -488,36 +462,29 @@ func ValueMatches(want, have string) bool {
 // key against the declared params and every value against the stored ones.
 func (ev *evaluator) match(r *refNode, m *Metric) ([]Sample, error) {
 	names := paramNames(m)
-	for _, s := range r.sels {
-		if !slices.Contains(names, s.key) {
-			msg := fmt.Sprintf("%s has no param %q", r.ref.Experiment, s.key) + suggest(s.key, names, "its params are")
+	for _, s := range r.ref.Selector {
+		if !slices.Contains(names, s.Key) {
+			msg := fmt.Sprintf("%s has no param %q", r.ref.Experiment, s.Key) + suggest(s.Key, names, "its params are")
 			if len(names) == 0 {
 				msg += "; it has no params, so write " + r.ref.Experiment + "." + r.ref.Metric + "[]"
 			}
-			return nil, &Error{Off: s.keyOff, Len: s.keyEnd - s.keyOff, Msg: msg}
+			return nil, &Error{Off: s.Off, Len: len(s.Key), Msg: msg}
 		}
-		known := values(m.Samples, s.key)
-		if !slices.ContainsFunc(known, func(v string) bool { return ValueMatches(s.val, v) }) {
-			msg := fmt.Sprintf("no result has %s=%s", s.key, s.val)
+		known := values(m.Samples, s.Key)
+		if !slices.ContainsFunc(known, func(v string) bool { return ValueMatches(s.Value, v) }) {
+			msg := fmt.Sprintf("no result has %s=%s", s.Key, s.Value)
 			// Suggest a spelling only for words: "did you mean 0?" for
 			// sleeping=5 would point at a neighbour, not a typo.
-			if _, err := strconv.ParseFloat(s.val, 64); err != nil {
-				msg += DidYouMean(s.val, known)
+			if _, err := strconv.ParseFloat(s.Value, 64); err != nil {
+				msg += DidYouMean(s.Value, known)
 			}
-			return nil, &Error{Off: s.valOff, Len: s.valEnd - s.valOff,
-				Msg: msg + fmt.Sprintf("; %s is one of %s", s.key, listValues(known))}
+			return nil, &Error{Off: s.ValOff, Len: len(s.Value),
+				Msg: msg + fmt.Sprintf("; %s is one of %s", s.Key, listValues(known))}
 		}
 	}
-	var out []Sample
-	for _, smp := range m.Samples {
-		ok := true
-		for _, s := range r.sels {
-			ok = ok && ValueMatches(s.val, smp.Params[s.key])
-		}
-		if ok {
-			out = append(out, smp)
-		}
-	}
+	out := slices.DeleteFunc(slices.Clone(m.Samples), func(smp Sample) bool {
+		return slices.ContainsFunc(r.ref.Selector, func(s Sel) bool { return !ValueMatches(s.Value, smp.Params[s.Key]) })
+	})
 	if len(out) == 0 {
 		return nil, errAt(r, "no result for %s: that combination was not measured", ev.text(r))
 	}
@@ -611,10 +578,10 @@ func (ev *evaluator) sweepOf(n *callNode) (sweep, error) {
 	if !slices.Contains(names, p.name) {
 		return sweep{}, errAt(p, "%s has no param %q%s", r.ref.Experiment, p.name, suggest(p.name, names, "its params are"))
 	}
-	for _, s := range r.sels {
-		if s.key == p.name {
-			return sweep{}, &Error{Off: s.keyOff, Len: s.valEnd - s.keyOff,
-				Msg: fmt.Sprintf("%s sweeps %s, so the selector must not fix it: remove %s=%s", n.name, p.name, s.key, s.val)}
+	for _, s := range r.ref.Selector {
+		if s.Key == p.name {
+			return sweep{}, &Error{Off: s.Off, Len: s.ValOff + len(s.Value) - s.Off,
+				Msg: fmt.Sprintf("%s sweeps %s, so the selector must not fix it: remove %s=%s", n.name, p.name, s.Key, s.Value)}
 		}
 	}
 	samples, err := ev.match(r, m)
@@ -624,7 +591,7 @@ func (ev *evaluator) sweepOf(n *callNode) (sweep, error) {
 	if free := freeParams(m, samples, p.name); len(free) > 0 {
 		return sweep{}, errAt(r, "%s needs every param but %s fixed; add one of %s", n.name, p.name, strings.Join(free, ", "))
 	}
-	sw := sweep{metric: m}
+	sw := sweep{metric: m, samples: samples}
 	for _, s := range samples {
 		v, ok := s.Params[p.name]
 		if !ok {
@@ -634,7 +601,6 @@ func (ev *evaluator) sweepOf(n *callNode) (sweep, error) {
 			return sweep{}, errAt(r, "%s has two results with %s=%s", r.ref.Experiment, p.name, v)
 		}
 		sw.xs = append(sw.xs, v)
-		sw.samples = append(sw.samples, s)
 	}
 	if len(sw.xs) < 2 {
 		return sweep{}, errAt(p, "%s has a single value (%s) in the results; %s needs at least two", p.name, sw.xs[0], n.name)

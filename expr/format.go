@@ -39,8 +39,7 @@ func (v Value) Format(format string) (string, error) {
 		// A swept setting: every value, each in the format.
 		var parts []string
 		for _, x := range v.List {
-			p := point(x, v.Dim)
-			s, err := p.Format(f)
+			s, err := point(x, v.Dim).Format(f)
 			if err != nil {
 				return "", err
 			}
@@ -71,7 +70,7 @@ func (v Value) Format(format string) (string, error) {
 	case "x":
 		return ratioNum(v.Num) + "×", nil
 	case "pct":
-		return pct(v.Num), nil
+		return rounded(v.Num*100, 10) + "%", nil
 	case "range":
 		return v.rangeText(), nil
 	case "label":
@@ -82,14 +81,13 @@ func (v Value) Format(format string) (string, error) {
 
 func finite(x float64) bool { return !math.IsInf(x, 0) && !math.IsNaN(x) }
 
-func (v Value) integral() bool { return v.Num == math.Trunc(v.Num) }
-
 // defaultFormat is the format a value shows in when the author gives none.
 // A code metric with named values shows its name: a bare code such as "2"
 // would tell the reader nothing.
 func (v Value) defaultFormat() string {
+	whole := v.Num == math.Trunc(v.Num)
 	switch {
-	case len(v.Labels) > 0 && v.integral() && v.Num >= 0 && int(v.Num) < len(v.Labels):
+	case len(v.Labels) > 0 && whole && v.Num >= 0 && int(v.Num) < len(v.Labels):
 		return "label"
 	case v.Dim == Duration:
 		return "dur"
@@ -97,7 +95,7 @@ func (v Value) defaultFormat() string {
 		return "bytes"
 	case v.Ratio:
 		return "x"
-	case v.integral():
+	case whole:
 		return "int"
 	}
 	return "f2"
@@ -214,8 +212,6 @@ func roundSig(x float64) float64 {
 // separated: 873, 31.2, 5.25, 2.3, 674,705.
 func sig3(x float64) string { return trimZeros(fixed(x, sigDecimals(x, 3))) }
 
-func sig2(x float64) string { return trimZeros(fixed(x, sigDecimals(x, 2))) }
-
 func trimZeros(s string) string {
 	if strings.Contains(s, ".") {
 		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
@@ -237,18 +233,12 @@ func fixed(x float64, dec int) string {
 	if p := math.Pow(10, float64(dec)); math.Abs(x*p) < 1e15 {
 		x = math.Round(x*p) / p
 	}
-	s := strconv.FormatFloat(x, 'f', dec, 64)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
+	s, neg := strings.CutPrefix(strconv.FormatFloat(x, 'f', dec, 64), "-")
 	intPart, frac, _ := strings.Cut(s, ".")
-	var b strings.Builder
-	for i, c := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
+	out := intPart[:(len(intPart)-1)%3+1]
+	for i := len(out); i < len(intPart); i += 3 {
+		out += "," + intPart[i:i+3]
 	}
-	out := b.String()
 	if frac != "" {
 		out += "." + frac
 	}
@@ -260,27 +250,19 @@ func fixed(x float64, dec int) string {
 
 // ratioNum is a ratio without its sign: 5,712 at or above 100, 22.5 and 1.4
 // below, and 2 significant digits below 0.1 so a small ratio is not "0.0".
-func ratioNum(x float64) string {
+func ratioNum(x float64) string { return rounded(x, 100) }
+
+// rounded is x with no decimal from big on, 1 decimal below, and 2
+// significant digits below 0.1: a ratio (big 100) or a percentage (big 10).
+func rounded(x, big float64) string {
 	a := math.Abs(x)
 	switch {
-	case math.Round(a*10)/10 >= 100:
+	case math.Round(a*10)/10 >= big:
 		return fixed(x, 0)
 	case a < 0.1 && a != 0:
-		return sig2(x)
+		return trimZeros(fixed(x, sigDecimals(x, 2)))
 	}
 	return fixed(x, 1)
-}
-
-func pct(x float64) string {
-	p := x * 100
-	a := math.Abs(p)
-	switch {
-	case math.Round(a*10)/10 >= 10:
-		return fixed(p, 0) + "%"
-	case a < 0.1 && a != 0:
-		return sig2(p) + "%"
-	}
-	return fixed(p, 1) + "%"
 }
 
 // rangeText is Lo–Hi with the unit written once, in the unit the smaller

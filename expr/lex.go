@@ -90,13 +90,7 @@ func lex(src string) ([]token, error) {
 	var toks []token
 	i := 0
 	for {
-		for i < len(src) {
-			r, w := utf8.DecodeRuneInString(src[i:])
-			if !unicode.IsSpace(r) {
-				break
-			}
-			i += w
-		}
+		i = skip(src, i, unicode.IsSpace)
 		if i >= len(src) {
 			return append(toks, token{kind: tEOF, off: len(src), end: len(src)}), nil
 		}
@@ -123,23 +117,21 @@ func lex(src string) ([]token, error) {
 	}
 }
 
+// skip returns the offset of the first rune at or after i that is not f's.
+func skip(src string, i int, f func(rune) bool) int {
+	return len(src) - len(strings.TrimLeftFunc(src[i:], f))
+}
+
 // lexIdent reads a name or a dotted path. A '.' belongs to the path only
 // when a name follows it, so "a.b" is one token and "a." is "a" then an error.
 func lexIdent(src string, i int) token {
 	start := i
-	for i < len(src) {
-		r, w := utf8.DecodeRuneInString(src[i:])
-		if isIdentPart(r) {
-			i += w
-			continue
+	i = skip(src, i, isIdentPart)
+	for i+1 < len(src) && src[i] == '.' {
+		if r, _ := utf8.DecodeRuneInString(src[i+1:]); !isIdentStart(r) {
+			break
 		}
-		if r == '.' && i+1 < len(src) {
-			if r2, _ := utf8.DecodeRuneInString(src[i+1:]); isIdentStart(r2) {
-				i++
-				continue
-			}
-		}
-		break
+		i = skip(src, i+1, isIdentPart)
 	}
 	return token{kind: tIdent, off: start, end: i, text: src[start:i]}
 }
@@ -148,24 +140,18 @@ func lexIdent(src string, i int) token {
 // unit suffix written right after the digits (500us, not 500 us).
 func lexNumber(src string, i int) (token, error) {
 	start := i
-	digits := func() {
-		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
-			i++
-		}
-	}
-	digits()
-	if i+1 < len(src) && src[i] == '.' && src[i+1] >= '0' && src[i+1] <= '9' {
-		i++
-		digits()
+	isDigit := func(r rune) bool { return r >= '0' && r <= '9' }
+	i = skip(src, i, isDigit)
+	if i+1 < len(src) && src[i] == '.' && isDigit(rune(src[i+1])) {
+		i = skip(src, i+1, isDigit)
 	}
 	if i < len(src) && (src[i] == 'e' || src[i] == 'E') {
 		j := i + 1
 		if j < len(src) && (src[j] == '+' || src[j] == '-') {
 			j++
 		}
-		if j < len(src) && src[j] >= '0' && src[j] <= '9' {
-			i = j
-			digits()
+		if j < len(src) && isDigit(rune(src[j])) {
+			i = skip(src, j, isDigit)
 		}
 	}
 	numEnd := i
@@ -173,13 +159,7 @@ func lexNumber(src string, i int) (token, error) {
 	if err != nil { // only overflow can get here: the text is well formed
 		return token{}, &Error{Off: start, Len: numEnd - start, Msg: fmt.Sprintf("number %s is out of range", src[start:numEnd])}
 	}
-	for i < len(src) {
-		r, w := utf8.DecodeRuneInString(src[i:])
-		if !unicode.IsLetter(r) {
-			break
-		}
-		i += w
-	}
+	i = skip(src, i, unicode.IsLetter)
 	t := token{kind: tNum, off: start, end: i, text: src[start:i], num: v}
 	if suffix := src[numEnd:i]; suffix != "" {
 		u, ok := units[suffix]

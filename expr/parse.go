@@ -62,8 +62,8 @@ type Ref struct {
 
 // Sel is one k=v of a selector.
 type Sel struct {
-	Key, Value string
-	Off        int // of the key
+	Key, Value  string
+	Off, ValOff int // of the key and of the value (inside any quotes)
 }
 
 // Format returns the format written after |, or "" when there is none.
@@ -124,16 +124,9 @@ type identNode struct {
 	name string
 }
 
-type selNode struct {
-	key, val       string
-	keyOff, valOff int
-	keyEnd, valEnd int
-}
-
 type refNode struct {
 	pos
-	ref  Ref
-	sels []selNode
+	ref Ref
 }
 
 type unaryNode struct {
@@ -185,16 +178,14 @@ type setNode struct {
 	x   node
 }
 
+// parser builds an Expr: the references, settings, facts and sets it
+// meets are recorded in it as they are parsed.
 type parser struct {
-	src    string
-	toks   []token
-	i      int
-	set    string // the data set of references being parsed: on("m1", …) changes it
-	refs   []Ref
-	params []ParamRef
-	facts  []Fact
-	sets   []SetName
-	depth  int
+	*Expr
+	toks  []token
+	i     int
+	set   string // the data set of references being parsed: on("m1", …) changes it
+	depth int
 }
 
 // maxDepth bounds nesting, so that a pathological input fails with an
@@ -207,15 +198,14 @@ func Parse(src string) (*Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &parser{src: src, toks: toks}
+	e := &Expr{src: src}
+	p := &parser{Expr: e, toks: toks}
 	if t := p.peek(); t.kind == tEOF || t.kind == tPipe {
 		return nil, p.errTok(t, "expected an expression")
 	}
-	root, err := p.cond()
-	if err != nil {
+	if e.root, err = p.cond(); err != nil {
 		return nil, err
 	}
-	e := &Expr{src: src, root: root}
 	if p.peek().kind == tPipe {
 		p.next()
 		f := p.next()
@@ -224,8 +214,7 @@ func Parse(src string) (*Expr, error) {
 		}
 		canon, ok := formats[f.text]
 		if !ok {
-			msg := fmt.Sprintf("unknown format %q", f.text) + suggest(f.text, formatNames, "formats are")
-			return nil, &Error{Off: f.off, Len: f.end - f.off, Msg: msg}
+			return nil, p.errTok(f, "unknown format %q%s", f.text, suggest(f.text, formatNames, "formats are"))
 		}
 		e.format, e.fmtOff, e.fmtLen = canon, f.off, f.end-f.off
 	}
@@ -236,10 +225,9 @@ func Parse(src string) (*Expr, error) {
 		}
 		return nil, p.errTok(t, msg, t.describe())
 	}
-	if err := checkStrings(root, false); err != nil {
+	if err := checkStrings(e.root, false); err != nil {
 		return nil, err
 	}
-	e.refs, e.params, e.facts, e.sets = p.refs, p.params, p.facts, p.sets
 	return e, nil
 }
 
@@ -315,6 +303,9 @@ func (p *parser) operand(what string) (node, error) {
 	return p.cond()
 }
 
+// binaryLevel parses a left-associative chain of the operators ops over
+// sub. Comparisons are refused in a chain such as a < b < c: in C it
+// compares a bool with c, which nobody means.
 func (p *parser) binaryLevel(ops []tokKind, sub func() (node, error)) (node, error) {
 	x, err := sub()
 	if err != nil {
@@ -333,6 +324,9 @@ func (p *parser) binaryLevel(ops []tokKind, sub func() (node, error)) (node, err
 		if err != nil {
 			return nil, err
 		}
+		if t2 := p.peek(); isComparison(t.kind) && isComparison(t2.kind) {
+			return nil, p.errTok(t2, "comparisons do not chain: write a < b && b < c")
+		}
 		off, _ := x.span()
 		_, end := y.span()
 		x = &binaryNode{pos: pos{off, end}, op: t.kind, opOff: t.off, opEnd: t.end, opText: t.text, x: x, y: y}
@@ -343,32 +337,7 @@ func (p *parser) or() (node, error) { return p.binaryLevel([]tokKind{tOr}, p.and
 
 func (p *parser) and() (node, error) { return p.binaryLevel([]tokKind{tAnd}, p.cmp) }
 
-// cmp parses one comparison. Chains such as a < b < c are refused: in C they
-// compare a bool with c, which nobody means.
-func (p *parser) cmp() (node, error) {
-	x, err := p.add()
-	if err != nil {
-		return nil, err
-	}
-	t := p.peek()
-	if !isComparison(t.kind) {
-		return x, nil
-	}
-	p.next()
-	if nt := p.peek(); !startsValue(nt.kind) {
-		return nil, p.errTok(nt, "expected a value after %s, found %s", t.text, nt.describe())
-	}
-	y, err := p.add()
-	if err != nil {
-		return nil, err
-	}
-	if t2 := p.peek(); isComparison(t2.kind) {
-		return nil, p.errTok(t2, "comparisons do not chain: write a < b && b < c")
-	}
-	off, _ := x.span()
-	_, end := y.span()
-	return &binaryNode{pos: pos{off, end}, op: t.kind, opOff: t.off, opEnd: t.end, opText: t.text, x: x, y: y}, nil
-}
+func (p *parser) cmp() (node, error) { return p.binaryLevel(comparisons, p.add) }
 
 // startsValue reports whether a token can begin an operand; checking it
 // before descending gives "expected a value after +" rather than an error
@@ -381,13 +350,9 @@ func startsValue(k tokKind) bool {
 	return false
 }
 
-func isComparison(k tokKind) bool {
-	switch k {
-	case tLT, tLE, tGT, tGE, tEQ, tNE:
-		return true
-	}
-	return false
-}
+var comparisons = []tokKind{tLT, tLE, tGT, tGE, tEQ, tNE}
+
+func isComparison(k tokKind) bool { return slices.Contains(comparisons, k) }
 
 func (p *parser) add() (node, error) { return p.binaryLevel([]tokKind{tPlus, tMinus}, p.mul) }
 
@@ -443,7 +408,7 @@ func (p *parser) primary() (node, error) {
 		if strings.Contains(t.text, ".") {
 			return p.reference(t)
 		}
-		if c := Closest(t.text, funcNames); c == t.text {
+		if slices.Contains(funcNames, t.text) {
 			return nil, p.errTok(t, "%s is a function: write %s(…)", t.text, t.text)
 		}
 		return nil, p.errTok(t, "expected a reference ID.METRIC[k=v], a number or a function, found %q", t.text)
@@ -466,11 +431,7 @@ func (p *parser) reference(t token) (node, error) {
 		if err != nil {
 			return nil, err
 		}
-		r.sels = sels
-		r.end = s.end
-		for _, sn := range sels {
-			r.ref.Selector = append(r.ref.Selector, Sel{Key: sn.key, Value: sn.val, Off: sn.keyOff})
-		}
+		r.ref.Selector, r.end = sels, s.end
 	}
 	r.ref.Len = r.end - r.off
 	p.refs = append(p.refs, r.ref)
@@ -509,14 +470,13 @@ func (p *parser) fact(t token, field string) (node, error) {
 // parseSelector splits a raw [k=v, ...] token. Values are raw text (trimmed,
 // optional double quotes removed), because they are compared with canonical
 // param values, not evaluated: 500µs, 1e4 and epoll are all fine.
-func parseSelector(t token) ([]selNode, error) {
+func parseSelector(t token) ([]Sel, error) {
 	inner := t.text[1 : len(t.text)-1]
 	base := t.off + 1
 	if strings.TrimSpace(inner) == "" {
 		return nil, nil
 	}
-	var sels []selNode
-	seen := map[string]bool{}
+	var sels []Sel
 	off := 0
 	for _, part := range strings.Split(inner, ",") {
 		partOff := base + off
@@ -534,10 +494,8 @@ func parseSelector(t token) ([]selNode, error) {
 		if key == "" {
 			return nil, &Error{Off: partOff + eq, Len: 1, Msg: "expected a param name before = in selector"}
 		}
-		for _, r := range key {
-			if !isIdentPart(r) {
-				return nil, &Error{Off: keyOff, Len: len(key), Msg: fmt.Sprintf("param name %q in selector is not a name", key)}
-			}
+		if strings.ContainsFunc(key, func(r rune) bool { return !isIdentPart(r) }) {
+			return nil, &Error{Off: keyOff, Len: len(key), Msg: fmt.Sprintf("param name %q in selector is not a name", key)}
 		}
 		if len(val) >= 2 && val[0] == '"' && val[len(val)-1] == '"' {
 			val, valOff = val[1:len(val)-1], valOff+1
@@ -545,11 +503,10 @@ func parseSelector(t token) ([]selNode, error) {
 		if val == "" {
 			return nil, &Error{Off: partOff + eq, Len: 1, Msg: fmt.Sprintf("expected a value after %s= in selector", key)}
 		}
-		if seen[key] {
+		if slices.ContainsFunc(sels, func(s Sel) bool { return s.Key == key }) {
 			return nil, &Error{Off: keyOff, Len: len(key), Msg: fmt.Sprintf("param %s appears twice in the selector", key)}
 		}
-		seen[key] = true
-		sels = append(sels, selNode{key: key, val: val, keyOff: keyOff, keyEnd: keyOff + len(key), valOff: valOff, valEnd: valOff + len(val)})
+		sels = append(sels, Sel{Key: key, Value: val, Off: keyOff, ValOff: valOff})
 	}
 	return sels, nil
 }
@@ -592,7 +549,7 @@ func (p *parser) call(name token) (node, error) {
 		}
 	}
 	if name.text == "abs" && len(c.args) != 1 {
-		return nil, &Error{Off: c.off, Len: c.end - c.off, Msg: fmt.Sprintf("abs takes one argument, found %d", len(c.args))}
+		return nil, errAt(c, "abs takes one argument, found %d", len(c.args))
 	}
 	return c, nil
 }
@@ -631,8 +588,7 @@ func (p *parser) sweepCall(name token) (node, error) {
 		return nil, err
 	}
 	if _, ok := r.(*refNode); !ok {
-		off, end := r.span()
-		return nil, &Error{Off: off, Len: end - off, Msg: fmt.Sprintf("%s's first argument must be a reference such as readiness.round[api=epoll]", name.text)}
+		return nil, errAt(r, "%s's first argument must be a reference such as readiness.round[api=epoll]", name.text)
 	}
 	if _, err := p.expect(tComma, fmt.Sprintf(`"," and the param that varies, as in %s(readiness.round[api=epoll], idle)`, name.text)); err != nil {
 		return nil, err
@@ -652,6 +608,7 @@ func (p *parser) sweepCall(name token) (node, error) {
 // checkStrings refuses strings anywhere but as a result of ?:. A string
 // elsewhere could only be compared or added, which means nothing here.
 func checkStrings(n node, allowed bool) error {
+	var operands []node // where no string may stand
 	switch n := n.(type) {
 	case *strNode:
 		if !allowed {
@@ -661,30 +618,24 @@ func checkStrings(n node, allowed bool) error {
 		if err := checkStrings(n.c, false); err != nil {
 			return err
 		}
-		if err := checkStrings(n.a, true); err != nil {
-			return err
-		}
-		if n.u != nil {
-			if err := checkStrings(n.u, true); err != nil {
+		for _, branch := range []node{n.a, n.u, n.b} { // n.u may be nil, which passes
+			if err := checkStrings(branch, true); err != nil {
 				return err
 			}
 		}
-		return checkStrings(n.b, true)
 	case *unaryNode:
-		return checkStrings(n.x, false)
+		operands = []node{n.x}
 	case *binaryNode:
-		if err := checkStrings(n.x, false); err != nil {
-			return err
-		}
-		return checkStrings(n.y, false)
+		operands = []node{n.x, n.y}
 	case *callNode:
-		for _, a := range n.args {
-			if err := checkStrings(a, false); err != nil {
-				return err
-			}
-		}
+		operands = n.args
 	case *setNode:
 		return checkStrings(n.x, allowed)
+	}
+	for _, x := range operands {
+		if err := checkStrings(x, false); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -25,8 +25,8 @@ func dump(n node) string {
 		if n.ref.Set != "" {
 			s = n.ref.Set + ":" + s
 		}
-		for _, sel := range n.sels {
-			s += "[" + sel.key + "=" + sel.val + "]"
+		for _, sel := range n.ref.Selector {
+			s += "[" + sel.Key + "=" + sel.Value + "]"
 		}
 		return s
 	case *unaryNode:
@@ -128,18 +128,18 @@ func TestParseRefsAndFormat(t *testing.T) {
 	}{
 		{"readiness.round[api=poll, idle=10000] | dur", "dur", []Ref{{
 			Experiment: "readiness", Metric: "round", Off: 0, Len: 37,
-			Selector: []Sel{{"api", "poll", 16}, {"idle", "10000", 26}},
+			Selector: []Sel{{"api", "poll", 16, 20}, {"idle", "10000", 26, 31}},
 		}}},
 		{"threads.handoff.time", "", []Ref{{Experiment: "threads.handoff", Metric: "time", Off: 0, Len: 20}}},
 		{"blocking.ready_read[] | range", "range", []Ref{{Experiment: "blocking", Metric: "ready_read", Off: 0, Len: 21}}},
 		{`ref("m1", a.b[k="v"]) / a.b`, "", []Ref{
-			{Set: "m1", Experiment: "a", Metric: "b", Off: 10, Len: 10, Selector: []Sel{{"k", "v", 14}}},
+			{Set: "m1", Experiment: "a", Metric: "b", Off: 10, Len: 10, Selector: []Sel{{"k", "v", 14, 17}}},
 			{Experiment: "a", Metric: "b", Off: 24, Len: 3},
 		}},
 		{"1 | μs", "us", nil},
 		{"1 | µs", "us", nil},
 		{"1|x", "x", nil},
-		{"growth(x.y[a=1], n) | pct", "pct", []Ref{{Experiment: "x", Metric: "y", Off: 7, Len: 8, Selector: []Sel{{"a", "1", 11}}}}},
+		{"growth(x.y[a=1], n) | pct", "pct", []Ref{{Experiment: "x", Metric: "y", Off: 7, Len: 8, Selector: []Sel{{"a", "1", 11, 13}}}}},
 	}
 	for _, tt := range tests {
 		e, err := Parse(tt.src)
@@ -160,6 +160,9 @@ func TestParseRefsAndFormat(t *testing.T) {
 			for _, s := range r.Selector {
 				if !strings.HasPrefix(tt.src[s.Off:], s.Key) {
 					t.Errorf("Parse(%q): selector key %s not at offset %d", tt.src, s.Key, s.Off)
+				}
+				if !strings.HasPrefix(tt.src[s.ValOff:], s.Value) {
+					t.Errorf("Parse(%q): selector value %s not at offset %d", tt.src, s.Value, s.ValOff)
 				}
 			}
 		}

@@ -179,15 +179,8 @@ var opSymbol = map[tokKind]string{tPlus: "+", tMinus: "-", tStar: "×", tSlash: 
 // intervals allow. Since each operand's median lies in its interval, so does
 // the result's. The error message is positioned by the caller.
 func arith(op tokKind, a, b Value) (Value, error) {
-	if err := scalars(a, b); err != nil {
+	if err := numbers(opSymbol[op]+" needs numbers on both sides", a, b); err != nil {
 		return Value{}, err
-	}
-	if a.Kind != Number || b.Kind != Number {
-		bad := a
-		if a.Kind == Number {
-			bad = b
-		}
-		return Value{}, fmt.Errorf("%s needs numbers on both sides, found %s", opSymbol[op], bad.Describe())
 	}
 	mismatch := fmt.Errorf("unit mismatch: %s %s %s", a.dimName(), opSymbol[op], b.dimName())
 	var v Value
@@ -267,12 +260,8 @@ func (v Value) isLiteral() bool { return v.Kind == Number && v.Runs == 0 && v.Lo
 // monotonic in each argument (× everywhere, ÷ away from zero): the extremes
 // are at the corners.
 func corners(a, b Value, f func(x, y float64) float64) (lo, hi float64) {
-	c := [4]float64{f(a.Lo, b.Lo), f(a.Lo, b.Hi), f(a.Hi, b.Lo), f(a.Hi, b.Hi)}
-	lo, hi = c[0], c[0]
-	for _, x := range c[1:] {
-		lo, hi = math.Min(lo, x), math.Max(hi, x)
-	}
-	return lo, hi
+	c := []float64{f(a.Lo, b.Lo), f(a.Lo, b.Hi), f(a.Hi, b.Lo), f(a.Hi, b.Hi)}
+	return slices.Min(c), slices.Max(c)
 }
 
 func negate(a Value) Value {
@@ -295,15 +284,8 @@ func absValue(a Value) Value {
 // value a's runs allow is below every value b's allow (a.Hi < b.Lo), fails
 // when none is (a.Lo >= b.Hi), and is Unknown when the intervals overlap.
 func compare(op tokKind, a, b Value) (Value, error) {
-	if err := scalars(a, b); err != nil {
+	if err := numbers(tokNames[op]+" compares numbers", a, b); err != nil {
 		return Value{}, err
-	}
-	if a.Kind != Number || b.Kind != Number {
-		bad := a
-		if a.Kind == Number {
-			bad = b
-		}
-		return Value{}, fmt.Errorf("%s compares numbers, found %s", tokNames[op], bad.Describe())
 	}
 	// A bare 0 is zero of any unit, as in physical-units libraries:
 	// x > 0 needs no 0ns.
@@ -371,11 +353,18 @@ func unitHint(a, b Value) string {
 	return ""
 }
 
-// scalars refuses a swept setting where one number is needed.
-func scalars(vs ...Value) error {
-	for _, v := range vs {
+// numbers refuses operands that are not one number each: a swept setting
+// before anything else, then a condition or a string ("WHAT, found a
+// condition").
+func numbers(what string, a, b Value) error {
+	for _, v := range []Value{a, b} {
 		if v.List != nil {
 			return fmt.Errorf("a swept setting takes several values (%s): reduce it with min(…) or max(…)", v.rangeText())
+		}
+	}
+	for _, v := range []Value{a, b} {
+		if v.Kind != Number {
+			return fmt.Errorf("%s, found %s", what, v.Describe())
 		}
 	}
 	return nil
