@@ -427,14 +427,6 @@ func (g gap) note(w *view.Words) string {
 	return w.MissingNote(g.noted, g.id)
 }
 
-// unavailable is why the gap's machine cannot measure it; "" for another gap.
-func (g gap) unavailable() string {
-	if g.kind == gapUnavailable {
-		return g.why
-	}
-	return ""
-}
-
 // missing returns the first reference of x whose experiment is known but
 // whose result is not stored, or whose selector could pick a combination
 // that failed; unknown experiments are left for Eval to report as errors.
@@ -989,7 +981,10 @@ func (ev *eval) decide(dir *parse.Directive, plain string) (v view.MachineVerdic
 	if missing != nil {
 		// A claim about what the machine cannot measure (kqueue on
 		// Linux) does not apply to it: neither held nor undecided.
-		v.Explain, v.Unavailable = missing.note(ev.env.w), missing.unavailable()
+		v.Explain = missing.note(ev.env.w)
+		if missing.kind == gapUnavailable {
+			v.Unavailable = missing.why
+		}
 		return v, true
 	}
 	v.Explain = c.Expect.Explain(ev.env)
@@ -1005,29 +1000,26 @@ func (ev *eval) decide(dir *parse.Directive, plain string) (v view.MachineVerdic
 // on Linux, has no figures there and shows none.
 func (ev *eval) when(dir *parse.Directive) view.View {
 	w := dir.When
+	skip := false
 	if w.Unless != nil {
 		u, missing, ok := ev.condition("unless", w.Unless, w.UM)
 		if !ok {
 			return &view.Error{Msg: "when could not be evaluated: unless " + strings.TrimSpace(w.Unless.String())}
 		}
-		if missing == nil && u.Truth == expr.True {
-			// The block does not apply to this set (a comparison with M1
-			// on M1's own page): left out, its mistakes found all the same.
-			warn := ev.warn
-			ev.warn = ev.d.Errs()
-			ev.condition("when", w.Cond, w.M)
-			ev.warn = warn
-			for _, s := range []*parse.Subdoc{w.Then, w.Else, w.Unsure} {
-				if s != nil {
-					ev.subShown(s, false)
-				}
-			}
-			return &view.When{}
-		}
+		// The block does not apply to this set (a comparison with M1 on
+		// M1's own page): left out, its mistakes found all the same.
+		skip = missing == nil && u.Truth == expr.True
+	}
+	warn := ev.warn
+	if skip {
+		ev.warn = ev.d.Errs()
 	}
 	val, missing, ok := ev.condition("when", w.Cond, w.M)
+	ev.warn = warn
 	branch := "else"
 	switch {
+	case skip:
+		branch = "none"
 	case !ok:
 		branch = ""
 	case missing != nil:
@@ -1049,6 +1041,8 @@ func (ev *eval) when(dir *parse.Directive) view.View {
 		}
 	}
 	switch branch {
+	case "none":
+		return &view.When{}
 	case "":
 		return &view.Error{Msg: "when could not be evaluated: " + w.Src}
 	case "missing":
