@@ -84,14 +84,15 @@ type rawSeries struct {
 // of the series param (one series without it), points at the medians with
 // the min–max over the runs; with ref: the reference set's points as
 // dashed series beside them, and with machines: every machine's series,
-// each labelled with its machine, another machine's dashed.
+// each labelled with its machine, another machine's dashed; a
+// distribution plot's curves are cdf's.
 func (ev *eval) plot(dir *parse.Directive) view.View {
 	p := dir.Plot
-	if p.Cdf {
-		return ev.cdf(dir)
-	}
 	fail := &view.Error{Msg: "plot could not be evaluated"}
-	if p.Series != "" && p.Series == p.X {
+	free := []freeParam{{"x", p.X}, {"series", p.Series}}
+	if p.Cdf {
+		free = free[1:]
+	} else if p.Series != "" && p.Series == p.X {
 		ev.errs.At(dir.At["series"], "series and x are both %s", p.X)
 		return fail
 	}
@@ -100,20 +101,51 @@ func (ev *eval) plot(dir *parse.Directive) view.View {
 		ev.errs.At(dir.At["from"], "%v", err)
 		return fail
 	}
-	ym, ok := ev.plotAxes(dir, x)
-	sel := ev.selectFrom(dir, x, p.Where, []freeParam{{"x", p.X}, {"series", p.Series}})
+	var ym probe.Metric // a distribution's: only its quantiles' unit
+	var ok bool
+	if p.Cdf {
+		ym.Unit, ok = ev.quantileUnit(dir, x)
+	} else {
+		ym, ok = ev.plotAxes(dir, x)
+	}
+	sel := ev.selectFrom(dir, x, p.Where, free)
 	if sel == nil || !ok {
 		return fail
 	}
-	xp, _ := x.Spec.Param(p.X)
-	views, ok := ev.plotViews(dir, sel, []freeParam{{"x", p.X}, {"series", p.Series}})
+	views, ok := ev.plotViews(dir, sel, free)
 	if !ok {
 		return fail
 	}
-	lbl, sp, missing := ev.plotSeries(dir, x, views)
-	if missing != nil {
-		return missing
+	// The chapter's labels may name the machines a machines: plot shows.
+	var names []string
+	if p.Machines != nil {
+		for _, mv := range views {
+			names = append(names, mv.name)
+		}
 	}
+	dir.CheckLabels(p.Labels, x, ev.errs, names...)
+	lbl := func(s string) string { return label(p.Labels, s) }
+	var sp probe.Param
+	if p.Series != "" {
+		sp, _ = x.Spec.Param(p.Series)
+	}
+	if p.Machines != nil {
+		ev.machinesMissing(dir, views, x.ID)
+	} else if views[0].r == nil {
+		ev.warn.KindAt(parse.KindMissing, dir.Off, "%s", missingMsg("", x.ID, ev.env.runHint(x.ID)))
+		return &view.Plot{Missing: ev.env.w.MissingNote(ev.env.noteSet(""), x.ID), Caption: p.Caption}
+	}
+	if p.Cdf {
+		return ev.cdf(dir, x, ym.Unit, views, lbl, sp)
+	}
+	return ev.xyPlot(dir, x, ym, views, lbl, sp)
+}
+
+// xyPlot draws a plot's series as plot read them: a point at each value
+// of its x param.
+func (ev *eval) xyPlot(dir *parse.Directive, x *parse.Experiment, ym probe.Metric, views []machineView, lbl func(string) string, sp probe.Param) view.View {
+	p := dir.Plot
+	xp, _ := x.Spec.Param(p.X)
 	var inapplicable []string // combinations the optional metric does not apply to
 	all, own := ev.machineSeries(dir, views, sp, func(mv machineView, sv string) []rawPoint {
 		pts, na := xyPoints(mv, p, xp, ym, sv)
@@ -315,33 +347,6 @@ func (ev *eval) plotViews(dir *parse.Directive, sel *selection, free []freeParam
 	return views, true
 }
 
-// plotSeries is what both kinds of plot need once their machines are
-// read: the chapter's labels (which may name the machines a machines:
-// plot shows) and the series param; or, when the build's own result is
-// not stored and the plot shows no other machine, the placeholder plot to
-// show instead.
-func (ev *eval) plotSeries(dir *parse.Directive, x *parse.Experiment, views []machineView) (lbl func(string) string, sp probe.Param, missing *view.Plot) {
-	p := dir.Plot
-	var names []string
-	if p.Machines != nil {
-		for _, mv := range views {
-			names = append(names, mv.name)
-		}
-	}
-	dir.CheckLabels(p.Labels, x, ev.errs, names...)
-	lbl = func(s string) string { return label(p.Labels, s) }
-	if p.Series != "" {
-		sp, _ = x.Spec.Param(p.Series)
-	}
-	if p.Machines != nil {
-		ev.machinesMissing(dir, views, x.ID)
-	} else if views[0].r == nil {
-		ev.warn.KindAt(parse.KindMissing, dir.Off, "%s", missingMsg("", x.ID, ev.env.runHint(x.ID)))
-		return lbl, sp, &view.Plot{Missing: ev.env.w.MissingNote(ev.env.noteSet(""), x.ID), Caption: p.Caption}
-	}
-	return lbl, sp, nil
-}
-
 // seriesOf is a machine's values of the series param, or one unnamed
 // series without it.
 func seriesOf(mv machineView, series string) []string {
@@ -443,27 +448,8 @@ func (ev *eval) plotProvenance(dir *parse.Directive, views []machineView, id str
 // their fractions on y, as a line through the quantile points (steps
 // would say that no value fell between two quantiles). A reference set's
 // curves are dashed.
-func (ev *eval) cdf(dir *parse.Directive) view.View {
+func (ev *eval) cdf(dir *parse.Directive, x *parse.Experiment, unit probe.Unit, views []machineView, lbl func(string) string, sp probe.Param) view.View {
 	p := dir.Plot
-	fail := &view.Error{Msg: "plot could not be evaluated"}
-	x, err := ev.env.experiment(p.From)
-	if err != nil {
-		ev.errs.At(dir.At["from"], "%v", err)
-		return fail
-	}
-	unit, ok := ev.quantileUnit(dir, x)
-	sel := ev.selectFrom(dir, x, p.Where, []freeParam{{"series", p.Series}})
-	if sel == nil || !ok {
-		return fail
-	}
-	views, ok := ev.plotViews(dir, sel, []freeParam{{"series", p.Series}})
-	if !ok {
-		return fail
-	}
-	lbl, sp, missing := ev.plotSeries(dir, x, views)
-	if missing != nil {
-		return missing
-	}
 	all, own := ev.machineSeries(dir, views, sp, func(mv machineView, sv string) []rawPoint {
 		row, ok := mv.rows[rowKey(sv)]
 		if !ok {
