@@ -526,22 +526,17 @@ func holds(res *dataset.Result, r expr.Ref, x *parse.Experiment, every bool) boo
 		// A transcribed set measured each point with counts of its own
 		// (the original book's rounds and calls): those size its sample,
 		// the point is the same.
-		want := paramSel(c)
-		want = slices.DeleteFunc(want, func(s expr.Sel) bool { return sizesOnly(x, s.Key) })
+		var want []expr.Sel
+		for k, v := range c {
+			if !sizesOnly(x, k) {
+				want = append(want, expr.Sel{Key: k, Value: v})
+			}
+		}
 		if !slices.ContainsFunc(have, func(p probe.Params) bool { return selects(want, p) }) {
 			return false
 		}
 	}
 	return true
-}
-
-// paramSel is a combination as a selector, to match it against a row.
-func paramSel(p probe.Params) []expr.Sel {
-	var sel []expr.Sel
-	for k, v := range p {
-		sel = append(sel, expr.Sel{Key: k, Value: v})
-	}
-	return sel
 }
 
 // refText names a reference for a reader: experiment.metric, and the

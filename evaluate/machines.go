@@ -108,7 +108,9 @@ func (ev *eval) machineView(set string, sel *selection, where map[string]string,
 			}
 			v := p[f.param]
 			if prm, ok := x.Spec.Param(f.param); ok && v != "" {
-				v = canonicalOr(prm, v)
+				if c, err := probe.Canonical(prm, v); err == nil {
+					v = c
+				}
 			}
 			key = append(key, v)
 			if mv.set != "" && !slices.Contains(mv.vals[f.param], v) {

@@ -199,7 +199,11 @@ func (ev *eval) machineSeries(dir *parse.Directive, views []machineView, sp prob
 		if mv.r == nil {
 			continue
 		}
-		for _, sv := range seriesOf(mv, dir.Plot.Series) {
+		svs := []string{""} // one unnamed series without a series param
+		if dir.Plot.Series != "" {
+			svs = mv.vals[dir.Plot.Series]
+		}
+		for _, sv := range svs {
 			pts := points(mv, sv)
 			if len(pts) == 0 {
 				continue
@@ -226,10 +230,12 @@ func xyPoints(mv machineView, p *parse.PlotDir, xp probe.Param, ym probe.Metric,
 		if !ok {
 			continue
 		}
-		pt, ok := point(row, xp, xv, ym.Name)
-		if ok {
-			pts = append(pts, pt)
-		} else if _, has := dataset.Summarize(row, ym.Name); !has && ym.Optional != "" && mv.set == "" {
+		s, has := dataset.Summarize(row, ym.Name)
+		xf, err := xValue(xp, xv)
+		switch {
+		case has && err == nil:
+			pts = append(pts, rawPoint{x: xf, y: s.Median, lo: s.Min, hi: s.Max, fig: expr.Sample{Median: s.Median, Min: s.Min, Max: s.Max, Runs: s.N}, at: xv})
+		case !has && ym.Optional != "" && mv.set == "":
 			what := p.X + "=" + xv
 			if p.Series != "" {
 				what = p.Series + "=" + sv + ", " + what
@@ -237,7 +243,7 @@ func xyPoints(mv machineView, p *parse.PlotDir, xp probe.Param, ym probe.Metric,
 			na = append(na, what)
 		}
 	}
-	sortPoints(pts)
+	slices.SortStableFunc(pts, func(a, b rawPoint) int { return cmp.Compare(a.x, b.x) })
 	return pts, na
 }
 
@@ -276,18 +282,6 @@ func scaled(all []rawSeries, xs, ys scale) []plotsvg.Series {
 	return out
 }
 
-func point(row dataset.Row, xp probe.Param, xv, metric string) (rawPoint, bool) {
-	s, ok := dataset.Summarize(row, metric)
-	if !ok {
-		return rawPoint{}, false
-	}
-	xf, err := xValue(xp, xv)
-	if err != nil {
-		return rawPoint{}, false
-	}
-	return rawPoint{x: xf, y: s.Median, lo: s.Min, hi: s.Max, fig: expr.Sample{Median: s.Median, Min: s.Min, Max: s.Max, Runs: s.N}, at: xv}, true
-}
-
 // seriesLabel names a series in the legend: a labelled value by its
 // label, a word by itself ("epoll"), a number with its param's name or
 // label ("sleeping=100").
@@ -299,18 +293,6 @@ func seriesLabel(p probe.Param, v string, labels map[string]string) string {
 		return v
 	}
 	return label(labels, p.Name) + "=" + paramValue(p, v, labels)
-}
-
-func canonicalOr(p probe.Param, v string) string {
-	if c, err := probe.Canonical(p, v); err == nil {
-		return c
-	}
-	return v
-}
-
-// sortPoints orders points by x, points at the same x as they came.
-func sortPoints(ps []rawPoint) {
-	slices.SortStableFunc(ps, func(a, b rawPoint) int { return cmp.Compare(a.x, b.x) })
 }
 
 // plotViews is the machines a plot draws: the build's own set, and the
@@ -345,15 +327,6 @@ func (ev *eval) plotViews(dir *parse.Directive, sel *selection, free []freeParam
 		views = append(views, mv)
 	}
 	return views, true
-}
-
-// seriesOf is a machine's values of the series param, or one unnamed
-// series without it.
-func seriesOf(mv machineView, series string) []string {
-	if series == "" {
-		return []string{""}
-	}
-	return mv.vals[series]
 }
 
 // seriesName names a series in the legend: by its value, and on a plot
@@ -507,7 +480,7 @@ func quantilePoints(row dataset.Row, qs []parse.Quantile) []rawPoint {
 			pts = append(pts, rawPoint{x: s.Median, y: q.Frac, lo: q.Frac, hi: q.Frac, fig: expr.Sample{Median: s.Median, Min: s.Min, Max: s.Max, Runs: s.N}, at: q.Metric})
 		}
 	}
-	sortPoints(pts)
+	slices.SortStableFunc(pts, func(a, b rawPoint) int { return cmp.Compare(a.x, b.x) })
 	return pts
 }
 

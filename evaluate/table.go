@@ -323,7 +323,11 @@ func provenance(w *view.Words, r *dataset.Result, metrics []probe.Metric, name f
 	} else {
 		parts = append(parts, w.TranscribedMark)
 	}
-	parts = append(parts, machineLine(w, r))
+	machine := r.Machine.Name
+	if sum := w.MachineSummary(r.Machine); sum != "" {
+		machine += " (" + sum + ")"
+	}
+	parts = append(parts, machine)
 	if !r.Start.IsZero() {
 		parts = append(parts, r.Start.UTC().Format("2006-01-02"))
 	}
@@ -426,14 +430,6 @@ func runsText(w *view.Words, r *dataset.Result) string {
 			interval = strings.TrimSuffix(percent(st.Interval), "%")
 		}
 		s += w.Interval(interval, st.Reached(), 100*st.Precision, st.Why)
-	}
-	return s
-}
-
-func machineLine(w *view.Words, r *dataset.Result) string {
-	s := r.Machine.Name
-	if sum := w.MachineSummary(r.Machine); sum != "" {
-		s += " (" + sum + ")"
 	}
 	return s
 }
