@@ -388,30 +388,18 @@ func shortCPU(r *dataset.Result) string {
 // after "점선:", the dashed machines'. A reference set with no result is
 // a warning at ref: (the plot shows the build's figures alone).
 func (ev *eval) plotProvenance(dir *parse.Directive, views []machineView, id string) string {
+	line := ev.machinesProvenance(views[:1], id)
 	// A series a machine cannot measure (kqueue on Linux) is left out,
 	// and said so beside that machine's part of the line.
-	unavailable := func(r *dataset.Result) string {
-		if r == nil || unavailableReasons(ev.env.w, r) == "" {
-			return ""
-		}
-		return " · " + unavailableReasons(ev.env.w, r)
+	if r := views[0].r; r != nil && unavailableReasons(ev.env.w, r) != "" {
+		line += " · " + unavailableReasons(ev.env.w, r)
 	}
-	if dir.Plot.Machines != nil {
-		line := ev.machinesProvenance(views[:1], id) + unavailable(views[0].r)
-		if len(views) > 1 {
-			line += ev.env.w.DashedNote + ev.machinesProvenance(views[1:], id)
-		}
-		return line
-	}
-	why, _ := ev.env.stale("", id)
-	line := shortProvenance(ev.env.w, views[0].r, why) + unavailable(views[0].r)
-	if len(views) > 1 {
-		if rr := views[1].r; rr == nil {
-			ev.warn.KindAt(parse.KindMissing, dir.At["ref"], "%s", missingMsg(views[1].set, id, ev.env.runHint(id)))
-		} else {
-			stale, _ := ev.env.staleIn(views[1].set, id)
-			line += ev.env.w.DashedNote + shortProvenance(ev.env.w, rr, stale)
-		}
+	switch {
+	case len(views) == 1:
+	case dir.Plot.Machines == nil && views[1].r == nil:
+		ev.warn.KindAt(parse.KindMissing, dir.At["ref"], "%s", missingMsg(views[1].set, id, ev.env.runHint(id)))
+	default:
+		line += ev.env.w.DashedNote + ev.machinesProvenance(views[1:], id)
 	}
 	return line
 }
