@@ -100,9 +100,10 @@ type env struct {
 	// (Elsewhere): a hint names that machine, not a command run here.
 	elsewhere string
 	// measuredOwn and transcribedOwn record whether the page looked up a
-	// measured, or a transcribed, result of the build's own set (see
-	// transcribed): read off the lookups it makes anyway, so that a page
-	// depends on no result it does not show.
+	// measured, or a transcribed, result of the build's own set: the set
+	// is a transcribed one when it looked up none measured by this tool.
+	// Read off the lookups it makes anyway, so that a page depends on no
+	// result it does not show.
 	measuredOwn, transcribedOwn bool
 }
 
@@ -233,11 +234,6 @@ func (v *env) find(set, id string) (*dataset.Result, bool) {
 	}
 	return r, ok
 }
-
-// transcribed reports whether the build's own set, as far as the page
-// looked it up, is a transcribed one: none of its results measured by
-// this tool.
-func (v *env) transcribed() bool { return v.transcribedOwn && !v.measuredOwn }
 
 // Metric implements expr.Env.
 func (v *env) Metric(set, id, metric string) (*expr.Metric, error) {
@@ -639,7 +635,7 @@ func Evaluate(d *parse.Doc, res Results, experiments map[string]*parse.Experimen
 		}
 		p.Views.SetView(dir.Node, v)
 	}
-	p.Views.Transcribed = ev.env.transcribed()
+	p.Views.Transcribed = ev.env.transcribedOwn && !ev.env.measuredOwn
 	p.Sets = sortedKeys(ev.env.drawn)
 	p.Warnings = ev.warn.Sorted()
 	return p, ev.errs.Err()
@@ -669,7 +665,17 @@ func (ev *eval) inline(v *parse.InlineValue) *view.Out {
 		return &view.Out{State: view.Failed, Text: "{{" + x.String() + "}}", Title: err.Error()}
 	}
 	ev.inconclusive(val, v.At)
-	text, err := valueText(ev.env.w, x, val)
+	// A verdict shows as its word, a string as it is, a number in the
+	// value's format.
+	var text string
+	switch val.Kind {
+	case expr.Bool:
+		text = ev.env.w.Verdict(view.VerdictOf(val.Truth, ""))
+	case expr.String:
+		text = val.Str
+	default:
+		text, err = val.Format(x.Format())
+	}
 	if err != nil {
 		ev.errs.Expr(m, err)
 		return &view.Out{State: view.Failed, Text: "{{" + x.String() + "}}", Title: err.Error()}
@@ -695,18 +701,6 @@ func (ev *eval) inline(v *parse.InlineValue) *view.Out {
 	// Words chosen by ?: flow like prose; numbers never break.
 	out.Words = val.Kind == expr.String
 	return out
-}
-
-// valueText is a value as the prose shows it: a verdict by its word, a
-// string as it is, a number in the value's format.
-func valueText(w *view.Words, x *expr.Expr, val expr.Value) (string, error) {
-	switch val.Kind {
-	case expr.Bool:
-		return w.Verdict(view.VerdictOf(val.Truth, "")), nil
-	case expr.String:
-		return val.Str, nil
-	}
-	return val.Format(x.Format())
 }
 
 // inlineProvenance fills an inline value's hover and data: its interval
