@@ -63,11 +63,9 @@ type Language interface {
 	Words() *view.Words
 }
 
-// stale reports whether a set's result of id is stale, and why.
-func (v *env) stale(set, id string) (string, bool) { return v.staleIn(v.resolve(set), id) }
-
-// staleIn is stale for a set already resolved ("" is the build's own).
-func (v *env) staleIn(set, id string) (string, bool) {
+// stale reports whether a set's result of id is stale, and why. set is
+// as resolved ("" is the build's own).
+func (v *env) stale(set, id string) (string, bool) {
 	s, ok := v.res.(Staleness)
 	if !ok {
 		return "", false
@@ -451,7 +449,7 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 		// A stale result measured without a value the chapter now sweeps
 		// has no figure for it: a gap until it is measured again, not an
 		// error in the chapter.
-		if why, stale := v.staleIn(set, r.Experiment); stale {
+		if why, stale := v.stale(set, r.Experiment); stale {
 			for _, sel := range r.Selector {
 				if !slices.ContainsFunc(res.Sweep[sel.Key], func(have string) bool { return expr.ValueMatches(sel.Value, have) }) {
 					return gap{kind: gapStale, set: set, id: r.Experiment, what: sel.Key + "=" + sel.Value, why: why, run: v.runHint(r.Experiment)}, true
@@ -682,14 +680,15 @@ func (ev *eval) inline(v *parse.InlineValue) *view.Out {
 	}
 	out := &view.Out{Text: text}
 	ev.inlineProvenance(out, x, val)
-	if n, ok := ev.pooled(x); ok {
-		out.Title = strings.TrimPrefix(out.Title+" · "+ev.env.w.PooledNote(n), " · ")
+	pooled, isPooled, thin, isThin := ev.tails(x)
+	if isPooled {
+		out.Title = strings.TrimPrefix(out.Title+" · "+ev.env.w.PooledNote(pooled), " · ")
 		out.TitleInData = false
 	}
-	if n, thin := ev.thinTail(x); thin {
+	if isThin {
 		// The quantile's own figure carries the mark; a ratio made of it
 		// and words chosen by ?: only the note.
-		suffix, note := ev.env.w.ThinTail(n)
+		suffix, note := ev.env.w.ThinTail(thin)
 		if val.Kind == expr.Number && !val.Ratio {
 			out.Text += suffix
 		}
@@ -749,48 +748,35 @@ func (ev *eval) inlineProvenance(out *view.Out, x *expr.Expr, val expr.Value) {
 	out.Title = strings.Join(title, " · ")
 }
 
-// thinTail reports whether a figure an expression refers to is a tail
-// quantile taken from too few samples per run (see the table's
-// thinTail), and the fewest samples per run among the rows it selects.
-func (ev *eval) thinTail(x *expr.Expr) (fewest int, thin bool) {
+// tails reports whether a figure an expression refers to is a quantile
+// pooled over its runs (dataset.Row.Pool), and the fewest values pooled
+// among the rows it selects; and whether one is a tail quantile taken
+// from too few samples per run (see the table's thinTail), and the fewest
+// samples per run among those rows.
+func (ev *eval) tails(x *expr.Expr) (pooled int, isPooled bool, thin int, isThin bool) {
 	for _, ref := range x.Refs() {
-		e, err := ev.env.experiment(ref.Experiment)
-		if err != nil {
-			continue
-		}
-		m, _ := e.Spec.Metric(ref.Metric)
 		r, ok := ev.env.lookup(ref.Set, ref.Experiment)
 		if !ok {
 			continue
+		}
+		e, known := ev.env.exps[ref.Experiment]
+		var m probe.Metric
+		if known {
+			m, _ = e.Spec.Metric(ref.Metric)
 		}
 		for _, row := range r.Rows {
 			if !selects(ref.Selector, row.Params) {
 				continue
 			}
-			if n, t := thinTail(m, row); t && (!thin || n < fewest) {
-				fewest, thin = n, true
+			if p, has := row.Pool[ref.Metric]; has && (!isPooled || p.N < pooled) {
+				pooled, isPooled = p.N, true
+			}
+			if n, t := thinTail(m, row); known && t && (!isThin || n < thin) {
+				thin, isThin = n, true
 			}
 		}
 	}
-	return fewest, thin
-}
-
-// pooled reports whether a figure an expression refers to is a quantile
-// pooled over its runs (dataset.Row.Pool), and the fewest values pooled
-// among the rows it selects.
-func (ev *eval) pooled(x *expr.Expr) (fewest int, ok bool) {
-	for _, ref := range x.Refs() {
-		r, found := ev.env.lookup(ref.Set, ref.Experiment)
-		if !found {
-			continue
-		}
-		for _, row := range r.Rows {
-			if p, has := row.Pool[ref.Metric]; has && selects(ref.Selector, row.Params) && (!ok || p.N < fewest) {
-				fewest, ok = p.N, true
-			}
-		}
-	}
-	return fewest, ok
+	return pooled, isPooled, thin, isThin
 }
 
 // staleNotes says, once each, why the results an expression refers to
@@ -798,7 +784,7 @@ func (ev *eval) pooled(x *expr.Expr) (fewest int, ok bool) {
 func (ev *eval) staleNotes(x *expr.Expr) []string {
 	var stale []string
 	for _, r := range x.Refs() {
-		if why, ok := ev.env.stale(r.Set, r.Experiment); ok && !slices.Contains(stale, ev.env.w.StaleNote(why)) {
+		if why, ok := ev.env.stale(ev.env.resolve(r.Set), r.Experiment); ok && !slices.Contains(stale, ev.env.w.StaleNote(why)) {
 			stale = append(stale, ev.env.w.StaleNote(why))
 		}
 	}

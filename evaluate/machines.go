@@ -171,7 +171,7 @@ func (ev *eval) machinesProvenance(views []machineView, id string) string {
 			parts = append(parts, fmt.Sprintf(ev.env.w.NoResultOnFormat, mv.name))
 			continue
 		}
-		why, _ := ev.env.staleIn(mv.set, id)
+		why, _ := ev.env.stale(mv.set, id)
 		parts = append(parts, shortProvenance(ev.env.w, mv.r, why))
 	}
 	return strings.Join(parts, "; ")
