@@ -328,97 +328,13 @@ func metricNames(s probe.Spec) []string {
 	return out
 }
 
-// gap is a reference the page cannot show: of experiment id in set ("" is
-// the build's own), what its kind says is missing.
+// gap is a reference the page cannot show: the warning, of kind
+// (parse.KindMissing, …), that says what is missing and what measures
+// it, and the note the page shows in its place. unavailable is why the
+// set's machine cannot measure it, for a gap of kind
+// parse.KindUnavailable.
 type gap struct {
-	kind    gapKind
-	set, id string
-	what    string // the combination, figure, selected value or machine fact it lacks
-	run     string // the command that measures it (env.runHint); "": `go run . run ID` here
-	noted   string // the set its note on the page names (env.noteSet)
-	why     string // the failure, the reason, or why the result is stale
-	metric  string // gapInapplicable: the optional metric
-	machine string // gapFact: the machine that did not record it
-}
-
-// gapKind is why a reference has no figure.
-type gapKind int
-
-const (
-	gapNoResult     gapKind = iota // its result is not stored
-	gapFailed                      // the combination what failed to measure: why
-	gapUnavailable                 // the set's machine cannot measure what: why
-	gapInapplicable                // metric does not apply to what: why
-	gapStale                       // the stale result (why) was measured without what
-	gapTranscribed                 // the transcribed set holds no figure what
-	gapFact                        // machine did not record the fact what
-	gapNoMachine                   // the set holds no result at all to read the fact what from
-)
-
-// warnKind is the kind of the gap's warning.
-func (g gap) warnKind() string {
-	switch g.kind {
-	case gapUnavailable:
-		return parse.KindUnavailable
-	case gapInapplicable:
-		return parse.KindNotApplicable
-	case gapFailed:
-		return parse.KindFailed
-	}
-	return parse.KindMissing
-}
-
-// msg is the warning: what is missing and the command that measures it.
-func (g gap) msg() string {
-	switch g.kind {
-	case gapNoMachine:
-		return fmt.Sprintf("machine.%s has no value: %s holds no result to read its machine from (%s)", g.what, g.why, g.run)
-	case gapFact:
-		return fmt.Sprintf("machine %s did not record machine.%s (a transcribed set, or results measured before it was recorded; measuring the set again records it)", g.machine, g.what)
-	case gapTranscribed:
-		set := g.set // "m1 ", or none for the build's
-		if set != "" {
-			set += " "
-		}
-		return fmt.Sprintf("no result of experiment %s for %s: the transcribed set %sholds no such figure", g.id, g.what, set)
-	case gapStale:
-		return fmt.Sprintf("the stored result of experiment %s has no %s (%s): measure it again with %s", g.id, g.what, g.why, g.runText())
-	case gapUnavailable:
-		return fmt.Sprintf("experiment %s has no figure for %s, which its machine cannot measure: %s", g.id, g.what, g.why)
-	case gapInapplicable:
-		return fmt.Sprintf("%s.%s does not apply to %s, so the expression has no value: %s", g.id, g.metric, g.what, g.why)
-	case gapFailed:
-		if g.set != "" {
-			return fmt.Sprintf("experiment %s failed for %s: %s in set %s (measured on that machine)", g.id, g.what, g.why, g.set)
-		}
-		return fmt.Sprintf("experiment %s failed for %s: %s; measure it again with %s", g.id, g.what, g.why, g.runText())
-	}
-	return missingMsg(g.set, g.id, g.runText())
-}
-
-// runText is the command that measures the gap's experiment.
-func (g gap) runText() string { return cmp.Or(g.run, fmt.Sprintf("`go run . run %s`", g.id)) }
-
-// note is the gap's placeholder on the page, in words w.
-func (g gap) note(w *view.Words) string {
-	switch g.kind {
-	case gapFact, gapNoMachine:
-		return fmt.Sprintf(w.NoRecordFormat, g.machine, g.what)
-	case gapTranscribed:
-		return fmt.Sprintf(w.NotInOriginalFormat, g.what)
-	case gapStale:
-		return w.StaleLacksNote(g.what, g.why)
-	case gapUnavailable:
-		if g.set != "" {
-			return w.FailedNote(g.set, g.what, "")
-		}
-		return w.UnavailableNote(g.why)
-	case gapInapplicable:
-		return w.NotApplicable(g.what, g.why)
-	case gapFailed:
-		return w.FailedNote(g.set, g.what, g.why)
-	}
-	return w.MissingNote(g.noted, g.id)
+	kind, msg, note, unavailable string
 }
 
 // missing returns the first reference of x whose experiment is known but
@@ -426,54 +342,8 @@ func (g gap) note(w *view.Words) string {
 // that failed; unknown experiments are left for Eval to report as errors.
 func (v *env) missing(x *expr.Expr) (gap, bool) {
 	for _, r := range x.Refs() {
-		if _, known := v.exps[r.Experiment]; !known {
-			continue
-		}
-		set := v.resolve(r.Set)
-		res, stored := v.find(set, r.Experiment)
-		if !stored {
-			return gap{kind: gapNoResult, set: set, id: r.Experiment, run: v.runHint(r.Experiment), noted: v.noteSet(set)}, true
-		}
-		for _, f := range res.Failures {
-			if selects(r.Selector, f.Params) {
-				return gap{kind: gapFailed, set: set, id: r.Experiment, what: "[" + f.Params.Key() + "]", why: f.Err, run: v.runHint(r.Experiment)}, true
-			}
-		}
-		// A combination the machine cannot measure (kqueue on Linux) is
-		// a result: a gap with its reason, whatever else is stored.
-		for _, u := range res.Unavailable {
-			if selects(r.Selector, u.Params) {
-				return gap{kind: gapUnavailable, set: set, id: r.Experiment, what: "[" + u.Params.Key() + "]", why: u.Reason}, true
-			}
-		}
-		// A stale result measured without a value the chapter now sweeps
-		// has no figure for it: a gap until it is measured again, not an
-		// error in the chapter.
-		if why, stale := v.stale(set, r.Experiment); stale {
-			for _, sel := range r.Selector {
-				if !slices.ContainsFunc(res.Sweep[sel.Key], func(have string) bool { return expr.ValueMatches(sel.Value, have) }) {
-					return gap{kind: gapStale, set: set, id: r.Experiment, what: sel.Key + "=" + sel.Value, why: why, run: v.runHint(r.Experiment)}, true
-				}
-			}
-			// Nor has it a metric the probe has recorded only since.
-			if !slices.ContainsFunc(res.Rows, func(row dataset.Row) bool { _, has := dataset.Summarize(row, r.Metric); return has }) {
-				return gap{kind: gapStale, set: set, id: r.Experiment, what: r.Metric, why: why}, true
-			}
-		}
-		// A transcribed set holds the figures the original book reported,
-		// not every combination and metric a chapter asks for: what it
-		// lacks is a gap on the page, not an error in the chapter.
-		if !res.Measured() && !holds(res, r, v.exps[r.Experiment], set == "") {
-			return gap{kind: gapTranscribed, set: set, id: r.Experiment, what: refText(r)}, true
-		}
-		// An optional metric a selected combination does not have: the
-		// expression has no value there, not a zero.
-		if m, ok := v.exps[r.Experiment].Spec.Metric(r.Metric); ok && m.Optional != "" {
-			for _, row := range res.Rows {
-				if _, has := dataset.Summarize(row, r.Metric); !has && selects(r.Selector, row.Params) {
-					return gap{kind: gapInapplicable, set: set, id: r.Experiment, what: "[" + row.Params.Key() + "]", why: m.Optional, metric: r.Metric}, true
-				}
-			}
+		if g, miss := v.missingRef(r); miss {
+			return g, true
 		}
 	}
 	// A machine fact the set's fingerprint does not hold (a transcribed
@@ -484,10 +354,89 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 			// A set with no result at all (a machine that has measured
 			// nothing yet) is a gap, not a mistake in the chapter.
 			set := v.resolve(fact.Set)
-			return gap{kind: gapNoMachine, set: set, what: fact.Field, machine: v.machineName(set, nil), why: v.setName(fact.Set), run: v.fillHint(set)}, true
+			return gap{kind: parse.KindMissing, note: fmt.Sprintf(v.w.NoRecordFormat, v.machineName(set, nil), fact.Field),
+				msg: fmt.Sprintf("machine.%s has no value: %s holds no result to read its machine from (%s)", fact.Field, v.setName(fact.Set), v.fillHint(set))}, true
 		}
 		if !expr.Recorded(f, fact.Field) && !expr.Condition(fact.Field) {
-			return gap{kind: gapFact, set: v.resolve(fact.Set), what: fact.Field, machine: f.Name}, true
+			return gap{kind: parse.KindMissing, note: fmt.Sprintf(v.w.NoRecordFormat, f.Name, fact.Field),
+				msg: fmt.Sprintf("machine %s did not record machine.%s (a transcribed set, or results measured before it was recorded; measuring the set again records it)", f.Name, fact.Field)}, true
+		}
+	}
+	return gap{}, false
+}
+
+// missingRef is missing for one reference, of an experiment known or not.
+func (v *env) missingRef(r expr.Ref) (gap, bool) {
+	x, known := v.exps[r.Experiment]
+	if !known {
+		return gap{}, false
+	}
+	set, id := v.resolve(r.Set), r.Experiment
+	res, stored := v.find(set, id)
+	if !stored {
+		return gap{kind: parse.KindMissing, msg: missingMsg(set, id, v.runHint(id)), note: v.w.MissingNote(v.noteSet(set), id)}, true
+	}
+	for _, f := range res.Failures {
+		if selects(r.Selector, f.Params) {
+			what := "[" + f.Params.Key() + "]"
+			msg := fmt.Sprintf("experiment %s failed for %s: %s; measure it again with %s", id, what, f.Err, v.runHint(id))
+			if set != "" {
+				msg = fmt.Sprintf("experiment %s failed for %s: %s in set %s (measured on that machine)", id, what, f.Err, set)
+			}
+			return gap{kind: parse.KindFailed, msg: msg, note: v.w.FailedNote(set, what, f.Err)}, true
+		}
+	}
+	// A combination the machine cannot measure (kqueue on Linux) is
+	// a result: a gap with its reason, whatever else is stored.
+	for _, u := range res.Unavailable {
+		if selects(r.Selector, u.Params) {
+			what := "[" + u.Params.Key() + "]"
+			note := v.w.UnavailableNote(u.Reason)
+			if set != "" {
+				note = v.w.FailedNote(set, what, "")
+			}
+			return gap{kind: parse.KindUnavailable, note: note, unavailable: u.Reason,
+				msg: fmt.Sprintf("experiment %s has no figure for %s, which its machine cannot measure: %s", id, what, u.Reason)}, true
+		}
+	}
+	// A stale result measured without a value the chapter now sweeps
+	// has no figure for it: a gap until it is measured again, not an
+	// error in the chapter.
+	if why, stale := v.stale(set, id); stale {
+		lacks := func(what, run string) gap {
+			return gap{kind: parse.KindMissing, note: v.w.StaleLacksNote(what, why),
+				msg: fmt.Sprintf("the stored result of experiment %s has no %s (%s): measure it again with %s", id, what, why, run)}
+		}
+		for _, sel := range r.Selector {
+			if !slices.ContainsFunc(res.Sweep[sel.Key], func(have string) bool { return expr.ValueMatches(sel.Value, have) }) {
+				return lacks(sel.Key+"="+sel.Value, v.runHint(id)), true
+			}
+		}
+		// Nor has it a metric the probe has recorded only since.
+		if !slices.ContainsFunc(res.Rows, func(row dataset.Row) bool { _, has := dataset.Summarize(row, r.Metric); return has }) {
+			return lacks(r.Metric, fmt.Sprintf("`go run . run %s`", id)), true
+		}
+	}
+	// A transcribed set holds the figures the original book reported,
+	// not every combination and metric a chapter asks for: what it
+	// lacks is a gap on the page, not an error in the chapter.
+	if !res.Measured() && !holds(res, r, x, set == "") {
+		in := set // "m1 ", or none for the build's
+		if in != "" {
+			in += " "
+		}
+		return gap{kind: parse.KindMissing, note: fmt.Sprintf(v.w.NotInOriginalFormat, refText(r)),
+			msg: fmt.Sprintf("no result of experiment %s for %s: the transcribed set %sholds no such figure", id, refText(r), in)}, true
+	}
+	// An optional metric a selected combination does not have: the
+	// expression has no value there, not a zero.
+	if m, ok := x.Spec.Metric(r.Metric); ok && m.Optional != "" {
+		for _, row := range res.Rows {
+			if _, has := dataset.Summarize(row, r.Metric); !has && selects(r.Selector, row.Params) {
+				what := "[" + row.Params.Key() + "]"
+				return gap{kind: parse.KindNotApplicable, note: v.w.NotApplicable(what, m.Optional),
+					msg: fmt.Sprintf("%s.%s does not apply to %s, so the expression has no value: %s", id, r.Metric, what, m.Optional)}, true
+			}
 		}
 	}
 	return gap{}, false
@@ -654,8 +603,8 @@ func (ev *eval) inline(v *parse.InlineValue) *view.Out {
 		return &view.Out{State: view.Failed, Text: "{{" + x.String() + "}}", Title: "no measurement"}
 	}
 	if g, miss := ev.env.missing(x); miss {
-		ev.warn.KindAt(g.warnKind(), v.At, "%s", g.msg())
-		return &view.Out{State: view.Missing, Text: view.NoFigure, Title: g.note(ev.env.w)}
+		ev.warn.KindAt(g.kind, v.At, "%s", g.msg)
+		return &view.Out{State: view.Missing, Text: view.NoFigure, Title: g.note}
 	}
 	val, err := x.Eval(ev.env)
 	if err != nil {
@@ -891,10 +840,10 @@ func (ev *eval) condition(what string, x *expr.Expr, m parse.Offmap) (val expr.V
 	}
 	if g, miss := ev.env.missing(x); miss {
 		verb := "not decided"
-		if g.kind == gapUnavailable && what == "claim" {
+		if g.kind == parse.KindUnavailable && what == "claim" {
 			verb = "does not apply"
 		}
-		ev.warn.KindAt(g.warnKind(), m(0), "%s %s: %s", what, verb, g.msg())
+		ev.warn.KindAt(g.kind, m(0), "%s %s: %s", what, verb, g.msg)
 		return expr.Value{Kind: expr.Bool, Truth: expr.Unknown}, &g, true
 	}
 	val, err := x.Eval(ev.env)
@@ -956,10 +905,7 @@ func (ev *eval) decide(dir *parse.Directive, plain string) (v view.MachineVerdic
 	if missing != nil {
 		// A claim about what the machine cannot measure (kqueue on
 		// Linux) does not apply to it: neither held nor undecided.
-		v.Explain = missing.note(ev.env.w)
-		if missing.kind == gapUnavailable {
-			v.Unavailable = missing.why
-		}
+		v.Explain, v.Unavailable = missing.note, missing.unavailable
 		return v, true
 	}
 	v.Explain = c.Expect.Explain(ev.env)
@@ -1022,7 +968,7 @@ func (ev *eval) when(dir *parse.Directive) view.View {
 		return &view.Error{Msg: "when could not be evaluated: " + w.Src}
 	case "missing":
 		// No data decides it: a gap, never a branch stated as fact.
-		return &view.When{Missing: missing.note(ev.env.w)}
+		return &view.When{Missing: missing.note}
 	}
 	return &view.When{Body: body[branch]}
 }
