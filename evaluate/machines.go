@@ -66,15 +66,14 @@ type machineView struct {
 // rowKey keys a row by the values of the free params, in their order.
 func rowKey(vals ...string) string { return strings.Join(vals, "\x00") }
 
-// machineView picks set's rows of sel's experiment for a view whose free
+// machineView picks set's rows of experiment x for a view whose free
 // params are free (rows, cols; x, series). The build's own set must have
 // every pinned param's value. Another machine's measured set is held to
 // the pins its rows carry; a transcribed set holds what the original book
 // reported, with the original's settings, so it is held only to the
 // params pinned with where. Two rows for one key are an error: the
 // directive must pin more.
-func (ev *eval) machineView(set string, sel *selection, where map[string]string, free []freeParam) (machineView, error) {
-	x := sel.x
+func (ev *eval) machineView(set string, x *parse.Experiment, pins probe.Params, where map[string]string, free []freeParam) (machineView, error) {
 	mv := machineView{set: ev.env.resolve(set), rows: map[string]dataset.Row{}, failed: map[string]string{}, unavailable: map[string]string{}, vals: map[string][]string{}}
 	mv.r, _ = ev.env.find(mv.set, x.ID)
 	mv.name = ev.env.machineName(mv.set, mv.r)
@@ -96,7 +95,7 @@ func (ev *eval) machineView(set string, sel *selection, where map[string]string,
 		return mv.r.Measured() && !sizesOnly(x, k) || w
 	}
 	picks := func(p probe.Params) (string, bool) {
-		for k, v := range sel.pins {
+		for k, v := range pins {
 			if have, ok := p[k]; ok && pinned(k) && have != v {
 				return "", false
 			}
@@ -197,7 +196,7 @@ func (ev *eval) machinesMissing(dir *parse.Directive, views []machineView, id st
 // machine's own values: the build's sweep, the values another set has).
 // Rows are every value any machine has; a figure a machine lacks is a
 // gap, and every cell's hover names its machine.
-func (ev *eval) machinesTable(dir *parse.Directive, x *parse.Experiment, m probe.Metric, sel *selection) view.View {
+func (ev *eval) machinesTable(dir *parse.Directive, x *parse.Experiment, m probe.Metric, pins probe.Params) view.View {
 	t := dir.Table
 	fail := &view.Error{Msg: "table could not be evaluated"}
 	sets, ok := ev.machineSets(t.Machines)
@@ -208,7 +207,7 @@ func (ev *eval) machinesTable(dir *parse.Directive, x *parse.Experiment, m probe
 	var views []machineView
 	var names []string
 	for _, set := range sets {
-		mv, err := ev.machineView(set, sel, t.Where, free)
+		mv, err := ev.machineView(set, x, pins, t.Where, free)
 		if err != nil {
 			ev.errs.At(dir.At["machines"], "%v", err)
 			return fail

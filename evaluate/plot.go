@@ -108,11 +108,11 @@ func (ev *eval) plot(dir *parse.Directive) view.View {
 	} else {
 		ym, ok = ev.plotAxes(dir, x)
 	}
-	sel := ev.selectFrom(dir, x, p.Where, free)
-	if sel == nil || !ok {
+	pins := ev.selectFrom(dir, x, p.Where, free)
+	if pins == nil || !ok {
 		return fail
 	}
-	views, ok := ev.plotViews(dir, sel, free)
+	views, ok := ev.plotViews(dir, x, pins, free)
 	if !ok {
 		return fail
 	}
@@ -298,7 +298,7 @@ func seriesLabel(p probe.Param, v string, labels map[string]string) string {
 // plotViews is the machines a plot draws: the build's own set, and the
 // set its ref: names or the sets its machines: names. ok is false after an
 // error (an unknown set, a set with two figures for one point).
-func (ev *eval) plotViews(dir *parse.Directive, sel *selection, free []freeParam) (views []machineView, ok bool) {
+func (ev *eval) plotViews(dir *parse.Directive, x *parse.Experiment, pins probe.Params, free []freeParam) (views []machineView, ok bool) {
 	p := dir.Plot
 	sets, field := []string{""}, "ref"
 	switch {
@@ -319,7 +319,7 @@ func (ev *eval) plotViews(dir *parse.Directive, sel *selection, free []freeParam
 		}
 	}
 	for _, set := range sets {
-		mv, err := ev.machineView(set, sel, p.Where, free)
+		mv, err := ev.machineView(set, x, pins, p.Where, free)
 		if err != nil {
 			ev.errs.At(dir.At[field], "%v", err)
 			return nil, false
