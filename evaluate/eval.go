@@ -641,10 +641,7 @@ func (ev *eval) inline(v *parse.InlineValue) *view.Out {
 		if val.Kind == expr.Number && !val.Ratio {
 			out.Text += suffix
 		}
-		if out.Title != "" {
-			note = out.Title + " · " + note
-		}
-		out.Title, out.TitleInData = note, false
+		out.Title, out.TitleInData = strings.TrimPrefix(out.Title+" · "+note, " · "), false
 	}
 	// Words chosen by ?: flow like prose; numbers never break.
 	out.Words = val.Kind == expr.String
@@ -682,9 +679,9 @@ func (ev *eval) inlineProvenance(out *view.Out, x *expr.Expr, val expr.Value) {
 		if !transcribed {
 			title = append(title, ev.env.w.RunsOf(val.Runs, val.Runs))
 		}
-	}
-	if out.Data != nil && val.Runs > 0 && !transcribed {
-		out.Data["range"], out.Data["runs"] = rangeText(val), fmt.Sprint(val.Runs)
+		if out.Data != nil && !transcribed {
+			out.Data["range"], out.Data["runs"] = rangeText(val), fmt.Sprint(val.Runs)
+		}
 	}
 	title = append(title, machines...)
 	for _, p := range x.Params() {
