@@ -774,16 +774,14 @@ type setID struct{ set, id string }
 // appearance.
 func (ev *eval) sets(x *expr.Expr) []setID {
 	var out []setID
-	seen := map[string]bool{}
 	for _, r := range x.Refs() {
 		set := ev.env.resolve(r.Set)
-		if seen[set] {
+		if slices.ContainsFunc(out, func(s setID) bool { return s.set == set }) {
 			continue
 		}
 		if _, ok := ev.env.find(set, r.Experiment); !ok {
 			continue
 		}
-		seen[set] = true
 		out = append(out, setID{set, r.Experiment})
 	}
 	return out
