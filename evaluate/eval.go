@@ -155,14 +155,6 @@ func (v *env) runHint(id string) string {
 	return fmt.Sprintf("`go run . run %s` on %s, the set's machine (this machine's numbers: go run . build --here)", id, v.elsewhere)
 }
 
-// on returns the environment in which "" stands for set: a claim decided
-// on another machine.
-func (v *env) on(set string) *env {
-	w := *v
-	w.base = v.resolve(set)
-	return &w
-}
-
 // resolve is the set a name stands for: "" is the base, and the build's
 // own set by its name is "".
 func (v *env) resolve(set string) string {

@@ -337,7 +337,9 @@ func (ev *eval) machineCell(dir *parse.Directive, x *parse.Experiment, m probe.M
 func (ev *eval) claimOn(dir *parse.Directive, plain string, own view.MachineVerdict, others []string) []view.MachineVerdict {
 	out := []view.MachineVerdict{own}
 	for _, set := range others {
-		other := &eval{d: ev.d, p: ev.p, env: ev.env.on(set), errs: ev.d.Errs(), warn: ev.d.Errs()}
+		on := *ev.env // in which "" stands for set
+		on.base = ev.env.resolve(set)
+		other := &eval{d: ev.d, p: ev.p, env: &on, errs: ev.d.Errs(), warn: ev.d.Errs()}
 		v, ok := other.decide(dir, plain)
 		v.Machine = ev.env.machineName(set, nil)
 		ev.warn.Relay(other.warn, "on "+v.Machine+": ", "")
