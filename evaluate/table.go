@@ -317,17 +317,14 @@ func paramDoc(w *view.Words, s probe.Spec, name string) string {
 // often (the runs stored, not the runs asked for) and how much the runs of
 // each metric spread (see spreads), and a mark when the result is stale.
 func provenance(w *view.Words, r *dataset.Result, metrics []probe.Metric, name func(string) string, stale string) string {
-	var parts []string
-	if r.Measured() {
-		parts = append(parts, w.MeasuredMark)
-	} else {
-		parts = append(parts, w.TranscribedMark)
-	}
 	machine := r.Machine.Name
 	if sum := w.MachineSummary(r.Machine); sum != "" {
 		machine += " (" + sum + ")"
 	}
-	parts = append(parts, machine)
+	parts := []string{w.MeasuredMark, machine}
+	if !r.Measured() {
+		parts[0] = w.TranscribedMark
+	}
 	if !r.Start.IsZero() {
 		parts = append(parts, r.Start.UTC().Format("2006-01-02"))
 	}
@@ -396,11 +393,9 @@ func spreads(w *view.Words, r *dataset.Result, metrics []probe.Metric, name func
 // shortProvenance is the line under a table or plot: machine, date, runs
 // stored, and a mark when the result is stale.
 func shortProvenance(w *view.Words, r *dataset.Result, stale string) string {
-	parts := []string{r.Machine.Name}
+	parts := []string{"✅ " + r.Machine.Name}
 	if !r.Measured() {
-		parts[0] = fmt.Sprintf(w.TranscribedMachine, parts[0])
-	} else {
-		parts[0] = "✅ " + parts[0]
+		parts[0] = fmt.Sprintf(w.TranscribedMachine, r.Machine.Name)
 	}
 	if !r.Start.IsZero() {
 		parts = append(parts, r.Start.UTC().Format("2006-01-02"))
