@@ -356,13 +356,8 @@ func legendName(p *parse.PlotDir, mv machineView, views []machineView) string {
 		return l
 	}
 	cpu := shortCPU(mv.r)
-	if cpu == "" {
+	if cpu == "" || slices.ContainsFunc(views, func(o machineView) bool { return o.name != mv.name && shortCPU(o.r) == cpu }) {
 		return mv.name
-	}
-	for _, o := range views {
-		if o.name != mv.name && shortCPU(o.r) == cpu {
-			return mv.name
-		}
 	}
 	return cpu
 }
@@ -375,13 +370,8 @@ func shortCPU(r *dataset.Result) string {
 		return ""
 	}
 	cpu, _, _ := strings.Cut(r.Machine.CPU, " @ ")
-	var words []string
-	for _, w := range strings.Fields(strings.NewReplacer("(R)", "", "(r)", "", "(TM)", "", "(tm)", "").Replace(cpu)) {
-		if w != "CPU" && w != "Processor" {
-			words = append(words, w)
-		}
-	}
-	return strings.Join(words, " ")
+	words := strings.Fields(strings.NewReplacer("(R)", "", "(r)", "", "(TM)", "", "(tm)", "").Replace(cpu))
+	return strings.Join(slices.DeleteFunc(words, func(w string) bool { return w == "CPU" || w == "Processor" }), " ")
 }
 
 // plotProvenance is the line under a plot: its own set's provenance and,
