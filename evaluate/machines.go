@@ -77,34 +77,27 @@ func (ev *eval) machineView(set string, x *parse.Experiment, pins probe.Params, 
 	mv := machineView{set: ev.env.resolve(set), rows: map[string]dataset.Row{}, failed: map[string]string{}, unavailable: map[string]string{}, vals: map[string][]string{}}
 	mv.r, _ = ev.env.find(mv.set, x.ID)
 	mv.name = ev.env.machineName(mv.set, mv.r)
+	free = slices.DeleteFunc(slices.Clone(free), func(f freeParam) bool { return f.param == "" })
 	if mv.set == "" {
 		for _, f := range free {
-			if f.param != "" {
-				mv.vals[f.param] = x.Sweep[f.param]
-			}
+			mv.vals[f.param] = x.Sweep[f.param]
 		}
 	}
 	if mv.r == nil {
 		return mv, nil
 	}
-	// A count that only sizes a run's sample is not a pin unless where:
-	// names it: the set's runs had counts of their own (sized, or
-	// another set's).
-	pinned := func(k string) bool {
-		_, w := where[k]
-		return mv.r.Measured() && !sizesOnly(x, k) || w
-	}
 	picks := func(p probe.Params) (string, bool) {
 		for k, v := range pins {
-			if have, ok := p[k]; ok && pinned(k) && have != v {
+			// A count that only sizes a run's sample is not a pin unless
+			// where: names it: the set's runs had counts of their own
+			// (sized, or another set's).
+			_, w := where[k]
+			if have, ok := p[k]; ok && (mv.r.Measured() && !sizesOnly(x, k) || w) && have != v {
 				return "", false
 			}
 		}
 		var key []string
 		for _, f := range free {
-			if f.param == "" {
-				continue
-			}
 			v := p[f.param]
 			if prm, ok := x.Spec.Param(f.param); ok && v != "" {
 				if c, err := probe.Canonical(prm, v); err == nil {
@@ -126,10 +119,8 @@ func (ev *eval) machineView(set string, x *parse.Experiment, pins probe.Params, 
 		if _, dup := mv.rows[key]; dup {
 			var at []string
 			vals := strings.Split(key, "\x00")
-			for _, f := range free {
-				if f.param != "" {
-					at = append(at, f.param+"="+vals[len(at)])
-				}
+			for i, f := range free {
+				at = append(at, f.param+"="+vals[i])
 			}
 			return mv, fmt.Errorf("set %s has several results of %s for %s; pin the other params with where", mv.name, x.ID, strings.Join(at, ", "))
 		}
