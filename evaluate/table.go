@@ -55,12 +55,8 @@ func indexRows(r *dataset.Result, x *parse.Experiment) rowIndex {
 // key is p's Key without the params that only size its sample or that
 // the result does not record.
 func (ix rowIndex) key(p probe.Params) string {
-	point := probe.Params{}
-	for k, v := range p {
-		if ix.known[k] && !sizesOnly(ix.x, k) {
-			point[k] = v
-		}
-	}
+	point := maps.Clone(p)
+	maps.DeleteFunc(point, func(k, _ string) bool { return !ix.known[k] || sizesOnly(ix.x, k) })
 	return point.Key()
 }
 
