@@ -117,20 +117,16 @@ func shape(x *parse.Experiment) *dataset.Result {
 			}
 			v[m.Name] = (float64(i+1) + float64(j)/8) * scale[m.Unit]
 		}
-		r.Rows = append(r.Rows, dataset.Row{Params: sizedAsDefault(x.Spec, c), Runs: []probe.Values{v}})
+		// A count given as probe.Auto is at its probe's default, as a
+		// measurement would record some count.
+		params := probe.Params{}
+		for k, val := range c {
+			if p, _ := x.Spec.Param(k); val == probe.Auto {
+				val = p.Default
+			}
+			params[k] = val
+		}
+		r.Rows = append(r.Rows, dataset.Row{Params: params, Runs: []probe.Values{v}})
 	}
 	return r
-}
-
-// sizedAsDefault is combination c with each count given as probe.Auto
-// at its probe's default, as a measurement would record some count.
-func sizedAsDefault(s probe.Spec, c probe.Params) probe.Params {
-	out := probe.Params{}
-	for k, v := range c {
-		if p, _ := s.Param(k); v == probe.Auto {
-			v = p.Default
-		}
-		out[k] = v
-	}
-	return out
 }

@@ -63,11 +63,9 @@ type Language interface {
 	Words() *view.Words
 }
 
-// stale reports whether a set's result of id is stale, and why.
-func (v *env) stale(set, id string) (string, bool) { return v.staleIn(v.resolve(set), id) }
-
-// staleIn is stale for a set already resolved ("" is the build's own).
-func (v *env) staleIn(set, id string) (string, bool) {
+// stale reports whether a set's result of id is stale, and why. set is
+// as resolved ("" is the build's own).
+func (v *env) stale(set, id string) (string, bool) {
 	s, ok := v.res.(Staleness)
 	if !ok {
 		return "", false
@@ -100,9 +98,10 @@ type env struct {
 	// (Elsewhere): a hint names that machine, not a command run here.
 	elsewhere string
 	// measuredOwn and transcribedOwn record whether the page looked up a
-	// measured, or a transcribed, result of the build's own set (see
-	// transcribed): read off the lookups it makes anyway, so that a page
-	// depends on no result it does not show.
+	// measured, or a transcribed, result of the build's own set: the set
+	// is a transcribed one when it looked up none measured by this tool.
+	// Read off the lookups it makes anyway, so that a page depends on no
+	// result it does not show.
 	measuredOwn, transcribedOwn bool
 }
 
@@ -154,14 +153,6 @@ func (v *env) runHint(id string) string {
 		return fmt.Sprintf("`go run . run %s`", id)
 	}
 	return fmt.Sprintf("`go run . run %s` on %s, the set's machine (this machine's numbers: go run . build --here)", id, v.elsewhere)
-}
-
-// on returns the environment in which "" stands for set: a claim decided
-// on another machine.
-func (v *env) on(set string) *env {
-	w := *v
-	w.base = v.resolve(set)
-	return &w
 }
 
 // resolve is the set a name stands for: "" is the base, and the build's
@@ -233,11 +224,6 @@ func (v *env) find(set, id string) (*dataset.Result, bool) {
 	}
 	return r, ok
 }
-
-// transcribed reports whether the build's own set, as far as the page
-// looked it up, is a transcribed one: none of its results measured by
-// this tool.
-func (v *env) transcribed() bool { return v.transcribedOwn && !v.measuredOwn }
 
 // Metric implements expr.Env.
 func (v *env) Metric(set, id, metric string) (*expr.Metric, error) {
@@ -334,105 +320,13 @@ func metricNames(s probe.Spec) []string {
 	return out
 }
 
-// gap is a reference the page cannot show: of experiment id in set ("" is
-// the build's own), what its kind says is missing.
+// gap is a reference the page cannot show: the warning, of kind
+// (parse.KindMissing, …), that says what is missing and what measures
+// it, and the note the page shows in its place. unavailable is why the
+// set's machine cannot measure it, for a gap of kind
+// parse.KindUnavailable.
 type gap struct {
-	kind    gapKind
-	set, id string
-	what    string // the combination, figure, selected value or machine fact it lacks
-	run     string // the command that measures it (env.runHint); "": `go run . run ID` here
-	noted   string // the set its note on the page names (env.noteSet)
-	why     string // the failure, the reason, or why the result is stale
-	metric  string // gapInapplicable: the optional metric
-	machine string // gapFact: the machine that did not record it
-}
-
-// gapKind is why a reference has no figure.
-type gapKind int
-
-const (
-	gapNoResult     gapKind = iota // its result is not stored
-	gapFailed                      // the combination what failed to measure: why
-	gapUnavailable                 // the set's machine cannot measure what: why
-	gapInapplicable                // metric does not apply to what: why
-	gapStale                       // the stale result (why) was measured without what
-	gapTranscribed                 // the transcribed set holds no figure what
-	gapFact                        // machine did not record the fact what
-	gapNoMachine                   // the set holds no result at all to read the fact what from
-)
-
-// warnKind is the kind of the gap's warning.
-func (g gap) warnKind() string {
-	switch g.kind {
-	case gapUnavailable:
-		return parse.KindUnavailable
-	case gapInapplicable:
-		return parse.KindNotApplicable
-	case gapFailed:
-		return parse.KindFailed
-	}
-	return parse.KindMissing
-}
-
-// msg is the warning: what is missing and the command that measures it.
-func (g gap) msg() string {
-	switch g.kind {
-	case gapNoMachine:
-		return fmt.Sprintf("machine.%s has no value: %s holds no result to read its machine from (%s)", g.what, g.why, g.run)
-	case gapFact:
-		return fmt.Sprintf("machine %s did not record machine.%s (a transcribed set, or results measured before it was recorded; measuring the set again records it)", g.machine, g.what)
-	case gapTranscribed:
-		set := g.set // "m1 ", or none for the build's
-		if set != "" {
-			set += " "
-		}
-		return fmt.Sprintf("no result of experiment %s for %s: the transcribed set %sholds no such figure", g.id, g.what, set)
-	case gapStale:
-		return fmt.Sprintf("the stored result of experiment %s has no %s (%s): measure it again with %s", g.id, g.what, g.why, g.runText())
-	case gapUnavailable:
-		return fmt.Sprintf("experiment %s has no figure for %s, which its machine cannot measure: %s", g.id, g.what, g.why)
-	case gapInapplicable:
-		return fmt.Sprintf("%s.%s does not apply to %s, so the expression has no value: %s", g.id, g.metric, g.what, g.why)
-	case gapFailed:
-		if g.set != "" {
-			return fmt.Sprintf("experiment %s failed for %s: %s in set %s (measured on that machine)", g.id, g.what, g.why, g.set)
-		}
-		return fmt.Sprintf("experiment %s failed for %s: %s; measure it again with %s", g.id, g.what, g.why, g.runText())
-	}
-	return missingMsg(g.set, g.id, g.runText())
-}
-
-// runText is the command that measures the gap's experiment.
-func (g gap) runText() string { return cmp.Or(g.run, fmt.Sprintf("`go run . run %s`", g.id)) }
-
-// note is the gap's placeholder on the page, in words w.
-func (g gap) note(w *view.Words) string {
-	switch g.kind {
-	case gapFact, gapNoMachine:
-		return fmt.Sprintf(w.NoRecordFormat, g.machine, g.what)
-	case gapTranscribed:
-		return fmt.Sprintf(w.NotInOriginalFormat, g.what)
-	case gapStale:
-		return w.StaleLacksNote(g.what, g.why)
-	case gapUnavailable:
-		if g.set != "" {
-			return w.FailedNote(g.set, g.what, "")
-		}
-		return w.UnavailableNote(g.why)
-	case gapInapplicable:
-		return w.NotApplicable(g.what, g.why)
-	case gapFailed:
-		return w.FailedNote(g.set, g.what, g.why)
-	}
-	return w.MissingNote(g.noted, g.id)
-}
-
-// unavailable is why the gap's machine cannot measure it; "" for another gap.
-func (g gap) unavailable() string {
-	if g.kind == gapUnavailable {
-		return g.why
-	}
-	return ""
+	kind, msg, note, unavailable string
 }
 
 // missing returns the first reference of x whose experiment is known but
@@ -440,54 +334,8 @@ func (g gap) unavailable() string {
 // that failed; unknown experiments are left for Eval to report as errors.
 func (v *env) missing(x *expr.Expr) (gap, bool) {
 	for _, r := range x.Refs() {
-		if _, known := v.exps[r.Experiment]; !known {
-			continue
-		}
-		set := v.resolve(r.Set)
-		res, stored := v.find(set, r.Experiment)
-		if !stored {
-			return gap{kind: gapNoResult, set: set, id: r.Experiment, run: v.runHint(r.Experiment), noted: v.noteSet(set)}, true
-		}
-		for _, f := range res.Failures {
-			if selects(r.Selector, f.Params) {
-				return gap{kind: gapFailed, set: set, id: r.Experiment, what: "[" + f.Params.Key() + "]", why: f.Err, run: v.runHint(r.Experiment)}, true
-			}
-		}
-		// A combination the machine cannot measure (kqueue on Linux) is
-		// a result: a gap with its reason, whatever else is stored.
-		for _, u := range res.Unavailable {
-			if selects(r.Selector, u.Params) {
-				return gap{kind: gapUnavailable, set: set, id: r.Experiment, what: "[" + u.Params.Key() + "]", why: u.Reason}, true
-			}
-		}
-		// A stale result measured without a value the chapter now sweeps
-		// has no figure for it: a gap until it is measured again, not an
-		// error in the chapter.
-		if why, stale := v.staleIn(set, r.Experiment); stale {
-			for _, sel := range r.Selector {
-				if !slices.ContainsFunc(res.Sweep[sel.Key], func(have string) bool { return expr.ValueMatches(sel.Value, have) }) {
-					return gap{kind: gapStale, set: set, id: r.Experiment, what: sel.Key + "=" + sel.Value, why: why, run: v.runHint(r.Experiment)}, true
-				}
-			}
-			// Nor has it a metric the probe has recorded only since.
-			if !slices.ContainsFunc(res.Rows, func(row dataset.Row) bool { _, has := dataset.Summarize(row, r.Metric); return has }) {
-				return gap{kind: gapStale, set: set, id: r.Experiment, what: r.Metric, why: why}, true
-			}
-		}
-		// A transcribed set holds the figures the original book reported,
-		// not every combination and metric a chapter asks for: what it
-		// lacks is a gap on the page, not an error in the chapter.
-		if !res.Measured() && !holds(res, r, v.exps[r.Experiment], set == "") {
-			return gap{kind: gapTranscribed, set: set, id: r.Experiment, what: refText(r)}, true
-		}
-		// An optional metric a selected combination does not have: the
-		// expression has no value there, not a zero.
-		if m, ok := v.exps[r.Experiment].Spec.Metric(r.Metric); ok && m.Optional != "" {
-			for _, row := range res.Rows {
-				if _, has := dataset.Summarize(row, r.Metric); !has && selects(r.Selector, row.Params) {
-					return gap{kind: gapInapplicable, set: set, id: r.Experiment, what: "[" + row.Params.Key() + "]", why: m.Optional, metric: r.Metric}, true
-				}
-			}
+		if g, miss := v.missingRef(r); miss {
+			return g, true
 		}
 	}
 	// A machine fact the set's fingerprint does not hold (a transcribed
@@ -498,10 +346,89 @@ func (v *env) missing(x *expr.Expr) (gap, bool) {
 			// A set with no result at all (a machine that has measured
 			// nothing yet) is a gap, not a mistake in the chapter.
 			set := v.resolve(fact.Set)
-			return gap{kind: gapNoMachine, set: set, what: fact.Field, machine: v.machineName(set, nil), why: v.setName(fact.Set), run: v.fillHint(set)}, true
+			return gap{kind: parse.KindMissing, note: fmt.Sprintf(v.w.NoRecordFormat, v.machineName(set, nil), fact.Field),
+				msg: fmt.Sprintf("machine.%s has no value: %s holds no result to read its machine from (%s)", fact.Field, v.setName(fact.Set), v.fillHint(set))}, true
 		}
 		if !expr.Recorded(f, fact.Field) && !expr.Condition(fact.Field) {
-			return gap{kind: gapFact, set: v.resolve(fact.Set), what: fact.Field, machine: f.Name}, true
+			return gap{kind: parse.KindMissing, note: fmt.Sprintf(v.w.NoRecordFormat, f.Name, fact.Field),
+				msg: fmt.Sprintf("machine %s did not record machine.%s (a transcribed set, or results measured before it was recorded; measuring the set again records it)", f.Name, fact.Field)}, true
+		}
+	}
+	return gap{}, false
+}
+
+// missingRef is missing for one reference, of an experiment known or not.
+func (v *env) missingRef(r expr.Ref) (gap, bool) {
+	x, known := v.exps[r.Experiment]
+	if !known {
+		return gap{}, false
+	}
+	set, id := v.resolve(r.Set), r.Experiment
+	res, stored := v.find(set, id)
+	if !stored {
+		return gap{kind: parse.KindMissing, msg: missingMsg(set, id, v.runHint(id)), note: v.w.MissingNote(v.noteSet(set), id)}, true
+	}
+	for _, f := range res.Failures {
+		if selects(r.Selector, f.Params) {
+			what := "[" + f.Params.Key() + "]"
+			msg := fmt.Sprintf("experiment %s failed for %s: %s; measure it again with %s", id, what, f.Err, v.runHint(id))
+			if set != "" {
+				msg = fmt.Sprintf("experiment %s failed for %s: %s in set %s (measured on that machine)", id, what, f.Err, set)
+			}
+			return gap{kind: parse.KindFailed, msg: msg, note: v.w.FailedNote(set, what, f.Err)}, true
+		}
+	}
+	// A combination the machine cannot measure (kqueue on Linux) is
+	// a result: a gap with its reason, whatever else is stored.
+	for _, u := range res.Unavailable {
+		if selects(r.Selector, u.Params) {
+			what := "[" + u.Params.Key() + "]"
+			note := v.w.UnavailableNote(u.Reason)
+			if set != "" {
+				note = v.w.FailedNote(set, what, "")
+			}
+			return gap{kind: parse.KindUnavailable, note: note, unavailable: u.Reason,
+				msg: fmt.Sprintf("experiment %s has no figure for %s, which its machine cannot measure: %s", id, what, u.Reason)}, true
+		}
+	}
+	// A stale result measured without a value the chapter now sweeps
+	// has no figure for it: a gap until it is measured again, not an
+	// error in the chapter.
+	if why, stale := v.stale(set, id); stale {
+		lacks := func(what, run string) gap {
+			return gap{kind: parse.KindMissing, note: v.w.StaleLacksNote(what, why),
+				msg: fmt.Sprintf("the stored result of experiment %s has no %s (%s): measure it again with %s", id, what, why, run)}
+		}
+		for _, sel := range r.Selector {
+			if !slices.ContainsFunc(res.Sweep[sel.Key], func(have string) bool { return expr.ValueMatches(sel.Value, have) }) {
+				return lacks(sel.Key+"="+sel.Value, v.runHint(id)), true
+			}
+		}
+		// Nor has it a metric the probe has recorded only since.
+		if !slices.ContainsFunc(res.Rows, func(row dataset.Row) bool { _, has := dataset.Summarize(row, r.Metric); return has }) {
+			return lacks(r.Metric, fmt.Sprintf("`go run . run %s`", id)), true
+		}
+	}
+	// A transcribed set holds the figures the original book reported,
+	// not every combination and metric a chapter asks for: what it
+	// lacks is a gap on the page, not an error in the chapter.
+	if !res.Measured() && !holds(res, r, x, set == "") {
+		in := set // "m1 ", or none for the build's
+		if in != "" {
+			in += " "
+		}
+		return gap{kind: parse.KindMissing, note: fmt.Sprintf(v.w.NotInOriginalFormat, refText(r)),
+			msg: fmt.Sprintf("no result of experiment %s for %s: the transcribed set %sholds no such figure", id, refText(r), in)}, true
+	}
+	// An optional metric a selected combination does not have: the
+	// expression has no value there, not a zero.
+	if m, ok := x.Spec.Metric(r.Metric); ok && m.Optional != "" {
+		for _, row := range res.Rows {
+			if _, has := dataset.Summarize(row, r.Metric); !has && selects(r.Selector, row.Params) {
+				what := "[" + row.Params.Key() + "]"
+				return gap{kind: parse.KindNotApplicable, note: v.w.NotApplicable(what, m.Optional),
+					msg: fmt.Sprintf("%s.%s does not apply to %s, so the expression has no value: %s", id, r.Metric, what, m.Optional)}, true
+			}
 		}
 	}
 	return gap{}, false
@@ -534,22 +461,17 @@ func holds(res *dataset.Result, r expr.Ref, x *parse.Experiment, every bool) boo
 		// A transcribed set measured each point with counts of its own
 		// (the original book's rounds and calls): those size its sample,
 		// the point is the same.
-		want := paramSel(c)
-		want = slices.DeleteFunc(want, func(s expr.Sel) bool { return sizesOnly(x, s.Key) })
+		var want []expr.Sel
+		for k, v := range c {
+			if !sizesOnly(x, k) {
+				want = append(want, expr.Sel{Key: k, Value: v})
+			}
+		}
 		if !slices.ContainsFunc(have, func(p probe.Params) bool { return selects(want, p) }) {
 			return false
 		}
 	}
 	return true
-}
-
-// paramSel is a combination as a selector, to match it against a row.
-func paramSel(p probe.Params) []expr.Sel {
-	var sel []expr.Sel
-	for k, v := range p {
-		sel = append(sel, expr.Sel{Key: k, Value: v})
-	}
-	return sel
 }
 
 // refText names a reference for a reader: experiment.metric, and the
@@ -652,7 +574,7 @@ func Evaluate(d *parse.Doc, res Results, experiments map[string]*parse.Experimen
 		}
 		p.Views.SetView(dir.Node, v)
 	}
-	p.Views.Transcribed = ev.env.transcribed()
+	p.Views.Transcribed = ev.env.transcribedOwn && !ev.env.measuredOwn
 	p.Sets = sortedKeys(ev.env.drawn)
 	p.Warnings = ev.warn.Sorted()
 	return p, ev.errs.Err()
@@ -673,8 +595,8 @@ func (ev *eval) inline(v *parse.InlineValue) *view.Out {
 		return &view.Out{State: view.Failed, Text: "{{" + x.String() + "}}", Title: "no measurement"}
 	}
 	if g, miss := ev.env.missing(x); miss {
-		ev.warn.KindAt(g.warnKind(), v.At, "%s", g.msg())
-		return &view.Out{State: view.Missing, Text: view.NoFigure, Title: g.note(ev.env.w)}
+		ev.warn.KindAt(g.kind, v.At, "%s", g.msg)
+		return &view.Out{State: view.Missing, Text: view.NoFigure, Title: g.note}
 	}
 	val, err := x.Eval(ev.env)
 	if err != nil {
@@ -682,44 +604,40 @@ func (ev *eval) inline(v *parse.InlineValue) *view.Out {
 		return &view.Out{State: view.Failed, Text: "{{" + x.String() + "}}", Title: err.Error()}
 	}
 	ev.inconclusive(val, v.At)
-	text, err := valueText(ev.env.w, x, val)
+	// A verdict shows as its word, a string as it is, a number in the
+	// value's format.
+	var text string
+	switch val.Kind {
+	case expr.Bool:
+		text = ev.env.w.Verdict(view.VerdictOf(val.Truth, ""))
+	case expr.String:
+		text = val.Str
+	default:
+		text, err = val.Format(x.Format())
+	}
 	if err != nil {
 		ev.errs.Expr(m, err)
 		return &view.Out{State: view.Failed, Text: "{{" + x.String() + "}}", Title: err.Error()}
 	}
 	out := &view.Out{Text: text}
 	ev.inlineProvenance(out, x, val)
-	if n, ok := ev.pooled(x); ok {
-		out.Title = strings.TrimPrefix(out.Title+" · "+ev.env.w.PooledNote(n), " · ")
+	pooled, isPooled, thin, isThin := ev.tails(x)
+	if isPooled {
+		out.Title = strings.TrimPrefix(out.Title+" · "+ev.env.w.PooledNote(pooled), " · ")
 		out.TitleInData = false
 	}
-	if n, thin := ev.thinTail(x); thin {
+	if isThin {
 		// The quantile's own figure carries the mark; a ratio made of it
 		// and words chosen by ?: only the note.
-		suffix, note := ev.env.w.ThinTail(n)
+		suffix, note := ev.env.w.ThinTail(thin)
 		if val.Kind == expr.Number && !val.Ratio {
 			out.Text += suffix
 		}
-		if out.Title != "" {
-			note = out.Title + " · " + note
-		}
-		out.Title, out.TitleInData = note, false
+		out.Title, out.TitleInData = strings.TrimPrefix(out.Title+" · "+note, " · "), false
 	}
 	// Words chosen by ?: flow like prose; numbers never break.
 	out.Words = val.Kind == expr.String
 	return out
-}
-
-// valueText is a value as the prose shows it: a verdict by its word, a
-// string as it is, a number in the value's format.
-func valueText(w *view.Words, x *expr.Expr, val expr.Value) (string, error) {
-	switch val.Kind {
-	case expr.Bool:
-		return w.Verdict(view.VerdictOf(val.Truth, "")), nil
-	case expr.String:
-		return val.Str, nil
-	}
-	return val.Format(x.Format())
 }
 
 // inlineProvenance fills an inline value's hover and data: its interval
@@ -753,9 +671,9 @@ func (ev *eval) inlineProvenance(out *view.Out, x *expr.Expr, val expr.Value) {
 		if !transcribed {
 			title = append(title, ev.env.w.RunsOf(val.Runs, val.Runs))
 		}
-	}
-	if out.Data != nil && val.Runs > 0 && !transcribed {
-		out.Data["range"], out.Data["runs"] = rangeText(val), fmt.Sprint(val.Runs)
+		if out.Data != nil && !transcribed {
+			out.Data["range"], out.Data["runs"] = rangeText(val), fmt.Sprint(val.Runs)
+		}
 	}
 	title = append(title, machines...)
 	for _, p := range x.Params() {
@@ -768,48 +686,35 @@ func (ev *eval) inlineProvenance(out *view.Out, x *expr.Expr, val expr.Value) {
 	out.Title = strings.Join(title, " · ")
 }
 
-// thinTail reports whether a figure an expression refers to is a tail
-// quantile taken from too few samples per run (see the table's
-// thinTail), and the fewest samples per run among the rows it selects.
-func (ev *eval) thinTail(x *expr.Expr) (fewest int, thin bool) {
+// tails reports whether a figure an expression refers to is a quantile
+// pooled over its runs (dataset.Row.Pool), and the fewest values pooled
+// among the rows it selects; and whether one is a tail quantile taken
+// from too few samples per run (see the table's thinTail), and the fewest
+// samples per run among those rows.
+func (ev *eval) tails(x *expr.Expr) (pooled int, isPooled bool, thin int, isThin bool) {
 	for _, ref := range x.Refs() {
-		e, err := ev.env.experiment(ref.Experiment)
-		if err != nil {
-			continue
-		}
-		m, _ := e.Spec.Metric(ref.Metric)
 		r, ok := ev.env.lookup(ref.Set, ref.Experiment)
 		if !ok {
 			continue
+		}
+		e, known := ev.env.exps[ref.Experiment]
+		var m probe.Metric
+		if known {
+			m, _ = e.Spec.Metric(ref.Metric)
 		}
 		for _, row := range r.Rows {
 			if !selects(ref.Selector, row.Params) {
 				continue
 			}
-			if n, t := thinTail(m, row); t && (!thin || n < fewest) {
-				fewest, thin = n, true
+			if p, has := row.Pool[ref.Metric]; has && (!isPooled || p.N < pooled) {
+				pooled, isPooled = p.N, true
+			}
+			if n, t := thinTail(m, row); known && t && (!isThin || n < thin) {
+				thin, isThin = n, true
 			}
 		}
 	}
-	return fewest, thin
-}
-
-// pooled reports whether a figure an expression refers to is a quantile
-// pooled over its runs (dataset.Row.Pool), and the fewest values pooled
-// among the rows it selects.
-func (ev *eval) pooled(x *expr.Expr) (fewest int, ok bool) {
-	for _, ref := range x.Refs() {
-		r, found := ev.env.lookup(ref.Set, ref.Experiment)
-		if !found {
-			continue
-		}
-		for _, row := range r.Rows {
-			if p, has := row.Pool[ref.Metric]; has && selects(ref.Selector, row.Params) && (!ok || p.N < fewest) {
-				fewest, ok = p.N, true
-			}
-		}
-	}
-	return fewest, ok
+	return pooled, isPooled, thin, isThin
 }
 
 // staleNotes says, once each, why the results an expression refers to
@@ -817,7 +722,7 @@ func (ev *eval) pooled(x *expr.Expr) (fewest int, ok bool) {
 func (ev *eval) staleNotes(x *expr.Expr) []string {
 	var stale []string
 	for _, r := range x.Refs() {
-		if why, ok := ev.env.stale(r.Set, r.Experiment); ok && !slices.Contains(stale, ev.env.w.StaleNote(why)) {
+		if why, ok := ev.env.stale(ev.env.resolve(r.Set), r.Experiment); ok && !slices.Contains(stale, ev.env.w.StaleNote(why)) {
 			stale = append(stale, ev.env.w.StaleNote(why))
 		}
 	}
@@ -861,16 +766,14 @@ type setID struct{ set, id string }
 // appearance.
 func (ev *eval) sets(x *expr.Expr) []setID {
 	var out []setID
-	seen := map[string]bool{}
 	for _, r := range x.Refs() {
 		set := ev.env.resolve(r.Set)
-		if seen[set] {
+		if slices.ContainsFunc(out, func(s setID) bool { return s.set == set }) {
 			continue
 		}
 		if _, ok := ev.env.find(set, r.Experiment); !ok {
 			continue
 		}
-		seen[set] = true
 		out = append(out, setID{set, r.Experiment})
 	}
 	return out
@@ -924,10 +827,10 @@ func (ev *eval) condition(what string, x *expr.Expr, m parse.Offmap) (val expr.V
 	}
 	if g, miss := ev.env.missing(x); miss {
 		verb := "not decided"
-		if g.kind == gapUnavailable && what == "claim" {
+		if g.kind == parse.KindUnavailable && what == "claim" {
 			verb = "does not apply"
 		}
-		ev.warn.KindAt(g.warnKind(), m(0), "%s %s: %s", what, verb, g.msg())
+		ev.warn.KindAt(g.kind, m(0), "%s %s: %s", what, verb, g.msg)
 		return expr.Value{Kind: expr.Bool, Truth: expr.Unknown}, &g, true
 	}
 	val, err := x.Eval(ev.env)
@@ -989,7 +892,7 @@ func (ev *eval) decide(dir *parse.Directive, plain string) (v view.MachineVerdic
 	if missing != nil {
 		// A claim about what the machine cannot measure (kqueue on
 		// Linux) does not apply to it: neither held nor undecided.
-		v.Explain, v.Unavailable = missing.note(ev.env.w), missing.unavailable()
+		v.Explain, v.Unavailable = missing.note, missing.unavailable
 		return v, true
 	}
 	v.Explain = c.Expect.Explain(ev.env)
@@ -1005,29 +908,26 @@ func (ev *eval) decide(dir *parse.Directive, plain string) (v view.MachineVerdic
 // on Linux, has no figures there and shows none.
 func (ev *eval) when(dir *parse.Directive) view.View {
 	w := dir.When
+	skip := false
 	if w.Unless != nil {
 		u, missing, ok := ev.condition("unless", w.Unless, w.UM)
 		if !ok {
 			return &view.Error{Msg: "when could not be evaluated: unless " + strings.TrimSpace(w.Unless.String())}
 		}
-		if missing == nil && u.Truth == expr.True {
-			// The block does not apply to this set (a comparison with M1
-			// on M1's own page): left out, its mistakes found all the same.
-			warn := ev.warn
-			ev.warn = ev.d.Errs()
-			ev.condition("when", w.Cond, w.M)
-			ev.warn = warn
-			for _, s := range []*parse.Subdoc{w.Then, w.Else, w.Unsure} {
-				if s != nil {
-					ev.subShown(s, false)
-				}
-			}
-			return &view.When{}
-		}
+		// The block does not apply to this set (a comparison with M1 on
+		// M1's own page): left out, its mistakes found all the same.
+		skip = missing == nil && u.Truth == expr.True
+	}
+	warn := ev.warn
+	if skip {
+		ev.warn = ev.d.Errs()
 	}
 	val, missing, ok := ev.condition("when", w.Cond, w.M)
+	ev.warn = warn
 	branch := "else"
 	switch {
+	case skip:
+		branch = "none"
 	case !ok:
 		branch = ""
 	case missing != nil:
@@ -1049,11 +949,13 @@ func (ev *eval) when(dir *parse.Directive) view.View {
 		}
 	}
 	switch branch {
+	case "none":
+		return &view.When{}
 	case "":
 		return &view.Error{Msg: "when could not be evaluated: " + w.Src}
 	case "missing":
 		// No data decides it: a gap, never a branch stated as fact.
-		return &view.When{Missing: missing.note(ev.env.w)}
+		return &view.When{Missing: missing.note}
 	}
 	return &view.When{Body: body[branch]}
 }

@@ -66,49 +66,43 @@ type machineView struct {
 // rowKey keys a row by the values of the free params, in their order.
 func rowKey(vals ...string) string { return strings.Join(vals, "\x00") }
 
-// machineView picks set's rows of sel's experiment for a view whose free
+// machineView picks set's rows of experiment x for a view whose free
 // params are free (rows, cols; x, series). The build's own set must have
 // every pinned param's value. Another machine's measured set is held to
 // the pins its rows carry; a transcribed set holds what the original book
 // reported, with the original's settings, so it is held only to the
 // params pinned with where. Two rows for one key are an error: the
 // directive must pin more.
-func (ev *eval) machineView(set string, sel *selection, where map[string]string, free []freeParam) (machineView, error) {
-	x := sel.x
+func (ev *eval) machineView(set string, x *parse.Experiment, pins probe.Params, where map[string]string, free []freeParam) (machineView, error) {
 	mv := machineView{set: ev.env.resolve(set), rows: map[string]dataset.Row{}, failed: map[string]string{}, unavailable: map[string]string{}, vals: map[string][]string{}}
 	mv.r, _ = ev.env.find(mv.set, x.ID)
 	mv.name = ev.env.machineName(mv.set, mv.r)
+	free = slices.DeleteFunc(slices.Clone(free), func(f freeParam) bool { return f.param == "" })
 	if mv.set == "" {
 		for _, f := range free {
-			if f.param != "" {
-				mv.vals[f.param] = x.Sweep[f.param]
-			}
+			mv.vals[f.param] = x.Sweep[f.param]
 		}
 	}
 	if mv.r == nil {
 		return mv, nil
 	}
-	// A count that only sizes a run's sample is not a pin unless where:
-	// names it: the set's runs had counts of their own (sized, or
-	// another set's).
-	pinned := func(k string) bool {
-		_, w := where[k]
-		return mv.r.Measured() && !sizesOnly(x, k) || w
-	}
 	picks := func(p probe.Params) (string, bool) {
-		for k, v := range sel.pins {
-			if have, ok := p[k]; ok && pinned(k) && have != v {
+		for k, v := range pins {
+			// A count that only sizes a run's sample is not a pin unless
+			// where: names it: the set's runs had counts of their own
+			// (sized, or another set's).
+			_, w := where[k]
+			if have, ok := p[k]; ok && (mv.r.Measured() && !sizesOnly(x, k) || w) && have != v {
 				return "", false
 			}
 		}
 		var key []string
 		for _, f := range free {
-			if f.param == "" {
-				continue
-			}
 			v := p[f.param]
 			if prm, ok := x.Spec.Param(f.param); ok && v != "" {
-				v = canonicalOr(prm, v)
+				if c, err := probe.Canonical(prm, v); err == nil {
+					v = c
+				}
 			}
 			key = append(key, v)
 			if mv.set != "" && !slices.Contains(mv.vals[f.param], v) {
@@ -125,10 +119,8 @@ func (ev *eval) machineView(set string, sel *selection, where map[string]string,
 		if _, dup := mv.rows[key]; dup {
 			var at []string
 			vals := strings.Split(key, "\x00")
-			for _, f := range free {
-				if f.param != "" {
-					at = append(at, f.param+"="+vals[len(at)])
-				}
+			for i, f := range free {
+				at = append(at, f.param+"="+vals[i])
 			}
 			return mv, fmt.Errorf("set %s has several results of %s for %s; pin the other params with where", mv.name, x.ID, strings.Join(at, ", "))
 		}
@@ -169,7 +161,7 @@ func (ev *eval) machinesProvenance(views []machineView, id string) string {
 			parts = append(parts, fmt.Sprintf(ev.env.w.NoResultOnFormat, mv.name))
 			continue
 		}
-		why, _ := ev.env.staleIn(mv.set, id)
+		why, _ := ev.env.stale(mv.set, id)
 		parts = append(parts, shortProvenance(ev.env.w, mv.r, why))
 	}
 	return strings.Join(parts, "; ")
@@ -195,7 +187,7 @@ func (ev *eval) machinesMissing(dir *parse.Directive, views []machineView, id st
 // machine's own values: the build's sweep, the values another set has).
 // Rows are every value any machine has; a figure a machine lacks is a
 // gap, and every cell's hover names its machine.
-func (ev *eval) machinesTable(dir *parse.Directive, x *parse.Experiment, m probe.Metric, sel *selection) view.View {
+func (ev *eval) machinesTable(dir *parse.Directive, x *parse.Experiment, m probe.Metric, pins probe.Params) view.View {
 	t := dir.Table
 	fail := &view.Error{Msg: "table could not be evaluated"}
 	sets, ok := ev.machineSets(t.Machines)
@@ -206,7 +198,7 @@ func (ev *eval) machinesTable(dir *parse.Directive, x *parse.Experiment, m probe
 	var views []machineView
 	var names []string
 	for _, set := range sets {
-		mv, err := ev.machineView(set, sel, t.Where, free)
+		mv, err := ev.machineView(set, x, pins, t.Where, free)
 		if err != nil {
 			ev.errs.At(dir.At["machines"], "%v", err)
 			return fail
@@ -336,7 +328,9 @@ func (ev *eval) machineCell(dir *parse.Directive, x *parse.Experiment, m probe.M
 func (ev *eval) claimOn(dir *parse.Directive, plain string, own view.MachineVerdict, others []string) []view.MachineVerdict {
 	out := []view.MachineVerdict{own}
 	for _, set := range others {
-		other := &eval{d: ev.d, p: ev.p, env: ev.env.on(set), errs: ev.d.Errs(), warn: ev.d.Errs()}
+		on := *ev.env // in which "" stands for set
+		on.base = ev.env.resolve(set)
+		other := &eval{d: ev.d, p: ev.p, env: &on, errs: ev.d.Errs(), warn: ev.d.Errs()}
 		v, ok := other.decide(dir, plain)
 		v.Machine = ev.env.machineName(set, nil)
 		ev.warn.Relay(other.warn, "on "+v.Machine+": ", "")

@@ -84,14 +84,15 @@ type rawSeries struct {
 // of the series param (one series without it), points at the medians with
 // the min–max over the runs; with ref: the reference set's points as
 // dashed series beside them, and with machines: every machine's series,
-// each labelled with its machine, another machine's dashed.
+// each labelled with its machine, another machine's dashed; a
+// distribution plot's curves are cdf's.
 func (ev *eval) plot(dir *parse.Directive) view.View {
 	p := dir.Plot
-	if p.Cdf {
-		return ev.cdf(dir)
-	}
 	fail := &view.Error{Msg: "plot could not be evaluated"}
-	if p.Series != "" && p.Series == p.X {
+	free := []freeParam{{"x", p.X}, {"series", p.Series}}
+	if p.Cdf {
+		free = free[1:]
+	} else if p.Series != "" && p.Series == p.X {
 		ev.errs.At(dir.At["series"], "series and x are both %s", p.X)
 		return fail
 	}
@@ -100,20 +101,51 @@ func (ev *eval) plot(dir *parse.Directive) view.View {
 		ev.errs.At(dir.At["from"], "%v", err)
 		return fail
 	}
-	ym, ok := ev.plotAxes(dir, x)
-	sel := ev.selectFrom(dir, x, p.Where, []freeParam{{"x", p.X}, {"series", p.Series}})
-	if sel == nil || !ok {
+	var ym probe.Metric // a distribution's: only its quantiles' unit
+	var ok bool
+	if p.Cdf {
+		ym.Unit, ok = ev.quantileUnit(dir, x)
+	} else {
+		ym, ok = ev.plotAxes(dir, x)
+	}
+	pins := ev.selectFrom(dir, x, p.Where, free)
+	if pins == nil || !ok {
 		return fail
 	}
-	xp, _ := x.Spec.Param(p.X)
-	views, ok := ev.plotViews(dir, sel, []freeParam{{"x", p.X}, {"series", p.Series}})
+	views, ok := ev.plotViews(dir, x, pins, free)
 	if !ok {
 		return fail
 	}
-	lbl, sp, missing := ev.plotSeries(dir, x, views)
-	if missing != nil {
-		return missing
+	// The chapter's labels may name the machines a machines: plot shows.
+	var names []string
+	if p.Machines != nil {
+		for _, mv := range views {
+			names = append(names, mv.name)
+		}
 	}
+	dir.CheckLabels(p.Labels, x, ev.errs, names...)
+	lbl := func(s string) string { return label(p.Labels, s) }
+	var sp probe.Param
+	if p.Series != "" {
+		sp, _ = x.Spec.Param(p.Series)
+	}
+	if p.Machines != nil {
+		ev.machinesMissing(dir, views, x.ID)
+	} else if views[0].r == nil {
+		ev.warn.KindAt(parse.KindMissing, dir.Off, "%s", missingMsg("", x.ID, ev.env.runHint(x.ID)))
+		return &view.Plot{Missing: ev.env.w.MissingNote(ev.env.noteSet(""), x.ID), Caption: p.Caption}
+	}
+	if p.Cdf {
+		return ev.cdf(dir, x, ym.Unit, views, lbl, sp)
+	}
+	return ev.xyPlot(dir, x, ym, views, lbl, sp)
+}
+
+// xyPlot draws a plot's series as plot read them: a point at each value
+// of its x param.
+func (ev *eval) xyPlot(dir *parse.Directive, x *parse.Experiment, ym probe.Metric, views []machineView, lbl func(string) string, sp probe.Param) view.View {
+	p := dir.Plot
+	xp, _ := x.Spec.Param(p.X)
 	var inapplicable []string // combinations the optional metric does not apply to
 	all, own := ev.machineSeries(dir, views, sp, func(mv machineView, sv string) []rawPoint {
 		pts, na := xyPoints(mv, p, xp, ym, sv)
@@ -167,7 +199,11 @@ func (ev *eval) machineSeries(dir *parse.Directive, views []machineView, sp prob
 		if mv.r == nil {
 			continue
 		}
-		for _, sv := range seriesOf(mv, dir.Plot.Series) {
+		svs := []string{""} // one unnamed series without a series param
+		if dir.Plot.Series != "" {
+			svs = mv.vals[dir.Plot.Series]
+		}
+		for _, sv := range svs {
 			pts := points(mv, sv)
 			if len(pts) == 0 {
 				continue
@@ -194,10 +230,12 @@ func xyPoints(mv machineView, p *parse.PlotDir, xp probe.Param, ym probe.Metric,
 		if !ok {
 			continue
 		}
-		pt, ok := point(row, xp, xv, ym.Name)
-		if ok {
-			pts = append(pts, pt)
-		} else if _, has := dataset.Summarize(row, ym.Name); !has && ym.Optional != "" && mv.set == "" {
+		s, has := dataset.Summarize(row, ym.Name)
+		xf, err := xValue(xp, xv)
+		switch {
+		case has && err == nil:
+			pts = append(pts, rawPoint{x: xf, y: s.Median, lo: s.Min, hi: s.Max, fig: expr.Sample{Median: s.Median, Min: s.Min, Max: s.Max, Runs: s.N}, at: xv})
+		case !has && ym.Optional != "" && mv.set == "":
 			what := p.X + "=" + xv
 			if p.Series != "" {
 				what = p.Series + "=" + sv + ", " + what
@@ -205,7 +243,7 @@ func xyPoints(mv machineView, p *parse.PlotDir, xp probe.Param, ym probe.Metric,
 			na = append(na, what)
 		}
 	}
-	sortPoints(pts)
+	slices.SortStableFunc(pts, func(a, b rawPoint) int { return cmp.Compare(a.x, b.x) })
 	return pts, na
 }
 
@@ -244,18 +282,6 @@ func scaled(all []rawSeries, xs, ys scale) []plotsvg.Series {
 	return out
 }
 
-func point(row dataset.Row, xp probe.Param, xv, metric string) (rawPoint, bool) {
-	s, ok := dataset.Summarize(row, metric)
-	if !ok {
-		return rawPoint{}, false
-	}
-	xf, err := xValue(xp, xv)
-	if err != nil {
-		return rawPoint{}, false
-	}
-	return rawPoint{x: xf, y: s.Median, lo: s.Min, hi: s.Max, fig: expr.Sample{Median: s.Median, Min: s.Min, Max: s.Max, Runs: s.N}, at: xv}, true
-}
-
 // seriesLabel names a series in the legend: a labelled value by its
 // label, a word by itself ("epoll"), a number with its param's name or
 // label ("sleeping=100").
@@ -269,22 +295,10 @@ func seriesLabel(p probe.Param, v string, labels map[string]string) string {
 	return label(labels, p.Name) + "=" + paramValue(p, v, labels)
 }
 
-func canonicalOr(p probe.Param, v string) string {
-	if c, err := probe.Canonical(p, v); err == nil {
-		return c
-	}
-	return v
-}
-
-// sortPoints orders points by x, points at the same x as they came.
-func sortPoints(ps []rawPoint) {
-	slices.SortStableFunc(ps, func(a, b rawPoint) int { return cmp.Compare(a.x, b.x) })
-}
-
 // plotViews is the machines a plot draws: the build's own set, and the
 // set its ref: names or the sets its machines: names. ok is false after an
 // error (an unknown set, a set with two figures for one point).
-func (ev *eval) plotViews(dir *parse.Directive, sel *selection, free []freeParam) (views []machineView, ok bool) {
+func (ev *eval) plotViews(dir *parse.Directive, x *parse.Experiment, pins probe.Params, free []freeParam) (views []machineView, ok bool) {
 	p := dir.Plot
 	sets, field := []string{""}, "ref"
 	switch {
@@ -305,7 +319,7 @@ func (ev *eval) plotViews(dir *parse.Directive, sel *selection, free []freeParam
 		}
 	}
 	for _, set := range sets {
-		mv, err := ev.machineView(set, sel, p.Where, free)
+		mv, err := ev.machineView(set, x, pins, p.Where, free)
 		if err != nil {
 			ev.errs.At(dir.At[field], "%v", err)
 			return nil, false
@@ -313,42 +327,6 @@ func (ev *eval) plotViews(dir *parse.Directive, sel *selection, free []freeParam
 		views = append(views, mv)
 	}
 	return views, true
-}
-
-// plotSeries is what both kinds of plot need once their machines are
-// read: the chapter's labels (which may name the machines a machines:
-// plot shows) and the series param; or, when the build's own result is
-// not stored and the plot shows no other machine, the placeholder plot to
-// show instead.
-func (ev *eval) plotSeries(dir *parse.Directive, x *parse.Experiment, views []machineView) (lbl func(string) string, sp probe.Param, missing *view.Plot) {
-	p := dir.Plot
-	var names []string
-	if p.Machines != nil {
-		for _, mv := range views {
-			names = append(names, mv.name)
-		}
-	}
-	dir.CheckLabels(p.Labels, x, ev.errs, names...)
-	lbl = func(s string) string { return label(p.Labels, s) }
-	if p.Series != "" {
-		sp, _ = x.Spec.Param(p.Series)
-	}
-	if p.Machines != nil {
-		ev.machinesMissing(dir, views, x.ID)
-	} else if views[0].r == nil {
-		ev.warn.KindAt(parse.KindMissing, dir.Off, "%s", missingMsg("", x.ID, ev.env.runHint(x.ID)))
-		return lbl, sp, &view.Plot{Missing: ev.env.w.MissingNote(ev.env.noteSet(""), x.ID), Caption: p.Caption}
-	}
-	return lbl, sp, nil
-}
-
-// seriesOf is a machine's values of the series param, or one unnamed
-// series without it.
-func seriesOf(mv machineView, series string) []string {
-	if series == "" {
-		return []string{""}
-	}
-	return mv.vals[series]
 }
 
 // seriesName names a series in the legend: by its value, and on a plot
@@ -378,13 +356,8 @@ func legendName(p *parse.PlotDir, mv machineView, views []machineView) string {
 		return l
 	}
 	cpu := shortCPU(mv.r)
-	if cpu == "" {
+	if cpu == "" || slices.ContainsFunc(views, func(o machineView) bool { return o.name != mv.name && shortCPU(o.r) == cpu }) {
 		return mv.name
-	}
-	for _, o := range views {
-		if o.name != mv.name && shortCPU(o.r) == cpu {
-			return mv.name
-		}
 	}
 	return cpu
 }
@@ -397,43 +370,26 @@ func shortCPU(r *dataset.Result) string {
 		return ""
 	}
 	cpu, _, _ := strings.Cut(r.Machine.CPU, " @ ")
-	var words []string
-	for _, w := range strings.Fields(strings.NewReplacer("(R)", "", "(r)", "", "(TM)", "", "(tm)", "").Replace(cpu)) {
-		if w != "CPU" && w != "Processor" {
-			words = append(words, w)
-		}
-	}
-	return strings.Join(words, " ")
+	words := strings.Fields(strings.NewReplacer("(R)", "", "(r)", "", "(TM)", "", "(tm)", "").Replace(cpu))
+	return strings.Join(slices.DeleteFunc(words, func(w string) bool { return w == "CPU" || w == "Processor" }), " ")
 }
 
 // plotProvenance is the line under a plot: its own set's provenance and,
 // after "점선:", the dashed machines'. A reference set with no result is
 // a warning at ref: (the plot shows the build's figures alone).
 func (ev *eval) plotProvenance(dir *parse.Directive, views []machineView, id string) string {
+	line := ev.machinesProvenance(views[:1], id)
 	// A series a machine cannot measure (kqueue on Linux) is left out,
 	// and said so beside that machine's part of the line.
-	unavailable := func(r *dataset.Result) string {
-		if r == nil || unavailableReasons(ev.env.w, r) == "" {
-			return ""
-		}
-		return " · " + unavailableReasons(ev.env.w, r)
+	if r := views[0].r; r != nil && unavailableReasons(ev.env.w, r) != "" {
+		line += " · " + unavailableReasons(ev.env.w, r)
 	}
-	if dir.Plot.Machines != nil {
-		line := ev.machinesProvenance(views[:1], id) + unavailable(views[0].r)
-		if len(views) > 1 {
-			line += ev.env.w.DashedNote + ev.machinesProvenance(views[1:], id)
-		}
-		return line
-	}
-	why, _ := ev.env.stale("", id)
-	line := shortProvenance(ev.env.w, views[0].r, why) + unavailable(views[0].r)
-	if len(views) > 1 {
-		if rr := views[1].r; rr == nil {
-			ev.warn.KindAt(parse.KindMissing, dir.At["ref"], "%s", missingMsg(views[1].set, id, ev.env.runHint(id)))
-		} else {
-			stale, _ := ev.env.staleIn(views[1].set, id)
-			line += ev.env.w.DashedNote + shortProvenance(ev.env.w, rr, stale)
-		}
+	switch {
+	case len(views) == 1:
+	case dir.Plot.Machines == nil && views[1].r == nil:
+		ev.warn.KindAt(parse.KindMissing, dir.At["ref"], "%s", missingMsg(views[1].set, id, ev.env.runHint(id)))
+	default:
+		line += ev.env.w.DashedNote + ev.machinesProvenance(views[1:], id)
 	}
 	return line
 }
@@ -443,27 +399,8 @@ func (ev *eval) plotProvenance(dir *parse.Directive, views []machineView, id str
 // their fractions on y, as a line through the quantile points (steps
 // would say that no value fell between two quantiles). A reference set's
 // curves are dashed.
-func (ev *eval) cdf(dir *parse.Directive) view.View {
+func (ev *eval) cdf(dir *parse.Directive, x *parse.Experiment, unit probe.Unit, views []machineView, lbl func(string) string, sp probe.Param) view.View {
 	p := dir.Plot
-	fail := &view.Error{Msg: "plot could not be evaluated"}
-	x, err := ev.env.experiment(p.From)
-	if err != nil {
-		ev.errs.At(dir.At["from"], "%v", err)
-		return fail
-	}
-	unit, ok := ev.quantileUnit(dir, x)
-	sel := ev.selectFrom(dir, x, p.Where, []freeParam{{"series", p.Series}})
-	if sel == nil || !ok {
-		return fail
-	}
-	views, ok := ev.plotViews(dir, sel, []freeParam{{"series", p.Series}})
-	if !ok {
-		return fail
-	}
-	lbl, sp, missing := ev.plotSeries(dir, x, views)
-	if missing != nil {
-		return missing
-	}
 	all, own := ev.machineSeries(dir, views, sp, func(mv machineView, sv string) []rawPoint {
 		row, ok := mv.rows[rowKey(sv)]
 		if !ok {
@@ -521,7 +458,7 @@ func quantilePoints(row dataset.Row, qs []parse.Quantile) []rawPoint {
 			pts = append(pts, rawPoint{x: s.Median, y: q.Frac, lo: q.Frac, hi: q.Frac, fig: expr.Sample{Median: s.Median, Min: s.Min, Max: s.Max, Runs: s.N}, at: q.Metric})
 		}
 	}
-	sortPoints(pts)
+	slices.SortStableFunc(pts, func(a, b rawPoint) int { return cmp.Compare(a.x, b.x) })
 	return pts
 }
 

@@ -55,12 +55,8 @@ func indexRows(r *dataset.Result, x *parse.Experiment) rowIndex {
 // key is p's Key without the params that only size its sample or that
 // the result does not record.
 func (ix rowIndex) key(p probe.Params) string {
-	point := probe.Params{}
-	for k, v := range p {
-		if ix.known[k] && !sizesOnly(ix.x, k) {
-			point[k] = v
-		}
-	}
+	point := maps.Clone(p)
+	maps.DeleteFunc(point, func(k, _ string) bool { return !ix.known[k] || sizesOnly(ix.x, k) })
 	return point.Key()
 }
 
@@ -317,13 +313,14 @@ func paramDoc(w *view.Words, s probe.Spec, name string) string {
 // often (the runs stored, not the runs asked for) and how much the runs of
 // each metric spread (see spreads), and a mark when the result is stale.
 func provenance(w *view.Words, r *dataset.Result, metrics []probe.Metric, name func(string) string, stale string) string {
-	var parts []string
-	if r.Measured() {
-		parts = append(parts, w.MeasuredMark)
-	} else {
-		parts = append(parts, w.TranscribedMark)
+	machine := r.Machine.Name
+	if sum := w.MachineSummary(r.Machine); sum != "" {
+		machine += " (" + sum + ")"
 	}
-	parts = append(parts, machineLine(w, r))
+	parts := []string{w.MeasuredMark, machine}
+	if !r.Measured() {
+		parts[0] = w.TranscribedMark
+	}
 	if !r.Start.IsZero() {
 		parts = append(parts, r.Start.UTC().Format("2006-01-02"))
 	}
@@ -392,11 +389,9 @@ func spreads(w *view.Words, r *dataset.Result, metrics []probe.Metric, name func
 // shortProvenance is the line under a table or plot: machine, date, runs
 // stored, and a mark when the result is stale.
 func shortProvenance(w *view.Words, r *dataset.Result, stale string) string {
-	parts := []string{r.Machine.Name}
+	parts := []string{"✅ " + r.Machine.Name}
 	if !r.Measured() {
-		parts[0] = fmt.Sprintf(w.TranscribedMachine, parts[0])
-	} else {
-		parts[0] = "✅ " + parts[0]
+		parts[0] = fmt.Sprintf(w.TranscribedMachine, r.Machine.Name)
 	}
 	if !r.Start.IsZero() {
 		parts = append(parts, r.Start.UTC().Format("2006-01-02"))
@@ -430,14 +425,6 @@ func runsText(w *view.Words, r *dataset.Result) string {
 	return s
 }
 
-func machineLine(w *view.Words, r *dataset.Result) string {
-	s := r.Machine.Name
-	if sum := w.MachineSummary(r.Machine); sum != "" {
-		s += " (" + sum + ")"
-	}
-	return s
-}
-
 // percent formats a fraction: one decimal below 10%, none above.
 func percent(f float64) string {
 	p := f * 100
@@ -448,22 +435,14 @@ func percent(f float64) string {
 	return fmt.Sprintf("%.0f%%", math.Round(p))
 }
 
-// selection is what a table or plot draws from: the experiment, its
-// result, and the params pinned to one value.
-type selection struct {
-	x    *parse.Experiment
-	r    *dataset.Result
-	pins probe.Params // every param that is not free, with its value
-}
-
 // freeParam is a directive field naming a param left free (rows, cols,
 // x, series), in the order the fields are suggested in messages.
 type freeParam struct{ field, param string }
 
 // selectFrom resolves the free params and where against experiment x.
-// Every other param must have one value. It returns nil after reporting
-// an error; a missing result gives a selection with a nil r.
-func (ev *eval) selectFrom(dir *parse.Directive, x *parse.Experiment, where map[string]string, free []freeParam) *selection {
+// Every other param must have one value: it returns those params, pinned
+// to their values, or nil after reporting an error.
+func (ev *eval) selectFrom(dir *parse.Directive, x *parse.Experiment, where map[string]string, free []freeParam) probe.Params {
 	ok := true
 	isFree := map[string]string{}
 	var fields []string
@@ -479,7 +458,7 @@ func (ev *eval) selectFrom(dir *parse.Directive, x *parse.Experiment, where map[
 		}
 		isFree[f.param] = f.field
 	}
-	sel := &selection{x: x, pins: probe.Params{}}
+	pins := probe.Params{}
 	for _, name := range sortedKeys(where) {
 		prm, known := x.Spec.Param(name)
 		if !known {
@@ -487,7 +466,7 @@ func (ev *eval) selectFrom(dir *parse.Directive, x *parse.Experiment, where map[
 			ok = false
 			continue
 		}
-		sel.pins[name] = where[name] // even when wrong: it is not left free
+		pins[name] = where[name] // even when wrong: it is not left free
 		if field, dup := isFree[name]; dup {
 			ev.errs.At(dir.At["where."+name], "where pins %s, which is already %s", name, field)
 			ok = false
@@ -504,7 +483,7 @@ func (ev *eval) selectFrom(dir *parse.Directive, x *parse.Experiment, where map[
 			ok = false
 			continue
 		}
-		sel.pins[name] = c
+		pins[name] = c
 	}
 	if !ok {
 		// Do not go on to blame params that a misspelt field would have
@@ -515,7 +494,7 @@ func (ev *eval) selectFrom(dir *parse.Directive, x *parse.Experiment, where map[
 		if _, free := isFree[name]; free {
 			continue
 		}
-		if _, pinned := sel.pins[name]; pinned {
+		if _, pinned := pins[name]; pinned {
 			continue
 		}
 		vals := x.Sweep[name]
@@ -525,25 +504,12 @@ func (ev *eval) selectFrom(dir *parse.Directive, x *parse.Experiment, where map[
 			ok = false
 			continue
 		}
-		sel.pins[name] = vals[0]
+		pins[name] = vals[0]
 	}
 	if !ok {
 		return nil
 	}
-	sel.r, _ = ev.env.lookup("", x.ID)
-	return sel
-}
-
-// params returns the combination of the selection's pins plus the given
-// free values.
-func (s *selection) params(kv ...string) probe.Params {
-	p := maps.Clone(s.pins)
-	for i := 0; i+1 < len(kv); i += 2 {
-		if kv[i] != "" {
-			p[kv[i]] = kv[i+1]
-		}
-	}
-	return p
+	return pins
 }
 
 // table renders a table directive: rows × cols of one metric.
@@ -563,16 +529,24 @@ func (ev *eval) table(dir *parse.Directive) view.View {
 	if !mok {
 		ev.errs.At(dir.At["value"], "experiment %s (probe %s) has no metric %q%s", x.ID, x.Probe, t.Value, expr.DidYouMean(t.Value, metricNames(x.Spec)))
 	}
-	sel := ev.selectFrom(dir, x, t.Where, []freeParam{{"rows", t.Rows}, {"cols", t.Cols}})
-	if sel == nil || !mok {
+	pins := ev.selectFrom(dir, x, t.Where, []freeParam{{"rows", t.Rows}, {"cols", t.Cols}})
+	if pins == nil || !mok {
 		return fail
 	}
 	if t.Machines != nil {
-		return ev.machinesTable(dir, x, m, sel)
+		return ev.machinesTable(dir, x, m, pins)
 	}
+	return ev.ownTable(dir, x, m, pins)
+}
+
+// ownTable is a table of the build's own set: a row per value of rows
+// and a column per value of cols, from the chapter's sweep.
+func (ev *eval) ownTable(dir *parse.Directive, x *parse.Experiment, m probe.Metric, pins probe.Params) view.View {
+	t := dir.Table
 	dir.CheckLabels(t.Labels, x, ev.errs)
 	lbl := func(s string) string { return label(t.Labels, s) }
-	if sel.r == nil {
+	r, _ := ev.env.lookup("", x.ID)
+	if r == nil {
 		ev.warn.KindAt(parse.KindMissing, dir.Off, "%s", missingMsg("", x.ID, ev.env.runHint(x.ID)))
 		return &view.TableView{Missing: ev.env.w.MissingNote(ev.env.noteSet(""), x.ID)}
 	}
@@ -584,11 +558,11 @@ func (ev *eval) table(dir *parse.Directive) view.View {
 		colVals = x.Sweep[t.Cols]
 	}
 	tab := &view.Table{Caption: t.Caption}
-	corner := lbl(t.Rows)
-	if t.Rows != "" && t.Cols != "" {
-		corner = lbl(t.Rows) + " \\ " + lbl(t.Cols)
-	}
 	if t.Rows != "" {
+		corner := lbl(t.Rows)
+		if t.Cols != "" {
+			corner += " \\ " + lbl(t.Cols)
+		}
 		tab.Head = append(tab.Head, view.Cell{Text: corner, Head: true})
 	}
 	for _, c := range colVals {
@@ -598,14 +572,21 @@ func (ev *eval) table(dir *parse.Directive) view.View {
 		}
 		tab.Head = append(tab.Head, view.Cell{Text: name, Head: true, Title: ev.env.w.HeadTitle(m.Doc), Number: true})
 	}
-	ix := indexRows(sel.r, x)
+	ix := indexRows(r, x)
 	for _, rv := range rowVals {
 		var row []view.Cell
 		if t.Rows != "" {
 			row = append(row, view.Cell{Text: paramText(x.Spec, t.Rows, rv, t.Labels), Head: true})
 		}
 		for _, cv := range colVals {
-			cell, err := ix.cell(ev.env.w, sel.params(t.Rows, rv, t.Cols, cv), m, t.Format, t.Labels)
+			p := maps.Clone(pins)
+			if t.Rows != "" {
+				p[t.Rows] = rv
+			}
+			if t.Cols != "" {
+				p[t.Cols] = cv
+			}
+			cell, err := ix.cell(ev.env.w, p, m, t.Format, t.Labels)
 			if err != nil {
 				off, ok := dir.At["format"]
 				if !ok {
@@ -619,7 +600,7 @@ func (ev *eval) table(dir *parse.Directive) view.View {
 		tab.Rows = append(tab.Rows, row)
 	}
 	why, _ := ev.env.stale("", x.ID)
-	return &view.TableView{Table: tab, Provenance: shortProvenance(ev.env.w, sel.r, why)}
+	return &view.TableView{Table: tab, Provenance: shortProvenance(ev.env.w, r, why)}
 }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
