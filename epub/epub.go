@@ -166,12 +166,7 @@ func Write(w io.Writer, b Book, docs []Doc) error {
 	// OCF: the mimetype first, stored, with no extra field (CreateRaw, as
 	// CreateHeader would add a data descriptor).
 	mt := []byte("application/epub+zip")
-	raw, err := z.CreateRaw(&zip.FileHeader{Name: "mimetype", Method: zip.Store, CRC32: crc32.ChecksumIEEE(mt),
-		CompressedSize64: uint64(len(mt)), UncompressedSize64: uint64(len(mt))})
-	if err == nil {
-		_, err = raw.Write(mt)
-	}
-	if err != nil {
+	if err := putRaw(z, "mimetype", zip.Store, mt, crc32.ChecksumIEEE(mt), len(mt)); err != nil {
 		return err
 	}
 	put := func(name string, data []byte) error {
@@ -197,7 +192,7 @@ func Write(w io.Writer, b Book, docs []Doc) error {
 		if it.doc == nil {
 			err = put(dir+it.href, it.data)
 		} else {
-			err = putDeflated(z, dir+it.href, it.doc)
+			err = putRaw(z, dir+it.href, zip.Deflate, it.doc.Deflated, it.doc.CRC32, it.doc.Size)
 		}
 		if err != nil {
 			return err
@@ -253,7 +248,7 @@ func (b *Book) items(docs []Doc) ([]item, error) {
 func (b *Book) packageDoc(items []item) []byte {
 	var opf bytes.Buffer
 	opf.WriteString(`<?xml version="1.0" encoding="UTF-8"?>
-<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="book-id" xml:lang="` + attr(b.Lang) + `">
+<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="book-id" xml:lang="` + html.EscapeString(b.Lang) + `">
 <metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
 <dc:identifier id="book-id">` + html.EscapeString(b.Identifier) + `</dc:identifier>
 <dc:title>` + html.EscapeString(b.Title) + `</dc:title>
@@ -263,7 +258,7 @@ func (b *Book) packageDoc(items []item) []byte {
 <manifest>
 `)
 	for _, it := range items {
-		opf.WriteString(`<item id="` + it.id + `" href="` + attr(hrefOf(it.href)) + `" media-type="` + it.media + `"`)
+		opf.WriteString(`<item id="` + it.id + `" href="` + html.EscapeString(hrefOf(it.href)) + `" media-type="` + it.media + `"`)
 		if it.props != "" {
 			opf.WriteString(` properties="` + it.props + `"`)
 		}
@@ -292,12 +287,13 @@ func deflate(data []byte) ([]byte, error) {
 	return b.Bytes(), err
 }
 
-// putDeflated adds a chapter's document, compressed already.
-func putDeflated(z *zip.Writer, name string, d *Doc) error {
-	w, err := z.CreateRaw(&zip.FileHeader{Name: name, Method: zip.Deflate, CRC32: d.CRC32,
-		CompressedSize64: uint64(len(d.Deflated)), UncompressedSize64: uint64(d.Size)})
+// putRaw adds a file whose data is compressed already by method (or
+// stored), its CRC-32 and size those of the file.
+func putRaw(z *zip.Writer, name string, method uint16, data []byte, crc uint32, size int) error {
+	w, err := z.CreateRaw(&zip.FileHeader{Name: name, Method: method, CRC32: crc,
+		CompressedSize64: uint64(len(data)), UncompressedSize64: uint64(size)})
 	if err == nil {
-		_, err = w.Write(d.Deflated)
+		_, err = w.Write(data)
 	}
 	return err
 }
@@ -311,17 +307,15 @@ func hrefOf(p string) string {
 	return strings.Join(parts, "/")
 }
 
-func attr(s string) string { return html.EscapeString(s) }
-
 // writeHead starts an XHTML content document.
 func writeHead(b *bytes.Buffer, lang, title, css string) {
 	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE html>
-<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops" lang="` + attr(lang) + `" xml:lang="` + attr(lang) + `">
+<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops" lang="` + html.EscapeString(lang) + `" xml:lang="` + html.EscapeString(lang) + `">
 <head>
 <meta charset="utf-8"/>
 <title>` + html.EscapeString(title) + `</title>
-<link rel="stylesheet" type="text/css" href="` + attr(css) + `"/>
+<link rel="stylesheet" type="text/css" href="` + html.EscapeString(css) + `"/>
 </head>
 <body>
 `)
@@ -356,7 +350,7 @@ func navPage(b Book, w view.EPUBWords, toc []tocChapter) []byte {
 	writeHead(&doc, b.Lang, w.Contents, cssFile)
 	doc.WriteString(`<nav epub:type="toc" role="doc-toc" id="toc">` + "\n<h1>" + html.EscapeString(w.Contents) + "</h1>\n<ol>\n")
 	for _, c := range toc {
-		doc.WriteString(`<li><a href="` + attr(hrefOf(c.href)) + `">` + html.EscapeString(c.title) + "</a>")
+		doc.WriteString(`<li><a href="` + html.EscapeString(hrefOf(c.href)) + `">` + html.EscapeString(c.title) + "</a>")
 		writeHeadings(&doc, hrefOf(c.href), c.headings)
 		doc.WriteString("</li>\n")
 	}
@@ -377,7 +371,7 @@ func writeHeadings(b *bytes.Buffer, href string, hs []Heading) {
 		for j < len(hs) && hs[j].Level > h.Level {
 			j++
 		}
-		b.WriteString(`<li><a href="` + attr(href+"#"+escapeFragment(h.ID)) + `">` + html.EscapeString(h.Text) + "</a>")
+		b.WriteString(`<li><a href="` + html.EscapeString(href+"#"+escapeFragment(h.ID)) + `">` + html.EscapeString(h.Text) + "</a>")
 		writeHeadings(b, href, hs[i+1:j])
 		b.WriteString("</li>")
 		i = j
