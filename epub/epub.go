@@ -85,18 +85,12 @@ const (
 // compressed as the container holds it: the costly part, done once per
 // chapter and in parallel, not by Write.
 type Doc struct {
-	Deflated []byte    // the XHTML, deflated
-	CRC32    uint32    // of the XHTML
-	Size     int       // of the XHTML
-	SVG      bool      // it has inline SVG (a property in the manifest)
-	Headings []Heading // its h2–h4 with an id, for the contents
-	Files    []string  // the Files it shows, sorted
-}
-
-// Heading is an h2–h4 of a chapter, for the contents.
-type Heading struct {
-	Level    int
-	ID, Text string
+	Deflated []byte         // the XHTML, deflated
+	CRC32    uint32         // of the XHTML
+	Size     int            // of the XHTML
+	SVG      bool           // it has inline SVG (a property in the manifest)
+	Headings []view.Heading // its h2–h4 with an id, for the contents
+	Files    []string       // the Files it shows, sorted
 }
 
 // lang is the book's language, Korean unless said.
@@ -215,7 +209,6 @@ func (b *Book) items(docs []Doc) ([]item, error) {
 	words := b.words()
 	var items []item
 	used := map[string]bool{} // the Files the chapters show
-	var toc []tocChapter
 	for i, c := range b.Chapters {
 		d := docs[i]
 		props := ""
@@ -223,7 +216,6 @@ func (b *Book) items(docs []Doc) ([]item, error) {
 			props = "svg"
 		}
 		items = append(items, item{fmt.Sprintf("ch%d", i+1), chapters + c.Slug + ".xhtml", "application/xhtml+xml", props, nil, &docs[i]})
-		toc = append(toc, tocChapter{href: chapters + c.Slug + ".xhtml", title: c.Title, headings: d.Headings})
 		for _, f := range d.Files {
 			used[f] = true
 		}
@@ -238,7 +230,7 @@ func (b *Book) items(docs []Doc) ([]item, error) {
 	}
 	return append([]item{
 		{"title", titleFile, "application/xhtml+xml", "", front, nil},
-		{"nav", navFile, "application/xhtml+xml", "nav", navPage(*b, words, toc), nil},
+		{"nav", navFile, "application/xhtml+xml", "nav", navPage(*b, words, docs), nil},
 		{"css", cssFile, "text/css", "", stylesheet, nil},
 	}, items...), nil
 }
@@ -338,20 +330,16 @@ func titlePage(b Book, w view.EPUBWords, slugs map[string]bool) ([]byte, error) 
 	return doc.Bytes(), nil
 }
 
-// tocChapter is a chapter's entry in the contents.
-type tocChapter struct {
-	href, title string
-	headings    []Heading
-}
-
-// navPage is nav.xhtml: every chapter and, nested under it, its h2–h4.
-func navPage(b Book, w view.EPUBWords, toc []tocChapter) []byte {
+// navPage is nav.xhtml: every chapter and, nested under it, its h2–h4
+// (docs[i] is chapter i's).
+func navPage(b Book, w view.EPUBWords, docs []Doc) []byte {
 	var doc bytes.Buffer
 	writeHead(&doc, b.Lang, w.Contents, cssFile)
 	doc.WriteString(`<nav epub:type="toc" role="doc-toc" id="toc">` + "\n<h1>" + html.EscapeString(w.Contents) + "</h1>\n<ol>\n")
-	for _, c := range toc {
-		doc.WriteString(`<li><a href="` + html.EscapeString(hrefOf(c.href)) + `">` + html.EscapeString(c.title) + "</a>")
-		writeHeadings(&doc, hrefOf(c.href), c.headings)
+	for i, c := range b.Chapters {
+		href := hrefOf(chapters + c.Slug + ".xhtml")
+		doc.WriteString(`<li><a href="` + html.EscapeString(href) + `">` + html.EscapeString(c.Title) + "</a>")
+		writeHeadings(&doc, href, docs[i].Headings)
 		doc.WriteString("</li>\n")
 	}
 	doc.WriteString("</ol>\n</nav>\n</body>\n</html>\n")
@@ -360,7 +348,7 @@ func navPage(b Book, w view.EPUBWords, toc []tocChapter) []byte {
 
 // writeHeadings writes hs as nested lists: each heading holds the
 // deeper ones that follow it.
-func writeHeadings(b *bytes.Buffer, href string, hs []Heading) {
+func writeHeadings(b *bytes.Buffer, href string, hs []view.Heading) {
 	if len(hs) == 0 {
 		return
 	}

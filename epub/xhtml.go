@@ -28,9 +28,9 @@ type converter struct {
 	used  map[string]bool   // the files shown, filled in
 	top   bool              // the document is beside nav.xhtml, not in chapters/
 
-	svg      bool      // the document has inline SVG (a manifest property)
-	headings []Heading // its h2–h4 with an id, in order
-	notes    []string  // its endnotes' HTML, in order
+	svg      bool           // the document has inline SVG (a manifest property)
+	headings []view.Heading // its h2–h4 with an id, in order
+	notes    []string       // its endnotes' HTML, in order
 	noteOf   map[string]int
 }
 
@@ -87,7 +87,7 @@ func (x *converter) node(n *xhtml.Node) {
 	switch n.Data {
 	case "h2", "h3", "h4":
 		if id, ok := getAttr(n, "id"); ok {
-			x.headings = append(x.headings, Heading{int(n.Data[1] - '0'), id, strings.TrimSpace(text(n))})
+			x.headings = append(x.headings, view.Heading{Level: int(n.Data[1] - '0'), ID: id, Text: strings.TrimSpace(text(n))})
 		}
 	case "a":
 		if h, ok := getAttr(n, "href"); ok {
