@@ -29,11 +29,12 @@ package plotsvg
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"image/color"
 	"math"
-	"sort"
+	"slices"
 
 	xfont "golang.org/x/image/font"
 	"gonum.org/v1/plot"
@@ -155,33 +156,24 @@ func Draw(p Plot, o Options) (Picture, error) {
 	if err := p.check(); err != nil {
 		return Picture{}, err
 	}
-	doc, smallest, marks, err := p.vgsvgDocument()
+	// Drawn with vgsvg's canvas, which keeps the size of its smallest
+	// text, in points.
+	w, h := p.size()
+	c := &smallestText{CanvasSizer: vgsvg.New(vg.Length(w), vg.Length(h))}
+	marks, err := p.draw(c)
 	if err != nil {
 		return Picture{}, err
 	}
-	w, h := p.size()
+	var doc bytes.Buffer
+	if _, err := c.CanvasSizer.(*vgsvg.Canvas).WriteTo(&doc); err != nil {
+		return Picture{}, fmt.Errorf("plotsvg: %w", err)
+	}
 	pic := Picture{Marks: marks, MaxWidth: w * 4 / 3}
-	if o.MinText > 0 && smallest > 0 {
-		pic.MinWidth = w * o.MinText / smallest
+	if o.MinText > 0 && c.points > 0 {
+		pic.MinWidth = w * o.MinText / c.points
 	}
-	pic.SVG, err = finish(doc, p.AccessibleName(), w, h, o.SeriesVar, pic.MinWidth)
+	pic.SVG, err = finish(doc.Bytes(), p.AccessibleName(), w, h, o.SeriesVar, pic.MinWidth)
 	return pic, err
-}
-
-// vgsvgDocument draws p, already checked, with vgsvg's canvas and returns
-// its document, the size of its smallest text, in points, and where its
-// points are.
-func (p Plot) vgsvgDocument() (doc []byte, smallest float64, marks []Mark, err error) {
-	w, h := p.size()
-	c := &smallestText{CanvasSizer: vgsvg.New(vg.Length(w), vg.Length(h))}
-	if marks, err = p.draw(c); err != nil {
-		return nil, 0, nil, err
-	}
-	var b bytes.Buffer
-	if _, err := c.CanvasSizer.(*vgsvg.Canvas).WriteTo(&b); err != nil {
-		return nil, 0, nil, fmt.Errorf("plotsvg: %w", err)
-	}
-	return b.Bytes(), c.points, marks, nil
 }
 
 // smallestText is a canvas that keeps the smallest size it writes text in.
@@ -313,10 +305,9 @@ func (p Plot) marks(pl *plot.Plot, data draw.Canvas) []Mark {
 // addSeries adds series i to pl: error bars, then the line, then the glyphs
 // on top. It returns what the legend shows for it.
 func addSeries(pl *plot.Plot, i int, s Series) ([]plot.Thumbnailer, error) {
-	pts := make([]Point, len(s.Points))
-	copy(pts, s.Points)
+	pts := slices.Clone(s.Points)
 	// A line plot reads left to right; the caller's order need not.
-	sort.SliceStable(pts, func(a, b int) bool { return pts[a].X < pts[b].X })
+	slices.SortStableFunc(pts, func(a, b Point) int { return cmp.Compare(a.X, b.X) })
 
 	xys := make(plotter.XYs, len(pts))
 	var bars spread
@@ -509,6 +500,7 @@ func (p Plot) check() error {
 		bad("plot %q has no series", p.Title)
 	}
 	names := make(map[string]int)
+	nonFinite := func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }
 	for i, s := range p.Series {
 		where := fmt.Sprintf("series[%d] %q", i, s.Name)
 		if s.Name == "" && len(p.Series) > 1 {
@@ -528,13 +520,7 @@ func (p Plot) check() error {
 			at := func() string {
 				return fmt.Sprintf("%s point[%d] {X:%g Y:%g Lo:%g Hi:%g}", where, k, pt.X, pt.Y, pt.Lo, pt.Hi)
 			}
-			finite := true
-			for _, v := range []float64{pt.X, pt.Y, pt.Lo, pt.Hi} {
-				if math.IsNaN(v) || math.IsInf(v, 0) {
-					finite = false
-				}
-			}
-			if !finite {
+			if slices.ContainsFunc([]float64{pt.X, pt.Y, pt.Lo, pt.Hi}, nonFinite) {
 				bad("%s: NaN or infinite value", at())
 				continue
 			}
