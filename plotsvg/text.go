@@ -155,7 +155,7 @@ func wrap(sty text.Style, txt string, max vg.Length) string {
 	if sty.Width(txt) <= max {
 		return txt
 	}
-	b := breaker{sty: sty, words: strings.Fields(txt)}
+	b := breaker{sty: sty, words: strings.Fields(txt), widths: map[[2]int]vg.Length{}}
 	n := len(b.greedy(max)) + 1
 	// The greedy break at a narrower limit keeps n lines down to the
 	// balanced width; bisect for it.
@@ -197,9 +197,6 @@ func (b *breaker) greedy(max vg.Length) (breaks []int) {
 func (b *breaker) width(i, j int) vg.Length {
 	if w, ok := b.widths[[2]int{i, j}]; ok {
 		return w
-	}
-	if b.widths == nil {
-		b.widths = map[[2]int]vg.Length{}
 	}
 	w := b.sty.Width(strings.Join(b.words[i:j+1], " "))
 	b.widths[[2]int{i, j}] = w
