@@ -225,9 +225,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if ok && !found && pages != nil {
 		page, found = s.laterPage(name)
 	}
-	s.mu.Lock()
-	st, _ := json.Marshal(s.st)
-	s.mu.Unlock()
+	st, _ := s.snapshot()
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	switch {
