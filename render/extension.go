@@ -54,6 +54,7 @@ func (r htmlRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindFigure, r.renderFigure)
 	reg.Register(gast.KindDocument, r.renderDocument)
 	reg.Register(ast.KindCallout, r.renderCallout)
+	reg.Register(gast.KindFencedCodeBlock, renderCode)
 }
 
 // renderCallout renders a callout as a note titled with its kind, in the
@@ -344,5 +345,4 @@ type extender struct{ h *pageHTML }
 
 func (x extender) Extend(m goldmark.Markdown) {
 	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(htmlRenderer(x), 400)))
-	extendCodeBlocks(m)
 }
