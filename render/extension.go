@@ -303,14 +303,15 @@ func (r htmlRenderer) renderDirective(w util.BufWriter, source []byte, node gast
 		return gast.WalkContinue, nil
 	}
 	n := node.(*ast.Directive)
+	num := r.h.numberOf(r.h.labels[n])
 	var b bytes.Buffer
 	switch v := r.h.page.View(n).(type) {
 	case *view.Experiment:
-		writeExperiment(&b, r.h.site, r.h.page.Words(), v, r.h.number(n))
+		writeExperiment(&b, r.h.site, r.h.page.Words(), v, num)
 	case *view.TableView:
-		writeTableView(&b, r.h.site, r.h.page.Words(), v, r.h.number(n))
+		writeTableView(&b, r.h.site, r.h.page.Words(), v, num)
 	case *view.Plot:
-		if err := writePlot(&b, r.h.site, r.h.page.Words(), v, r.h.number(n)); err != nil {
+		if err := writePlot(&b, r.h.site, r.h.page.Words(), v, num); err != nil {
 			return gast.WalkStop, err
 		}
 	case *view.Claim:
