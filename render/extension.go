@@ -285,17 +285,13 @@ func (r htmlRenderer) renderValue(w util.BufWriter, source []byte, node gast.Nod
 		// source so nothing silently disappears.
 		out = &view.Out{State: view.Unevaluated, Text: string(n.Raw)}
 	}
-	writeSpan(w, r.h.site, out)
-	return gast.WalkSkipChildren, nil
-}
-
-func writeSpan(w util.BufWriter, s *Site, out *view.Out) {
 	w.WriteString(`<span class="` + outClass(out) + `"`)
 	if out.Title != "" && !out.TitleInData {
 		w.WriteString(` title="` + esc(out.Title) + `"`)
 	}
-	writeData(w, s, out)
+	writeData(w, r.h.site, out)
 	w.WriteString(">" + esc(out.Text) + "</span>")
+	return gast.WalkSkipChildren, nil
 }
 
 func (r htmlRenderer) renderDirective(w util.BufWriter, source []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {

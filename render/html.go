@@ -119,7 +119,7 @@ func writeCell(b *bytes.Buffer, c view.Cell, head bool) {
 	}
 	class := cellGapClass[c.Gap]
 	if c.Number {
-		class = join(class, "mb-num")
+		class = strings.TrimSpace(class + " mb-num")
 	}
 	if class != "" {
 		b.WriteString(` class="` + esc(class) + `"`)
@@ -150,13 +150,6 @@ func outClass(out *view.Out) string {
 
 // cellGapClass is the class of a table cell with each gap.
 var cellGapClass = [...]string{view.NoGap: "", view.GapMissing: "mb-missing", view.GapFailed: "mb-failed"}
-
-func join(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + " " + b
-}
 
 // writeExperiment writes an experiment's table of results and its
 // provenance line. With show: none the table goes (the chapter shows the
