@@ -123,8 +123,7 @@ func (b *Book) slugs() map[string]bool {
 // may keep them.
 func (b *Book) Chapter(i int) (Doc, error) {
 	c := b.Chapters[i]
-	used := map[string]bool{}
-	x := &converter{words: b.words(), slugs: b.slugs(), files: b.Files, used: used}
+	x := &converter{words: b.words(), slugs: b.slugs(), files: b.Files, used: map[string]bool{}}
 	body, err := x.convert(c.Body)
 	if err != nil {
 		return Doc{}, fmt.Errorf("%s.html: %v", c.Slug, err)
@@ -144,7 +143,7 @@ func (b *Book) Chapter(i int) (Doc, error) {
 	if d.Deflated, err = deflate(doc.Bytes()); err != nil {
 		return Doc{}, err
 	}
-	d.Files = slices.Sorted(maps.Keys(used))
+	d.Files = slices.Sorted(maps.Keys(x.used))
 	return d, nil
 }
 
