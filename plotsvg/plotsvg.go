@@ -488,14 +488,13 @@ func (p Plot) check() error {
 	bad := func(format string, args ...any) {
 		errs = append(errs, fmt.Errorf("plotsvg: "+format, args...))
 	}
-	for _, d := range []struct {
-		name string
-		v    float64
-	}{{"Width", p.Width}, {"Height", p.Height}} {
-		if d.v != 0 && !(d.v >= minSide && d.v <= 1e5) { // also catches NaN
-			bad("%s = %g: want 0 (default) or %d to 100000 points", d.name, d.v, minSide)
+	side := func(name string, v float64) {
+		if v != 0 && !(v >= minSide && v <= 1e5) { // also catches NaN
+			bad("%s = %g: want 0 (default) or %d to 100000 points", name, v, minSide)
 		}
 	}
+	side("Width", p.Width)
+	side("Height", p.Height)
 	if len(p.Series) == 0 {
 		bad("plot %q has no series", p.Title)
 	}
