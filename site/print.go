@@ -198,7 +198,8 @@ var idRefs = []string{"aria-labelledby", "aria-describedby", "aria-controls", "a
 // references to ids theirs; a value's popover links to its experiment on
 // this same page (no data-page).
 func rewrite(n *xhtml.Node, renamed map[string]string, where func(string) (string, bool)) {
-	for k := 0; k < len(n.Attr); k++ {
+	n.Attr = slices.DeleteFunc(n.Attr, func(a xhtml.Attribute) bool { return a.Namespace == "" && a.Key == "data-page" })
+	for k := range n.Attr {
 		a := &n.Attr[k]
 		switch {
 		case a.Namespace != "" && a.Key != "href":
@@ -208,9 +209,6 @@ func rewrite(n *xhtml.Node, renamed map[string]string, where func(string) (strin
 			if to, ok := where(a.Val); ok {
 				a.Val = to
 			}
-		case a.Key == "data-page":
-			n.Attr = append(n.Attr[:k], n.Attr[k+1:]...)
-			k--
 		case slices.Contains(idRefs, a.Key):
 			refs := strings.Fields(a.Val)
 			for j, r := range refs {
