@@ -409,14 +409,6 @@ func legendGrid(sty text.Style, es []entry, area draw.Canvas) (cols int, colW vg
 	return min(max(cols, 1), len(es)), colW
 }
 
-// rowHeight is the height of one legend row; as plot.Legend computes it.
-func rowHeight(sty text.Style, es []entry) (h vg.Length) {
-	for _, e := range es {
-		h = max(h, sty.Rectangle(e.name).Max.Y)
-	}
-	return h
-}
-
 // legendHeight is the height the legend takes at the bottom of area.
 func legendHeight(sty text.Style, es []entry, area draw.Canvas) vg.Length {
 	if len(es) == 0 {
@@ -424,7 +416,11 @@ func legendHeight(sty text.Style, es []entry, area draw.Canvas) vg.Length {
 	}
 	cols, _ := legendGrid(sty, es, area)
 	rows := (len(es) + cols - 1) / cols
-	return vg.Length(rows)*rowHeight(sty, es) + vg.Length(rows-1)*legendRowSp + sty.FontExtents().Descent
+	var rowH vg.Length // as plot.Legend computes it
+	for _, e := range es {
+		rowH = max(rowH, sty.Rectangle(e.name).Max.Y)
+	}
+	return vg.Length(rows)*rowH + vg.Length(rows-1)*legendRowSp + sty.FontExtents().Descent
 }
 
 // drawLegend draws the legend centred along the bottom of area, one
