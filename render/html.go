@@ -331,21 +331,17 @@ func writeMarked(b *bytes.Buffer, s *Site, v *view.Plot, pic plotsvg.Picture, sv
 			continue
 		}
 		pt := v.Points[m.Series][m.Point]
+		// What the point is: its series (when the plot has names for
+		// them) and where it is, "poll · idle=1,000".
+		name := v.XName + "=" + pt.X
+		if pt.Series != "" {
+			name = pt.Series + " · " + name
+		}
 		fmt.Fprintf(b, `<span class="mb-value mb-pt" style="left:%.2f%%;top:%.2f%%"`, m.Left, m.Top)
 		writeData(b, s, pt.Value)
-		b.WriteString("><span>" + esc(pointName(v, pt)) + ": " + esc(pt.Value.Text) + "</span></span>")
+		b.WriteString("><span>" + esc(name) + ": " + esc(pt.Value.Text) + "</span></span>")
 	}
 	b.WriteString("</div>")
-}
-
-// pointName is what a point is: its series (when the plot has names for
-// them) and where it is, "poll · idle=1,000".
-func pointName(v *view.Plot, pt view.PlotPoint) string {
-	at := v.XName + "=" + pt.X
-	if pt.Series == "" {
-		return at
-	}
-	return pt.Series + " · " + at
 }
 
 // writePointTable writes, folded, the table of the plot's points: its
