@@ -139,12 +139,19 @@ func (b *Book) Chapter(i int) (Doc, error) {
 	doc.WriteString("</section>\n")
 	x.writeNotes(&doc)
 	doc.WriteString("</body>\n</html>\n")
-	d := Doc{CRC32: crc32.ChecksumIEEE(doc.Bytes()), Size: doc.Len(), SVG: x.svg, Headings: x.headings}
-	if d.Deflated, err = deflate(doc.Bytes()); err != nil {
+	var deflated bytes.Buffer
+	fw, err := flate.NewWriter(&deflated, flate.DefaultCompression)
+	if err == nil {
+		_, err = fw.Write(doc.Bytes())
+	}
+	if err == nil {
+		err = fw.Close()
+	}
+	if err != nil {
 		return Doc{}, err
 	}
-	d.Files = slices.Sorted(maps.Keys(x.used))
-	return d, nil
+	return Doc{Deflated: deflated.Bytes(), CRC32: crc32.ChecksumIEEE(doc.Bytes()), Size: doc.Len(), SVG: x.svg,
+		Headings: x.headings, Files: slices.Sorted(maps.Keys(x.used))}, nil
 }
 
 // Write writes b as an EPUB 3 file to w, its chapters as docs has them
@@ -263,19 +270,6 @@ func (b *Book) packageDoc(items []item) []byte {
 	}
 	opf.WriteString("</spine>\n</package>\n")
 	return opf.Bytes()
-}
-
-// deflate compresses a chapter's document.
-func deflate(data []byte) ([]byte, error) {
-	var b bytes.Buffer
-	w, err := flate.NewWriter(&b, flate.DefaultCompression)
-	if err == nil {
-		_, err = w.Write(data)
-	}
-	if err == nil {
-		err = w.Close()
-	}
-	return b.Bytes(), err
 }
 
 // putRaw adds a file whose data is compressed already by method (or
