@@ -85,18 +85,12 @@ const (
 // compressed as the container holds it: the costly part, done once per
 // chapter and in parallel, not by Write.
 type Doc struct {
-	Deflated []byte    // the XHTML, deflated
-	CRC32    uint32    // of the XHTML
-	Size     int       // of the XHTML
-	SVG      bool      // it has inline SVG (a property in the manifest)
-	Headings []Heading // its h2–h4 with an id, for the contents
-	Files    []string  // the Files it shows, sorted
-}
-
-// Heading is an h2–h4 of a chapter, for the contents.
-type Heading struct {
-	Level    int
-	ID, Text string
+	Deflated []byte         // the XHTML, deflated
+	CRC32    uint32         // of the XHTML
+	Size     int            // of the XHTML
+	SVG      bool           // it has inline SVG (a property in the manifest)
+	Headings []view.Heading // its h2–h4 with an id, for the contents
+	Files    []string       // the Files it shows, sorted
 }
 
 // lang is the book's language, Korean unless said.
@@ -129,8 +123,7 @@ func (b *Book) slugs() map[string]bool {
 // may keep them.
 func (b *Book) Chapter(i int) (Doc, error) {
 	c := b.Chapters[i]
-	used := map[string]bool{}
-	x := &converter{words: b.words(), slugs: b.slugs(), files: b.Files, used: used}
+	x := &converter{words: b.words(), slugs: b.slugs(), files: b.Files, used: map[string]bool{}}
 	body, err := x.convert(c.Body)
 	if err != nil {
 		return Doc{}, fmt.Errorf("%s.html: %v", c.Slug, err)
@@ -146,12 +139,19 @@ func (b *Book) Chapter(i int) (Doc, error) {
 	doc.WriteString("</section>\n")
 	x.writeNotes(&doc)
 	doc.WriteString("</body>\n</html>\n")
-	d := Doc{CRC32: crc32.ChecksumIEEE(doc.Bytes()), Size: doc.Len(), SVG: x.svg, Headings: x.headings}
-	if d.Deflated, err = deflate(doc.Bytes()); err != nil {
+	var deflated bytes.Buffer
+	fw, err := flate.NewWriter(&deflated, flate.DefaultCompression)
+	if err == nil {
+		_, err = fw.Write(doc.Bytes())
+	}
+	if err == nil {
+		err = fw.Close()
+	}
+	if err != nil {
 		return Doc{}, err
 	}
-	d.Files = slices.Sorted(maps.Keys(used))
-	return d, nil
+	return Doc{Deflated: deflated.Bytes(), CRC32: crc32.ChecksumIEEE(doc.Bytes()), Size: doc.Len(), SVG: x.svg,
+		Headings: x.headings, Files: slices.Sorted(maps.Keys(x.used))}, nil
 }
 
 // Write writes b as an EPUB 3 file to w, its chapters as docs has them
@@ -166,12 +166,7 @@ func Write(w io.Writer, b Book, docs []Doc) error {
 	// OCF: the mimetype first, stored, with no extra field (CreateRaw, as
 	// CreateHeader would add a data descriptor).
 	mt := []byte("application/epub+zip")
-	raw, err := z.CreateRaw(&zip.FileHeader{Name: "mimetype", Method: zip.Store, CRC32: crc32.ChecksumIEEE(mt),
-		CompressedSize64: uint64(len(mt)), UncompressedSize64: uint64(len(mt))})
-	if err == nil {
-		_, err = raw.Write(mt)
-	}
-	if err != nil {
+	if err := putRaw(z, "mimetype", zip.Store, mt, crc32.ChecksumIEEE(mt), len(mt)); err != nil {
 		return err
 	}
 	put := func(name string, data []byte) error {
@@ -197,7 +192,7 @@ func Write(w io.Writer, b Book, docs []Doc) error {
 		if it.doc == nil {
 			err = put(dir+it.href, it.data)
 		} else {
-			err = putDeflated(z, dir+it.href, it.doc)
+			err = putRaw(z, dir+it.href, zip.Deflate, it.doc.Deflated, it.doc.CRC32, it.doc.Size)
 		}
 		if err != nil {
 			return err
@@ -220,7 +215,6 @@ func (b *Book) items(docs []Doc) ([]item, error) {
 	words := b.words()
 	var items []item
 	used := map[string]bool{} // the Files the chapters show
-	var toc []tocChapter
 	for i, c := range b.Chapters {
 		d := docs[i]
 		props := ""
@@ -228,7 +222,6 @@ func (b *Book) items(docs []Doc) ([]item, error) {
 			props = "svg"
 		}
 		items = append(items, item{fmt.Sprintf("ch%d", i+1), chapters + c.Slug + ".xhtml", "application/xhtml+xml", props, nil, &docs[i]})
-		toc = append(toc, tocChapter{href: chapters + c.Slug + ".xhtml", title: c.Title, headings: d.Headings})
 		for _, f := range d.Files {
 			used[f] = true
 		}
@@ -243,7 +236,7 @@ func (b *Book) items(docs []Doc) ([]item, error) {
 	}
 	return append([]item{
 		{"title", titleFile, "application/xhtml+xml", "", front, nil},
-		{"nav", navFile, "application/xhtml+xml", "nav", navPage(*b, words, toc), nil},
+		{"nav", navFile, "application/xhtml+xml", "nav", navPage(*b, words, docs), nil},
 		{"css", cssFile, "text/css", "", stylesheet, nil},
 	}, items...), nil
 }
@@ -253,7 +246,7 @@ func (b *Book) items(docs []Doc) ([]item, error) {
 func (b *Book) packageDoc(items []item) []byte {
 	var opf bytes.Buffer
 	opf.WriteString(`<?xml version="1.0" encoding="UTF-8"?>
-<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="book-id" xml:lang="` + attr(b.Lang) + `">
+<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="book-id" xml:lang="` + html.EscapeString(b.Lang) + `">
 <metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
 <dc:identifier id="book-id">` + html.EscapeString(b.Identifier) + `</dc:identifier>
 <dc:title>` + html.EscapeString(b.Title) + `</dc:title>
@@ -263,7 +256,7 @@ func (b *Book) packageDoc(items []item) []byte {
 <manifest>
 `)
 	for _, it := range items {
-		opf.WriteString(`<item id="` + it.id + `" href="` + attr(hrefOf(it.href)) + `" media-type="` + it.media + `"`)
+		opf.WriteString(`<item id="` + it.id + `" href="` + html.EscapeString(hrefOf(it.href)) + `" media-type="` + it.media + `"`)
 		if it.props != "" {
 			opf.WriteString(` properties="` + it.props + `"`)
 		}
@@ -279,25 +272,13 @@ func (b *Book) packageDoc(items []item) []byte {
 	return opf.Bytes()
 }
 
-// deflate compresses a chapter's document.
-func deflate(data []byte) ([]byte, error) {
-	var b bytes.Buffer
-	w, err := flate.NewWriter(&b, flate.DefaultCompression)
+// putRaw adds a file whose data is compressed already by method (or
+// stored), its CRC-32 and size those of the file.
+func putRaw(z *zip.Writer, name string, method uint16, data []byte, crc uint32, size int) error {
+	w, err := z.CreateRaw(&zip.FileHeader{Name: name, Method: method, CRC32: crc,
+		CompressedSize64: uint64(len(data)), UncompressedSize64: uint64(size)})
 	if err == nil {
 		_, err = w.Write(data)
-	}
-	if err == nil {
-		err = w.Close()
-	}
-	return b.Bytes(), err
-}
-
-// putDeflated adds a chapter's document, compressed already.
-func putDeflated(z *zip.Writer, name string, d *Doc) error {
-	w, err := z.CreateRaw(&zip.FileHeader{Name: name, Method: zip.Deflate, CRC32: d.CRC32,
-		CompressedSize64: uint64(len(d.Deflated)), UncompressedSize64: uint64(d.Size)})
-	if err == nil {
-		_, err = w.Write(d.Deflated)
 	}
 	return err
 }
@@ -311,17 +292,15 @@ func hrefOf(p string) string {
 	return strings.Join(parts, "/")
 }
 
-func attr(s string) string { return html.EscapeString(s) }
-
 // writeHead starts an XHTML content document.
 func writeHead(b *bytes.Buffer, lang, title, css string) {
 	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE html>
-<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops" lang="` + attr(lang) + `" xml:lang="` + attr(lang) + `">
+<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops" lang="` + html.EscapeString(lang) + `" xml:lang="` + html.EscapeString(lang) + `">
 <head>
 <meta charset="utf-8"/>
 <title>` + html.EscapeString(title) + `</title>
-<link rel="stylesheet" type="text/css" href="` + attr(css) + `"/>
+<link rel="stylesheet" type="text/css" href="` + html.EscapeString(css) + `"/>
 </head>
 <body>
 `)
@@ -344,20 +323,16 @@ func titlePage(b Book, w view.EPUBWords, slugs map[string]bool) ([]byte, error) 
 	return doc.Bytes(), nil
 }
 
-// tocChapter is a chapter's entry in the contents.
-type tocChapter struct {
-	href, title string
-	headings    []Heading
-}
-
-// navPage is nav.xhtml: every chapter and, nested under it, its h2–h4.
-func navPage(b Book, w view.EPUBWords, toc []tocChapter) []byte {
+// navPage is nav.xhtml: every chapter and, nested under it, its h2–h4
+// (docs[i] is chapter i's).
+func navPage(b Book, w view.EPUBWords, docs []Doc) []byte {
 	var doc bytes.Buffer
 	writeHead(&doc, b.Lang, w.Contents, cssFile)
 	doc.WriteString(`<nav epub:type="toc" role="doc-toc" id="toc">` + "\n<h1>" + html.EscapeString(w.Contents) + "</h1>\n<ol>\n")
-	for _, c := range toc {
-		doc.WriteString(`<li><a href="` + attr(hrefOf(c.href)) + `">` + html.EscapeString(c.title) + "</a>")
-		writeHeadings(&doc, hrefOf(c.href), c.headings)
+	for i, c := range b.Chapters {
+		href := hrefOf(chapters + c.Slug + ".xhtml")
+		doc.WriteString(`<li><a href="` + html.EscapeString(href) + `">` + html.EscapeString(c.Title) + "</a>")
+		writeHeadings(&doc, href, docs[i].Headings)
 		doc.WriteString("</li>\n")
 	}
 	doc.WriteString("</ol>\n</nav>\n</body>\n</html>\n")
@@ -366,7 +341,7 @@ func navPage(b Book, w view.EPUBWords, toc []tocChapter) []byte {
 
 // writeHeadings writes hs as nested lists: each heading holds the
 // deeper ones that follow it.
-func writeHeadings(b *bytes.Buffer, href string, hs []Heading) {
+func writeHeadings(b *bytes.Buffer, href string, hs []view.Heading) {
 	if len(hs) == 0 {
 		return
 	}
@@ -377,7 +352,7 @@ func writeHeadings(b *bytes.Buffer, href string, hs []Heading) {
 		for j < len(hs) && hs[j].Level > h.Level {
 			j++
 		}
-		b.WriteString(`<li><a href="` + attr(href+"#"+escapeFragment(h.ID)) + `">` + html.EscapeString(h.Text) + "</a>")
+		b.WriteString(`<li><a href="` + html.EscapeString(href+"#"+escapeFragment(h.ID)) + `">` + html.EscapeString(h.Text) + "</a>")
 		writeHeadings(b, href, hs[i+1:j])
 		b.WriteString("</li>")
 		i = j

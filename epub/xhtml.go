@@ -28,9 +28,9 @@ type converter struct {
 	used  map[string]bool   // the files shown, filled in
 	top   bool              // the document is beside nav.xhtml, not in chapters/
 
-	svg      bool      // the document has inline SVG (a manifest property)
-	headings []Heading // its h2–h4 with an id, in order
-	notes    []string  // its endnotes' HTML, in order
+	svg      bool           // the document has inline SVG (a manifest property)
+	headings []view.Heading // its h2–h4 with an id, in order
+	notes    []string       // its endnotes' HTML, in order
 	noteOf   map[string]int
 }
 
@@ -87,7 +87,7 @@ func (x *converter) node(n *xhtml.Node) {
 	switch n.Data {
 	case "h2", "h3", "h4":
 		if id, ok := getAttr(n, "id"); ok {
-			x.headings = append(x.headings, Heading{int(n.Data[1] - '0'), id, strings.TrimSpace(text(n))})
+			x.headings = append(x.headings, view.Heading{Level: int(n.Data[1] - '0'), ID: id, Text: strings.TrimSpace(text(n))})
 		}
 	case "a":
 		if h, ok := getAttr(n, "href"); ok {
@@ -97,7 +97,7 @@ func (x *converter) node(n *xhtml.Node) {
 				unwrap(n)
 			}
 		}
-		delAttr(n, "download")
+		n.Attr = slices.DeleteFunc(n.Attr, func(a xhtml.Attribute) bool { return a.Namespace == "" && a.Key == "download" })
 	case "img":
 		x.image(n)
 	case "span":
@@ -287,19 +287,15 @@ func unwrap(n *xhtml.Node) {
 // text is the text n shows, without the notes' references.
 func text(n *xhtml.Node) string {
 	var b strings.Builder
-	var walk func(*xhtml.Node)
-	walk = func(n *xhtml.Node) {
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			switch {
-			case c.Type == xhtml.TextNode:
-				b.WriteString(c.Data)
-			case c.Data == "sup" && c.FirstChild != nil && hasClass(c.FirstChild, "mb-noteref"):
-			default:
-				walk(c)
-			}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch {
+		case c.Type == xhtml.TextNode:
+			b.WriteString(c.Data)
+		case c.Data == "sup" && c.FirstChild != nil && hasClass(c.FirstChild, "mb-noteref"):
+		default:
+			b.WriteString(text(c))
 		}
 	}
-	walk(n)
 	return b.String()
 }
 
@@ -330,15 +326,6 @@ func setAttr(n *xhtml.Node, key, val string) {
 		}
 	}
 	n.Attr = append(n.Attr, xhtml.Attribute{Key: key, Val: val})
-}
-
-func delAttr(n *xhtml.Node, key string) {
-	for i, a := range n.Attr {
-		if a.Namespace == "" && a.Key == key {
-			n.Attr = append(n.Attr[:i], n.Attr[i+1:]...)
-			return
-		}
-	}
 }
 
 func hasClass(n *xhtml.Node, class string) bool {

@@ -29,11 +29,12 @@ package plotsvg
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"image/color"
 	"math"
-	"sort"
+	"slices"
 
 	xfont "golang.org/x/image/font"
 	"gonum.org/v1/plot"
@@ -155,33 +156,24 @@ func Draw(p Plot, o Options) (Picture, error) {
 	if err := p.check(); err != nil {
 		return Picture{}, err
 	}
-	doc, smallest, marks, err := p.vgsvgDocument()
+	// Drawn with vgsvg's canvas, which keeps the size of its smallest
+	// text, in points.
+	w, h := p.size()
+	c := &smallestText{CanvasSizer: vgsvg.New(vg.Length(w), vg.Length(h))}
+	marks, err := p.draw(c)
 	if err != nil {
 		return Picture{}, err
 	}
-	w, h := p.size()
+	var doc bytes.Buffer
+	if _, err := c.CanvasSizer.(*vgsvg.Canvas).WriteTo(&doc); err != nil {
+		return Picture{}, fmt.Errorf("plotsvg: %w", err)
+	}
 	pic := Picture{Marks: marks, MaxWidth: w * 4 / 3}
-	if o.MinText > 0 && smallest > 0 {
-		pic.MinWidth = w * o.MinText / smallest
+	if o.MinText > 0 && c.points > 0 {
+		pic.MinWidth = w * o.MinText / c.points
 	}
-	pic.SVG, err = finish(doc, p.AccessibleName(), w, h, o.SeriesVar, pic.MinWidth)
+	pic.SVG, err = finish(doc.Bytes(), p.AccessibleName(), w, h, o.SeriesVar, pic.MinWidth)
 	return pic, err
-}
-
-// vgsvgDocument draws p, already checked, with vgsvg's canvas and returns
-// its document, the size of its smallest text, in points, and where its
-// points are.
-func (p Plot) vgsvgDocument() (doc []byte, smallest float64, marks []Mark, err error) {
-	w, h := p.size()
-	c := &smallestText{CanvasSizer: vgsvg.New(vg.Length(w), vg.Length(h))}
-	if marks, err = p.draw(c); err != nil {
-		return nil, 0, nil, err
-	}
-	var b bytes.Buffer
-	if _, err := c.CanvasSizer.(*vgsvg.Canvas).WriteTo(&b); err != nil {
-		return nil, 0, nil, fmt.Errorf("plotsvg: %w", err)
-	}
-	return b.Bytes(), c.points, marks, nil
 }
 
 // smallestText is a canvas that keeps the smallest size it writes text in.
@@ -313,10 +305,9 @@ func (p Plot) marks(pl *plot.Plot, data draw.Canvas) []Mark {
 // addSeries adds series i to pl: error bars, then the line, then the glyphs
 // on top. It returns what the legend shows for it.
 func addSeries(pl *plot.Plot, i int, s Series) ([]plot.Thumbnailer, error) {
-	pts := make([]Point, len(s.Points))
-	copy(pts, s.Points)
+	pts := slices.Clone(s.Points)
 	// A line plot reads left to right; the caller's order need not.
-	sort.SliceStable(pts, func(a, b int) bool { return pts[a].X < pts[b].X })
+	slices.SortStableFunc(pts, func(a, b Point) int { return cmp.Compare(a.X, b.X) })
 
 	xys := make(plotter.XYs, len(pts))
 	var bars spread
@@ -418,14 +409,6 @@ func legendGrid(sty text.Style, es []entry, area draw.Canvas) (cols int, colW vg
 	return min(max(cols, 1), len(es)), colW
 }
 
-// rowHeight is the height of one legend row; as plot.Legend computes it.
-func rowHeight(sty text.Style, es []entry) (h vg.Length) {
-	for _, e := range es {
-		h = max(h, sty.Rectangle(e.name).Max.Y)
-	}
-	return h
-}
-
 // legendHeight is the height the legend takes at the bottom of area.
 func legendHeight(sty text.Style, es []entry, area draw.Canvas) vg.Length {
 	if len(es) == 0 {
@@ -433,7 +416,11 @@ func legendHeight(sty text.Style, es []entry, area draw.Canvas) vg.Length {
 	}
 	cols, _ := legendGrid(sty, es, area)
 	rows := (len(es) + cols - 1) / cols
-	return vg.Length(rows)*rowHeight(sty, es) + vg.Length(rows-1)*legendRowSp + sty.FontExtents().Descent
+	var rowH vg.Length // as plot.Legend computes it
+	for _, e := range es {
+		rowH = max(rowH, sty.Rectangle(e.name).Max.Y)
+	}
+	return vg.Length(rows)*rowH + vg.Length(rows-1)*legendRowSp + sty.FontExtents().Descent
 }
 
 // drawLegend draws the legend centred along the bottom of area, one
@@ -497,18 +484,18 @@ func (p Plot) check() error {
 	bad := func(format string, args ...any) {
 		errs = append(errs, fmt.Errorf("plotsvg: "+format, args...))
 	}
-	for _, d := range []struct {
-		name string
-		v    float64
-	}{{"Width", p.Width}, {"Height", p.Height}} {
-		if d.v != 0 && !(d.v >= minSide && d.v <= 1e5) { // also catches NaN
-			bad("%s = %g: want 0 (default) or %d to 100000 points", d.name, d.v, minSide)
+	side := func(name string, v float64) {
+		if v != 0 && !(v >= minSide && v <= 1e5) { // also catches NaN
+			bad("%s = %g: want 0 (default) or %d to 100000 points", name, v, minSide)
 		}
 	}
+	side("Width", p.Width)
+	side("Height", p.Height)
 	if len(p.Series) == 0 {
 		bad("plot %q has no series", p.Title)
 	}
 	names := make(map[string]int)
+	nonFinite := func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }
 	for i, s := range p.Series {
 		where := fmt.Sprintf("series[%d] %q", i, s.Name)
 		if s.Name == "" && len(p.Series) > 1 {
@@ -528,13 +515,7 @@ func (p Plot) check() error {
 			at := func() string {
 				return fmt.Sprintf("%s point[%d] {X:%g Y:%g Lo:%g Hi:%g}", where, k, pt.X, pt.Y, pt.Lo, pt.Hi)
 			}
-			finite := true
-			for _, v := range []float64{pt.X, pt.Y, pt.Lo, pt.Hi} {
-				if math.IsNaN(v) || math.IsInf(v, 0) {
-					finite = false
-				}
-			}
-			if !finite {
+			if slices.ContainsFunc([]float64{pt.X, pt.Y, pt.Lo, pt.Hi}, nonFinite) {
 				bad("%s: NaN or infinite value", at())
 				continue
 			}

@@ -58,22 +58,15 @@ func finish(doc []byte, title string, w, h float64, seriesVar string, minWidth f
 		}
 	}
 	body = groupStyles(body)
-	return append(appendHead(make([]byte, 0, len(body)+512), title, w, h, minWidth), body...), nil
-}
-
-// appendHead appends the start tag and the <title> that finish writes,
-// with a min-width in CSS pixels unless that is 0.
-func appendHead(b []byte, title string, w, h, minWidth float64) []byte {
 	// Points in the viewBox; at its natural size a point is 4/3 CSS pixels.
-	b = fmt.Appendf(b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %.5g %.5g" `+
+	b := fmt.Appendf(make([]byte, 0, len(body)+512), `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %.5g %.5g" `+
 		`width="100%%" style="max-width:%.5gpx;height:auto`, w, h, w*4/3)
-	if minWidth > 0 {
+	if minWidth > 0 { // in CSS pixels; 0: none
 		b = fmt.Appendf(b, ";min-width:%.0fpx", minWidth)
 	}
 	b = fmt.Appendf(b, `" role="img" fill="currentColor" font-family="%s">`, fontFamily)
-	b = append(b, "<title>"...)
-	b = append(b, html.EscapeString(title)...)
-	return append(b, "</title>"...)
+	b = append(b, "<title>"+html.EscapeString(title)+"</title>"...)
+	return append(b, body...), nil
 }
 
 // groupStyles moves the style shared by consecutive elements (the ticks,

@@ -29,10 +29,6 @@ import (
 // goroutine.
 type wideHandler struct {
 	text.Plain
-	m *measures
-}
-
-type measures struct {
 	widths map[measured]vg.Length
 	faces  []face      // the fonts looked up so far: a handful per plot
 	buf    sfnt.Buffer // for looking glyphs up without allocating
@@ -50,16 +46,16 @@ type face struct {
 	ext  font.Extents
 }
 
-var _ text.Handler = wideHandler{}
+var _ text.Handler = (*wideHandler)(nil)
 
 // newHandler returns a handler for one plot.
-func newHandler() wideHandler {
-	return wideHandler{text.Plain{Fonts: font.DefaultCache}, &measures{widths: map[measured]vg.Length{}}}
+func newHandler() *wideHandler {
+	return &wideHandler{Plain: text.Plain{Fonts: font.DefaultCache}, widths: map[measured]vg.Length{}}
 }
 
 // face looks fnt up, as text.Plain does at every measure.
-func (h wideHandler) face(fnt font.Font) face {
-	for _, f := range h.m.faces {
+func (h *wideHandler) face(fnt font.Font) face {
+	for _, f := range h.faces {
 		// The size first: it is what tells this plot's fonts apart.
 		if f.fnt.Size == fnt.Size && f.fnt == fnt {
 			return f
@@ -67,22 +63,22 @@ func (h wideHandler) face(fnt font.Font) face {
 	}
 	f := face{fnt: fnt, face: h.Fonts.Lookup(fnt, fnt.Size)}
 	f.ext = f.face.Extents()
-	h.m.faces = append(h.m.faces, f)
+	h.faces = append(h.faces, f)
 	return f
 }
 
 // Extents implements text.Handler.
-func (h wideHandler) Extents(fnt font.Font) font.Extents { return h.face(fnt).ext }
+func (h *wideHandler) Extents(fnt font.Font) font.Extents { return h.face(fnt).ext }
 
 // Box implements text.Handler: text.Plain.Box with the width from width.
-func (h wideHandler) Box(txt string, fnt font.Font) (width, height, depth vg.Length) {
+func (h *wideHandler) Box(txt string, fnt font.Font) (width, height, depth vg.Length) {
 	ext := h.face(fnt).ext
 	return h.width(txt, fnt), ext.Ascent, ext.Descent
 }
 
 // width is the estimated advance of one line of txt.
-func (h wideHandler) width(txt string, fnt font.Font) vg.Length {
-	if w, ok := h.m.widths[measured{fnt, txt}]; ok {
+func (h *wideHandler) width(txt string, fnt font.Font) vg.Length {
+	if w, ok := h.widths[measured{fnt, txt}]; ok {
 		return w
 	}
 	face := h.face(fnt).face
@@ -91,7 +87,7 @@ func (h wideHandler) width(txt string, fnt font.Font) vg.Length {
 		run   = -1 // where the runes the font has begin, measured together for kerning
 	)
 	for i, r := range txt {
-		idx, err := face.Face.GlyphIndex(&h.m.buf, r)
+		idx, err := face.Face.GlyphIndex(&h.buf, r)
 		if err == nil && idx != 0 {
 			if run < 0 {
 				run = i
@@ -107,13 +103,13 @@ func (h wideHandler) width(txt string, fnt font.Font) vg.Length {
 	if run >= 0 {
 		total += face.Width(txt[run:])
 	}
-	h.m.widths[measured{fnt, txt}] = total
+	h.widths[measured{fnt, txt}] = total
 	return total
 }
 
 // Draw implements text.Handler. It is text.Plain.Draw with the line width
 // for alignment taken from width instead of the font's own measure.
-func (h wideHandler) Draw(c vg.Canvas, txt string, sty text.Style, pt vg.Point) {
+func (h *wideHandler) Draw(c vg.Canvas, txt string, sty text.Style, pt vg.Point) {
 	txt = strings.TrimRight(txt, "\n")
 	if len(txt) == 0 {
 		return
@@ -155,7 +151,7 @@ func wrap(sty text.Style, txt string, max vg.Length) string {
 	if sty.Width(txt) <= max {
 		return txt
 	}
-	b := breaker{sty: sty, words: strings.Fields(txt)}
+	b := breaker{sty: sty, words: strings.Fields(txt), widths: map[[2]int]vg.Length{}}
 	n := len(b.greedy(max)) + 1
 	// The greedy break at a narrower limit keeps n lines down to the
 	// balanced width; bisect for it.
@@ -197,9 +193,6 @@ func (b *breaker) greedy(max vg.Length) (breaks []int) {
 func (b *breaker) width(i, j int) vg.Length {
 	if w, ok := b.widths[[2]int{i, j}]; ok {
 		return w
-	}
-	if b.widths == nil {
-		b.widths = map[[2]int]vg.Length{}
 	}
 	w := b.sty.Width(strings.Join(b.words[i:j+1], " "))
 	b.widths[[2]int{i, j}] = w

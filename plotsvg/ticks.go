@@ -129,16 +129,15 @@ func (linearTicks) Ticks(min, max float64) []plot.Tick {
 // same range, and only reads them.
 type lastTicks struct {
 	plot.Ticker
-	min, max uint64 // the range's bits: -0 is not taken for 0
-	ticks    []plot.Tick
-	done     bool
+	min, max uint64      // the range's bits: -0 is not taken for 0
+	ticks    []plot.Tick // nil: none made yet (or none to make)
 }
 
 // Ticks implements plot.Ticker.
 func (l *lastTicks) Ticks(min, max float64) []plot.Tick {
 	lo, hi := math.Float64bits(min), math.Float64bits(max)
-	if !l.done || lo != l.min || hi != l.max {
-		l.min, l.max, l.ticks, l.done = lo, hi, l.Ticker.Ticks(min, max), true
+	if l.ticks == nil || lo != l.min || hi != l.max {
+		l.min, l.max, l.ticks = lo, hi, l.Ticker.Ticks(min, max)
 	}
 	return l.ticks
 }

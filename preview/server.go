@@ -143,21 +143,18 @@ func (s *Server) Rebuild() bool {
 			fmt.Fprintf(s.log, "not measured yet: %s (%s): %s\n", p.ID, p.Why, p.Command)
 		}
 	}
-	same := s.pages != nil && maps.EqualFunc(s.pages, site.Pages, bytes.Equal)
-	if !same {
+	none := ": none changed"
+	if s.pages == nil || !maps.EqualFunc(s.pages, site.Pages, bytes.Equal) {
 		// Only a change of the pages reloads them: a touched file that
 		// changes nothing (or a save that undoes a bad one) does not.
 		s.pages, s.later, s.made = site.Pages, site.Later, nil
 		s.st.Version++
 		s.st.Assets = assets(site.Pages)
+		none = ""
 	}
 	s.st.Errors = []Problem{}
 	s.st.Pending = append([]Pending{}, site.Pending...)
-	if same {
-		fmt.Fprintf(s.log, "rebuilt %d pages in %v: none changed\n", len(site.Pages), took)
-	} else {
-		fmt.Fprintf(s.log, "rebuilt %d pages in %v\n", len(site.Pages), took)
-	}
+	fmt.Fprintf(s.log, "rebuilt %d pages in %v%s\n", len(site.Pages), took, none)
 	s.notify()
 	return true
 }
@@ -225,9 +222,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if ok && !found && pages != nil {
 		page, found = s.laterPage(name)
 	}
-	s.mu.Lock()
-	st, _ := json.Marshal(s.st)
-	s.mu.Unlock()
+	st, _ := s.snapshot()
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	switch {

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -155,16 +156,12 @@ func (s *Server) measureLoop(ctx context.Context, measure Measurer, kick <-chan 
 		case <-kick:
 		}
 		for {
-			var next *Pending
-			for _, p := range s.pending() {
-				if p.Here && !tried[p.ID+"\x00"+p.Why] {
-					next = &p
-					break
-				}
-			}
-			if next == nil || ctx.Err() != nil {
+			pending := s.pending()
+			i := slices.IndexFunc(pending, func(p Pending) bool { return p.Here && !tried[p.ID+"\x00"+p.Why] })
+			if i < 0 || ctx.Err() != nil {
 				break
 			}
+			next := pending[i]
 			tried[next.ID+"\x00"+next.Why] = true
 			fmt.Fprintf(s.log, "measuring %s (%s)\n", next.ID, next.Why)
 			s.setProgress(next.ID)
@@ -232,12 +229,9 @@ func NewWatcher(dirs []string, debounce time.Duration, log io.Writer) (*Watcher,
 // watched reports whether name is a watched folder or under one: of the
 // parents' events, only those of the watched folders themselves count.
 func (w *Watcher) watched(name string) bool {
-	for _, r := range w.roots {
-		if name == r || strings.HasPrefix(name, r+string(filepath.Separator)) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(w.roots, func(r string) bool {
+		return name == r || strings.HasPrefix(name, r+string(filepath.Separator))
+	})
 }
 
 // Close stops watching.

@@ -54,6 +54,7 @@ func (r htmlRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindFigure, r.renderFigure)
 	reg.Register(gast.KindDocument, r.renderDocument)
 	reg.Register(ast.KindCallout, r.renderCallout)
+	reg.Register(gast.KindFencedCodeBlock, renderCode)
 }
 
 // renderCallout renders a callout as a note titled with its kind, in the
@@ -284,17 +285,13 @@ func (r htmlRenderer) renderValue(w util.BufWriter, source []byte, node gast.Nod
 		// source so nothing silently disappears.
 		out = &view.Out{State: view.Unevaluated, Text: string(n.Raw)}
 	}
-	writeSpan(w, r.h.site, out)
-	return gast.WalkSkipChildren, nil
-}
-
-func writeSpan(w util.BufWriter, s *Site, out *view.Out) {
 	w.WriteString(`<span class="` + outClass(out) + `"`)
 	if out.Title != "" && !out.TitleInData {
 		w.WriteString(` title="` + esc(out.Title) + `"`)
 	}
-	writeData(w, s, out)
+	writeData(w, r.h.site, out)
 	w.WriteString(">" + esc(out.Text) + "</span>")
+	return gast.WalkSkipChildren, nil
 }
 
 func (r htmlRenderer) renderDirective(w util.BufWriter, source []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
@@ -302,14 +299,15 @@ func (r htmlRenderer) renderDirective(w util.BufWriter, source []byte, node gast
 		return gast.WalkContinue, nil
 	}
 	n := node.(*ast.Directive)
+	num := r.h.numberOf(r.h.labels[n])
 	var b bytes.Buffer
 	switch v := r.h.page.View(n).(type) {
 	case *view.Experiment:
-		writeExperiment(&b, r.h.site, r.h.page.Words(), v, r.h.number(n))
+		writeExperiment(&b, r.h.site, r.h.page.Words(), v, num)
 	case *view.TableView:
-		writeTableView(&b, r.h.site, r.h.page.Words(), v, r.h.number(n))
+		writeTableView(&b, r.h.site, r.h.page.Words(), v, num)
 	case *view.Plot:
-		if err := writePlot(&b, r.h.site, r.h.page.Words(), v, r.h.number(n)); err != nil {
+		if err := writePlot(&b, r.h.site, r.h.page.Words(), v, num); err != nil {
 			return gast.WalkStop, err
 		}
 	case *view.Claim:
@@ -344,5 +342,4 @@ type extender struct{ h *pageHTML }
 
 func (x extender) Extend(m goldmark.Markdown) {
 	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(htmlRenderer(x), 400)))
-	extendCodeBlocks(m)
 }

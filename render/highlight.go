@@ -6,9 +6,7 @@ import (
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/alecthomas/chroma/v2/lexers"
-	"github.com/yuin/goldmark"
 	gast "github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/renderer"
 	ghtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/util"
 )
@@ -40,19 +38,9 @@ func (focusablePre) End(code bool) string {
 	return "</pre>"
 }
 
-// codeBlocks renders the fenced code blocks that are not directives
+// renderCode renders the fenced code blocks that are not directives
 // (those are parse's nodes): coloured by chroma's lexer for the block's
 // language, or as goldmark writes them when chroma knows none.
-type codeBlocks struct{}
-
-func extendCodeBlocks(m goldmark.Markdown) {
-	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(codeBlocks{}, 200)))
-}
-
-func (codeBlocks) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
-	reg.Register(gast.KindFencedCodeBlock, renderCode)
-}
-
 func renderCode(w util.BufWriter, source []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
 	if !entering {
 		return gast.WalkContinue, nil

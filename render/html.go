@@ -119,7 +119,7 @@ func writeCell(b *bytes.Buffer, c view.Cell, head bool) {
 	}
 	class := cellGapClass[c.Gap]
 	if c.Number {
-		class = join(class, "mb-num")
+		class = strings.TrimSpace(class + " mb-num")
 	}
 	if class != "" {
 		b.WriteString(` class="` + esc(class) + `"`)
@@ -150,13 +150,6 @@ func outClass(out *view.Out) string {
 
 // cellGapClass is the class of a table cell with each gap.
 var cellGapClass = [...]string{view.NoGap: "", view.GapMissing: "mb-missing", view.GapFailed: "mb-failed"}
-
-func join(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + " " + b
-}
 
 // writeExperiment writes an experiment's table of results and its
 // provenance line. With show: none the table goes (the chapter shows the
@@ -338,21 +331,17 @@ func writeMarked(b *bytes.Buffer, s *Site, v *view.Plot, pic plotsvg.Picture, sv
 			continue
 		}
 		pt := v.Points[m.Series][m.Point]
+		// What the point is: its series (when the plot has names for
+		// them) and where it is, "poll · idle=1,000".
+		name := v.XName + "=" + pt.X
+		if pt.Series != "" {
+			name = pt.Series + " · " + name
+		}
 		fmt.Fprintf(b, `<span class="mb-value mb-pt" style="left:%.2f%%;top:%.2f%%"`, m.Left, m.Top)
 		writeData(b, s, pt.Value)
-		b.WriteString("><span>" + esc(pointName(v, pt)) + ": " + esc(pt.Value.Text) + "</span></span>")
+		b.WriteString("><span>" + esc(name) + ": " + esc(pt.Value.Text) + "</span></span>")
 	}
 	b.WriteString("</div>")
-}
-
-// pointName is what a point is: its series (when the plot has names for
-// them) and where it is, "poll · idle=1,000".
-func pointName(v *view.Plot, pt view.PlotPoint) string {
-	at := v.XName + "=" + pt.X
-	if pt.Series == "" {
-		return at
-	}
-	return pt.Series + " · " + at
 }
 
 // writePointTable writes, folded, the table of the plot's points: its

@@ -113,21 +113,19 @@ var pools sync.Map // *view.Words → *sync.Pool
 // registered once per instance: this is how they reach the page without
 // a global or a view stored on the node.
 func newPageHTML(words *view.Words) *pageHTML {
+	// goldmark's footnote extension with a back-link a reader can name,
+	// in the book's words: its arrow alone says nothing to a screen
+	// reader. Its ids (fn:1, fnref:1) hold a colon, which no heading id
+	// does, and goldmark numbers a second reference to a note fnref1:1, so
+	// they are unique on a page; the links are fragments, so they work
+	// from file:// too.
+	footnotes := extension.NewFootnote(extension.WithFootnoteBacklinkTitle(words.FootnoteBack))
 	h := &pageHTML{}
 	h.md = goldmark.New(
-		goldmark.WithExtensions(append(parse.Extensions(footnotes(words)), extender{h})...),
+		goldmark.WithExtensions(append(parse.Extensions(footnotes), extender{h})...),
 		goldmark.WithRendererOptions(ghtml.WithUnsafe()),
 	)
 	return h
-}
-
-// footnotes is goldmark's footnote extension with a back-link a reader
-// can name, in the book's words: its arrow alone says nothing to a screen
-// reader. Its ids (fn:1, fnref:1) hold a colon, which no heading id does,
-// and goldmark numbers a second reference to a note fnref1:1, so they are
-// unique on a page; the links are fragments, so they work from file:// too.
-func footnotes(words *view.Words) goldmark.Extender {
-	return extension.NewFootnote(extension.WithFootnoteBacklinkTitle(words.FootnoteBack))
 }
 
 // fragment renders a directive's Markdown field with the page.

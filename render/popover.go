@@ -18,20 +18,14 @@ func writeData(w io.StringWriter, s *Site, out *view.Out) {
 	keys := slices.DeleteFunc(slices.Sorted(maps.Keys(out.Data)), func(k string) bool { return out.Data[k] == "" })
 	for _, k := range keys {
 		w.WriteString(` data-` + k + `="` + html.EscapeString(out.Data[k]) + `"`)
-		if p, ok := s.pageOf(out.Data[k]); k == "exp" && ok {
+		if k != "exp" || s == nil {
+			continue
+		}
+		if p, ok := s.PageOf[out.Data[k]]; ok && p != s.Page {
 			w.WriteString(` data-page="` + html.EscapeString(p) + `"`)
 		}
 	}
 	if out.State == view.Figure && (len(keys) > 0 || out.Title != "") {
 		w.WriteString(` tabindex="0"`)
 	}
-}
-
-// pageOf is the page experiment id is shown on if that is not this one.
-func (s *Site) pageOf(id string) (string, bool) {
-	if s == nil {
-		return "", false
-	}
-	p, ok := s.PageOf[id]
-	return p, ok && p != s.Page
 }

@@ -11,7 +11,9 @@ import (
 	"testing"
 
 	"github.com/yuin/goldmark"
+	gast "github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/util"
 
 	"golang.org/x/tools/txtar"
@@ -121,7 +123,15 @@ type site struct{}
 
 func (site) Extend(m goldmark.Markdown) {
 	m.Parser().AddOptions(parser.WithASTTransformers(util.Prioritized(parse.HeadingIDs, 600)))
-	extendCodeBlocks(m)
+	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(codeBlocks{}, 200)))
+}
+
+// codeBlocks colours code as a page does, without the page's other
+// renderers.
+type codeBlocks struct{}
+
+func (codeBlocks) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(gast.KindFencedCodeBlock, renderCode)
 }
 
 // sets is a Results from txtar files: results/ID.txt is the build's set,

@@ -27,11 +27,7 @@ type cited struct {
 	entry   *bib.Entry
 }
 
-// number is the number of the table or figure a directive labels.
-func (h *pageHTML) number(n *ast.Directive) number {
-	return h.numberOf(h.labels[n])
-}
-
+// numberOf is the number of the table or figure labelled label.
 func (h *pageHTML) numberOf(label string) number {
 	t, ok := h.xref.Lookup(label)
 	if !ok || t.N == 0 {

@@ -86,11 +86,5 @@ func Numbering(w *view.Words, orders []int) string {
 
 // Contents is a page's in-page contents: its h2s and h3s.
 func Contents(headings []view.Heading) []view.Heading {
-	var toc []view.Heading
-	for _, h := range headings {
-		if h.Level <= 3 {
-			toc = append(toc, h)
-		}
-	}
-	return toc
+	return slices.DeleteFunc(slices.Clone(headings), func(h view.Heading) bool { return h.Level > 3 })
 }

@@ -21,12 +21,6 @@ type PrintChapter struct {
 	Body              []byte
 }
 
-// printIDs are the ids the whole-book page's layout uses itself, in the
-// book's words w, which no chapter's may take there.
-func printIDs(w *view.Words) []string {
-	return []string{"main", "print-contents", w.ID(w.MachineHead)}
-}
-
 // The whole book on one page (print.html) puts every chapter in a
 // section whose id is its slug, in order, after the contents (each
 // chapter and its h2). An id two chapters use, or that names a chapter
@@ -58,10 +52,9 @@ func ChapterIDs(body []byte) ([]string, error) {
 // (the site's links to them work there too), else with the chapter's
 // slug before them.
 func PrintNames(w *view.Words, chapters []PrintChapter, ids [][]string) []map[string]string {
-	reserved := map[string]bool{}
-	for _, id := range printIDs(w) {
-		reserved[id] = true
-	}
+	// The ids the page's layout uses itself, in the book's words w, which
+	// no chapter's may take there.
+	reserved := map[string]bool{"main": true, "print-contents": true, w.ID(w.MachineHead): true}
 	for _, c := range chapters {
 		reserved[c.Slug] = true
 	}
@@ -205,7 +198,8 @@ var idRefs = []string{"aria-labelledby", "aria-describedby", "aria-controls", "a
 // references to ids theirs; a value's popover links to its experiment on
 // this same page (no data-page).
 func rewrite(n *xhtml.Node, renamed map[string]string, where func(string) (string, bool)) {
-	for k := 0; k < len(n.Attr); k++ {
+	n.Attr = slices.DeleteFunc(n.Attr, func(a xhtml.Attribute) bool { return a.Namespace == "" && a.Key == "data-page" })
+	for k := range n.Attr {
 		a := &n.Attr[k]
 		switch {
 		case a.Namespace != "" && a.Key != "href":
@@ -215,9 +209,6 @@ func rewrite(n *xhtml.Node, renamed map[string]string, where func(string) (strin
 			if to, ok := where(a.Val); ok {
 				a.Val = to
 			}
-		case a.Key == "data-page":
-			n.Attr = append(n.Attr[:k], n.Attr[k+1:]...)
-			k--
 		case slices.Contains(idRefs, a.Key):
 			refs := strings.Fields(a.Val)
 			for j, r := range refs {

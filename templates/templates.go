@@ -33,18 +33,14 @@ func Stylesheet(fsys fs.FS, w *view.Words) ([]byte, error) {
 		return nil, err
 	}
 	words := w.StyleWords()
+	quoted := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\a `) // inside a CSS string
 	var b strings.Builder
 	b.WriteString(":root {")
 	for _, k := range slices.Sorted(maps.Keys(words)) {
-		fmt.Fprintf(&b, " --mb-w-%s: %s;", k, cssString(words[k]))
+		fmt.Fprintf(&b, " --mb-w-%s: \"%s\";", k, quoted.Replace(words[k]))
 	}
 	b.WriteString(" }\n")
 	return slices.Concat([]byte(b.String()), css), nil
-}
-
-// cssString is s as a CSS string.
-func cssString(s string) string {
-	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\a `).Replace(s) + `"`
 }
 
 // Parse parses fsys's page layouts: "index.html", "chapter.html" and

@@ -269,10 +269,8 @@ var langs = []*Words{Korean, English}
 
 // WordsFor is the message table of lang; ok=false when there is none.
 func WordsFor(lang string) (w *Words, ok bool) {
-	for _, w := range langs {
-		if w.Lang == lang {
-			return w, true
-		}
+	if i := slices.IndexFunc(langs, func(w *Words) bool { return w.Lang == lang }); i >= 0 {
+		return langs[i], true
 	}
 	return Korean, false
 }
