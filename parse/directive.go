@@ -76,7 +76,6 @@ type WhenDir struct {
 	M          Offmap
 	Then, Else *Subdoc
 	Unsure     *Subdoc // nil without an unsure: branch
-	HasElse    bool
 	// Unless leaves the whole block out where it holds (nil: none).
 	Unless *expr.Expr
 	UM     Offmap
@@ -251,7 +250,6 @@ func (d *Doc) parseWhen(dir *Directive, fs map[string]field, e *Errs) *WhenDir {
 	w.Then = dir.markdown(d, fs["then"], "then", e)
 	if f, ok := fs["else"]; ok {
 		w.Else = dir.markdown(d, f, "else", e)
-		w.HasElse = true
 	} else {
 		w.Else = d.parseSub("", shift(dir.Off), "when", e)
 	}
@@ -480,21 +478,15 @@ func (d *Doc) parseExperiment(dir *Directive, fs map[string]field, probes []prob
 	sweep := x.Spec.NewSweep(expr.DidYouMean)
 	x.Order = sweep.Order()
 	if f, has := fs["params"]; has {
-		if !parseParams(dir, sweep, f, e) {
-			ok = false
-		}
+		ok = parseParams(dir, sweep, f, e) && ok
 	}
 	if err := sweep.Fill(); err != nil {
 		e.At(dir.Off, "%v", err)
 		ok = false
 	}
 	x.Sweep = sweep.Values
-	if !dir.parseRuns(x, fs, e) {
-		ok = false
-	}
-	if !dir.parseShown(x, fs, e) {
-		ok = false
-	}
+	ok = dir.parseRuns(x, fs, e) && ok
+	ok = dir.parseShown(x, fs, e) && ok
 	if v, good := dir.value(fs, "timeout", e); good {
 		t, err := ParseDuration("timeout", v, "60s")
 		if err != nil {

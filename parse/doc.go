@@ -240,11 +240,7 @@ var frontKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*[ \t]*:`)
 // "key:" line, such as a thematic break over a setext heading) is left to
 // Markdown, so that standard Markdown keeps its meaning.
 func (d *Doc) parseFront(src []byte, e *Errs) int {
-	// A byte order mark (some editors save one) is no part of the text.
-	bom := 0
-	if bytes.HasPrefix(src, []byte("\ufeff")) {
-		bom = len("\ufeff")
-	}
+	bom := bomLen(src)
 	first, _, ok := bytes.Cut(src[bom:], []byte("\n"))
 	if !ok || strings.TrimRight(string(first), " \r") != "---" {
 		return bom
@@ -261,20 +257,13 @@ func (d *Doc) parseFront(src []byte, e *Errs) int {
 	if !fields {
 		return bom
 	}
-	end, next := -1, len(src)
-	for off := start; off < len(src); {
-		line, _, found := bytes.Cut(src[off:], []byte("\n"))
-		if t := strings.TrimRight(string(line), " \r"); t == "---" || t == "..." {
-			end = off
-			if found {
-				next = off + len(line) + 1
-			}
+	end, next := -1, start
+	for line := range bytes.Lines(src[start:]) {
+		next += len(line)
+		if t := strings.TrimRight(string(line), " \r\n"); t == "---" || t == "..." {
+			end = next - len(line)
 			break
 		}
-		if !found {
-			break
-		}
-		off += len(line) + 1
 	}
 	if end < 0 {
 		e.At(0, "front matter is not closed: expected a line \"---\" after the fields")
@@ -285,33 +274,20 @@ func (d *Doc) parseFront(src []byte, e *Errs) int {
 	if !ok {
 		return next
 	}
-	fs := y.fields("front matter", root, frontKeys, e)
-	for _, name := range frontKeys {
-		f, ok := fs[name]
-		if !ok {
-			continue
+	fs := y.values("front matter", root, frontKeys, nil, d.f, e)
+	d.Front.Title, d.Front.Lang = fs["title"].Value, fs["lang"].Value
+	if f, ok := fs["slug"]; ok {
+		if err := checkSlug(f.Value); err != nil {
+			e.At(f.off, "%v", err)
 		}
-		v, ok := y.scalar("front matter", name, f, e)
-		if !ok {
-			continue
+		d.Front.Slug, d.Front.SlugAt = f.Value, f.Pos
+	}
+	if f, ok := fs["order"]; ok {
+		n, err := strconv.Atoi(f.Value)
+		if err != nil {
+			e.At(f.off, "order wants a whole number, got %q", f.Value)
 		}
-		switch name {
-		case "title":
-			d.Front.Title = v
-		case "slug":
-			if err := checkSlug(v); err != nil {
-				e.At(y.at(f.val), "%v", err)
-			}
-			d.Front.Slug, d.Front.SlugAt = v, d.Pos(y.at(f.val))
-		case "lang":
-			d.Front.Lang = v
-		case "order":
-			n, err := strconv.Atoi(v)
-			if err != nil {
-				e.At(y.at(f.val), "order wants a whole number, got %q", v)
-			}
-			d.Front.Order = n
-		}
+		d.Front.Order = n
 	}
 	return next
 }
