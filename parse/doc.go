@@ -154,10 +154,14 @@ func Parse(file string, src []byte, probes []probe.Probe) (*Doc, error) {
 		}
 		d.collectXref(n, d.body, base, e)
 		switch n := n.(type) {
+		case *gast.Heading:
+			if id, ok := n.AttributeString("id"); ok {
+				d.Anchors = append(d.Anchors, string(id.([]byte)))
+			}
 		case *gast.Link:
-			checkURL(n, n.Destination, n.Title, d.body, base, e)
+			d.link(n, n.Destination, n.Title, base, e)
 		case *gast.Image:
-			checkURL(n, n.Destination, n.Title, d.body, base, e)
+			d.link(n, n.Destination, n.Title, base, e)
 		case *ast.Value:
 			if shortcode(n, base, e) {
 				break
@@ -195,26 +199,9 @@ func Parse(file string, src []byte, probes []probe.Probe) (*Doc, error) {
 		return nil, err
 	}
 	d.Uses = d.uses()
-	d.links(base)
+	d.anchors()
 	d.warn = w.list
 	return d, nil
-}
-
-// checkURL rejects {{ }} in a link's or an image's URL or title: it
-// would be left there literally (a URL is not prose, so no value is
-// evaluated in it). The error points at the URL, found after the start
-// of the paragraph holding the link (or anywhere, for a reference).
-func checkURL(n gast.Node, dest, title, body []byte, base Offmap, e *Errs) {
-	for _, part := range [][]byte{dest, title} {
-		if !bytes.Contains(part, []byte("{{")) {
-			continue
-		}
-		what := "an image's"
-		if _, ok := n.(*gast.Link); ok {
-			what = "a link's"
-		}
-		e.At(base(urlOff(n, part, body)), "{{ }} in %s URL or title is not evaluated; a URL must be written out", what)
-	}
 }
 
 // blockStart is the body offset where the block holding the inline n
