@@ -103,20 +103,16 @@ func (d *Doc) parseDirective(n *ast.Directive, source []byte, base Offmap, probe
 		ps = append(ps, piece{from: len(body), to: seg.Start, n: seg.Stop - seg.Start})
 		body = append(body, source[seg.Start:seg.Stop]...)
 	}
-	fence := base(n.Pos())
 	inner := pieces(ps, n.Pos())
 	dir := &Directive{
 		Node:   n,
-		Off:    fence,
-		ArgOff: fence,
+		Off:    base(n.Pos()),
+		ArgOff: base(n.Info + len(n.Name)),
 		y:      newYBody(body, func(k int) int { return base(inner(k)) }),
 		At:     map[string]int{},
 	}
-	if n.Info >= 0 {
-		dir.ArgOff = base(n.Info + len(n.Name))
-		for dir.ArgOff < len(d.f.src) && d.f.src[dir.ArgOff] == ' ' {
-			dir.ArgOff++
-		}
+	for dir.ArgOff < len(d.f.src) && d.f.src[dir.ArgOff] == ' ' {
+		dir.ArgOff++
 	}
 	if n.Name != "experiment" && n.Arg != "" {
 		e.At(dir.ArgOff, "unexpected %q after %s: only an experiment takes an id on its fence line", n.Arg, n.Name)

@@ -75,8 +75,7 @@ func (directiveTransformer) Transform(doc *gast.Document, reader text.Reader, pc
 	for _, fb := range blocks {
 		info := fb.Info.Segment
 		name, arg, _ := strings.Cut(strings.TrimSpace(string(info.Value(source))), " ")
-		d := ast.NewDirective(name, strings.TrimSpace(arg))
-		d.Info = info.Start
+		d := &ast.Directive{Name: name, Arg: strings.TrimSpace(arg), Info: info.Start}
 		d.SetLines(fb.Lines())
 		d.SetPos(fb.Pos())
 		d.SetBlankPreviousLines(fb.HasBlankPreviousLines())
