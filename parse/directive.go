@@ -161,8 +161,9 @@ func (dir *Directive) parseTable(fs map[string]field, e *Errs) *TableDir {
 	t.Where = dir.where(fs, e)
 	t.Labels = dir.labels(fs, e)
 	t.Machines = dir.machines(fs, e)
-	if t.Format != "" {
-		checkFormat(t.Format, dir.At["format"], e)
+	// Package expr knows the formats and suggests the closest one.
+	if _, err := expr.Parse("0 | " + t.Format); t.Format != "" && err != nil {
+		e.Expr(func(int) int { return dir.At["format"] }, err)
 	}
 	return t
 }
@@ -438,19 +439,6 @@ func (dir *Directive) markdown(d *Doc, f field, what string, e *Errs) *Subdoc {
 		return nil
 	}
 	return d.parseSub(src, dir.y.scalarMap(f.val, f.key.Column), "when", e)
-}
-
-// checkFormat validates a format name by asking package expr, which knows
-// the formats and suggests the closest one.
-func checkFormat(format string, off int, e *Errs) {
-	const lead = "0 | "
-	if _, err := expr.Parse(lead + format); err != nil {
-		msg := err.Error()
-		if xe, ok := err.(*expr.Error); ok {
-			msg = xe.Msg
-		}
-		e.At(off, "%s", msg)
-	}
 }
 
 // parseExperiment validates an experiment against its probe: the probe
