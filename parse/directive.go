@@ -471,14 +471,7 @@ func (d *Doc) parseExperiment(dir *Directive, fs map[string]field, probes []prob
 	x.Sweep = sweep.Values
 	ok = dir.parseRuns(x, fs, e) && ok
 	ok = dir.parseShown(x, fs, e) && ok
-	if v, good := dir.value(fs, "timeout", e); good {
-		t, err := ParseDuration("timeout", v, "60s")
-		if err != nil {
-			e.At(dir.At["timeout"], "%v", err)
-			ok = false
-		}
-		x.Timeout = t
-	}
+	x.Timeout = parsed(dir, fs, "timeout", &ok, e, func(v string) (time.Duration, error) { return ParseDuration("timeout", v, "60s") })
 	if !ok || !dir.checkBounds(x, sweep, e) {
 		return nil
 	}
@@ -564,31 +557,33 @@ func ParseDuration(what, v, example string) (time.Duration, error) {
 // a count), and runs: auto's precision and budget.
 func (dir *Directive) parseRuns(x *Experiment, fs map[string]field, e *Errs) bool {
 	ok := true
-	if v, good := dir.value(fs, "runs", e); good && strings.TrimSpace(v) != "auto" {
+	x.Runs = parsed(dir, fs, "runs", &ok, e, func(v string) (int, error) {
+		if strings.TrimSpace(v) == "auto" {
+			return 0, nil
+		}
 		n, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil || n < 1 {
-			e.At(dir.At["runs"], "runs wants auto or a whole number of at least 1, got %q", v)
-			ok = false
+			return n, fmt.Errorf("runs wants auto or a whole number of at least 1, got %q", Short(v))
 		}
-		x.Runs = n
-	}
-	if v, good := dir.value(fs, "precision", e); good {
-		p, err := ParsePrecision(v)
-		if err != nil {
-			e.At(dir.At["precision"], "%v", err)
-			ok = false
-		}
-		x.Precision = p
-	}
-	if v, good := dir.value(fs, "budget", e); good {
-		t, err := ParseDuration("budget", v, "20s")
-		if err != nil {
-			e.At(dir.At["budget"], "%v", err)
-			ok = false
-		}
-		x.Budget = t
-	}
+		return n, nil
+	})
+	x.Precision = parsed(dir, fs, "precision", &ok, e, ParsePrecision)
+	x.Budget = parsed(dir, fs, "budget", &ok, e, func(v string) (time.Duration, error) { return ParseDuration("budget", v, "20s") })
 	return ok
+}
+
+// parsed is the value of the field name as parse reads it, when the
+// directive has the field; a value parse refuses is reported at it, and
+// ok set to false.
+func parsed[T any](dir *Directive, fs map[string]field, name string, ok *bool, e *Errs, parse func(string) (T, error)) (t T) {
+	if v, good := dir.value(fs, name, e); good {
+		var err error
+		if t, err = parse(v); err != nil {
+			e.At(dir.At[name], "%v", err)
+			*ok = false
+		}
+	}
+	return t
 }
 
 // uses collects Doc.Uses: every metric a reference, a table or a plot of
