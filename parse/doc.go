@@ -261,7 +261,7 @@ func (d *Doc) parseFront(src []byte, e *Errs) int {
 	if !ok {
 		return next
 	}
-	fs := y.values("front matter", root, frontKeys, nil, d.f, e)
+	fs := y.values("front matter", root, frontKeys, nil, e)
 	d.Front.Title, d.Front.Lang = fs["title"].Value, fs["lang"].Value
 	if f, ok := fs["slug"]; ok {
 		if err := checkSlug(f.Value); err != nil {

@@ -276,8 +276,7 @@ type Field struct {
 // way) is a *PosError at its line and column, the same as in a chapter's
 // front matter.
 func ParseFields(name string, src []byte, known, lists []string) (map[string]Field, error) {
-	f := newFile(name, src)
-	e := &Errs{f: f}
+	e := NewErrs(name, src)
 	bom := bomLen(src)
 	y := newYBody(src[bom:], shift(bom))
 	what := filepath.Base(name)
@@ -285,16 +284,16 @@ func ParseFields(name string, src []byte, known, lists []string) (map[string]Fie
 	if !ok {
 		return map[string]Field{}, e.Err()
 	}
-	return y.values(what, root, known, lists, f, e), e.Err()
+	return y.values(what, root, known, lists, e), e.Err()
 }
 
 // values decodes the fields of root, a mapping (ParseFields), with
-// positions in f.
-func (y *ybody) values(what string, root *yaml.Node, known, lists []string, f *file, e *Errs) map[string]Field {
+// positions in e's file.
+func (y *ybody) values(what string, root *yaml.Node, known, lists []string, e *Errs) map[string]Field {
 	out := map[string]Field{}
 	for k, fl := range y.fields(what, root, known, e) {
 		fd := Field{off: y.at(fl.val)}
-		fd.Pos = f.pos(fd.off)
+		fd.Pos = e.Pos(fd.off)
 		if !slices.Contains(lists, k) {
 			if v, ok := y.scalar(what, k, fl, e); ok {
 				fd.Value = v
@@ -312,7 +311,7 @@ func (y *ybody) values(what string, root *yaml.Node, known, lists []string, f *f
 				continue
 			}
 			fd.Items = append(fd.Items, it.Value)
-			fd.ItemPos = append(fd.ItemPos, f.pos(y.at(it)))
+			fd.ItemPos = append(fd.ItemPos, e.Pos(y.at(it)))
 		}
 		out[k] = fd
 	}
