@@ -233,15 +233,12 @@ func (d *Doc) parseFront(src []byte, e *Errs) int {
 		return bom
 	}
 	start := bom + len(first) + 1
-	fields := false
-	for _, line := range strings.Split(string(src[start:]), "\n") {
-		if t := strings.TrimSpace(line); t == "" || strings.HasPrefix(t, "#") {
-			continue
-		}
-		fields = frontKey.MatchString(line)
-		break
-	}
-	if !fields {
+	lines := strings.Split(string(src[start:]), "\n")
+	i := slices.IndexFunc(lines, func(line string) bool {
+		t := strings.TrimSpace(line)
+		return t != "" && !strings.HasPrefix(t, "#")
+	})
+	if i < 0 || !frontKey.MatchString(lines[i]) {
 		return bom
 	}
 	end, next := -1, start
