@@ -154,7 +154,6 @@ func (p *parser) entry() *Entry {
 		p.skipBalanced(open)
 		return nil
 	}
-	keyOff := p.keyOff
 	for {
 		p.space()
 		if p.i >= len(p.src) {
@@ -163,7 +162,6 @@ func (p *parser) entry() *Entry {
 		}
 		if p.src[p.i] == closer {
 			p.i++
-			p.keyOff = keyOff
 			return e
 		}
 		if !p.expect(',', "between fields") || !p.field(e, closer) {
@@ -259,14 +257,8 @@ func (p *parser) value(closer byte) (string, bool) {
 			return "", false
 		}
 		switch c := p.src[p.i]; {
-		case c == '{':
-			s, ok := p.braced()
-			if !ok {
-				return "", false
-			}
-			b.WriteString(s)
-		case c == '"':
-			s, ok := p.quoted()
+		case c == '{' || c == '"':
+			s, ok := p.delimited()
 			if !ok {
 				return "", false
 			}
@@ -298,45 +290,28 @@ func (p *parser) value(closer byte) (string, bool) {
 	}
 }
 
-// braced reads {…} with nested braces, kept for Text.
-func (p *parser) braced() (string, bool) {
+// delimited reads {…} or "…": braces nest (kept for Text), and a quote
+// inside braces is text.
+func (p *parser) delimited() (string, bool) {
 	start, depth := p.i, 0
-	for ; p.i < len(p.src); p.i++ {
-		switch p.src[p.i] {
-		case '\\':
-			p.i++
-		case '{':
-			depth++
-		case '}':
-			if depth--; depth == 0 {
-				p.i++
-				return string(p.src[start+1 : p.i-1]), true
-			}
-		}
+	closer := byte('"')
+	if p.src[start] == '{' {
+		closer = '}'
 	}
-	p.e.At(start, "unclosed { in a value")
-	return "", false
-}
-
-// quoted reads "…", in which braces nest and a quote inside braces is text.
-func (p *parser) quoted() (string, bool) {
-	start, depth := p.i, 0
 	for p.i++; p.i < len(p.src); p.i++ {
-		switch p.src[p.i] {
-		case '\\':
+		switch c := p.src[p.i]; {
+		case c == '\\':
 			p.i++
-		case '{':
+		case c == closer && depth == 0:
+			p.i++
+			return string(p.src[start+1 : p.i-1]), true
+		case c == '{':
 			depth++
-		case '}':
+		case c == '}':
 			depth--
-		case '"':
-			if depth == 0 {
-				p.i++
-				return string(p.src[start+1 : p.i-1]), true
-			}
 		}
 	}
-	p.e.At(start, "unclosed \" in a value")
+	p.e.At(start, "unclosed %c in a value", p.src[start])
 	return "", false
 }
 

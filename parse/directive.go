@@ -76,7 +76,6 @@ type WhenDir struct {
 	M          Offmap
 	Then, Else *Subdoc
 	Unsure     *Subdoc // nil without an unsure: branch
-	HasElse    bool
 	// Unless leaves the whole block out where it holds (nil: none).
 	Unless *expr.Expr
 	UM     Offmap
@@ -104,20 +103,16 @@ func (d *Doc) parseDirective(n *ast.Directive, source []byte, base Offmap, probe
 		ps = append(ps, piece{from: len(body), to: seg.Start, n: seg.Stop - seg.Start})
 		body = append(body, source[seg.Start:seg.Stop]...)
 	}
-	fence := base(n.Pos())
 	inner := pieces(ps, n.Pos())
 	dir := &Directive{
 		Node:   n,
-		Off:    fence,
-		ArgOff: fence,
+		Off:    base(n.Pos()),
+		ArgOff: base(n.Info + len(n.Name)),
 		y:      newYBody(body, func(k int) int { return base(inner(k)) }),
 		At:     map[string]int{},
 	}
-	if n.Info >= 0 {
-		dir.ArgOff = base(n.Info + len(n.Name))
-		for dir.ArgOff < len(d.f.src) && d.f.src[dir.ArgOff] == ' ' {
-			dir.ArgOff++
-		}
+	for dir.ArgOff < len(d.f.src) && d.f.src[dir.ArgOff] == ' ' {
+		dir.ArgOff++
 	}
 	if n.Name != "experiment" && n.Arg != "" {
 		e.At(dir.ArgOff, "unexpected %q after %s: only an experiment takes an id on its fence line", n.Arg, n.Name)
@@ -166,8 +161,9 @@ func (dir *Directive) parseTable(fs map[string]field, e *Errs) *TableDir {
 	t.Where = dir.where(fs, e)
 	t.Labels = dir.labels(fs, e)
 	t.Machines = dir.machines(fs, e)
-	if t.Format != "" {
-		checkFormat(t.Format, dir.At["format"], e)
+	// Package expr knows the formats and suggests the closest one.
+	if _, err := expr.Parse("0 | " + t.Format); t.Format != "" && err != nil {
+		e.Expr(func(int) int { return dir.At["format"] }, err)
 	}
 	return t
 }
@@ -251,7 +247,6 @@ func (d *Doc) parseWhen(dir *Directive, fs map[string]field, e *Errs) *WhenDir {
 	w.Then = dir.markdown(d, fs["then"], "then", e)
 	if f, ok := fs["else"]; ok {
 		w.Else = dir.markdown(d, f, "else", e)
-		w.HasElse = true
 	} else {
 		w.Else = d.parseSub("", shift(dir.Off), "when", e)
 	}
@@ -446,19 +441,6 @@ func (dir *Directive) markdown(d *Doc, f field, what string, e *Errs) *Subdoc {
 	return d.parseSub(src, dir.y.scalarMap(f.val, f.key.Column), "when", e)
 }
 
-// checkFormat validates a format name by asking package expr, which knows
-// the formats and suggests the closest one.
-func checkFormat(format string, off int, e *Errs) {
-	const lead = "0 | "
-	if _, err := expr.Parse(lead + format); err != nil {
-		msg := err.Error()
-		if xe, ok := err.(*expr.Error); ok {
-			msg = xe.Msg
-		}
-		e.At(off, "%s", msg)
-	}
-}
-
 // parseExperiment validates an experiment against its probe: the probe
 // exists, every param exists and every value has the param's type.
 func (d *Doc) parseExperiment(dir *Directive, fs map[string]field, probes []probe.Probe, e *Errs) *Experiment {
@@ -480,29 +462,16 @@ func (d *Doc) parseExperiment(dir *Directive, fs map[string]field, probes []prob
 	sweep := x.Spec.NewSweep(expr.DidYouMean)
 	x.Order = sweep.Order()
 	if f, has := fs["params"]; has {
-		if !parseParams(dir, sweep, f, e) {
-			ok = false
-		}
+		ok = parseParams(dir, sweep, f, e) && ok
 	}
 	if err := sweep.Fill(); err != nil {
 		e.At(dir.Off, "%v", err)
 		ok = false
 	}
 	x.Sweep = sweep.Values
-	if !dir.parseRuns(x, fs, e) {
-		ok = false
-	}
-	if !dir.parseShown(x, fs, e) {
-		ok = false
-	}
-	if v, good := dir.value(fs, "timeout", e); good {
-		t, err := ParseDuration("timeout", v, "60s")
-		if err != nil {
-			e.At(dir.At["timeout"], "%v", err)
-			ok = false
-		}
-		x.Timeout = t
-	}
+	ok = dir.parseRuns(x, fs, e) && ok
+	ok = dir.parseShown(x, fs, e) && ok
+	x.Timeout = parsed(dir, fs, "timeout", &ok, e, func(v string) (time.Duration, error) { return ParseDuration("timeout", v, "60s") })
 	if !ok || !dir.checkBounds(x, sweep, e) {
 		return nil
 	}
@@ -588,31 +557,33 @@ func ParseDuration(what, v, example string) (time.Duration, error) {
 // a count), and runs: auto's precision and budget.
 func (dir *Directive) parseRuns(x *Experiment, fs map[string]field, e *Errs) bool {
 	ok := true
-	if v, good := dir.value(fs, "runs", e); good && strings.TrimSpace(v) != "auto" {
+	x.Runs = parsed(dir, fs, "runs", &ok, e, func(v string) (int, error) {
+		if strings.TrimSpace(v) == "auto" {
+			return 0, nil
+		}
 		n, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil || n < 1 {
-			e.At(dir.At["runs"], "runs wants auto or a whole number of at least 1, got %q", v)
-			ok = false
+			return n, fmt.Errorf("runs wants auto or a whole number of at least 1, got %q", Short(v))
 		}
-		x.Runs = n
-	}
-	if v, good := dir.value(fs, "precision", e); good {
-		p, err := ParsePrecision(v)
-		if err != nil {
-			e.At(dir.At["precision"], "%v", err)
-			ok = false
-		}
-		x.Precision = p
-	}
-	if v, good := dir.value(fs, "budget", e); good {
-		t, err := ParseDuration("budget", v, "20s")
-		if err != nil {
-			e.At(dir.At["budget"], "%v", err)
-			ok = false
-		}
-		x.Budget = t
-	}
+		return n, nil
+	})
+	x.Precision = parsed(dir, fs, "precision", &ok, e, ParsePrecision)
+	x.Budget = parsed(dir, fs, "budget", &ok, e, func(v string) (time.Duration, error) { return ParseDuration("budget", v, "20s") })
 	return ok
+}
+
+// parsed is the value of the field name as parse reads it, when the
+// directive has the field; a value parse refuses is reported at it, and
+// ok set to false.
+func parsed[T any](dir *Directive, fs map[string]field, name string, ok *bool, e *Errs, parse func(string) (T, error)) (t T) {
+	if v, good := dir.value(fs, name, e); good {
+		var err error
+		if t, err = parse(v); err != nil {
+			e.At(dir.At[name], "%v", err)
+			*ok = false
+		}
+	}
+	return t
 }
 
 // uses collects Doc.Uses: every metric a reference, a table or a plot of

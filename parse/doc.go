@@ -154,10 +154,14 @@ func Parse(file string, src []byte, probes []probe.Probe) (*Doc, error) {
 		}
 		d.collectXref(n, d.body, base, e)
 		switch n := n.(type) {
+		case *gast.Heading:
+			if id, ok := n.AttributeString("id"); ok {
+				d.Anchors = append(d.Anchors, string(id.([]byte)))
+			}
 		case *gast.Link:
-			checkURL(n, n.Destination, n.Title, d.body, base, e)
+			d.link(n, n.Destination, n.Title, base, e)
 		case *gast.Image:
-			checkURL(n, n.Destination, n.Title, d.body, base, e)
+			d.link(n, n.Destination, n.Title, base, e)
 		case *ast.Value:
 			if shortcode(n, base, e) {
 				break
@@ -195,26 +199,9 @@ func Parse(file string, src []byte, probes []probe.Probe) (*Doc, error) {
 		return nil, err
 	}
 	d.Uses = d.uses()
-	d.links(base)
+	d.anchors()
 	d.warn = w.list
 	return d, nil
-}
-
-// checkURL rejects {{ }} in a link's or an image's URL or title: it
-// would be left there literally (a URL is not prose, so no value is
-// evaluated in it). The error points at the URL, found after the start
-// of the paragraph holding the link (or anywhere, for a reference).
-func checkURL(n gast.Node, dest, title, body []byte, base Offmap, e *Errs) {
-	for _, part := range [][]byte{dest, title} {
-		if !bytes.Contains(part, []byte("{{")) {
-			continue
-		}
-		what := "an image's"
-		if _, ok := n.(*gast.Link); ok {
-			what = "a link's"
-		}
-		e.At(base(urlOff(n, part, body)), "{{ }} in %s URL or title is not evaluated; a URL must be written out", what)
-	}
 }
 
 // blockStart is the body offset where the block holding the inline n
@@ -240,41 +227,27 @@ var frontKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*[ \t]*:`)
 // "key:" line, such as a thematic break over a setext heading) is left to
 // Markdown, so that standard Markdown keeps its meaning.
 func (d *Doc) parseFront(src []byte, e *Errs) int {
-	// A byte order mark (some editors save one) is no part of the text.
-	bom := 0
-	if bytes.HasPrefix(src, []byte("\ufeff")) {
-		bom = len("\ufeff")
-	}
+	bom := bomLen(src)
 	first, _, ok := bytes.Cut(src[bom:], []byte("\n"))
 	if !ok || strings.TrimRight(string(first), " \r") != "---" {
 		return bom
 	}
 	start := bom + len(first) + 1
-	fields := false
-	for _, line := range strings.Split(string(src[start:]), "\n") {
-		if t := strings.TrimSpace(line); t == "" || strings.HasPrefix(t, "#") {
-			continue
-		}
-		fields = frontKey.MatchString(line)
-		break
-	}
-	if !fields {
+	lines := strings.Split(string(src[start:]), "\n")
+	i := slices.IndexFunc(lines, func(line string) bool {
+		t := strings.TrimSpace(line)
+		return t != "" && !strings.HasPrefix(t, "#")
+	})
+	if i < 0 || !frontKey.MatchString(lines[i]) {
 		return bom
 	}
-	end, next := -1, len(src)
-	for off := start; off < len(src); {
-		line, _, found := bytes.Cut(src[off:], []byte("\n"))
-		if t := strings.TrimRight(string(line), " \r"); t == "---" || t == "..." {
-			end = off
-			if found {
-				next = off + len(line) + 1
-			}
+	end, next := -1, start
+	for line := range bytes.Lines(src[start:]) {
+		next += len(line)
+		if t := strings.TrimRight(string(line), " \r\n"); t == "---" || t == "..." {
+			end = next - len(line)
 			break
 		}
-		if !found {
-			break
-		}
-		off += len(line) + 1
 	}
 	if end < 0 {
 		e.At(0, "front matter is not closed: expected a line \"---\" after the fields")
@@ -285,33 +258,20 @@ func (d *Doc) parseFront(src []byte, e *Errs) int {
 	if !ok {
 		return next
 	}
-	fs := y.fields("front matter", root, frontKeys, e)
-	for _, name := range frontKeys {
-		f, ok := fs[name]
-		if !ok {
-			continue
+	fs := y.values("front matter", root, frontKeys, nil, e)
+	d.Front.Title, d.Front.Lang = fs["title"].Value, fs["lang"].Value
+	if f, ok := fs["slug"]; ok {
+		if err := checkSlug(f.Value); err != nil {
+			e.At(f.off, "%v", err)
 		}
-		v, ok := y.scalar("front matter", name, f, e)
-		if !ok {
-			continue
+		d.Front.Slug, d.Front.SlugAt = f.Value, f.Pos
+	}
+	if f, ok := fs["order"]; ok {
+		n, err := strconv.Atoi(f.Value)
+		if err != nil {
+			e.At(f.off, "order wants a whole number, got %q", f.Value)
 		}
-		switch name {
-		case "title":
-			d.Front.Title = v
-		case "slug":
-			if err := checkSlug(v); err != nil {
-				e.At(y.at(f.val), "%v", err)
-			}
-			d.Front.Slug, d.Front.SlugAt = v, d.Pos(y.at(f.val))
-		case "lang":
-			d.Front.Lang = v
-		case "order":
-			n, err := strconv.Atoi(v)
-			if err != nil {
-				e.At(y.at(f.val), "order wants a whole number, got %q", v)
-			}
-			d.Front.Order = n
-		}
+		d.Front.Order = n
 	}
 	return next
 }

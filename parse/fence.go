@@ -17,49 +17,36 @@ const KindMisspelt = "misspelt directive"
 // KindUnclosed: a code block whose fence is never closed.
 const KindUnclosed = "unclosed code block"
 
-// unclosed reports whether the fenced block at pos (the offset of its
-// line in src) is never closed. goldmark runs such a block to the end of
-// its container (the chapter, a list item, a quote), so the line after
-// its last line is not a closing fence: the fence's character, at least
-// as many times, and nothing else (after the container's indentation or
-// quote marks). fence is the opening fence as written.
-func unclosed(src []byte, pos int, lines int, last int) (fence string, open bool) {
-	at := pos
-	for at < len(src) && (src[at] == ' ' || src[at] == '\t' || src[at] == '>') {
-		at++
-	}
-	n := 0
-	for at+n < len(src) && src[at+n] == src[at] {
-		n++
-	}
-	fence = string(src[at : at+n])
-	from := at
-	if lines > 0 {
-		from = last
-	}
-	eol := bytes.IndexByte(src[from:], '\n')
-	if eol < 0 {
-		return fence, true // the chapter ends in the block
-	}
-	next := src[from+eol+1:]
-	if end := bytes.IndexByte(next, '\n'); end >= 0 {
-		next = next[:end]
-	}
-	next = bytes.TrimLeft(next, " \t>")
-	return fence, !(bytes.HasPrefix(next, []byte(fence)) && len(bytes.Trim(next, fence[:1]+" \t\r")) == 0)
-}
-
 // checkFence reports a fenced block that is never closed, at its fence:
 // goldmark makes the rest of the container (most often the chapter) its
 // body, and a directive's YAML error would point somewhere below. For a
 // directive it is an error (ok is false); a code block is a warning of
 // kind KindUnclosed, since CommonMark allows it.
+//
+// goldmark runs an unclosed block to the end of its container (the
+// chapter, a list item, a quote), so the line after its last line is not
+// a closing fence: the opening fence's character, at least as many times,
+// and nothing else (after the container's indentation or quote marks).
 func checkFence(n gast.Node, body []byte, base Offmap, e *Errs, kind string) (ok bool) {
-	last := 0
-	if l := n.Lines(); l.Len() > 0 {
-		last = l.At(l.Len() - 1).Start
+	at := n.Pos()
+	for at < len(body) && (body[at] == ' ' || body[at] == '\t' || body[at] == '>') {
+		at++
 	}
-	fence, open := unclosed(body, n.Pos(), n.Lines().Len(), last)
+	k := 0
+	for at+k < len(body) && body[at+k] == body[at] {
+		k++
+	}
+	fence := string(body[at : at+k])
+	from := at
+	if l := n.Lines(); l.Len() > 0 {
+		from = l.At(l.Len() - 1).Start
+	}
+	open := true // when the chapter ends in the block
+	if eol := bytes.IndexByte(body[from:], '\n'); eol >= 0 {
+		next, _, _ := bytes.Cut(body[from+eol+1:], []byte("\n"))
+		next = bytes.TrimLeft(next, " \t>")
+		open = !(bytes.HasPrefix(next, []byte(fence)) && len(bytes.Trim(next, fence[:1]+" \t\r")) == 0)
+	}
 	if open {
 		line := e.f.pos(base(n.Pos())).Line
 		e.KindAt(kind, base(n.Pos()), "%s opened at line %d is never closed: end the block with a line %s (without one, the block runs to the end of the chapter, or of its list item or quote)", fence, line, fence)

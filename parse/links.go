@@ -24,29 +24,29 @@ func LinkWarning(at Pos, format string, args ...any) error {
 	return &PosError{Pos: at, Msg: fmt.Sprintf(format, args...), kind: KindLink}
 }
 
-// links collects what the links check of a book needs of d: its links
-// and images in document order, and the anchors its page has (each
-// heading's id, experiment-ID for each experiment, each figure's and
-// table's label).
-func (d *Doc) links(base Offmap) {
-	_ = gast.Walk(d.root, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
-		if !entering {
-			return gast.WalkContinue, nil
+// link records a link or an image of the body (Links) and rejects {{ }}
+// in its URL or title: it would be left there literally (a URL is not
+// prose, so no value is evaluated in it). The error points at the URL,
+// found after the start of the paragraph holding the link (or anywhere,
+// for a reference).
+func (d *Doc) link(n gast.Node, dest, title []byte, base Offmap, e *Errs) {
+	_, image := n.(*gast.Image)
+	d.Links = append(d.Links, Link{Dest: string(dest), Image: image, At: d.f.pos(base(urlOff(n, dest, d.body)))})
+	what := "a link's"
+	if image {
+		what = "an image's"
+	}
+	for _, part := range [][]byte{dest, title} {
+		if bytes.Contains(part, []byte("{{")) {
+			e.At(base(urlOff(n, part, d.body)), "{{ }} in %s URL or title is not evaluated; a URL must be written out", what)
 		}
-		switch n := n.(type) {
-		case *gast.Heading:
-			if id, ok := n.AttributeString("id"); ok {
-				if b, ok := id.([]byte); ok {
-					d.Anchors = append(d.Anchors, string(b))
-				}
-			}
-		case *gast.Link:
-			d.Links = append(d.Links, Link{Dest: string(n.Destination), At: d.f.pos(base(urlOff(n, n.Destination, d.body)))})
-		case *gast.Image:
-			d.Links = append(d.Links, Link{Dest: string(n.Destination), Image: true, At: d.f.pos(base(urlOff(n, n.Destination, d.body)))})
-		}
-		return gast.WalkContinue, nil
-	})
+	}
+}
+
+// anchors completes the anchors d's page has (Parse adds each heading's
+// id), as the links check of a book needs them: experiment-ID for each
+// experiment, the list of sources, each figure's and table's label.
+func (d *Doc) anchors() {
 	for _, x := range d.Experiments {
 		d.Anchors = append(d.Anchors, "experiment-"+x.ID)
 	}

@@ -190,16 +190,13 @@ func (e *Errs) Msgs() []string {
 
 // Sorted returns the errors sorted by position, as Err joins them; nil if
 // none.
-func (e *Errs) Sorted() []error {
-	if err := JoinSorted(e.list); err != nil {
-		return err.(interface{ Unwrap() []error }).Unwrap()
-	}
-	return nil
-}
+func (e *Errs) Sorted() []error { return sorted(e.list) }
 
 // JoinSorted joins positioned errors sorted by position (stable); nil if
 // there are none.
-func JoinSorted(list []*PosError) error {
+func JoinSorted(list []*PosError) error { return errors.Join(sorted(list)...) }
+
+func sorted(list []*PosError) []error {
 	if len(list) == 0 {
 		return nil
 	}
@@ -211,7 +208,7 @@ func JoinSorted(list []*PosError) error {
 	for i, pe := range list {
 		out[i] = pe
 	}
-	return errors.Join(out...)
+	return out
 }
 
 // Offmap maps byte offsets in a derived text (a directive's YAML body, a

@@ -63,22 +63,19 @@ func (directiveTransformer) Transform(doc *gast.Document, reader text.Reader, pc
 	source := reader.Source()
 	var blocks []*gast.FencedCodeBlock
 	_ = gast.Walk(doc, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
-		if !entering {
+		fb, ok := n.(*gast.FencedCodeBlock)
+		if !entering || !ok {
 			return gast.WalkContinue, nil
 		}
-		if fb, ok := n.(*gast.FencedCodeBlock); ok {
-			if ast.IsDirective(string(fb.Language(source))) {
-				blocks = append(blocks, fb)
-			}
-			return gast.WalkSkipChildren, nil
+		if ast.IsDirective(string(fb.Language(source))) {
+			blocks = append(blocks, fb)
 		}
-		return gast.WalkContinue, nil
+		return gast.WalkSkipChildren, nil
 	})
 	for _, fb := range blocks {
 		info := fb.Info.Segment
 		name, arg, _ := strings.Cut(strings.TrimSpace(string(info.Value(source))), " ")
-		d := ast.NewDirective(name, strings.TrimSpace(arg))
-		d.Info = info.Start
+		d := &ast.Directive{Name: name, Arg: strings.TrimSpace(arg), Info: info.Start}
 		d.SetLines(fb.Lines())
 		d.SetPos(fb.Pos())
 		d.SetBlankPreviousLines(fb.HasBlankPreviousLines())

@@ -158,10 +158,7 @@ func (citeParser) Parse(parent gast.Node, block text.Reader, pc parser.Context) 
 	}
 	n := &ast.Cite{Raw: line[:end+1]}
 	for off := 1; off < end; {
-		item := line[off:end]
-		if i := bytes.IndexByte(item, ';'); i >= 0 {
-			item = item[:i]
-		}
+		item, _, _ := bytes.Cut(line[off:end], []byte(";"))
 		lead := len(item) - len(bytes.TrimLeft(item, " "))
 		body := item[lead:]
 		key := citeKey.Find(bytes.TrimPrefix(body, []byte("@")))

@@ -18,20 +18,11 @@ import (
 // ybody is a YAML text (a directive's body or the front matter) with the
 // map from its byte offsets to the file's.
 type ybody struct {
-	text  []byte
-	lines []int // byte offset of each line's start in text
-	m     Offmap
+	*file
+	m Offmap
 }
 
-func newYBody(text []byte, m Offmap) *ybody {
-	b := &ybody{text: text, lines: []int{0}, m: m}
-	for i, c := range text {
-		if c == '\n' && i+1 < len(text) {
-			b.lines = append(b.lines, i+1)
-		}
-	}
-	return b
-}
+func newYBody(text []byte, m Offmap) *ybody { return &ybody{newFile("", text), m} }
 
 // off converts a yaml.Node's 1-based line and column (yaml counts columns
 // in characters) to a byte offset in the text.
@@ -40,11 +31,11 @@ func (b *ybody) off(line, col int) int {
 		return 0
 	}
 	if line > len(b.lines) {
-		return len(b.text)
+		return len(b.src)
 	}
 	o := b.lines[line-1]
-	for c := 1; c < col && o < len(b.text) && b.text[o] != '\n'; c++ {
-		_, w := utf8.DecodeRune(b.text[o:])
+	for c := 1; c < col && o < len(b.src) && b.src[o] != '\n'; c++ {
+		_, w := utf8.DecodeRune(b.src[o:])
 		o += w
 	}
 	return o
@@ -54,10 +45,10 @@ func (b *ybody) off(line, col int) int {
 func (b *ybody) at(n *yaml.Node) int { return b.m(b.off(n.Line, n.Column)) }
 
 func (b *ybody) lineEnd(start int) int {
-	if i := bytes.IndexByte(b.text[start:], '\n'); i >= 0 {
+	if i := bytes.IndexByte(b.src[start:], '\n'); i >= 0 {
 		return start + i
 	}
-	return len(b.text)
+	return len(b.src)
 }
 
 // scalarMap maps byte offsets in a scalar's decoded Value to file offsets,
@@ -92,7 +83,7 @@ func (b *ybody) scalarMap(n *yaml.Node, indent int) Offmap {
 			first = -1
 		} else {
 			ind := 0
-			for ls+ind < le && (b.text[ls+ind] == ' ' || b.text[ls+ind] == '\t') {
+			for ls+ind < le && (b.src[ls+ind] == ' ' || b.src[ls+ind] == '\t') {
 				ind++
 			}
 			if ls+ind == le {
@@ -103,7 +94,7 @@ func (b *ybody) scalarMap(n *yaml.Node, indent int) Offmap {
 			}
 			from = ls + ind
 		}
-		c := b.text[from:le]
+		c := b.src[from:le]
 		// Skip what folding and indentation put into the value but not on
 		// this line: line breaks, and spaces the line has not.
 		for cur < len(val) && strings.IndexByte(" \t\n", val[cur]) >= 0 && (len(c) == 0 || val[cur] != c[0]) {
@@ -158,32 +149,26 @@ var yamlScannerProblems = []string{
 	"mapping values are not allowed in this context",
 }
 
-func yamlLine(n int, problem string) int {
-	for _, p := range yamlScannerProblems {
-		if strings.HasPrefix(problem, p) {
-			return n
-		}
-	}
-	return n + 1
-}
-
 // parse decodes the text into a mapping node. A YAML syntax error is
 // reported at the start of the line it names, mapped into the chapter.
 func (b *ybody) parse(what string, e *Errs) (*yaml.Node, bool) {
 	doc := new(yaml.Node)
-	err := yaml.Unmarshal(b.text, doc)
+	err := yaml.Unmarshal(b.src, doc)
 	if err != nil {
 		msg := err.Error()
 		off := 0
 		if m := yamlLineErr.FindStringSubmatch(msg); m != nil {
 			line, _ := strconv.Atoi(m[1])
-			off = b.off(yamlLine(line, m[2]), 1)
+			if !slices.ContainsFunc(yamlScannerProblems, func(p string) bool { return strings.HasPrefix(m[2], p) }) {
+				line++
+			}
+			off = b.off(line, 1)
 			if strings.HasPrefix(m[2], "found a tab character") {
 				// yaml names the line where the scalar being scanned
 				// began; the tab is in the indentation of a later line.
 				off = b.tabAfter(off)
 			}
-			for off < len(b.text) && b.text[off] == ' ' {
+			for off < len(b.src) && b.src[off] == ' ' {
 				off++
 			}
 			msg = m[2]
@@ -214,8 +199,8 @@ func (b *ybody) tabAfter(off int) int {
 		if start < off && b.lineEnd(start) < off {
 			continue
 		}
-		for i := max(start, off); i < len(b.text) && (b.text[i] == ' ' || b.text[i] == '\t'); i++ {
-			if b.text[i] == '\t' {
+		for i := max(start, off); i < len(b.src) && (b.src[i] == ' ' || b.src[i] == '\t'); i++ {
+			if b.src[i] == '\t' {
 				return i
 			}
 		}
@@ -280,6 +265,7 @@ type Field struct {
 	Items   []string // a list field's values
 	Pos     Pos      // of the value (a list's first character)
 	ItemPos []Pos    // of each item
+	off     int      // Pos's file offset
 }
 
 // ParseFields parses a whole YAML file that is a mapping of fields with
@@ -290,21 +276,24 @@ type Field struct {
 // way) is a *PosError at its line and column, the same as in a chapter's
 // front matter.
 func ParseFields(name string, src []byte, known, lists []string) (map[string]Field, error) {
-	f := newFile(name, src)
-	e := &Errs{f: f}
-	bom := 0
-	if bytes.HasPrefix(src, []byte("\ufeff")) {
-		bom = len("\ufeff")
-	}
+	e := NewErrs(name, src)
+	bom := bomLen(src)
 	y := newYBody(src[bom:], shift(bom))
-	out := map[string]Field{}
 	what := filepath.Base(name)
 	root, ok := y.parse(what, e)
 	if !ok {
-		return out, e.Err()
+		return map[string]Field{}, e.Err()
 	}
+	return y.values(what, root, known, lists, e), e.Err()
+}
+
+// values decodes the fields of root, a mapping (ParseFields), with
+// positions in e's file.
+func (y *ybody) values(what string, root *yaml.Node, known, lists []string, e *Errs) map[string]Field {
+	out := map[string]Field{}
 	for k, fl := range y.fields(what, root, known, e) {
-		fd := Field{Pos: f.pos(y.at(fl.val))}
+		fd := Field{off: y.at(fl.val)}
+		fd.Pos = e.Pos(fd.off)
 		if !slices.Contains(lists, k) {
 			if v, ok := y.scalar(what, k, fl, e); ok {
 				fd.Value = v
@@ -313,7 +302,7 @@ func ParseFields(name string, src []byte, known, lists []string) (map[string]Fie
 			continue
 		}
 		if fl.val.Kind != yaml.SequenceNode {
-			e.At(y.at(fl.val), "%s wants a list for %s, as in %s: [a, b], got %s", what, k, k, nodeKind(fl.val))
+			e.At(fd.off, "%s wants a list for %s, as in %s: [a, b], got %s", what, k, k, nodeKind(fl.val))
 			continue
 		}
 		for _, it := range fl.val.Content {
@@ -322,9 +311,13 @@ func ParseFields(name string, src []byte, known, lists []string) (map[string]Fie
 				continue
 			}
 			fd.Items = append(fd.Items, it.Value)
-			fd.ItemPos = append(fd.ItemPos, f.pos(y.at(it)))
+			fd.ItemPos = append(fd.ItemPos, e.Pos(y.at(it)))
 		}
 		out[k] = fd
 	}
-	return out, e.Err()
+	return out
 }
+
+// bomLen is the length of the byte order mark src starts with (some
+// editors save one; it is no part of the text), 0 for none.
+func bomLen(src []byte) int { return len(src) - len(bytes.TrimPrefix(src, []byte("\ufeff"))) }

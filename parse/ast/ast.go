@@ -32,7 +32,7 @@ type Directive struct {
 	Name string // experiment, table, plot, claim or when
 	Arg  string // the rest of the info string, trimmed (an experiment's id)
 	// Info is the byte offset of the info string in the source, for
-	// errors about it; -1 if unknown.
+	// errors about it.
 	Info int
 }
 
@@ -45,11 +45,6 @@ func (n *Directive) IsRaw() bool { return true }
 // Dump implements gast.Node.
 func (n *Directive) Dump(source []byte, level int) {
 	gast.DumpHelper(n, source, level, map[string]string{"Name": n.Name, "Arg": n.Arg}, nil)
-}
-
-// NewDirective returns a Directive with the given name and argument.
-func NewDirective(name, arg string) *Directive {
-	return &Directive{Name: name, Arg: arg, Info: -1}
 }
 
 // KindValue is the NodeKind of a Value.
