@@ -205,7 +205,14 @@ func arith(op tokKind, a, b Value) (Value, error) {
 		v = Value{Kind: Number, Dim: max(a.Dim, b.Dim), Ratio: a.Dim == b.Dim && (a.Ratio || b.Ratio)}
 		v.Num = a.Num * b.Num
 		v.Lo, v.Hi = corners(a, b, func(x, y float64) float64 { return x * y })
-		v.Res = scaledRes(a, b, func(res, k float64) float64 { return res * k })
+		// A resolution scales with a literal factor; a product of two
+		// measured figures has no step of its own.
+		switch {
+		case b.isLiteral():
+			v.Res = a.Res * math.Abs(b.Num)
+		case a.isLiteral():
+			v.Res = b.Res * math.Abs(a.Num)
+		}
 	case tSlash:
 		switch {
 		case a.Dim == b.Dim && (a.Dim != Dimensionless || (a.measured() && b.measured())):
@@ -237,19 +244,6 @@ func arith(op tokKind, a, b Value) (Value, error) {
 		return Value{}, fmt.Errorf("result of %s is out of range", opSymbol[op])
 	}
 	return merge(v, a, b), nil
-}
-
-// scaledRes is the resolution of a product: a resolution scaled by a
-// literal factor (f(res, |k|)); none when neither side is a literal,
-// since a product of two measured figures has no step of its own.
-func scaledRes(a, b Value, f func(res, k float64) float64) float64 {
-	switch {
-	case b.isLiteral():
-		return f(a.Res, math.Abs(b.Num))
-	case a.isLiteral():
-		return f(b.Res, math.Abs(a.Num))
-	}
-	return 0
 }
 
 // isLiteral reports whether v is a number written in the expression (or
