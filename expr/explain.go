@@ -92,12 +92,10 @@ func precise(v Value, x float64) string {
 	if !finite(x) {
 		return strings.ToLower(strconv.FormatFloat(x, 'g', -1, 64))
 	}
-	switch {
-	case v.Dim == Duration:
-		return autoScaled(x, durUnits)
-	case v.Dim == Bytes:
-		return autoScaled(x, byteUnits)
-	case v.Ratio:
+	if units := dimUnits[v.Dim]; units != nil {
+		return autoScaled(x, units)
+	}
+	if v.Ratio {
 		return sig3(x) + "×"
 	}
 	return sig3(x)

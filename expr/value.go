@@ -113,6 +113,9 @@ func (v Value) Describe() string {
 	return "a " + v.dimName()
 }
 
+// unitDims are the dimensions of a metric's units.
+var unitDims = map[probe.Unit]Dim{probe.Seconds: Duration, probe.Bytes: Bytes, probe.Count: Dimensionless}
+
 func point(x float64, d Dim) Value { return Value{Kind: Number, Num: x, Lo: x, Hi: x, Dim: d} }
 
 // FromSample is the value of one stored sample of metric m, as a reference
@@ -120,17 +123,11 @@ func point(x float64, d Dim) Value { return Value{Kind: Number, Num: x, Lo: x, H
 // own min–max can only come from a damaged result; widening the interval
 // keeps the invariant Lo <= Num <= Hi that interval arithmetic relies on.
 func FromSample(m *Metric, s Sample) (Value, error) {
-	v := Value{Kind: Number, Num: s.Median, Lo: math.Min(s.Min, s.Median), Hi: math.Max(s.Max, s.Median), Runs: s.Runs, Labels: m.Labels, Res: m.Resolution}
-	switch m.Unit {
-	case probe.Seconds:
-		v.Dim = Duration
-	case probe.Bytes:
-		v.Dim = Bytes
-	case probe.Count:
-		v.Dim = Dimensionless
-	default:
+	dim, ok := unitDims[m.Unit]
+	if !ok {
 		return Value{}, fmt.Errorf("unit %q is not one of s, B, 1", m.Unit)
 	}
+	v := Value{Kind: Number, Num: s.Median, Lo: math.Min(s.Min, s.Median), Hi: math.Max(s.Max, s.Median), Dim: dim, Runs: s.Runs, Labels: m.Labels, Res: m.Resolution}
 	if math.IsNaN(s.Median) || math.IsNaN(s.Min) || math.IsNaN(s.Max) {
 		return Value{}, fmt.Errorf("the stored result is not a number")
 	}
