@@ -607,31 +607,26 @@ func (ev *evaluator) sweepOf(n *callNode) (sweep, error) {
 	}
 	// Order as numbers if every value is one, else as durations, else
 	// keep the results' order (the sweep as declared).
-	floats, secs := make([]float64, len(sw.xs)), make([]float64, len(sw.xs))
-	numeric, durations := true, true
-	for i, x := range sw.xs {
-		f, err := strconv.ParseFloat(x, 64)
-		numeric = numeric && err == nil && !math.IsNaN(f)
-		floats[i] = f
-		d, err := time.ParseDuration(x)
-		durations = durations && err == nil
-		secs[i] = d.Seconds()
+	nums, secs := map[string]float64{}, map[string]float64{}
+	for _, x := range sw.xs {
+		if f, err := strconv.ParseFloat(x, 64); err == nil && !math.IsNaN(f) {
+			nums[x] = f
+		}
+		if d, err := time.ParseDuration(x); err == nil {
+			secs[x] = d.Seconds()
+		}
 	}
-	nums := floats
-	if !numeric {
+	if len(nums) < len(sw.xs) {
 		nums = secs
 	}
-	if numeric || durations {
-		idx := make([]int, len(sw.xs))
-		for i := range idx {
-			idx[i] = i
+	if len(nums) == len(sw.xs) {
+		slices.SortStableFunc(sw.samples, func(a, b Sample) int {
+			return cmp.Compare(nums[a.Params[p.name]], nums[b.Params[p.name]])
+		})
+		for i, s := range sw.samples {
+			sw.xs[i] = s.Params[p.name]
+			sw.xnum = append(sw.xnum, nums[sw.xs[i]])
 		}
-		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(nums[a], nums[b]) })
-		xs, smp, xn := make([]string, len(idx)), make([]Sample, len(idx)), make([]float64, len(idx))
-		for i, j := range idx {
-			xs[i], smp[i], xn[i] = sw.xs[j], sw.samples[j], nums[j]
-		}
-		sw.xs, sw.samples, sw.xnum = xs, smp, xn
 	}
 	return sw, nil
 }
