@@ -249,10 +249,10 @@ func (ev *evaluator) cond(n *condNode) (Value, error) {
 	return v, nil
 }
 
-func (ev *evaluator) settings(n node, what string) (Settings, error) {
+func (ev *evaluator) settings(n node) (Settings, error) {
 	s, ok := ev.env.(Settings)
 	if !ok {
-		return nil, errAt(n, "no settings to read %s from", what)
+		return nil, errAt(n, "no settings to read %s from", ev.text(n))
 	}
 	return s, nil
 }
@@ -260,7 +260,7 @@ func (ev *evaluator) settings(n node, what string) (Settings, error) {
 // param is a setting's value: a point for a fixed param (a string for a
 // word), every value for a swept one (List, with the interval min–max).
 func (ev *evaluator) param(n *paramNode) (Value, error) {
-	env, err := ev.settings(n, ev.text(n))
+	env, err := ev.settings(n)
 	if err != nil {
 		return Value{}, err
 	}
@@ -301,16 +301,12 @@ func (ev *evaluator) param(n *paramNode) (Value, error) {
 // the manual lists them.
 var factNames = []string{"cores", "memory", "virtual", "transcribed", "linux", "darwin", "freebsd", "threads_max", "pid_max", "pids_max", "nofile_soft", "nofile_hard", "nproc_soft", "nproc_hard"}
 
-// osFacts are the facts that name an operating system: conditions that
-// hold on a machine running its kernel (Machine.OS).
-var osFacts = []string{"linux", "darwin", "freebsd"}
-
 // fact is one fact of the fingerprint of the machine that measured the
 // set: a count, or memory in bytes. A limit the machine did not record,
 // or records as unlimited, is an error: no sentence can state it as a
 // number.
 func (ev *evaluator) fact(n *factNode) (Value, error) {
-	env, err := ev.settings(n, ev.text(n))
+	env, err := ev.settings(n)
 	if err != nil {
 		return Value{}, err
 	}
@@ -389,7 +385,7 @@ func Recorded(f Machine, field string) bool {
 // Condition reports whether the fact field is a condition (machine.virtual,
 // machine.linux, …): one a fingerprint that lacks it leaves not known.
 func Condition(field string) bool {
-	return field == "virtual" || field == "transcribed" || slices.Contains(osFacts, field)
+	return slices.Contains([]string{"virtual", "transcribed", "linux", "darwin", "freebsd"}, field)
 }
 
 // metric looks a reference's metric up in the environment, once per Eval.
