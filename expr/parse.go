@@ -48,7 +48,6 @@ type ParamRef struct {
 	Set        string // as for Ref
 	Experiment string
 	Name       string // the param
-	Off, Len   int
 }
 
 // Ref is one reference in an expression, as written.
@@ -57,7 +56,6 @@ type Ref struct {
 	Experiment string // the dotted path but its last segment
 	Metric     string // the last segment
 	Selector   []Sel  // as written; nil when omitted or []
-	Off, Len   int    // the whole reference, path and selector, in the source
 }
 
 // Sel is one k=v of a selector.
@@ -424,7 +422,7 @@ func (p *parser) primary() (node, error) {
 func (p *parser) reference(t token) (node, error) {
 	dot := strings.LastIndexByte(t.text, '.')
 	r := &refNode{pos: pos{t.off, t.end}}
-	r.ref = Ref{Set: p.set, Experiment: t.text[:dot], Metric: t.text[dot+1:], Off: t.off}
+	r.ref = Ref{Set: p.set, Experiment: t.text[:dot], Metric: t.text[dot+1:]}
 	if s := p.peek(); s.kind == tSel {
 		p.next()
 		sels, err := parseSelector(s)
@@ -433,7 +431,6 @@ func (p *parser) reference(t token) (node, error) {
 		}
 		r.ref.Selector, r.end = sels, s.end
 	}
-	r.ref.Len = r.end - r.off
 	p.refs = append(p.refs, r.ref)
 	return r, nil
 }
@@ -444,7 +441,7 @@ func (p *parser) param(t token, exp, name string) (node, error) {
 	if s := p.peek(); s.kind == tSel {
 		return nil, p.errTok(s, "a setting %s takes no selector: it is the value (or the list of values) the experiment's block declares", t.text)
 	}
-	r := ParamRef{Set: p.set, Experiment: exp, Name: name, Off: t.off, Len: t.end - t.off}
+	r := ParamRef{Set: p.set, Experiment: exp, Name: name}
 	p.params = append(p.params, r)
 	return &paramNode{pos: pos{t.off, t.end}, ref: r}, nil
 }
