@@ -120,19 +120,7 @@ func (ev *evaluator) eval(n node) (Value, error) {
 	case *strNode:
 		return Value{Kind: String, Str: n.s}, nil
 	case *refNode:
-		m, err := ev.metric(n)
-		if err != nil {
-			return Value{}, err
-		}
-		s, err := ev.one(n, m)
-		if err != nil {
-			return Value{}, err
-		}
-		v, err := FromSample(m, s)
-		if err != nil {
-			return Value{}, errAt(n, "%s.%s: %v", n.ref.Experiment, n.ref.Metric, err)
-		}
-		return v, nil
+		return ev.ref(n)
 	case *setNode:
 		return ev.eval(n.x)
 	case *unaryNode:
@@ -516,20 +504,28 @@ func freeParams(m *Metric, samples []Sample, except string) []string {
 	return free
 }
 
-// one returns the single sample a reference picks.
-func (ev *evaluator) one(r *refNode, m *Metric) (Sample, error) {
+// ref is the value of the single sample a reference picks.
+func (ev *evaluator) ref(r *refNode) (Value, error) {
+	m, err := ev.metric(r)
+	if err != nil {
+		return Value{}, err
+	}
 	samples, err := ev.match(r, m)
 	if err != nil {
-		return Sample{}, err
+		return Value{}, err
 	}
 	if len(samples) > 1 {
 		msg := fmt.Sprintf("selector matches %d combinations", len(samples))
 		if free := freeParams(m, samples, ""); len(free) > 0 {
 			msg += "; add one of " + strings.Join(free, ", ")
 		}
-		return Sample{}, errAt(r, "%s", msg)
+		return Value{}, errAt(r, "%s", msg)
 	}
-	return samples[0], nil
+	v, err := FromSample(m, samples[0])
+	if err != nil {
+		return Value{}, errAt(r, "%s.%s: %v", r.ref.Experiment, r.ref.Metric, err)
+	}
+	return v, nil
 }
 
 func (ev *evaluator) call(n *callNode) (Value, error) {
