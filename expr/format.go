@@ -14,10 +14,7 @@ import (
 // value, such as bytes of a duration, is an error.
 func (v Value) Format(format string) (string, error) {
 	f, ok := formats[format]
-	if format == "" {
-		f, ok = "", true
-	}
-	if !ok {
+	if !ok && format != "" {
 		return "", fmt.Errorf("unknown format %q%s", format, DidYouMean(format, formatNames))
 	}
 	switch v.Kind {
