@@ -171,29 +171,29 @@ func (ev *evaluator) binary(n *binaryNode) (Value, error) {
 	}
 	var v Value
 	switch {
-	case n.op == tAnd || n.op == tOr:
+	case n.op.kind == tAnd || n.op.kind == tOr:
 		for i, side := range []Value{x, y} {
 			if side.Kind != Bool {
-				return Value{}, errAt([]node{n.x, n.y}[i], "%s joins conditions such as a < b, found %s", n.opText, side.Describe())
+				return Value{}, errAt([]node{n.x, n.y}[i], "%s joins conditions such as a < b, found %s", n.op.text, side.Describe())
 			}
 		}
 		t := and(x.Truth, y.Truth)
-		if n.op == tOr {
+		if n.op.kind == tOr {
 			t = or(x.Truth, y.Truth)
 		}
 		return merge(Value{Kind: Bool, Truth: t}, x, y), nil
-	case isComparison(n.op):
-		v, err = compare(n.op, x, y)
+	case isComparison(n.op.kind):
+		v, err = compare(n.op.kind, x, y)
 	default:
-		v, err = arith(n.op, x, y)
+		v, err = arith(n.op.kind, x, y)
 	}
 	switch {
 	case err == nil:
 		return v, nil
-	case n.op == tSlash && x.Kind == Number && y.Kind == Number && y.Lo <= 0 && y.Hi >= 0:
+	case n.op.kind == tSlash && x.Kind == Number && y.Kind == Number && y.Lo <= 0 && y.Hi >= 0:
 		return Value{}, errAt(n.y, "%v", err) // the divisor is the culprit
 	}
-	return Value{}, &Error{Off: n.opOff, Len: n.opEnd - n.opOff, Msg: err.Error()}
+	return Value{}, errAt(n.op, "%v", err)
 }
 
 // cond evaluates every branch (see binary) and returns the one the

@@ -135,10 +135,8 @@ type unaryNode struct {
 
 type binaryNode struct {
 	pos
-	op           tokKind
-	opOff, opEnd int
-	x, y         node
-	opText       string
+	op   token // the operator, as written
+	x, y node
 }
 
 // condNode is COND ? A : B, or COND ? A : B ~ U with an unsure branch U
@@ -323,7 +321,7 @@ func (p *parser) binaryLevel(ops []tokKind, sub func() (node, error)) (node, err
 		}
 		off, _ := x.span()
 		_, end := y.span()
-		x = &binaryNode{pos: pos{off, end}, op: t.kind, opOff: t.off, opEnd: t.end, opText: t.text, x: x, y: y}
+		x = &binaryNode{pos: pos{off, end}, op: t, x: x, y: y}
 	}
 }
 

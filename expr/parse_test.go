@@ -32,7 +32,7 @@ func dump(n node) string {
 	case *unaryNode:
 		return "(" + tokNames[n.op] + " " + dump(n.x) + ")"
 	case *binaryNode:
-		return "(" + tokNames[n.op] + " " + dump(n.x) + " " + dump(n.y) + ")"
+		return "(" + tokNames[n.op.kind] + " " + dump(n.x) + " " + dump(n.y) + ")"
 	case *condNode:
 		return "(? " + dump(n.c) + " " + dump(n.a) + " " + dump(n.b) + ")"
 	case *callNode:
