@@ -89,9 +89,9 @@ func (e *Expr) Eval(env Env) (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
-	if e.format != "" {
-		if _, err := v.Format(e.format); err != nil {
-			return Value{}, &Error{Off: e.fmtOff, Len: e.fmtLen, Msg: err.Error()}
+	if f := e.Format(); f != "" {
+		if _, err := v.Format(f); err != nil {
+			return Value{}, errAt(e.format, "%v", err)
 		}
 	}
 	return v, nil

@@ -18,14 +18,13 @@ func (e *Error) Error() string { return e.Msg }
 
 // Expr is a parsed expression, ready to be evaluated against any data set.
 type Expr struct {
-	src            string
-	root           node
-	format         string
-	fmtOff, fmtLen int
-	refs           []Ref
-	params         []ParamRef
-	facts          []Fact
-	sets           []SetName
+	src    string
+	root   node
+	format token // after |, as written
+	refs   []Ref
+	params []ParamRef
+	facts  []Fact
+	sets   []SetName
 }
 
 // SetName is one result set named by on("NAME", …) (or ref), as written:
@@ -65,7 +64,7 @@ type Sel struct {
 }
 
 // Format returns the format written after |, or "" when there is none.
-func (e *Expr) Format() string { return e.format }
+func (e *Expr) Format() string { return formats[e.format.text] }
 
 // Refs returns every reference in the expression, in source order, so the
 // caller can collect the experiments a page depends on before evaluating.
@@ -208,11 +207,10 @@ func Parse(src string) (*Expr, error) {
 		if f.kind != tIdent {
 			return nil, errAt(f, "expected a format after | (one of %s)", strings.Join(formatNames, ", "))
 		}
-		canon, ok := formats[f.text]
-		if !ok {
+		if _, ok := formats[f.text]; !ok {
 			return nil, errAt(f, "unknown format %q%s", f.text, suggest(f.text, formatNames, "formats are"))
 		}
-		e.format, e.fmtOff, e.fmtLen = canon, f.off, f.end-f.off
+		e.format = f
 	}
 	if t := p.peek(); t.kind != tEOF {
 		msg := "expected an operator or the end of the expression, found %s"
