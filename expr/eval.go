@@ -89,9 +89,9 @@ func (e *Expr) Eval(env Env) (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
-	if e.format != "" {
-		if _, err := v.Format(e.format); err != nil {
-			return Value{}, &Error{Off: e.fmtOff, Len: e.fmtLen, Msg: err.Error()}
+	if f := e.Format(); f != "" {
+		if _, err := v.Format(f); err != nil {
+			return Value{}, errAt(e.format, "%v", err)
 		}
 	}
 	return v, nil
@@ -120,19 +120,7 @@ func (ev *evaluator) eval(n node) (Value, error) {
 	case *strNode:
 		return Value{Kind: String, Str: n.s}, nil
 	case *refNode:
-		m, err := ev.metric(n)
-		if err != nil {
-			return Value{}, err
-		}
-		s, err := ev.one(n, m)
-		if err != nil {
-			return Value{}, err
-		}
-		v, err := FromSample(m, s)
-		if err != nil {
-			return Value{}, errAt(n, "%s.%s: %v", n.ref.Experiment, n.ref.Metric, err)
-		}
-		return v, nil
+		return ev.ref(n)
 	case *setNode:
 		return ev.eval(n.x)
 	case *unaryNode:
@@ -183,29 +171,29 @@ func (ev *evaluator) binary(n *binaryNode) (Value, error) {
 	}
 	var v Value
 	switch {
-	case n.op == tAnd || n.op == tOr:
+	case n.op.kind == tAnd || n.op.kind == tOr:
 		for i, side := range []Value{x, y} {
 			if side.Kind != Bool {
-				return Value{}, errAt([]node{n.x, n.y}[i], "%s joins conditions such as a < b, found %s", n.opText, side.Describe())
+				return Value{}, errAt([]node{n.x, n.y}[i], "%s joins conditions such as a < b, found %s", n.op.text, side.Describe())
 			}
 		}
 		t := and(x.Truth, y.Truth)
-		if n.op == tOr {
+		if n.op.kind == tOr {
 			t = or(x.Truth, y.Truth)
 		}
 		return merge(Value{Kind: Bool, Truth: t}, x, y), nil
-	case isComparison(n.op):
-		v, err = compare(n.op, x, y)
+	case isComparison(n.op.kind):
+		v, err = compare(n.op.kind, x, y)
 	default:
-		v, err = arith(n.op, x, y)
+		v, err = arith(n.op.kind, x, y)
 	}
 	switch {
 	case err == nil:
 		return v, nil
-	case n.op == tSlash && x.Kind == Number && y.Kind == Number && y.Lo <= 0 && y.Hi >= 0:
+	case n.op.kind == tSlash && x.Kind == Number && y.Kind == Number && y.Lo <= 0 && y.Hi >= 0:
 		return Value{}, errAt(n.y, "%v", err) // the divisor is the culprit
 	}
-	return Value{}, &Error{Off: n.opOff, Len: n.opEnd - n.opOff, Msg: err.Error()}
+	return Value{}, errAt(n.op, "%v", err)
 }
 
 // cond evaluates every branch (see binary) and returns the one the
@@ -249,10 +237,10 @@ func (ev *evaluator) cond(n *condNode) (Value, error) {
 	return v, nil
 }
 
-func (ev *evaluator) settings(n node, what string) (Settings, error) {
+func (ev *evaluator) settings(n node) (Settings, error) {
 	s, ok := ev.env.(Settings)
 	if !ok {
-		return nil, errAt(n, "no settings to read %s from", what)
+		return nil, errAt(n, "no settings to read %s from", ev.text(n))
 	}
 	return s, nil
 }
@@ -260,7 +248,7 @@ func (ev *evaluator) settings(n node, what string) (Settings, error) {
 // param is a setting's value: a point for a fixed param (a string for a
 // word), every value for a swept one (List, with the interval min–max).
 func (ev *evaluator) param(n *paramNode) (Value, error) {
-	env, err := ev.settings(n, ev.text(n))
+	env, err := ev.settings(n)
 	if err != nil {
 		return Value{}, err
 	}
@@ -301,16 +289,12 @@ func (ev *evaluator) param(n *paramNode) (Value, error) {
 // the manual lists them.
 var factNames = []string{"cores", "memory", "virtual", "transcribed", "linux", "darwin", "freebsd", "threads_max", "pid_max", "pids_max", "nofile_soft", "nofile_hard", "nproc_soft", "nproc_hard"}
 
-// osFacts are the facts that name an operating system: conditions that
-// hold on a machine running its kernel (Machine.OS).
-var osFacts = []string{"linux", "darwin", "freebsd"}
-
 // fact is one fact of the fingerprint of the machine that measured the
 // set: a count, or memory in bytes. A limit the machine did not record,
 // or records as unlimited, is an error: no sentence can state it as a
 // number.
 func (ev *evaluator) fact(n *factNode) (Value, error) {
-	env, err := ev.settings(n, ev.text(n))
+	env, err := ev.settings(n)
 	if err != nil {
 		return Value{}, err
 	}
@@ -389,7 +373,7 @@ func Recorded(f Machine, field string) bool {
 // Condition reports whether the fact field is a condition (machine.virtual,
 // machine.linux, …): one a fingerprint that lacks it leaves not known.
 func Condition(field string) bool {
-	return field == "virtual" || field == "transcribed" || slices.Contains(osFacts, field)
+	return slices.Contains([]string{"virtual", "transcribed", "linux", "darwin", "freebsd"}, field)
 }
 
 // metric looks a reference's metric up in the environment, once per Eval.
@@ -520,20 +504,28 @@ func freeParams(m *Metric, samples []Sample, except string) []string {
 	return free
 }
 
-// one returns the single sample a reference picks.
-func (ev *evaluator) one(r *refNode, m *Metric) (Sample, error) {
+// ref is the value of the single sample a reference picks.
+func (ev *evaluator) ref(r *refNode) (Value, error) {
+	m, err := ev.metric(r)
+	if err != nil {
+		return Value{}, err
+	}
 	samples, err := ev.match(r, m)
 	if err != nil {
-		return Sample{}, err
+		return Value{}, err
 	}
 	if len(samples) > 1 {
 		msg := fmt.Sprintf("selector matches %d combinations", len(samples))
 		if free := freeParams(m, samples, ""); len(free) > 0 {
 			msg += "; add one of " + strings.Join(free, ", ")
 		}
-		return Sample{}, errAt(r, "%s", msg)
+		return Value{}, errAt(r, "%s", msg)
 	}
-	return samples[0], nil
+	v, err := FromSample(m, samples[0])
+	if err != nil {
+		return Value{}, errAt(r, "%s.%s: %v", r.ref.Experiment, r.ref.Metric, err)
+	}
+	return v, nil
 }
 
 func (ev *evaluator) call(n *callNode) (Value, error) {
@@ -607,31 +599,26 @@ func (ev *evaluator) sweepOf(n *callNode) (sweep, error) {
 	}
 	// Order as numbers if every value is one, else as durations, else
 	// keep the results' order (the sweep as declared).
-	floats, secs := make([]float64, len(sw.xs)), make([]float64, len(sw.xs))
-	numeric, durations := true, true
-	for i, x := range sw.xs {
-		f, err := strconv.ParseFloat(x, 64)
-		numeric = numeric && err == nil && !math.IsNaN(f)
-		floats[i] = f
-		d, err := time.ParseDuration(x)
-		durations = durations && err == nil
-		secs[i] = d.Seconds()
+	nums, secs := map[string]float64{}, map[string]float64{}
+	for _, x := range sw.xs {
+		if f, err := strconv.ParseFloat(x, 64); err == nil && !math.IsNaN(f) {
+			nums[x] = f
+		}
+		if d, err := time.ParseDuration(x); err == nil {
+			secs[x] = d.Seconds()
+		}
 	}
-	nums := floats
-	if !numeric {
+	if len(nums) < len(sw.xs) {
 		nums = secs
 	}
-	if numeric || durations {
-		idx := make([]int, len(sw.xs))
-		for i := range idx {
-			idx[i] = i
+	if len(nums) == len(sw.xs) {
+		slices.SortStableFunc(sw.samples, func(a, b Sample) int {
+			return cmp.Compare(nums[a.Params[p.name]], nums[b.Params[p.name]])
+		})
+		for i, s := range sw.samples {
+			sw.xs[i] = s.Params[p.name]
+			sw.xnum = append(sw.xnum, nums[sw.xs[i]])
 		}
-		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(nums[a], nums[b]) })
-		xs, smp, xn := make([]string, len(idx)), make([]Sample, len(idx)), make([]float64, len(idx))
-		for i, j := range idx {
-			xs[i], smp[i], xn[i] = sw.xs[j], sw.samples[j], nums[j]
-		}
-		sw.xs, sw.samples, sw.xnum = xs, smp, xn
 	}
 	return sw, nil
 }

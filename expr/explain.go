@@ -23,11 +23,11 @@ func (e *Expr) Explain(env Env) string {
 func (ev *evaluator) explain(n node) string {
 	switch n := n.(type) {
 	case *binaryNode:
-		if isComparison(n.op) {
-			return ev.explainOperand(n.x) + " " + n.opText + " " + ev.explainOperand(n.y)
+		if isComparison(n.op.kind) {
+			return ev.explainOperand(n.x) + " " + n.op.text + " " + ev.explainOperand(n.y)
 		}
-		if n.op == tAnd || n.op == tOr {
-			return ev.tagged(n.x) + " " + n.opText + " " + ev.tagged(n.y)
+		if n.op.kind == tAnd || n.op.kind == tOr {
+			return ev.tagged(n.x) + " " + n.op.text + " " + ev.tagged(n.y)
 		}
 	case *unaryNode:
 		if n.op == tNot {
@@ -92,12 +92,10 @@ func precise(v Value, x float64) string {
 	if !finite(x) {
 		return strings.ToLower(strconv.FormatFloat(x, 'g', -1, 64))
 	}
-	switch {
-	case v.Dim == Duration:
-		return autoScaled(x, durUnits)
-	case v.Dim == Bytes:
-		return autoScaled(x, byteUnits)
-	case v.Ratio:
+	if units := dimUnits[v.Dim]; units != nil {
+		return autoScaled(x, units)
+	}
+	if v.Ratio {
 		return sig3(x) + "×"
 	}
 	return sig3(x)

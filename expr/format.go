@@ -14,10 +14,7 @@ import (
 // value, such as bytes of a duration, is an error.
 func (v Value) Format(format string) (string, error) {
 	f, ok := formats[format]
-	if format == "" {
-		f, ok = "", true
-	}
-	if !ok {
+	if !ok && format != "" {
 		return "", fmt.Errorf("unknown format %q%s", format, DidYouMean(format, formatNames))
 	}
 	switch v.Kind {
@@ -54,13 +51,11 @@ func (v Value) Format(format string) (string, error) {
 		return "", err
 	}
 	switch f {
-	case "dur":
-		return autoScaled(v.Num, durUnits), nil
+	case "dur", "bytes":
+		return autoScaled(v.Num, dimUnits[v.Dim]), nil
 	case "ns", "us", "ms":
 		u := durUnits[map[string]int{"ns": 0, "us": 1, "ms": 2}[f]]
 		return sig3(v.Num/u.size) + " " + u.name, nil
-	case "bytes":
-		return autoScaled(v.Num, byteUnits), nil
 	case "int":
 		return fixed(math.Round(v.Num), 0), nil
 	case "f1":
@@ -68,7 +63,7 @@ func (v Value) Format(format string) (string, error) {
 	case "f2":
 		return fixed(v.Num, 2), nil
 	case "x":
-		return ratioNum(v.Num) + "×", nil
+		return rounded(v.Num, 100) + "×", nil
 	case "pct":
 		return rounded(v.Num*100, 10) + "%", nil
 	case "range":
@@ -145,6 +140,7 @@ type scale struct {
 var (
 	durUnits  = []scale{{"ns", 1e-9}, {"μs", 1e-6}, {"ms", 1e-3}, {"s", 1}}
 	byteUnits = []scale{{"B", 1}, {"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}}
+	dimUnits  = map[Dim][]scale{Duration: durUnits, Bytes: byteUnits}
 )
 
 // DisplayUnit is the unit a quantity of unit u whose typical magnitude is
@@ -153,13 +149,8 @@ var (
 // the book's one table of display units: values scale with it through
 // their formats, and plot axes with this function.
 func DisplayUnit(u probe.Unit, x float64) (name string, size float64) {
-	var units []scale
-	switch u {
-	case probe.Seconds:
-		units = durUnits
-	case probe.Bytes:
-		units = byteUnits
-	default:
+	units := dimUnits[unitDims[u]]
+	if units == nil {
 		return "", 1
 	}
 	s := units[largestBelow(math.Abs(x), units)]
@@ -248,10 +239,6 @@ func fixed(x float64, dec int) string {
 	return out
 }
 
-// ratioNum is a ratio without its sign: 5,712 at or above 100, 22.5 and 1.4
-// below, and 2 significant digits below 0.1 so a small ratio is not "0.0".
-func ratioNum(x float64) string { return rounded(x, 100) }
-
 // rounded is x with no decimal from big on, 1 decimal below, and 2
 // significant digits below 0.1: a ratio (big 100) or a percentage (big 10).
 func rounded(x, big float64) string {
@@ -275,19 +262,15 @@ func (v Value) rangeText() string {
 		s, _ := w.Format("")
 		return s
 	}
-	switch {
-	case v.Dim == Duration || v.Dim == Bytes:
-		units := durUnits
-		if v.Dim == Bytes {
-			units = byteUnits
-		}
+	switch units := dimUnits[v.Dim]; {
+	case units != nil:
 		u := units[pickScale(math.Min(math.Abs(v.Lo), math.Abs(v.Hi)), units)]
 		if math.Max(math.Abs(v.Lo), math.Abs(v.Hi))/u.size >= 1e5 {
 			return autoScaled(v.Lo, units) + "–" + autoScaled(v.Hi, units)
 		}
 		return sig3(v.Lo/u.size) + "–" + sig3(v.Hi/u.size) + " " + u.name
 	case v.Ratio:
-		return ratioNum(v.Lo) + "–" + ratioNum(v.Hi) + "×"
+		return rounded(v.Lo, 100) + "–" + rounded(v.Hi, 100) + "×"
 	case v.Lo == math.Trunc(v.Lo) && v.Hi == math.Trunc(v.Hi):
 		return fixed(v.Lo, 0) + "–" + fixed(v.Hi, 0)
 	}

@@ -47,6 +47,9 @@ type token struct {
 	dim      Dim
 }
 
+// span makes a token a node for errAt, which positions errors at either.
+func (t token) span() (int, int) { return t.off, t.end }
+
 var tokNames = map[tokKind]string{
 	tEOF: "end of expression", tLParen: "(", tRParen: ")", tComma: ",",
 	tPlus: "+", tMinus: "-", tStar: "*", tSlash: "/",

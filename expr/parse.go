@@ -18,14 +18,13 @@ func (e *Error) Error() string { return e.Msg }
 
 // Expr is a parsed expression, ready to be evaluated against any data set.
 type Expr struct {
-	src            string
-	root           node
-	format         string
-	fmtOff, fmtLen int
-	refs           []Ref
-	params         []ParamRef
-	facts          []Fact
-	sets           []SetName
+	src    string
+	root   node
+	format token // after |, as written
+	refs   []Ref
+	params []ParamRef
+	facts  []Fact
+	sets   []SetName
 }
 
 // SetName is one result set named by on("NAME", …) (or ref), as written:
@@ -48,7 +47,6 @@ type ParamRef struct {
 	Set        string // as for Ref
 	Experiment string
 	Name       string // the param
-	Off, Len   int
 }
 
 // Ref is one reference in an expression, as written.
@@ -57,7 +55,6 @@ type Ref struct {
 	Experiment string // the dotted path but its last segment
 	Metric     string // the last segment
 	Selector   []Sel  // as written; nil when omitted or []
-	Off, Len   int    // the whole reference, path and selector, in the source
 }
 
 // Sel is one k=v of a selector.
@@ -67,7 +64,7 @@ type Sel struct {
 }
 
 // Format returns the format written after |, or "" when there is none.
-func (e *Expr) Format() string { return e.format }
+func (e *Expr) Format() string { return formats[e.format.text] }
 
 // Refs returns every reference in the expression, in source order, so the
 // caller can collect the experiments a page depends on before evaluating.
@@ -137,10 +134,8 @@ type unaryNode struct {
 
 type binaryNode struct {
 	pos
-	op           tokKind
-	opOff, opEnd int
-	x, y         node
-	opText       string
+	op   token // the operator, as written
+	x, y node
 }
 
 // condNode is COND ? A : B, or COND ? A : B ~ U with an unsure branch U
@@ -201,7 +196,7 @@ func Parse(src string) (*Expr, error) {
 	e := &Expr{src: src}
 	p := &parser{Expr: e, toks: toks}
 	if t := p.peek(); t.kind == tEOF || t.kind == tPipe {
-		return nil, p.errTok(t, "expected an expression")
+		return nil, errAt(t, "expected an expression")
 	}
 	if e.root, err = p.cond(); err != nil {
 		return nil, err
@@ -210,20 +205,19 @@ func Parse(src string) (*Expr, error) {
 		p.next()
 		f := p.next()
 		if f.kind != tIdent {
-			return nil, p.errTok(f, "expected a format after | (one of %s)", strings.Join(formatNames, ", "))
+			return nil, errAt(f, "expected a format after | (one of %s)", strings.Join(formatNames, ", "))
 		}
-		canon, ok := formats[f.text]
-		if !ok {
-			return nil, p.errTok(f, "unknown format %q%s", f.text, suggest(f.text, formatNames, "formats are"))
+		if _, ok := formats[f.text]; !ok {
+			return nil, errAt(f, "unknown format %q%s", f.text, suggest(f.text, formatNames, "formats are"))
 		}
-		e.format, e.fmtOff, e.fmtLen = canon, f.off, f.end-f.off
+		e.format = f
 	}
 	if t := p.peek(); t.kind != tEOF {
 		msg := "expected an operator or the end of the expression, found %s"
 		if t.kind == tPipe {
 			msg = "only one format may follow the expression; found a second %s"
 		}
-		return nil, p.errTok(t, msg, t.describe())
+		return nil, errAt(t, msg, t.describe())
 	}
 	if err := checkStrings(e.root, false); err != nil {
 		return nil, err
@@ -241,15 +235,11 @@ func (p *parser) next() token {
 	return t
 }
 
-func (p *parser) errTok(t token, format string, args ...any) *Error {
-	return &Error{Off: t.off, Len: t.end - t.off, Msg: fmt.Sprintf(format, args...)}
-}
-
 // expect consumes a token of kind k or reports what was expected instead.
 func (p *parser) expect(k tokKind, what string) (token, error) {
 	t := p.peek()
 	if t.kind != k {
-		return t, p.errTok(t, "expected %s, found %s", what, t.describe())
+		return t, errAt(t, "expected %s, found %s", what, t.describe())
 	}
 	return p.next(), nil
 }
@@ -261,7 +251,7 @@ func (p *parser) cond() (node, error) {
 	p.depth++
 	defer func() { p.depth-- }()
 	if p.depth > maxDepth {
-		return nil, p.errTok(p.peek(), "expression nested more than %d deep", maxDepth)
+		return nil, errAt(p.peek(), "expression nested more than %d deep", maxDepth)
 	}
 	c, err := p.or()
 	if err != nil || p.peek().kind != tQuest {
@@ -298,7 +288,7 @@ func (p *parser) cond() (node, error) {
 // expected when the expression has ended or an operator stands there.
 func (p *parser) operand(what string) (node, error) {
 	if t := p.peek(); !startsValue(t.kind) {
-		return nil, p.errTok(t, "expected %s, found %s", what, t.describe())
+		return nil, errAt(t, "expected %s, found %s", what, t.describe())
 	}
 	return p.cond()
 }
@@ -318,18 +308,18 @@ func (p *parser) binaryLevel(ops []tokKind, sub func() (node, error)) (node, err
 		}
 		p.next()
 		if nt := p.peek(); !startsValue(nt.kind) {
-			return nil, p.errTok(nt, "expected a value after %s, found %s", t.text, nt.describe())
+			return nil, errAt(nt, "expected a value after %s, found %s", t.text, nt.describe())
 		}
 		y, err := sub()
 		if err != nil {
 			return nil, err
 		}
 		if t2 := p.peek(); isComparison(t.kind) && isComparison(t2.kind) {
-			return nil, p.errTok(t2, "comparisons do not chain: write a < b && b < c")
+			return nil, errAt(t2, "comparisons do not chain: write a < b && b < c")
 		}
 		off, _ := x.span()
 		_, end := y.span()
-		x = &binaryNode{pos: pos{off, end}, op: t.kind, opOff: t.off, opEnd: t.end, opText: t.text, x: x, y: y}
+		x = &binaryNode{pos: pos{off, end}, op: t, x: x, y: y}
 	}
 }
 
@@ -367,7 +357,7 @@ func (p *parser) unary() (node, error) {
 	p.depth++
 	defer func() { p.depth-- }()
 	if p.depth > maxDepth {
-		return nil, p.errTok(t, "expression nested more than %d deep", maxDepth)
+		return nil, errAt(t, "expression nested more than %d deep", maxDepth)
 	}
 	x, err := p.unary()
 	if err != nil {
@@ -409,22 +399,22 @@ func (p *parser) primary() (node, error) {
 			return p.reference(t)
 		}
 		if slices.Contains(funcNames, t.text) {
-			return nil, p.errTok(t, "%s is a function: write %s(…)", t.text, t.text)
+			return nil, errAt(t, "%s is a function: write %s(…)", t.text, t.text)
 		}
-		return nil, p.errTok(t, "expected a reference ID.METRIC[k=v], a number or a function, found %q", t.text)
+		return nil, errAt(t, "expected a reference ID.METRIC[k=v], a number or a function, found %q", t.text)
 	case tSel:
-		return nil, p.errTok(t, "a selector %s must follow a reference such as readiness.round", t.text)
+		return nil, errAt(t, "a selector %s must follow a reference such as readiness.round", t.text)
 	case tEOF:
-		return nil, p.errTok(t, "expected a value, found the end of the expression")
+		return nil, errAt(t, "expected a value, found the end of the expression")
 	}
-	return nil, p.errTok(t, "expected a value, found %s", t.describe())
+	return nil, errAt(t, "expected a value, found %s", t.describe())
 }
 
 // reference parses ID.METRIC and an optional selector.
 func (p *parser) reference(t token) (node, error) {
 	dot := strings.LastIndexByte(t.text, '.')
 	r := &refNode{pos: pos{t.off, t.end}}
-	r.ref = Ref{Set: p.set, Experiment: t.text[:dot], Metric: t.text[dot+1:], Off: t.off}
+	r.ref = Ref{Set: p.set, Experiment: t.text[:dot], Metric: t.text[dot+1:]}
 	if s := p.peek(); s.kind == tSel {
 		p.next()
 		sels, err := parseSelector(s)
@@ -433,7 +423,6 @@ func (p *parser) reference(t token) (node, error) {
 		}
 		r.ref.Selector, r.end = sels, s.end
 	}
-	r.ref.Len = r.end - r.off
 	p.refs = append(p.refs, r.ref)
 	return r, nil
 }
@@ -442,9 +431,9 @@ func (p *parser) reference(t token) (node, error) {
 // the list of its values.
 func (p *parser) param(t token, exp, name string) (node, error) {
 	if s := p.peek(); s.kind == tSel {
-		return nil, p.errTok(s, "a setting %s takes no selector: it is the value (or the list of values) the experiment's block declares", t.text)
+		return nil, errAt(s, "a setting %s takes no selector: it is the value (or the list of values) the experiment's block declares", t.text)
 	}
-	r := ParamRef{Set: p.set, Experiment: exp, Name: name, Off: t.off, Len: t.end - t.off}
+	r := ParamRef{Set: p.set, Experiment: exp, Name: name}
 	p.params = append(p.params, r)
 	return &paramNode{pos: pos{t.off, t.end}, ref: r}, nil
 }
@@ -456,10 +445,10 @@ func (p *parser) fact(t token, field string) (node, error) {
 		if c := Closest(field, factNames); c != "" {
 			msg += fmt.Sprintf(" (did you mean machine.%s?)", c)
 		}
-		return nil, p.errTok(t, "%s; facts are machine.%s", msg, strings.Join(factNames, ", machine."))
+		return nil, errAt(t, "%s; facts are machine.%s", msg, strings.Join(factNames, ", machine."))
 	}
 	if s := p.peek(); s.kind == tSel {
-		return nil, p.errTok(s, "machine.%s takes no selector", field)
+		return nil, errAt(s, "machine.%s takes no selector", field)
 	}
 	if f := (Fact{Set: p.set, Field: field}); !slices.Contains(p.facts, f) {
 		p.facts = append(p.facts, f)
@@ -520,10 +509,10 @@ func trimmed(s string, off int) (string, int) {
 // call parses a function call; name is the identifier before '('.
 func (p *parser) call(name token) (node, error) {
 	if strings.Contains(name.text, ".") {
-		return nil, p.errTok(name, "%q is not a function: functions are %s", name.text, strings.Join(funcNames, ", "))
+		return nil, errAt(name, "%q is not a function: functions are %s", name.text, strings.Join(funcNames, ", "))
 	}
 	if !slices.Contains(funcNames, name.text) {
-		return nil, p.errTok(name, "unknown function %q%s", name.text, suggest(name.text, funcNames, "functions are"))
+		return nil, errAt(name, "unknown function %q%s", name.text, suggest(name.text, funcNames, "functions are"))
 	}
 	p.next() // (
 	switch name.text {
@@ -545,7 +534,7 @@ func (p *parser) call(name token) (node, error) {
 			break
 		}
 		if t.kind != tComma {
-			return nil, p.errTok(t, "expected , or ) in the arguments of %s, found %s", name.text, t.describe())
+			return nil, errAt(t, "expected , or ) in the arguments of %s, found %s", name.text, t.describe())
 		}
 	}
 	if name.text == "abs" && len(c.args) != 1 {
@@ -558,10 +547,10 @@ func (p *parser) call(name token) (node, error) {
 func (p *parser) setCall(name token) (node, error) {
 	s := p.next()
 	if s.kind != tStr {
-		return nil, p.errTok(s, `expected the name of a data set in quotes, as in %s("m1", …), found %s`, name.text, s.describe())
+		return nil, errAt(s, `expected the name of a data set in quotes, as in %s("m1", …), found %s`, name.text, s.describe())
 	}
 	if s.text == "" || strings.ContainsAny(s.text, " \t/\\") {
-		return nil, p.errTok(s, "data set name %q is not a plain name such as \"m1\"", s.text)
+		return nil, errAt(s, "data set name %q is not a plain name such as \"m1\"", s.text)
 	}
 	if _, err := p.expect(tComma, `"," after the data set name`); err != nil {
 		return nil, err
@@ -595,7 +584,7 @@ func (p *parser) sweepCall(name token) (node, error) {
 	}
 	t := p.next()
 	if t.kind != tIdent || strings.Contains(t.text, ".") {
-		return nil, p.errTok(t, "expected the name of the param that varies as %s's second argument, found %s", name.text, t.describe())
+		return nil, errAt(t, "expected the name of the param that varies as %s's second argument, found %s", name.text, t.describe())
 	}
 	end, err := p.expect(tRParen, `")" to close `+name.text+"(")
 	if err != nil {

@@ -113,6 +113,9 @@ func (v Value) Describe() string {
 	return "a " + v.dimName()
 }
 
+// unitDims are the dimensions of a metric's units.
+var unitDims = map[probe.Unit]Dim{probe.Seconds: Duration, probe.Bytes: Bytes, probe.Count: Dimensionless}
+
 func point(x float64, d Dim) Value { return Value{Kind: Number, Num: x, Lo: x, Hi: x, Dim: d} }
 
 // FromSample is the value of one stored sample of metric m, as a reference
@@ -120,17 +123,11 @@ func point(x float64, d Dim) Value { return Value{Kind: Number, Num: x, Lo: x, H
 // own min–max can only come from a damaged result; widening the interval
 // keeps the invariant Lo <= Num <= Hi that interval arithmetic relies on.
 func FromSample(m *Metric, s Sample) (Value, error) {
-	v := Value{Kind: Number, Num: s.Median, Lo: math.Min(s.Min, s.Median), Hi: math.Max(s.Max, s.Median), Runs: s.Runs, Labels: m.Labels, Res: m.Resolution}
-	switch m.Unit {
-	case probe.Seconds:
-		v.Dim = Duration
-	case probe.Bytes:
-		v.Dim = Bytes
-	case probe.Count:
-		v.Dim = Dimensionless
-	default:
+	dim, ok := unitDims[m.Unit]
+	if !ok {
 		return Value{}, fmt.Errorf("unit %q is not one of s, B, 1", m.Unit)
 	}
+	v := Value{Kind: Number, Num: s.Median, Lo: math.Min(s.Min, s.Median), Hi: math.Max(s.Max, s.Median), Dim: dim, Runs: s.Runs, Labels: m.Labels, Res: m.Resolution}
 	if math.IsNaN(s.Median) || math.IsNaN(s.Min) || math.IsNaN(s.Max) {
 		return Value{}, fmt.Errorf("the stored result is not a number")
 	}
@@ -205,7 +202,14 @@ func arith(op tokKind, a, b Value) (Value, error) {
 		v = Value{Kind: Number, Dim: max(a.Dim, b.Dim), Ratio: a.Dim == b.Dim && (a.Ratio || b.Ratio)}
 		v.Num = a.Num * b.Num
 		v.Lo, v.Hi = corners(a, b, func(x, y float64) float64 { return x * y })
-		v.Res = scaledRes(a, b, func(res, k float64) float64 { return res * k })
+		// A resolution scales with a literal factor; a product of two
+		// measured figures has no step of its own.
+		switch {
+		case b.isLiteral():
+			v.Res = a.Res * math.Abs(b.Num)
+		case a.isLiteral():
+			v.Res = b.Res * math.Abs(a.Num)
+		}
 	case tSlash:
 		switch {
 		case a.Dim == b.Dim && (a.Dim != Dimensionless || (a.measured() && b.measured())):
@@ -237,19 +241,6 @@ func arith(op tokKind, a, b Value) (Value, error) {
 		return Value{}, fmt.Errorf("result of %s is out of range", opSymbol[op])
 	}
 	return merge(v, a, b), nil
-}
-
-// scaledRes is the resolution of a product: a resolution scaled by a
-// literal factor (f(res, |k|)); none when neither side is a literal,
-// since a product of two measured figures has no step of its own.
-func scaledRes(a, b Value, f func(res, k float64) float64) float64 {
-	switch {
-	case b.isLiteral():
-		return f(a.Res, math.Abs(b.Num))
-	case a.isLiteral():
-		return f(b.Res, math.Abs(a.Num))
-	}
-	return 0
 }
 
 // isLiteral reports whether v is a number written in the expression (or
