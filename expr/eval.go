@@ -151,8 +151,8 @@ func (ev *evaluator) unary(n *unaryNode) (Value, error) {
 		x.Truth = not(x.Truth)
 		return x, nil
 	}
-	if x.Kind != Number {
-		return Value{}, errAt(n, "- needs a number, found %s", x.Describe())
+	if err := numbers("- needs a number", x, x); err != nil {
+		return Value{}, errAt(n, "%v", err)
 	}
 	return negate(x), nil
 }
@@ -541,8 +541,8 @@ func (ev *evaluator) call(n *callNode) (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		if x.Kind != Number {
-			return Value{}, errAt(n.args[0], "abs needs a number, found %s", x.Describe())
+		if err := numbers("abs needs a number", x, x); err != nil {
+			return Value{}, errAt(n.args[0], "%v", err)
 		}
 		return absValue(x), nil
 	}

@@ -104,6 +104,8 @@ func TestSettings(t *testing.T) {
 func TestSettingsErrors(t *testing.T) {
 	tests := []struct{ src, at, msg string }{
 		{"readiness.param.idle * 2", "*", "a swept setting takes several values (100–10,000): reduce it with min(…) or max(…)"},
+		{"-readiness.param.idle", "-", "a swept setting takes several values (100–10,000): reduce it with min(…) or max(…)"},
+		{"abs(readiness.param.idle)", "readiness", "a swept setting takes several values (100–10,000): reduce it with min(…) or max(…)"},
 		{"readiness.param.idle[api=poll]", "[", "a setting readiness.param.idle takes no selector"},
 		{"machine.core", "machine", `unknown machine fact "core" (did you mean machine.cores?)`},
 		{"machine.pids_max", "machine", `machine.pids_max is "max" on machine here, not a number`},
