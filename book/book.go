@@ -277,13 +277,10 @@ func chapterSum(src [sha256.Size]byte, includes []parse.Include) [sha256.Size]by
 	return [sha256.Size]byte(h.Sum(nil))
 }
 
-// BibFile is the book's bibliography, beside its chapters.
-const BibFile = "references.bib"
-
-// LoadBib reads the bibliography of the chapters in dir: nil, and no
-// error, when there is none.
+// LoadBib reads the bibliography of the chapters in dir, references.bib
+// beside them: nil, and no error, when there is none.
 func LoadBib(dir string) (*bib.Bib, error) {
-	name := filepath.Join(dir, BibFile)
+	name := filepath.Join(dir, "references.bib")
 	src, err := store.ReadFile(name, MaxChapter)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil

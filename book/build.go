@@ -528,15 +528,8 @@ func describe(st Status) string {
 // memory, and for check, which only wants the claims. A Book loaded with
 // LoadCached takes unchanged chapters from its render cache.
 func (b *Book) Render(res *Results) (pages map[string][]byte, warnings []error, claims []evaluate.Claim, err error) {
-	if err := b.Check(res); err != nil {
-		return nil, nil, nil, err
-	}
-	m := &memorySite{pages: map[string][]byte{}}
-	r, err := b.renderTo(res, m, b.cache, false, false)
-	if err != nil {
-		return nil, r.warnings, r.claims, err
-	}
-	return m.pages, r.warnings, r.claims, nil
+	pages, r, err := b.renderMemory(res, false)
+	return pages, r.warnings, r.claims, err
 }
 
 // RenderLater is Render without the whole-book page and the EPUB, which
@@ -545,15 +538,22 @@ func (b *Book) Render(res *Results) (pages map[string][]byte, warnings []error, 
 // half of a save's rebuild. Call whole before the next render from the
 // same render cache, and not during one.
 func (b *Book) RenderLater(res *Results) (pages map[string][]byte, whole func() (map[string][]byte, error), err error) {
+	pages, r, err := b.renderMemory(res, true)
+	return pages, r.whole, err
+}
+
+// renderMemory is Render and RenderLater: the book checked against res,
+// then rendered into memory.
+func (b *Book) renderMemory(res *Results, later bool) (map[string][]byte, rendering, error) {
 	if err := b.Check(res); err != nil {
-		return nil, nil, err
+		return nil, rendering{}, err
 	}
 	m := &memorySite{pages: map[string][]byte{}}
-	r, err := b.renderTo(res, m, b.cache, false, true)
+	r, err := b.renderTo(res, m, b.cache, false, later)
 	if err != nil {
-		return nil, nil, err
+		return nil, r, err
 	}
-	return m.pages, r.whole, nil
+	return m.pages, r, nil
 }
 
 // rendering is what renderTo returns beside the pages.

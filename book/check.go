@@ -2,8 +2,10 @@ package book
 
 import (
 	"errors"
+	"slices"
 
 	"measuredbook/evaluate"
+	"measuredbook/parse"
 )
 
 // Check finds, before anything is measured, the mistakes in the chapters
@@ -41,15 +43,10 @@ func (b *Book) Check(res *Results) error {
 // refersTo reports whether chapter i declares or uses one of ids.
 func (b *Book) refersTo(i int, ids map[string]bool) bool {
 	d := b.Docs[i]
-	for _, x := range d.Experiments {
-		if ids[x.ID] {
-			return true
-		}
-	}
 	for id := range d.Uses {
 		if ids[id] {
 			return true
 		}
 	}
-	return false
+	return slices.ContainsFunc(d.Experiments, func(x *parse.Experiment) bool { return ids[x.ID] })
 }
