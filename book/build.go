@@ -200,8 +200,7 @@ func (b *Book) checkSetExists(set string, opts Options) error {
 // an interrupt (ctx cancelled) keeps the experiments measured so far and
 // leaves out/ as it was.
 func Build(ctx context.Context, opts Options) (*Report, error) {
-	rc := openCache(opts)
-	b, err := load(opts.Chapters, opts.Probes, rc, nil)
+	b, err := load(opts.Chapters, opts.Probes, openCache(opts), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -239,11 +238,11 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 		return rep, err
 	}
 	res.MarkStale(b.Status(res, opts.Probes, b.Order))
-	epub, err := b.writeSite(ctx, opts, res, rc, rep)
+	epub, err := b.writeSite(ctx, opts, res, rep)
 	if err != nil {
 		return rep, err
 	}
-	rc.finish(opts)
+	b.cache.finish(opts)
 	return rep, b.writeBookFiles(ctx, opts, epub, browser)
 }
 
@@ -368,13 +367,13 @@ func (b *Book) measureAll(ctx context.Context, opts Options, res *Results, need 
 // writeSite renders every page into a staged site, fills the report's
 // claims, gaps and counts, and puts the site in place unless --strict
 // finds a failure or the build was interrupted.
-func (b *Book) writeSite(ctx context.Context, opts Options, res *Results, rc *renderCache, rep *Report) (epub []byte, err error) {
+func (b *Book) writeSite(ctx context.Context, opts Options, res *Results, rep *Report) (epub []byte, err error) {
 	out, err := stageSite(opts.Out)
 	if err != nil {
 		return nil, err
 	}
 	defer out.discard()
-	r, err := b.renderTo(res, out, rc, opts.EPUB != "", false)
+	r, err := b.renderTo(res, out, opts.EPUB != "", false)
 	rep.Warnings = append(rep.Warnings, r.warnings...)
 	rep.Claims, rep.Chapters, rep.Cached, rep.External = r.claims, len(b.Docs), r.cached, r.external
 	if err != nil {
@@ -392,7 +391,7 @@ func (b *Book) writeSite(ctx context.Context, opts Options, res *Results, rc *re
 		return nil, &Interrupted{Cause: cause, Kept: rep.Measured, Out: opts.Out}
 	}
 	if opts.Strict {
-		if err := b.strictFailures(rep, rep.Set, firstGap); err != nil {
+		if err := b.strictFailures(rep, firstGap); err != nil {
 			return nil, err
 		}
 	}
@@ -408,7 +407,7 @@ func (b *Book) writeSite(ctx context.Context, opts Options, res *Results, rc *re
 // strictFailures is why a --strict build fails, nil when nothing does: the
 // claims that do not hold, the gaps (and what fills them), undecided
 // conditions and broken links.
-func (b *Book) strictFailures(rep *Report, set string, firstGap error) error {
+func (b *Book) strictFailures(rep *Report, firstGap error) error {
 	var failing []string
 	n := 0
 	for _, c := range rep.Claims {
@@ -421,7 +420,7 @@ func (b *Book) strictFailures(rep *Report, set string, firstGap error) error {
 		failing = append(failing, fmt.Sprintf("%d claim(s) do not hold", n))
 	}
 	for _, g := range rep.Gaps {
-		failing = append(failing, fmt.Sprintf("%s: experiment %s has no usable result in set %s: %s", b.Experiments[g.ID].Pos, g.ID, set, describe(g)))
+		failing = append(failing, fmt.Sprintf("%s: experiment %s has no usable result in set %s: %s", b.Experiments[g.ID].Pos, g.ID, rep.Set, describe(g)))
 	}
 	if rep.GapFigures > 0 {
 		failing = append(failing, fmt.Sprintf("%d place(s) show a gap instead of a figure; the first: %v", rep.GapFigures, firstGap))
@@ -549,7 +548,7 @@ func (b *Book) renderMemory(res *Results, later bool) (map[string][]byte, render
 		return nil, rendering{}, err
 	}
 	m := &memorySite{pages: map[string][]byte{}}
-	r, err := b.renderTo(res, m, b.cache, false, later)
+	r, err := b.renderTo(res, m, false, later)
 	if err != nil {
 		return nil, r, err
 	}
@@ -641,13 +640,13 @@ type layout struct {
 // a previous build is taken from it instead of being evaluated again.
 // It never measures. With epub, it returns the book as an EPUB too; with
 // later, it leaves the whole-book page and the EPUB to r.whole.
-func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache, epub, later bool) (r rendering, err error) {
-	defer rc.flush()
+func (b *Book) renderTo(res *Results, out siteSink, epub, later bool) (r rendering, err error) {
+	defer b.cache.flush()
 	l, err := b.newLayout(res, out, epub)
 	if err != nil {
 		return r, err
 	}
-	if l.cache, err = rc.chapters(b, l); err != nil {
+	if l.cache, err = b.cache.chapters(b, l); err != nil {
 		return r, err
 	}
 	outs, whole, err := b.renderChapters(l, &r)
@@ -672,7 +671,7 @@ func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache, epub, later
 	switch {
 	case whole && later:
 		r.whole = func() (map[string][]byte, error) {
-			defer rc.flush()
+			defer b.cache.flush()
 			m, lw := &memorySite{pages: map[string][]byte{}}, *l
 			lw.out = m
 			_, err := b.wholeBook(&lw, outs, preface.Bytes(), links.static)
@@ -768,9 +767,8 @@ func (b *Book) writeIndex(l *layout, preface []byte) error {
 	if err := l.out.put("style.css", css); err != nil {
 		return err
 	}
-	index := l.base
+	index := l.page("index.html", "", -1, "", nil)
 	index.Preface = template.HTML(preface)
-	index.pageExtras = extras(l, "index.html", -1, nil)
 	page, err := execute(l.tmpl, "index.html", index)
 	if err != nil {
 		return err
@@ -812,25 +810,19 @@ func (b *Book) renderChapter(l *layout, i int) (o chapterOut) {
 	deps := l.cache.record(l.res)
 	p, err := evaluate.Evaluate(doc, deps, b.Experiments)
 	o.warnings = p.Warnings
-	if err != nil {
-		o.err = err
+	if o.err = err; err != nil {
 		return o
 	}
 	o.claims, o.sets = p.Claims, p.Sets
 	body, headings, err := render.SitePage(doc, p.Views, render.Site{Page: name, Data: l.has, PageOf: l.pageOf, Xref: b.Xref})
-	if err != nil {
-		o.err = err
+	if o.err = err; err != nil {
 		return o
 	}
 	o.body = body
 	text := string(body)
 	o.search = site.SearchEntries(site.Sections(d.Front.Title, d.Front.Slug, text, headings))
-	page := l.base
-	page.Page, page.Body = d.Front.Title, template.HTML(text)
-	page.pageExtras = extras(l, name, i, site.Contents(headings))
-	if d.Front.Lang != "" {
-		page.Lang = d.Front.Lang // a chapter may be in another language than the book
-	}
+	page := l.page(name, d.Front.Title, i, text, site.Contents(headings))
+	page.Lang = cmp.Or(d.Front.Lang, page.Lang) // a chapter may be in another language than the book
 	if i > 0 {
 		page.Prev = &l.base.Chapters[i-1]
 	}
@@ -838,8 +830,7 @@ func (b *Book) renderChapter(l *layout, i int) (o chapterOut) {
 		page.Next = &l.base.Chapters[i+1]
 	}
 	html, err := execute(l.tmpl, "chapter.html", page)
-	if err != nil {
-		o.err = err
+	if o.err = err; err != nil {
 		return o
 	}
 	blob, err := l.write(name, html)
