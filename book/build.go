@@ -472,12 +472,16 @@ func (e *Interrupted) Unwrap() error { return e.Cause }
 // command that fills them where one can.
 func (b *Book) gaps(res *Results, opts Options, set string) ([]Status, string) {
 	var gaps []Status
+	var failed []string
 	transcribed := false
 	for _, st := range b.Status(res, opts.Probes, b.Order) {
 		switch st.State {
 		case Transcribed:
 			transcribed = true
-		case Missing, Stale, Failed, Unreadable:
+		case Failed:
+			failed = append(failed, st.ID)
+			fallthrough
+		case Missing, Stale, Unreadable:
 			gaps = append(gaps, st)
 		}
 	}
@@ -490,12 +494,6 @@ func (b *Book) gaps(res *Results, opts Options, set string) ([]Status, string) {
 		build := "go run . build"
 		if opts.Here || opts.Machine != "" {
 			build += " --here"
-		}
-		var failed []string
-		for _, g := range gaps {
-			if g.State == Failed {
-				failed = append(failed, g.ID)
-			}
 		}
 		var cmds []string
 		if len(failed) < len(gaps) { // the build measures the other gaps
