@@ -695,7 +695,7 @@ func (b *Book) newLayout(res *Results, out siteSink, epub bool) (l *layout, err 
 		}
 	}
 	l.base = siteData{Book: b.Config.Title, Lang: b.Config.Lang, W: b.Config.Words, Shows: len(b.Config.Machines) > 0,
-		Machine: res.Machine, MachineSummary: b.machineSummary(res), Provenance: b.provenance(res), Fleet: b.fleet.nav(b.Config.Words)}
+		Machine: res.Machine, Provenance: b.provenance(res), Fleet: b.fleet.nav(b.Config.Words)}
 	if b.Config.EPUB {
 		l.base.EPUB = EPUBFile
 	}
@@ -898,18 +898,18 @@ func (b *Book) provenance(res *Results) templates.Provenance {
 }
 
 type siteData struct {
-	Book, Lang, Machine, MachineSummary string
-	W                                   *view.Words `json:"-"` // the interface's words (Lang's: in the cache's key)
-	Shows                               bool        // the book shows other machines' figures beside its own
-	Provenance                          templates.Provenance
-	Page                                string
-	Preface, Body                       template.HTML
-	Contents                            template.HTML // the whole-book page's
-	EPUB                                string        // the EPUB's file in the site; "": none
-	PrintPage                           bool          // the site has print.html (not for a book too large for one page)
-	Chapters                            []site.Chapter
-	Prev, Next                          *site.Chapter
-	Fleet                               *fleetNav // the switcher of the fleet's site; nil: none
+	Book, Lang, Machine string
+	W                   *view.Words `json:"-"` // the interface's words (Lang's: in the cache's key)
+	Shows               bool        // the book shows other machines' figures beside its own
+	Provenance          templates.Provenance
+	Page                string
+	Preface, Body       template.HTML
+	Contents            template.HTML // the whole-book page's
+	EPUB                string        // the EPUB's file in the site; "": none
+	PrintPage           bool          // the site has print.html (not for a book too large for one page)
+	Chapters            []site.Chapter
+	Prev, Next          *site.Chapter
+	Fleet               *fleetNav // the switcher of the fleet's site; nil: none
 	pageExtras
 }
 

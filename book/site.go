@@ -258,7 +258,6 @@ func (s *stagedSite) path(name string) (string, error) {
 		return "", fmt.Errorf("page name %q cannot be written into the site", name)
 	}
 	sub := filepath.Dir(filepath.FromSlash(name))
-	nested := sub != "."
 	path := filepath.Join(s.tmp, name)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -266,7 +265,7 @@ func (s *stagedSite) path(name string) (string, error) {
 		os.Remove(path)
 	}
 	s.names[name] = true
-	if nested && !s.dirs[sub] {
+	if sub != "." && !s.dirs[sub] {
 		// Under the lock: another file of the folder waits until it is made.
 		if err := os.MkdirAll(filepath.Join(s.tmp, sub), 0o755); err != nil {
 			return "", err

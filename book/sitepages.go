@@ -240,12 +240,7 @@ func (l *layout) export(id string, r *dataset.Result) error {
 // shownSets orders the other sets the pages draw on: the book's machines
 // first, in book.yaml's order, then the others by name; each once.
 func shownSets(book, drawn []string) []string {
-	var out []string
-	for _, m := range book {
-		if slices.Contains(drawn, m) {
-			out = append(out, m)
-		}
-	}
+	out := slices.DeleteFunc(slices.Clone(book), func(m string) bool { return !slices.Contains(drawn, m) })
 	for _, m := range slices.Compact(slices.Sorted(slices.Values(drawn))) {
 		if !slices.Contains(out, m) {
 			out = append(out, m)
