@@ -420,7 +420,11 @@ func (b *Book) strictFailures(rep *Report, firstGap error) error {
 		failing = append(failing, fmt.Sprintf("%d claim(s) do not hold", n))
 	}
 	for _, g := range rep.Gaps {
-		failing = append(failing, fmt.Sprintf("%s: experiment %s has no usable result in set %s: %s", b.Experiments[g.ID].Pos, g.ID, rep.Set, describe(g)))
+		state := string(g.State)
+		if g.Why != "" {
+			state += " (" + g.Why + ")"
+		}
+		failing = append(failing, fmt.Sprintf("%s: experiment %s has no usable result in set %s: %s", b.Experiments[g.ID].Pos, g.ID, rep.Set, state))
 	}
 	if rep.GapFigures > 0 {
 		failing = append(failing, fmt.Sprintf("%d place(s) show a gap instead of a figure; the first: %v", rep.GapFigures, firstGap))
@@ -510,13 +514,6 @@ func (b *Book) gaps(res *Results, opts Options, set string) ([]Status, string) {
 	}
 	return gaps, fmt.Sprintf("%s on %s (set %s is measured on that machine only, and its results committed from there); here (%s), go run . build --here measures them into this machine's own set and builds a preview from it into %s/",
 		there, set, set, opts.This.Name, DefaultOut(b.Config, opts.This.Name))
-}
-
-func describe(st Status) string {
-	if st.Why != "" {
-		return string(st.State) + " (" + st.Why + ")"
-	}
-	return string(st.State)
 }
 
 // Render evaluates every chapter against res and lays out every page:

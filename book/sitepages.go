@@ -1,6 +1,7 @@
 package book
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -99,10 +100,7 @@ func (b *Book) siteMachines(res *Results, outs []chapterOut) (sets []site.SetMac
 		if set == res.Machine {
 			continue
 		}
-		s := site.SetMachine{Set: set, Reference: set != "", Sources: map[string]string{}}
-		if set == "" {
-			s.Set = res.Machine
-		}
+		s := site.SetMachine{Set: cmp.Or(set, res.Machine), Reference: set != "", Sources: map[string]string{}}
 		for _, id := range b.Order {
 			r, ok := res.Header(set, id)
 			if !ok {
