@@ -100,13 +100,9 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 		return cmp.Or(cmp.Compare(a.doc.Front.Order, b.doc.Front.Order), cmp.Compare(a.doc.File, b.doc.File))
 	})
 	for _, c := range chapters {
-		var full *parse.Doc
-		if !c.shallow {
-			full = c.doc
-		}
-		b.Docs = append(b.Docs, c.doc.Summary())
+		b.Docs = append(b.Docs, c.doc)
 		b.src = append(b.src, c.sum)
-		b.full = append(b.full, full)
+		b.full = append(b.full, c.full)
 	}
 	errs = append(errs, b.index()...)
 	if err := errors.Join(errs...); err != nil {
@@ -143,13 +139,13 @@ func chapterFiles(dir string) ([]string, error) {
 	return files, nil
 }
 
-// loaded is one chapter as read by load: parsed (err: it does not
-// parse), in full unless shallow, and its source's SHA-256.
+// loaded is one chapter as read by load: its summary (err: it does not
+// parse), in full unless its parse came from the render cache or is let
+// go (keepParsed), and its source's SHA-256.
 type loaded struct {
-	doc     *parse.Doc
-	sum     [sha256.Size]byte
-	shallow bool
-	err     error
+	doc, full *parse.Doc
+	sum       [sha256.Size]byte
+	err       error
 }
 
 // readChapters reads and parses files in parallel, taking what it can
@@ -162,8 +158,8 @@ func readChapters(files []string, probes []probe.Probe, rc *renderCache, sources
 	parallel(len(files), func(i int) {
 		c := &chapters[i]
 		if f, ok := sources.lookup(files[i]); ok {
-			if c.doc, c.shallow = rc.parsed(files[i], f.sum, probes); c.shallow {
-				c.sum = chapterSum(f.sum, c.doc.Includes)
+			if d, ok := rc.parsed(files[i], f.sum, probes); ok {
+				c.doc, c.sum = d, chapterSum(f.sum, d.Includes)
 				return
 			}
 		}
@@ -175,15 +171,15 @@ func readChapters(files []string, probes []probe.Probe, rc *renderCache, sources
 		}
 		srcSum := sha256.Sum256(src)
 		sources.remember(files[i], fi, sourceFile{sum: srcSum})
-		if c.doc, c.shallow = rc.parsed(files[i], srcSum, probes); c.shallow {
-			c.sum = chapterSum(srcSum, c.doc.Includes)
+		if d, ok := rc.parsed(files[i], srcSum, probes); ok {
+			c.doc, c.sum = d, chapterSum(srcSum, d.Includes)
 			return
 		}
-		if c.doc, c.err = parse.Parse(files[i], src, probes); c.err == nil {
-			rc.keepParsed(c.doc, srcSum)
-			c.sum = chapterSum(srcSum, c.doc.Includes)
+		if c.full, c.err = parse.Parse(files[i], src, probes); c.err == nil {
+			rc.keepParsed(c.full, srcSum)
+			c.doc, c.sum = c.full.Summary(), chapterSum(srcSum, c.full.Includes)
 			if kept.Add(int64(len(src))) > keepParsed {
-				c.doc, c.shallow = c.doc.Summary(), true
+				c.full = nil
 			}
 		}
 	})
