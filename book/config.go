@@ -127,10 +127,8 @@ func LoadConfig(dir string) (Config, error) {
 			c.StaleOn = append(c.StaleOn, k)
 		}
 	}
-	if c.Machine != "" {
-		if err := store.CheckName("machine", c.Machine); err != nil {
-			errs = append(errs, &parse.PosError{Pos: fields["machine"].Pos, Msg: err.Error()})
-		}
+	if err := store.CheckName("machine", c.Machine); c.Machine != "" && err != nil {
+		errs = append(errs, &parse.PosError{Pos: fields["machine"].Pos, Msg: err.Error()})
 	}
 	ms := fields["machines"]
 	for i, m := range ms.Items {

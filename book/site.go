@@ -100,10 +100,7 @@ func CheckOut(dir string) error {
 func unlisted(dir, sub string, entries []fs.DirEntry, listed map[string]bool) ([]string, error) {
 	var foreign []string
 	for _, e := range entries {
-		name := e.Name()
-		if sub != "" {
-			name = sub + "/" + name
-		}
+		name := path.Join(sub, e.Name())
 		switch {
 		case name == Manifest:
 		case !listed[name]:
