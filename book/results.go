@@ -280,10 +280,7 @@ func (r *Results) Hide(id string) {
 // setName resolves "" to the build's own set, so both spellings share one
 // cache entry.
 func (r *Results) setName(set string) string {
-	if set == "" {
-		return r.Machine
-	}
-	return set
+	return cmp.Or(set, r.Machine)
 }
 
 // Own implements evaluate.Sets: the build's set.
