@@ -75,13 +75,9 @@ var keepParsed int64 = 4 << 20 // a variable for the tests
 // source was parsed before is not parsed again. The chapters are read and
 // parsed in parallel.
 func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (*Book, error) {
-	b := &Book{Dir: dir, Experiments: map[string]*parse.Experiment{}, probes: probes, cache: rc}
-	var errs []error
 	cfg, err := LoadConfig(dir)
-	if err != nil {
-		errs = append(errs, err)
-	}
-	b.Config = cfg
+	b := &Book{Dir: dir, Config: cfg, Experiments: map[string]*parse.Experiment{}, probes: probes, cache: rc}
+	errs := []error{err} // errors.Join, below, leaves out the nil ones
 	files, err := chapterFiles(dir)
 	if err != nil {
 		return nil, err
@@ -91,9 +87,7 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 		return nil, err
 	}
 	for _, c := range chapters {
-		if c.err != nil {
-			errs = append(errs, c.err)
-		}
+		errs = append(errs, c.err)
 	}
 	chapters = slices.DeleteFunc(chapters, func(c loaded) bool { return c.err != nil })
 	slices.SortStableFunc(chapters, func(a, b loaded) int {

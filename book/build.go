@@ -380,10 +380,8 @@ func (b *Book) writeSite(ctx context.Context, opts Options, res *Results, rep *R
 		return nil, err
 	}
 	rep.Gaps, rep.Fill = b.gaps(res, opts, rep.Set)
-	var firstGap error
 	for _, w := range rep.Warnings {
 		if IsGap(w) {
-			firstGap = cmp.Or(firstGap, w)
 			rep.GapFigures++
 		}
 	}
@@ -391,7 +389,7 @@ func (b *Book) writeSite(ctx context.Context, opts Options, res *Results, rep *R
 		return nil, &Interrupted{Cause: cause, Kept: rep.Measured, Out: opts.Out}
 	}
 	if opts.Strict {
-		if err := b.strictFailures(rep, firstGap); err != nil {
+		if err := b.strictFailures(rep); err != nil {
 			return nil, err
 		}
 	}
@@ -407,7 +405,7 @@ func (b *Book) writeSite(ctx context.Context, opts Options, res *Results, rep *R
 // strictFailures is why a --strict build fails, nil when nothing does: the
 // claims that do not hold, the gaps (and what fills them), undecided
 // conditions and broken links.
-func (b *Book) strictFailures(rep *Report, firstGap error) error {
+func (b *Book) strictFailures(rep *Report) error {
 	var failing []string
 	n := 0
 	for _, c := range rep.Claims {
@@ -427,7 +425,8 @@ func (b *Book) strictFailures(rep *Report, firstGap error) error {
 		failing = append(failing, fmt.Sprintf("%s: experiment %s has no usable result in set %s: %s", b.Experiments[g.ID].Pos, g.ID, rep.Set, state))
 	}
 	if rep.GapFigures > 0 {
-		failing = append(failing, fmt.Sprintf("%d place(s) show a gap instead of a figure; the first: %v", rep.GapFigures, firstGap))
+		first := rep.Warnings[slices.IndexFunc(rep.Warnings, IsGap)]
+		failing = append(failing, fmt.Sprintf("%d place(s) show a gap instead of a figure; the first: %v", rep.GapFigures, first))
 	}
 	// A sentence picked by a condition the runs do not decide, with no
 	// unsure branch to say so, states noise as a finding; a link to
@@ -728,14 +727,12 @@ func (b *Book) renderChapters(l *layout, r *rendering) (outs []chapterOut, whole
 	for _, o := range outs {
 		r.warnings = append(r.warnings, o.warnings...)
 		r.claims = append(r.claims, o.claims...)
-		if o.err != nil {
-			errs = append(errs, o.err)
-		}
+		errs = append(errs, o.err) // errors.Join leaves out the nil ones
 		if o.cached {
 			r.cached++
 		}
 	}
-	errs = append(errs, l.res.Errors()...)
+	errs = append(errs, l.res.Errors())
 	if err := errors.Join(errs...); err != nil {
 		return nil, false, err
 	}

@@ -298,20 +298,18 @@ func (r *Results) Words() *view.Words {
 	return cmp.Or(r.Lang, view.Korean)
 }
 
-// Errors are the result files that exist but could not be read, in the
-// order of their sets and ids (chapters are evaluated in parallel, so the
-// order they were first looked up in varies). It is called once no
-// lookup is under way.
-func (r *Results) Errors() []error {
+// Errors joins the errors of the result files that exist but could not
+// be read, in the order of their sets and ids (chapters are evaluated in
+// parallel, so the order they were first looked up in varies). It is
+// called once no lookup is under way.
+func (r *Results) Errors() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var errs []error
 	for _, k := range slices.Sorted(maps.Keys(r.files)) {
-		if err := r.files[k].err; err != nil {
-			errs = append(errs, err)
-		}
+		errs = append(errs, r.files[k].err)
 	}
-	return errs
+	return errors.Join(errs...)
 }
 
 // Sets lists the result sets present (directory names), sorted; it
