@@ -858,23 +858,19 @@ func parallel(n int, f func(i int)) {
 	wg.Wait()
 }
 
-// machineSummary describes the set's machine from any of its results.
-func (b *Book) machineSummary(res *Results) string {
-	for _, id := range b.Order {
-		if r, ok := res.Header("", id); ok {
-			return r.Machine.Name + " — " + b.Config.Words.MachineSummary(r.Machine)
-		}
-	}
-	return fmt.Sprintf(b.Config.Words.NoResultsSuffix, res.Machine)
-}
-
 // provenance describes where the set's figures come from, for the
-// sentences the layouts print about them.
+// sentences the layouts print about them; the set's machine is described
+// from the first of its results.
 func (b *Book) provenance(res *Results) templates.Provenance {
-	p := templates.Provenance{Set: res.Machine, Machine: b.machineSummary(res), Book: res.Machine == b.Config.Machine,
+	p := templates.Provenance{Set: res.Machine, Machine: fmt.Sprintf(b.Config.Words.NoResultsSuffix, res.Machine), Book: res.Machine == b.Config.Machine,
 		Experiments: len(b.Order), Words: b.Config.Words}
+	described := false
 	for _, id := range b.Order {
 		r, ok := res.Header("", id)
+		if ok && !described {
+			p.Machine = r.Machine.Name + " — " + b.Config.Words.MachineSummary(r.Machine)
+			described = true
+		}
 		switch {
 		case !ok:
 			p.Missing++
