@@ -685,11 +685,6 @@ func (b *Book) newLayout(res *Results, out siteSink, epub bool) (l *layout, err 
 	if l.tmpl, err = templates.Parse(l.layouts); err != nil {
 		return nil, err
 	}
-	for _, id := range b.Order {
-		if res.Has("", id) {
-			l.has[id] = true
-		}
-	}
 	l.base = siteData{Book: b.Config.Title, Lang: b.Config.Lang, W: b.Config.Words, Shows: len(b.Config.Machines) > 0,
 		Machine: res.Machine, Provenance: b.provenance(res), Fleet: b.fleet.nav(b.Config.Words)}
 	if b.Config.EPUB {
@@ -699,6 +694,9 @@ func (b *Book) newLayout(res *Results, out siteSink, epub bool) (l *layout, err 
 		l.base.Chapters = append(l.base.Chapters, site.Chapter{Title: d.Front.Title, Slug: d.Front.Slug, Order: d.Front.Order})
 		for _, e := range d.Experiments {
 			l.pageOf[e.ID] = d.Front.Slug + ".html"
+			if res.Has("", e.ID) {
+				l.has[e.ID] = true
+			}
 		}
 	}
 	return l, nil

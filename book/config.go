@@ -119,12 +119,11 @@ func LoadConfig(dir string) (Config, error) {
 		}
 	}
 	if f, ok := fields["stale-on"]; ok {
-		c.StaleOn = nil
+		c.StaleOn = f.Items
 		for i, k := range f.Items {
 			if !slices.Contains(staleKinds, k) {
 				errs = append(errs, &parse.PosError{Pos: f.ItemPos[i], Msg: fmt.Sprintf("stale-on: %q is not go or kernel", k)})
 			}
-			c.StaleOn = append(c.StaleOn, k)
 		}
 	}
 	if err := store.CheckName("machine", c.Machine); c.Machine != "" && err != nil {
