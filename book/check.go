@@ -31,11 +31,10 @@ func (b *Book) Check(res *Results) error {
 			return
 		}
 		doc, err := b.parse(i)
-		if err != nil {
-			errs[i] = err
-			return
+		if err == nil {
+			err = evaluate.Check(doc, res, b.Experiments, unusable)
 		}
-		errs[i] = evaluate.Check(doc, res, b.Experiments, unusable)
+		errs[i] = err
 	})
 	return errors.Join(errs...)
 }
