@@ -161,10 +161,8 @@ func SetMachine(dir, set string) (string, error) {
 		return "", err
 	}
 	line := "machine: " + set
-	var out []byte
-	if machineLine.Match(src) {
-		out = machineLine.ReplaceAll(src, []byte(line))
-	} else {
+	out := machineLine.ReplaceAll(src, []byte(line))
+	if !machineLine.Match(src) {
 		if len(src) > 0 && !bytes.HasSuffix(src, []byte("\n")) {
 			src = append(src, '\n')
 		}
