@@ -793,9 +793,7 @@ func (b *Book) renderChapter(l *layout, i int) (o chapterOut) {
 	// from this same reading (a large book's are not kept: see Results).
 	held := map[string]*dataset.Result{}
 	for _, e := range d.Experiments {
-		if r, ok := l.res.Lookup("", e.ID); ok {
-			held[e.ID] = r
-		}
+		held[e.ID], _ = l.res.Lookup("", e.ID)
 	}
 	deps := l.cache.record(l.res)
 	p, err := evaluate.Evaluate(doc, deps, b.Experiments)
