@@ -270,8 +270,7 @@ func (rc *renderCache) chapters(b *Book, l *layout) (*chapterCache, error) {
 type dep struct{ Set, ID string }
 
 func (cc *chapterCache) chapterKey(i int) rendercache.Key {
-	d := cc.b.Docs[i]
-	return cc.rc.hasher("chapter").Bytes(cc.site[:]).String(strconv.Itoa(i)).String(d.File).Bytes(cc.b.src[i][:]).Key()
+	return cc.rc.hasher("chapter").Bytes(cc.site[:]).String(strconv.Itoa(i)).String(cc.b.Docs[i].File).Bytes(cc.b.src[i][:]).Key()
 }
 
 // state is what the chapter sees of a result it read: the file's digest
