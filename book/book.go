@@ -75,13 +75,9 @@ var keepParsed int64 = 4 << 20 // a variable for the tests
 // source was parsed before is not parsed again. The chapters are read and
 // parsed in parallel.
 func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (*Book, error) {
-	b := &Book{Dir: dir, Experiments: map[string]*parse.Experiment{}, probes: probes, cache: rc}
-	var errs []error
 	cfg, err := LoadConfig(dir)
-	if err != nil {
-		errs = append(errs, err)
-	}
-	b.Config = cfg
+	b := &Book{Dir: dir, Config: cfg, Experiments: map[string]*parse.Experiment{}, probes: probes, cache: rc}
+	errs := []error{err} // errors.Join, below, leaves out the nil ones
 	files, err := chapterFiles(dir)
 	if err != nil {
 		return nil, err
@@ -91,22 +87,16 @@ func load(dir string, probes []probe.Probe, rc *renderCache, sources *Sources) (
 		return nil, err
 	}
 	for _, c := range chapters {
-		if c.err != nil {
-			errs = append(errs, c.err)
-		}
+		errs = append(errs, c.err)
 	}
 	chapters = slices.DeleteFunc(chapters, func(c loaded) bool { return c.err != nil })
 	slices.SortStableFunc(chapters, func(a, b loaded) int {
 		return cmp.Or(cmp.Compare(a.doc.Front.Order, b.doc.Front.Order), cmp.Compare(a.doc.File, b.doc.File))
 	})
 	for _, c := range chapters {
-		var full *parse.Doc
-		if !c.shallow {
-			full = c.doc
-		}
-		b.Docs = append(b.Docs, c.doc.Summary())
+		b.Docs = append(b.Docs, c.doc)
 		b.src = append(b.src, c.sum)
-		b.full = append(b.full, full)
+		b.full = append(b.full, c.full)
 	}
 	errs = append(errs, b.index()...)
 	if err := errors.Join(errs...); err != nil {
@@ -143,13 +133,13 @@ func chapterFiles(dir string) ([]string, error) {
 	return files, nil
 }
 
-// loaded is one chapter as read by load: parsed (err: it does not
-// parse), in full unless shallow, and its source's SHA-256.
+// loaded is one chapter as read by load: its summary (err: it does not
+// parse), in full unless its parse came from the render cache or is let
+// go (keepParsed), and its source's SHA-256.
 type loaded struct {
-	doc     *parse.Doc
-	sum     [sha256.Size]byte
-	shallow bool
-	err     error
+	doc, full *parse.Doc
+	sum       [sha256.Size]byte
+	err       error
 }
 
 // readChapters reads and parses files in parallel, taking what it can
@@ -162,8 +152,8 @@ func readChapters(files []string, probes []probe.Probe, rc *renderCache, sources
 	parallel(len(files), func(i int) {
 		c := &chapters[i]
 		if f, ok := sources.lookup(files[i]); ok {
-			if c.doc, c.shallow = rc.parsed(files[i], f.sum, probes); c.shallow {
-				c.sum = chapterSum(f.sum, c.doc.Includes)
+			if d, ok := rc.parsed(files[i], f.sum, probes); ok {
+				c.doc, c.sum = d, chapterSum(f.sum, d.Includes)
 				return
 			}
 		}
@@ -175,15 +165,15 @@ func readChapters(files []string, probes []probe.Probe, rc *renderCache, sources
 		}
 		srcSum := sha256.Sum256(src)
 		sources.remember(files[i], fi, sourceFile{sum: srcSum})
-		if c.doc, c.shallow = rc.parsed(files[i], srcSum, probes); c.shallow {
-			c.sum = chapterSum(srcSum, c.doc.Includes)
+		if d, ok := rc.parsed(files[i], srcSum, probes); ok {
+			c.doc, c.sum = d, chapterSum(srcSum, d.Includes)
 			return
 		}
-		if c.doc, c.err = parse.Parse(files[i], src, probes); c.err == nil {
-			rc.keepParsed(c.doc, srcSum)
-			c.sum = chapterSum(srcSum, c.doc.Includes)
+		if c.full, c.err = parse.Parse(files[i], src, probes); c.err == nil {
+			rc.keepParsed(c.full, srcSum)
+			c.doc, c.sum = c.full.Summary(), chapterSum(srcSum, c.full.Includes)
 			if kept.Add(int64(len(src))) > keepParsed {
-				c.doc, c.shallow = c.doc.Summary(), true
+				c.full = nil
 			}
 		}
 	})
@@ -277,13 +267,10 @@ func chapterSum(src [sha256.Size]byte, includes []parse.Include) [sha256.Size]by
 	return [sha256.Size]byte(h.Sum(nil))
 }
 
-// BibFile is the book's bibliography, beside its chapters.
-const BibFile = "references.bib"
-
-// LoadBib reads the bibliography of the chapters in dir: nil, and no
-// error, when there is none.
+// LoadBib reads the bibliography of the chapters in dir, references.bib
+// beside them: nil, and no error, when there is none.
 func LoadBib(dir string) (*bib.Bib, error) {
-	name := filepath.Join(dir, BibFile)
+	name := filepath.Join(dir, "references.bib")
 	src, err := store.ReadFile(name, MaxChapter)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil

@@ -200,8 +200,7 @@ func (b *Book) checkSetExists(set string, opts Options) error {
 // an interrupt (ctx cancelled) keeps the experiments measured so far and
 // leaves out/ as it was.
 func Build(ctx context.Context, opts Options) (*Report, error) {
-	rc := openCache(opts)
-	b, err := load(opts.Chapters, opts.Probes, rc, nil)
+	b, err := load(opts.Chapters, opts.Probes, openCache(opts), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -239,11 +238,11 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 		return rep, err
 	}
 	res.MarkStale(b.Status(res, opts.Probes, b.Order))
-	epub, err := b.writeSite(ctx, opts, res, rc, rep)
+	epub, err := b.writeSite(ctx, opts, res, rep)
 	if err != nil {
 		return rep, err
 	}
-	rc.finish(opts)
+	b.cache.finish(opts)
 	return rep, b.writeBookFiles(ctx, opts, epub, browser)
 }
 
@@ -368,23 +367,21 @@ func (b *Book) measureAll(ctx context.Context, opts Options, res *Results, need 
 // writeSite renders every page into a staged site, fills the report's
 // claims, gaps and counts, and puts the site in place unless --strict
 // finds a failure or the build was interrupted.
-func (b *Book) writeSite(ctx context.Context, opts Options, res *Results, rc *renderCache, rep *Report) (epub []byte, err error) {
+func (b *Book) writeSite(ctx context.Context, opts Options, res *Results, rep *Report) (epub []byte, err error) {
 	out, err := stageSite(opts.Out)
 	if err != nil {
 		return nil, err
 	}
 	defer out.discard()
-	r, err := b.renderTo(res, out, rc, opts.EPUB != "", false)
+	r, err := b.renderTo(res, out, opts.EPUB != "", false)
 	rep.Warnings = append(rep.Warnings, r.warnings...)
 	rep.Claims, rep.Chapters, rep.Cached, rep.External = r.claims, len(b.Docs), r.cached, r.external
 	if err != nil {
 		return nil, err
 	}
 	rep.Gaps, rep.Fill = b.gaps(res, opts, rep.Set)
-	var firstGap error
 	for _, w := range rep.Warnings {
 		if IsGap(w) {
-			firstGap = cmp.Or(firstGap, w)
 			rep.GapFigures++
 		}
 	}
@@ -392,7 +389,7 @@ func (b *Book) writeSite(ctx context.Context, opts Options, res *Results, rc *re
 		return nil, &Interrupted{Cause: cause, Kept: rep.Measured, Out: opts.Out}
 	}
 	if opts.Strict {
-		if err := b.strictFailures(rep, rep.Set, firstGap); err != nil {
+		if err := b.strictFailures(rep); err != nil {
 			return nil, err
 		}
 	}
@@ -408,7 +405,7 @@ func (b *Book) writeSite(ctx context.Context, opts Options, res *Results, rc *re
 // strictFailures is why a --strict build fails, nil when nothing does: the
 // claims that do not hold, the gaps (and what fills them), undecided
 // conditions and broken links.
-func (b *Book) strictFailures(rep *Report, set string, firstGap error) error {
+func (b *Book) strictFailures(rep *Report) error {
 	var failing []string
 	n := 0
 	for _, c := range rep.Claims {
@@ -421,10 +418,15 @@ func (b *Book) strictFailures(rep *Report, set string, firstGap error) error {
 		failing = append(failing, fmt.Sprintf("%d claim(s) do not hold", n))
 	}
 	for _, g := range rep.Gaps {
-		failing = append(failing, fmt.Sprintf("%s: experiment %s has no usable result in set %s: %s", b.Experiments[g.ID].Pos, g.ID, set, describe(g)))
+		state := string(g.State)
+		if g.Why != "" {
+			state += " (" + g.Why + ")"
+		}
+		failing = append(failing, fmt.Sprintf("%s: experiment %s has no usable result in set %s: %s", b.Experiments[g.ID].Pos, g.ID, rep.Set, state))
 	}
 	if rep.GapFigures > 0 {
-		failing = append(failing, fmt.Sprintf("%d place(s) show a gap instead of a figure; the first: %v", rep.GapFigures, firstGap))
+		first := rep.Warnings[slices.IndexFunc(rep.Warnings, IsGap)]
+		failing = append(failing, fmt.Sprintf("%d place(s) show a gap instead of a figure; the first: %v", rep.GapFigures, first))
 	}
 	// A sentence picked by a condition the runs do not decide, with no
 	// unsure branch to say so, states noise as a finding; a link to
@@ -473,12 +475,16 @@ func (e *Interrupted) Unwrap() error { return e.Cause }
 // command that fills them where one can.
 func (b *Book) gaps(res *Results, opts Options, set string) ([]Status, string) {
 	var gaps []Status
+	var failed []string
 	transcribed := false
 	for _, st := range b.Status(res, opts.Probes, b.Order) {
 		switch st.State {
 		case Transcribed:
 			transcribed = true
-		case Missing, Stale, Failed, Unreadable:
+		case Failed:
+			failed = append(failed, st.ID)
+			fallthrough
+		case Missing, Stale, Unreadable:
 			gaps = append(gaps, st)
 		}
 	}
@@ -491,12 +497,6 @@ func (b *Book) gaps(res *Results, opts Options, set string) ([]Status, string) {
 		build := "go run . build"
 		if opts.Here || opts.Machine != "" {
 			build += " --here"
-		}
-		var failed []string
-		for _, g := range gaps {
-			if g.State == Failed {
-				failed = append(failed, g.ID)
-			}
 		}
 		var cmds []string
 		if len(failed) < len(gaps) { // the build measures the other gaps
@@ -515,28 +515,14 @@ func (b *Book) gaps(res *Results, opts Options, set string) ([]Status, string) {
 		there, set, set, opts.This.Name, DefaultOut(b.Config, opts.This.Name))
 }
 
-func describe(st Status) string {
-	if st.Why != "" {
-		return string(st.State) + " (" + st.Why + ")"
-	}
-	return string(st.State)
-}
-
 // Render evaluates every chapter against res and lays out every page:
 // file name → bytes. It never measures. A build streams the pages to disk
 // instead (renderTo); Render is for the preview, which serves them from
 // memory, and for check, which only wants the claims. A Book loaded with
 // LoadCached takes unchanged chapters from its render cache.
 func (b *Book) Render(res *Results) (pages map[string][]byte, warnings []error, claims []evaluate.Claim, err error) {
-	if err := b.Check(res); err != nil {
-		return nil, nil, nil, err
-	}
-	m := &memorySite{pages: map[string][]byte{}}
-	r, err := b.renderTo(res, m, b.cache, false, false)
-	if err != nil {
-		return nil, r.warnings, r.claims, err
-	}
-	return m.pages, r.warnings, r.claims, nil
+	pages, r, err := b.renderMemory(res, false)
+	return pages, r.warnings, r.claims, err
 }
 
 // RenderLater is Render without the whole-book page and the EPUB, which
@@ -545,15 +531,22 @@ func (b *Book) Render(res *Results) (pages map[string][]byte, warnings []error, 
 // half of a save's rebuild. Call whole before the next render from the
 // same render cache, and not during one.
 func (b *Book) RenderLater(res *Results) (pages map[string][]byte, whole func() (map[string][]byte, error), err error) {
+	pages, r, err := b.renderMemory(res, true)
+	return pages, r.whole, err
+}
+
+// renderMemory is Render and RenderLater: the book checked against res,
+// then rendered into memory.
+func (b *Book) renderMemory(res *Results, later bool) (map[string][]byte, rendering, error) {
 	if err := b.Check(res); err != nil {
-		return nil, nil, err
+		return nil, rendering{}, err
 	}
 	m := &memorySite{pages: map[string][]byte{}}
-	r, err := b.renderTo(res, m, b.cache, false, true)
+	r, err := b.renderTo(res, m, false, later)
 	if err != nil {
-		return nil, nil, err
+		return nil, r, err
 	}
-	return m.pages, r.whole, nil
+	return m.pages, r, nil
 }
 
 // rendering is what renderTo returns beside the pages.
@@ -641,13 +634,13 @@ type layout struct {
 // a previous build is taken from it instead of being evaluated again.
 // It never measures. With epub, it returns the book as an EPUB too; with
 // later, it leaves the whole-book page and the EPUB to r.whole.
-func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache, epub, later bool) (r rendering, err error) {
-	defer rc.flush()
+func (b *Book) renderTo(res *Results, out siteSink, epub, later bool) (r rendering, err error) {
+	defer b.cache.flush()
 	l, err := b.newLayout(res, out, epub)
 	if err != nil {
 		return r, err
 	}
-	if l.cache, err = rc.chapters(b, l); err != nil {
+	if l.cache, err = b.cache.chapters(b, l); err != nil {
 		return r, err
 	}
 	outs, whole, err := b.renderChapters(l, &r)
@@ -672,7 +665,7 @@ func (b *Book) renderTo(res *Results, out siteSink, rc *renderCache, epub, later
 	switch {
 	case whole && later:
 		r.whole = func() (map[string][]byte, error) {
-			defer rc.flush()
+			defer b.cache.flush()
 			m, lw := &memorySite{pages: map[string][]byte{}}, *l
 			lw.out = m
 			_, err := b.wholeBook(&lw, outs, preface.Bytes(), links.static)
@@ -692,13 +685,8 @@ func (b *Book) newLayout(res *Results, out siteSink, epub bool) (l *layout, err 
 	if l.tmpl, err = templates.Parse(l.layouts); err != nil {
 		return nil, err
 	}
-	for _, id := range b.Order {
-		if res.Has("", id) {
-			l.has[id] = true
-		}
-	}
 	l.base = siteData{Book: b.Config.Title, Lang: b.Config.Lang, W: b.Config.Words, Shows: len(b.Config.Machines) > 0,
-		Machine: res.Machine, MachineSummary: b.machineSummary(res), Provenance: b.provenance(res), Fleet: b.fleet.nav(b.Config.Words)}
+		Machine: res.Machine, Provenance: b.provenance(res), Fleet: b.fleet.nav(b.Config.Words)}
 	if b.Config.EPUB {
 		l.base.EPUB = EPUBFile
 	}
@@ -706,6 +694,9 @@ func (b *Book) newLayout(res *Results, out siteSink, epub bool) (l *layout, err 
 		l.base.Chapters = append(l.base.Chapters, site.Chapter{Title: d.Front.Title, Slug: d.Front.Slug, Order: d.Front.Order})
 		for _, e := range d.Experiments {
 			l.pageOf[e.ID] = d.Front.Slug + ".html"
+			if res.Has("", e.ID) {
+				l.has[e.ID] = true
+			}
 		}
 	}
 	return l, nil
@@ -734,14 +725,12 @@ func (b *Book) renderChapters(l *layout, r *rendering) (outs []chapterOut, whole
 	for _, o := range outs {
 		r.warnings = append(r.warnings, o.warnings...)
 		r.claims = append(r.claims, o.claims...)
-		if o.err != nil {
-			errs = append(errs, o.err)
-		}
+		errs = append(errs, o.err) // errors.Join leaves out the nil ones
 		if o.cached {
 			r.cached++
 		}
 	}
-	errs = append(errs, l.res.Errors()...)
+	errs = append(errs, l.res.Errors())
 	if err := errors.Join(errs...); err != nil {
 		return nil, false, err
 	}
@@ -768,9 +757,8 @@ func (b *Book) writeIndex(l *layout, preface []byte) error {
 	if err := l.out.put("style.css", css); err != nil {
 		return err
 	}
-	index := l.base
+	index := l.page("index.html", "", -1, "", nil)
 	index.Preface = template.HTML(preface)
-	index.pageExtras = extras(l, "index.html", -1, nil)
 	page, err := execute(l.tmpl, "index.html", index)
 	if err != nil {
 		return err
@@ -805,32 +793,24 @@ func (b *Book) renderChapter(l *layout, i int) (o chapterOut) {
 	// from this same reading (a large book's are not kept: see Results).
 	held := map[string]*dataset.Result{}
 	for _, e := range d.Experiments {
-		if r, ok := l.res.Lookup("", e.ID); ok {
-			held[e.ID] = r
-		}
+		held[e.ID], _ = l.res.Lookup("", e.ID)
 	}
 	deps := l.cache.record(l.res)
 	p, err := evaluate.Evaluate(doc, deps, b.Experiments)
 	o.warnings = p.Warnings
-	if err != nil {
-		o.err = err
+	if o.err = err; err != nil {
 		return o
 	}
 	o.claims, o.sets = p.Claims, p.Sets
 	body, headings, err := render.SitePage(doc, p.Views, render.Site{Page: name, Data: l.has, PageOf: l.pageOf, Xref: b.Xref})
-	if err != nil {
-		o.err = err
+	if o.err = err; err != nil {
 		return o
 	}
 	o.body = body
 	text := string(body)
 	o.search = site.SearchEntries(site.Sections(d.Front.Title, d.Front.Slug, text, headings))
-	page := l.base
-	page.Page, page.Body = d.Front.Title, template.HTML(text)
-	page.pageExtras = extras(l, name, i, site.Contents(headings))
-	if d.Front.Lang != "" {
-		page.Lang = d.Front.Lang // a chapter may be in another language than the book
-	}
+	page := l.page(name, d.Front.Title, i, text, site.Contents(headings))
+	page.Lang = cmp.Or(d.Front.Lang, page.Lang) // a chapter may be in another language than the book
 	if i > 0 {
 		page.Prev = &l.base.Chapters[i-1]
 	}
@@ -838,8 +818,7 @@ func (b *Book) renderChapter(l *layout, i int) (o chapterOut) {
 		page.Next = &l.base.Chapters[i+1]
 	}
 	html, err := execute(l.tmpl, "chapter.html", page)
-	if err != nil {
-		o.err = err
+	if o.err = err; err != nil {
 		return o
 	}
 	blob, err := l.write(name, html)
@@ -875,23 +854,19 @@ func parallel(n int, f func(i int)) {
 	wg.Wait()
 }
 
-// machineSummary describes the set's machine from any of its results.
-func (b *Book) machineSummary(res *Results) string {
-	for _, id := range b.Order {
-		if r, ok := res.Header("", id); ok {
-			return r.Machine.Name + " — " + b.Config.Words.MachineSummary(r.Machine)
-		}
-	}
-	return fmt.Sprintf(b.Config.Words.NoResultsSuffix, res.Machine)
-}
-
 // provenance describes where the set's figures come from, for the
-// sentences the layouts print about them.
+// sentences the layouts print about them; the set's machine is described
+// from the first of its results.
 func (b *Book) provenance(res *Results) templates.Provenance {
-	p := templates.Provenance{Set: res.Machine, Machine: b.machineSummary(res), Book: res.Machine == b.Config.Machine,
+	p := templates.Provenance{Set: res.Machine, Machine: fmt.Sprintf(b.Config.Words.NoResultsSuffix, res.Machine), Book: res.Machine == b.Config.Machine,
 		Experiments: len(b.Order), Words: b.Config.Words}
+	described := false
 	for _, id := range b.Order {
 		r, ok := res.Header("", id)
+		if ok && !described {
+			p.Machine = r.Machine.Name + " — " + b.Config.Words.MachineSummary(r.Machine)
+			described = true
+		}
 		switch {
 		case !ok:
 			p.Missing++
@@ -909,18 +884,18 @@ func (b *Book) provenance(res *Results) templates.Provenance {
 }
 
 type siteData struct {
-	Book, Lang, Machine, MachineSummary string
-	W                                   *view.Words `json:"-"` // the interface's words (Lang's: in the cache's key)
-	Shows                               bool        // the book shows other machines' figures beside its own
-	Provenance                          templates.Provenance
-	Page                                string
-	Preface, Body                       template.HTML
-	Contents                            template.HTML // the whole-book page's
-	EPUB                                string        // the EPUB's file in the site; "": none
-	PrintPage                           bool          // the site has print.html (not for a book too large for one page)
-	Chapters                            []site.Chapter
-	Prev, Next                          *site.Chapter
-	Fleet                               *fleetNav // the switcher of the fleet's site; nil: none
+	Book, Lang, Machine string
+	W                   *view.Words `json:"-"` // the interface's words (Lang's: in the cache's key)
+	Shows               bool        // the book shows other machines' figures beside its own
+	Provenance          templates.Provenance
+	Page                string
+	Preface, Body       template.HTML
+	Contents            template.HTML // the whole-book page's
+	EPUB                string        // the EPUB's file in the site; "": none
+	PrintPage           bool          // the site has print.html (not for a book too large for one page)
+	Chapters            []site.Chapter
+	Prev, Next          *site.Chapter
+	Fleet               *fleetNav // the switcher of the fleet's site; nil: none
 	pageExtras
 }
 

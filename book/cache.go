@@ -229,7 +229,6 @@ func (rc *renderCache) chapters(b *Book, l *layout) (*chapterCache, error) {
 	if rc == nil {
 		return nil, nil
 	}
-	h := rc.hasher("site")
 	var layouts [][2]string
 	err := fs.WalkDir(l.layouts, ".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -263,7 +262,7 @@ func (rc *renderCache) chapters(b *Book, l *layout) (*chapterCache, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &chapterCache{rc: rc, b: b, res: l.res, site: h.Bytes(shared).Key()}, nil
+	return &chapterCache{rc: rc, b: b, res: l.res, site: rc.hasher("site").Bytes(shared).Key()}, nil
 }
 
 // dep is a result a chapter read: set is the set's name ("" is never
@@ -271,8 +270,7 @@ func (rc *renderCache) chapters(b *Book, l *layout) (*chapterCache, error) {
 type dep struct{ Set, ID string }
 
 func (cc *chapterCache) chapterKey(i int) rendercache.Key {
-	d := cc.b.Docs[i]
-	return cc.rc.hasher("chapter").Bytes(cc.site[:]).String(strconv.Itoa(i)).String(d.File).Bytes(cc.b.src[i][:]).Key()
+	return cc.rc.hasher("chapter").Bytes(cc.site[:]).String(strconv.Itoa(i)).String(cc.b.Docs[i].File).Bytes(cc.b.src[i][:]).Key()
 }
 
 // state is what the chapter sees of a result it read: the file's digest

@@ -2,8 +2,10 @@ package book
 
 import (
 	"errors"
+	"slices"
 
 	"measuredbook/evaluate"
+	"measuredbook/parse"
 )
 
 // Check finds, before anything is measured, the mistakes in the chapters
@@ -29,11 +31,10 @@ func (b *Book) Check(res *Results) error {
 			return
 		}
 		doc, err := b.parse(i)
-		if err != nil {
-			errs[i] = err
-			return
+		if err == nil {
+			err = evaluate.Check(doc, res, b.Experiments, unusable)
 		}
-		errs[i] = evaluate.Check(doc, res, b.Experiments, unusable)
+		errs[i] = err
 	})
 	return errors.Join(errs...)
 }
@@ -41,15 +42,10 @@ func (b *Book) Check(res *Results) error {
 // refersTo reports whether chapter i declares or uses one of ids.
 func (b *Book) refersTo(i int, ids map[string]bool) bool {
 	d := b.Docs[i]
-	for _, x := range d.Experiments {
-		if ids[x.ID] {
-			return true
-		}
-	}
 	for id := range d.Uses {
 		if ids[id] {
 			return true
 		}
 	}
-	return false
+	return slices.ContainsFunc(d.Experiments, func(x *parse.Experiment) bool { return ids[x.ID] })
 }

@@ -119,18 +119,15 @@ func LoadConfig(dir string) (Config, error) {
 		}
 	}
 	if f, ok := fields["stale-on"]; ok {
-		c.StaleOn = nil
+		c.StaleOn = f.Items
 		for i, k := range f.Items {
 			if !slices.Contains(staleKinds, k) {
 				errs = append(errs, &parse.PosError{Pos: f.ItemPos[i], Msg: fmt.Sprintf("stale-on: %q is not go or kernel", k)})
 			}
-			c.StaleOn = append(c.StaleOn, k)
 		}
 	}
-	if c.Machine != "" {
-		if err := store.CheckName("machine", c.Machine); err != nil {
-			errs = append(errs, &parse.PosError{Pos: fields["machine"].Pos, Msg: err.Error()})
-		}
+	if err := store.CheckName("machine", c.Machine); c.Machine != "" && err != nil {
+		errs = append(errs, &parse.PosError{Pos: fields["machine"].Pos, Msg: err.Error()})
 	}
 	ms := fields["machines"]
 	for i, m := range ms.Items {
@@ -164,10 +161,8 @@ func SetMachine(dir, set string) (string, error) {
 		return "", err
 	}
 	line := "machine: " + set
-	var out []byte
-	if machineLine.Match(src) {
-		out = machineLine.ReplaceAll(src, []byte(line))
-	} else {
+	out := machineLine.ReplaceAll(src, []byte(line))
+	if !machineLine.Match(src) {
 		if len(src) > 0 && !bytes.HasSuffix(src, []byte("\n")) {
 			src = append(src, '\n')
 		}

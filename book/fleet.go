@@ -103,16 +103,15 @@ func (b *Book) machines(res *Results, f fleetSite) ([]site.FleetMachine, error) 
 	var out []site.FleetMachine
 	for _, s := range f.sets {
 		m := site.FleetMachine{Set: s, Href: "machines/" + s + "/index.html"}
-		if s == f.book {
-			m.Href = "index.html" // the book itself
-		}
 		for _, id := range b.Order {
 			if r, ok := res.Header(s, id); ok {
 				m.Machine = b.Config.Words.MachineSummary(r.Machine)
 				break
 			}
 		}
-		if s != f.book {
+		if s == f.book {
+			m.Href = "index.html" // the book itself
+		} else {
 			other, err := fleet.LoadSet(res.Dir, s, b.probes)
 			if err != nil {
 				return nil, err

@@ -74,12 +74,11 @@ func (b *Book) checkLinks() linkCheck {
 				}
 				continue
 			}
-			if !slices.Contains(lc.static, name) {
-				lc.static = append(lc.static, name)
-			}
+			lc.static = append(lc.static, name)
 		}
 	}
 	slices.Sort(lc.static)
+	lc.static = slices.Compact(lc.static)
 	return lc
 }
 

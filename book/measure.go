@@ -59,14 +59,10 @@ func (m *Measurer) measure(ctx context.Context, b *Book, id, label string) (*dat
 		return nil, &parse.PosError{Pos: e.Pos, Msg: fmt.Sprintf("unknown probe %q", e.Probe)}
 	}
 	rule := m.rule(b, e, p)
-	r := m.Runner
-	if e.Timeout > 0 || Sized(e) {
-		copy := *m.Runner
-		copy.Timeout = cmp.Or(e.Timeout, copy.Timeout)
-		if Sized(e) {
-			copy.RunTime = b.Config.RunTime
-		}
-		r = &copy
+	r := *m.Runner
+	r.Timeout = cmp.Or(e.Timeout, r.Timeout)
+	if Sized(e) {
+		r.RunTime = b.Config.RunTime
 	}
 	prev, perRun := m.previous(id)
 	m.Progress.begin(label, rule.expect()*len(e.Combos), perRun)

@@ -51,9 +51,7 @@ func (p *Progress) begin(label string, total int, perRun time.Duration) {
 	p.start = time.Now()
 	p.mu.Unlock()
 	p.stop = make(chan struct{})
-	p.ticker.Add(1)
-	go func() {
-		defer p.ticker.Done()
+	p.ticker.Go(func() {
 		t := time.NewTicker(time.Second)
 		defer t.Stop()
 		for {
@@ -64,7 +62,7 @@ func (p *Progress) begin(label string, total int, perRun time.Duration) {
 				p.tick()
 			}
 		}
-	}()
+	})
 }
 
 // plan starts reporting a measurement of several experiments, expected

@@ -280,10 +280,7 @@ func (r *Results) Hide(id string) {
 // setName resolves "" to the build's own set, so both spellings share one
 // cache entry.
 func (r *Results) setName(set string) string {
-	if set == "" {
-		return r.Machine
-	}
-	return set
+	return cmp.Or(set, r.Machine)
 }
 
 // Own implements evaluate.Sets: the build's set.
@@ -301,20 +298,18 @@ func (r *Results) Words() *view.Words {
 	return cmp.Or(r.Lang, view.Korean)
 }
 
-// Errors are the result files that exist but could not be read, in the
-// order of their sets and ids (chapters are evaluated in parallel, so the
-// order they were first looked up in varies). It is called once no
-// lookup is under way.
-func (r *Results) Errors() []error {
+// Errors joins the errors of the result files that exist but could not
+// be read, in the order of their sets and ids (chapters are evaluated in
+// parallel, so the order they were first looked up in varies). It is
+// called once no lookup is under way.
+func (r *Results) Errors() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var errs []error
 	for _, k := range slices.Sorted(maps.Keys(r.files)) {
-		if err := r.files[k].err; err != nil {
-			errs = append(errs, err)
-		}
+		errs = append(errs, r.files[k].err)
 	}
-	return errs
+	return errors.Join(errs...)
 }
 
 // Sets lists the result sets present (directory names), sorted; it
@@ -353,27 +348,14 @@ const (
 	Transcribed State = "transcribed"
 )
 
-// measuredRule is the run rule r was measured under: "runs: auto ±5%" or
-// "runs: 3".
-func measuredRule(r *dataset.Result) string {
-	rule := fmt.Sprintf("runs: %d", r.Runs)
-	if r.Stop.Auto {
-		rule = fmt.Sprintf("runs: auto ±%g%%", 100*r.Stop.Precision)
+// ruleText is a run rule in the words compare shows: "runs: auto ±5%"
+// or "runs: 3", and when sized, the run time counts are sized to.
+func ruleText(auto bool, runs int, precision float64, sized bool, runTime time.Duration) string {
+	rule := fmt.Sprintf("runs: %d", runs)
+	if auto {
+		rule = fmt.Sprintf("runs: auto ±%g%%", 100*precision)
 	}
-	if r.RunTime > 0 {
-		rule += fmt.Sprintf(", counts sized to %v", r.RunTime)
-	}
-	return rule
-}
-
-// wantRule is the run rule e asks for, in measuredRule's words; runTime
-// is the book's for counts given as auto.
-func wantRule(e *parse.Experiment, precision float64, runTime time.Duration) string {
-	rule := fmt.Sprintf("runs: auto ±%g%%", 100*cmp.Or(e.Precision, precision))
-	if e.Runs > 0 {
-		rule = fmt.Sprintf("runs: %d", e.Runs)
-	}
-	if Sized(e) {
+	if sized {
 		rule += fmt.Sprintf(", counts sized to %v", runTime)
 	}
 	return rule
@@ -514,7 +496,8 @@ func compare(e *parse.Experiment, hash func() string, r *dataset.Result, precisi
 			}
 		}
 	}
-	if was, now := measuredRule(r), wantRule(e, precision, runTime); was != now {
+	was := ruleText(r.Stop.Auto, r.Runs, r.Stop.Precision, r.RunTime > 0, r.RunTime)
+	if now := ruleText(e.Runs <= 0, e.Runs, cmp.Or(e.Precision, precision), Sized(e), runTime); was != now {
 		why = append(why, fmt.Sprintf("runs changed (%s → %s)", was, now))
 	}
 	if len(why) > 0 {

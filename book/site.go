@@ -100,10 +100,7 @@ func CheckOut(dir string) error {
 func unlisted(dir, sub string, entries []fs.DirEntry, listed map[string]bool) ([]string, error) {
 	var foreign []string
 	for _, e := range entries {
-		name := e.Name()
-		if sub != "" {
-			name = sub + "/" + name
-		}
+		name := path.Join(sub, e.Name())
 		switch {
 		case name == Manifest:
 		case !listed[name]:
@@ -197,39 +194,37 @@ func stageSite(dir string) (*stagedSite, error) {
 // put writes one file of the site. It may be called from several
 // goroutines at once; a name written twice keeps the last bytes.
 func (s *stagedSite) put(name string, data []byte) error {
-	path, err := s.path(name)
-	if err != nil {
-		return err
-	}
-	return s.create(path, data)
+	_, err := s.create(name, data)
+	return err
 }
 
-// create writes the new file path. Files are created one at a time: two
-// threads creating files in one folder contend for its lock in the
-// kernel, which spins for it, and where creating a file is slow (ext4
-// without a journal soon after files were deleted) the spinning was a
-// tenth of a build's CPU. The bytes are written outside the lock.
-func (s *stagedSite) create(path string, data []byte) error {
+// create writes the new file name and returns its path. Files are created
+// one at a time: two threads creating files in one folder contend for its
+// lock in the kernel, which spins for it, and where creating a file is
+// slow (ext4 without a journal soon after files were deleted) the spinning
+// was a tenth of a build's CPU. The bytes are written outside the lock.
+func (s *stagedSite) create(name string, data []byte) (string, error) {
+	path, err := s.path(name)
+	if err != nil {
+		return "", err
+	}
 	s.creating.Lock()
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	s.creating.Unlock()
 	if err != nil {
-		return err
+		return "", err
 	}
 	_, err = f.Write(data)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	return err
+	return path, err
 }
 
 // keep writes one file of the site and keeps it in the render cache as a
 // blob: the same file, linked.
 func (s *stagedSite) keep(name string, data []byte, c *rendercache.Cache) (rendercache.Blob, error) {
-	path, err := s.path(name)
-	if err == nil {
-		err = s.create(path, data)
-	}
+	path, err := s.create(name, data)
 	if err != nil {
 		return rendercache.Blob{}, err
 	}
@@ -258,7 +253,6 @@ func (s *stagedSite) path(name string) (string, error) {
 		return "", fmt.Errorf("page name %q cannot be written into the site", name)
 	}
 	sub := filepath.Dir(filepath.FromSlash(name))
-	nested := sub != "."
 	path := filepath.Join(s.tmp, name)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -266,7 +260,7 @@ func (s *stagedSite) path(name string) (string, error) {
 		os.Remove(path)
 	}
 	s.names[name] = true
-	if nested && !s.dirs[sub] {
+	if sub != "." && !s.dirs[sub] {
 		// Under the lock: another file of the folder waits until it is made.
 		if err := os.MkdirAll(filepath.Join(s.tmp, sub), 0o755); err != nil {
 			return "", err

@@ -1,6 +1,7 @@
 package book
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -22,18 +23,21 @@ type pageExtras struct {
 	Search    bool // the page is the search page: it loads the index
 }
 
-// extras is what the site adds to page's layout; at is the page's chapter
-// (-1 for a page that is not one) and toc its in-page contents.
-func extras(l *layout, page string, at int, toc []view.Heading) pageExtras {
-	e := pageExtras{Nav: site.NavOf(page, l.base.Chapters, at, toc), Search: page == "search.html"}
-	if page == "index.html" {
+// page is the layout data of the site's page file, titled title, with
+// what the site adds to it; at is the page's chapter (-1 for a page that
+// is not one) and toc its in-page contents.
+func (l *layout) page(file, title string, at int, body string, toc []view.Heading) siteData {
+	page := l.base
+	page.Page, page.Body = title, template.HTML(body)
+	page.pageExtras = pageExtras{Nav: site.NavOf(file, l.base.Chapters, at, toc), Search: file == "search.html"}
+	if file == "index.html" {
 		var orders []int
 		for _, c := range l.base.Chapters {
 			orders = append(orders, c.Order)
 		}
-		e.Numbering = site.Numbering(l.base.W, orders)
+		page.Numbering = site.Numbering(l.base.W, orders)
 	}
-	return e
+	return page
 }
 
 // extraPages writes what the site holds beside the chapters' pages (and
@@ -96,10 +100,7 @@ func (b *Book) siteMachines(res *Results, outs []chapterOut) (sets []site.SetMac
 		if set == res.Machine {
 			continue
 		}
-		s := site.SetMachine{Set: set, Reference: set != "", Sources: map[string]string{}}
-		if set == "" {
-			s.Set = res.Machine
-		}
+		s := site.SetMachine{Set: cmp.Or(set, res.Machine), Reference: set != "", Sources: map[string]string{}}
 		for _, id := range b.Order {
 			r, ok := res.Header(set, id)
 			if !ok {
@@ -143,13 +144,11 @@ func (l *layout) writeExtra(p extraPage) error {
 		}
 		key = &k
 	}
-	page := l.base
+	body, toc := p.body()
+	page := l.page(p.file, p.title, -1, string(body), toc)
 	if p.file == "fleet.html" {
 		page.Fleet = nil // the root's alone: there is no such page to switch to
 	}
-	body, toc := p.body()
-	page.Page, page.Body = p.title, template.HTML(body)
-	page.pageExtras = extras(l, p.file, -1, toc)
 	html, err := execute(l.tmpl, "page.html", page)
 	if err != nil {
 		return err
@@ -239,12 +238,7 @@ func (l *layout) export(id string, r *dataset.Result) error {
 // shownSets orders the other sets the pages draw on: the book's machines
 // first, in book.yaml's order, then the others by name; each once.
 func shownSets(book, drawn []string) []string {
-	var out []string
-	for _, m := range book {
-		if slices.Contains(drawn, m) {
-			out = append(out, m)
-		}
-	}
+	out := slices.DeleteFunc(slices.Clone(book), func(m string) bool { return !slices.Contains(drawn, m) })
 	for _, m := range slices.Compact(slices.Sorted(slices.Values(drawn))) {
 		if !slices.Contains(out, m) {
 			out = append(out, m)

@@ -76,11 +76,9 @@ func (b *Book) wholeBook(l *layout, outs []chapterOut, preface []byte, static []
 		return nil, err
 	}
 	if b.Config.EPUB {
-		if err := l.out.put(EPUBFile, buf.Bytes()); err != nil {
-			return nil, err
-		}
+		err = l.out.put(EPUBFile, buf.Bytes())
 	}
-	return buf.Bytes(), nil
+	return buf.Bytes(), err
 }
 
 // hasher starts a key of the render cache (of any, without one).
