@@ -6,6 +6,7 @@ package evaluate
 // a set with no result as a labelled gap.
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -298,11 +299,7 @@ func (ev *eval) machineCell(dir *parse.Directive, x *parse.Experiment, m probe.M
 		found, has := c.mv.rows[k]
 		var err error
 		if cell, err = figureCell(ev.env.w, found, has, c.mv.failed[k], c.mv.unavailable[k], m, t.Format, t.Labels); err != nil {
-			off, ok := dir.At["format"]
-			if !ok {
-				off = dir.Off
-			}
-			ev.errs.At(off, "%v", err)
+			ev.errs.At(cmp.Or(dir.At["format"], dir.Off), "%v", err)
 			return cell, err
 		}
 		switch {

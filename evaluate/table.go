@@ -588,11 +588,7 @@ func (ev *eval) ownTable(dir *parse.Directive, x *parse.Experiment, m probe.Metr
 			}
 			cell, err := ix.cell(ev.env.w, p, m, t.Format, t.Labels)
 			if err != nil {
-				off, ok := dir.At["format"]
-				if !ok {
-					off = dir.Off
-				}
-				ev.errs.At(off, "%v", err)
+				ev.errs.At(cmp.Or(dir.At["format"], dir.Off), "%v", err)
 				return &view.Error{Msg: err.Error()}
 			}
 			row = append(row, cell)
