@@ -7,6 +7,7 @@ package render
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"html"
 	"strings"
 
@@ -129,7 +130,7 @@ func (r htmlRenderer) renderHeading(w util.BufWriter, source []byte, node gast.N
 	}
 	if entering {
 		var text strings.Builder
-		r.plainText(&text, source, n)
+		r.plainText(&text, source, n, false)
 		r.h.headings = append(r.h.headings, view.Heading{Level: n.Level, ID: string(id.([]byte)), Text: strings.TrimSpace(text.String())})
 		return defaultHeading(w, source, node, entering)
 	}
@@ -173,24 +174,32 @@ func (r htmlRenderer) renderTable(w util.BufWriter, source []byte, node gast.Nod
 	return status, err
 }
 
-// plainText is the text a reader reads in n, values as their text.
-func (r htmlRenderer) plainText(b *strings.Builder, source []byte, n gast.Node) {
+// plainText is the text a reader reads in n, values as their text. alt
+// is the text of an image's description as goldmark's alt has it, values
+// added: text as written, without links' and references' text.
+func (r htmlRenderer) plainText(b *strings.Builder, source []byte, n gast.Node, alt bool) {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		switch c := c.(type) {
 		case *gast.Text:
-			// As goldmark writes it (escapes and entities resolved), unescaped.
-			var t bytes.Buffer
-			w := bufio.NewWriter(&t)
-			ghtml.DefaultWriter.Write(w, c.Segment.Value(source))
-			if c.SoftLineBreak() {
-				w.WriteByte('\n')
+			value := c.Segment.Value(source)
+			if !alt {
+				// As goldmark writes it (escapes and entities resolved), unescaped.
+				var t bytes.Buffer
+				w := bufio.NewWriter(&t)
+				ghtml.DefaultWriter.Write(w, value)
+				w.Flush()
+				value = []byte(html.UnescapeString(t.String()))
 			}
-			w.Flush()
-			b.WriteString(html.UnescapeString(t.String()))
+			b.Write(value)
+			if c.SoftLineBreak() {
+				b.WriteByte('\n')
+			}
 		case *gast.String:
 			b.Write(c.Value)
 		case *gast.AutoLink:
-			b.Write(c.Label(source))
+			if !alt {
+				b.Write(c.Label(source))
+			}
 		case *ast.Value:
 			if out := r.h.page.Value(c); out != nil {
 				b.WriteString(out.Text)
@@ -204,14 +213,15 @@ func (r htmlRenderer) plainText(b *strings.Builder, source []byte, n gast.Node) 
 				}
 			}
 		case *ast.Ref:
-			if text, _ := r.h.refText(c.Name); text != "" {
-				b.WriteString(text)
-			} else {
-				b.Write(c.Raw)
+			if text, _ := r.h.refText(c.Name); !alt {
+				b.WriteString(cmp.Or(text, string(c.Raw)))
 			}
 		case *gast.RawHTML, *gast.Image:
+			if alt {
+				r.plainText(b, source, c, alt)
+			}
 		default:
-			r.plainText(b, source, c)
+			r.plainText(b, source, c, alt)
 		}
 	}
 }
@@ -227,7 +237,7 @@ func (r htmlRenderer) renderImage(w util.BufWriter, source []byte, node gast.Nod
 	w.WriteString(`<img src="`)
 	w.Write(util.EscapeHTML(util.URLEscape(n.Destination, true)))
 	var alt strings.Builder
-	r.altText(&alt, source, n)
+	r.plainText(&alt, source, n, true)
 	w.WriteString(`" alt="` + esc(alt.String()) + `"`)
 	if n.Title != nil {
 		w.WriteString(` title="`)
@@ -248,30 +258,6 @@ func hasValue(n gast.Node) bool {
 		}
 	}
 	return false
-}
-
-// altText is the plain text of an image's description, values as their
-// text.
-func (r htmlRenderer) altText(b *strings.Builder, source []byte, n gast.Node) {
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		switch c := c.(type) {
-		case *gast.Text:
-			b.Write(c.Segment.Value(source))
-			if c.SoftLineBreak() {
-				b.WriteByte('\n')
-			}
-		case *gast.String:
-			b.Write(c.Value)
-		case *ast.Value:
-			if out := r.h.page.Value(c); out != nil {
-				b.WriteString(out.Text)
-			} else {
-				b.Write(c.Raw)
-			}
-		default:
-			r.altText(b, source, c)
-		}
-	}
 }
 
 func (r htmlRenderer) renderValue(w util.BufWriter, source []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {

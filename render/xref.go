@@ -147,7 +147,7 @@ func (r htmlRenderer) renderFigure(w util.BufWriter, source []byte, node gast.No
 	}
 	var alt strings.Builder
 	if img, ok := n.FirstChild().(*gast.Image); ok {
-		r.altText(&alt, source, img)
+		r.plainText(&alt, source, img, true)
 	}
 	w.WriteString("\n<figcaption>" + num.captionHTML(alt.String()) + "</figcaption>\n</figure>\n")
 	return gast.WalkContinue, nil
