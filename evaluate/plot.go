@@ -125,10 +125,6 @@ func (ev *eval) plot(dir *parse.Directive) view.View {
 	}
 	dir.CheckLabels(p.Labels, x, ev.errs, names...)
 	lbl := func(s string) string { return label(p.Labels, s) }
-	var sp probe.Param
-	if p.Series != "" {
-		sp, _ = x.Spec.Param(p.Series)
-	}
 	if p.Machines != nil {
 		ev.machinesMissing(dir, views, x.ID)
 	} else if views[0].r == nil {
@@ -136,18 +132,18 @@ func (ev *eval) plot(dir *parse.Directive) view.View {
 		return &view.Plot{Missing: ev.env.w.MissingNote(ev.env.noteSet(""), x.ID), Caption: p.Caption}
 	}
 	if p.Cdf {
-		return ev.cdf(dir, x, ym.Unit, views, lbl, sp)
+		return ev.cdf(dir, x, ym.Unit, views, lbl)
 	}
-	return ev.xyPlot(dir, x, ym, views, lbl, sp)
+	return ev.xyPlot(dir, x, ym, views, lbl)
 }
 
 // xyPlot draws a plot's series as plot read them: a point at each value
 // of its x param.
-func (ev *eval) xyPlot(dir *parse.Directive, x *parse.Experiment, ym probe.Metric, views []machineView, lbl func(string) string, sp probe.Param) view.View {
+func (ev *eval) xyPlot(dir *parse.Directive, x *parse.Experiment, ym probe.Metric, views []machineView, lbl func(string) string) view.View {
 	p := dir.Plot
 	xp, _ := x.Spec.Param(p.X)
 	var inapplicable []string // combinations the optional metric does not apply to
-	all, own := ev.machineSeries(dir, views, sp, func(mv machineView, sv string) []rawPoint {
+	all, own := ev.machineSeries(dir, x, views, func(mv machineView, sv string) []rawPoint {
 		pts, na := xyPoints(mv, p, xp, ym, sv)
 		inapplicable = append(inapplicable, na...)
 		return pts
@@ -194,7 +190,8 @@ func (ev *eval) plotAxes(dir *parse.Directive, x *parse.Experiment) (ym probe.Me
 // views' order, each value of the series param's points read by points;
 // a series without points is left out. own counts the build's own series,
 // which come first.
-func (ev *eval) machineSeries(dir *parse.Directive, views []machineView, sp probe.Param, points func(mv machineView, sv string) []rawPoint) (all []rawSeries, own int) {
+func (ev *eval) machineSeries(dir *parse.Directive, x *parse.Experiment, views []machineView, points func(mv machineView, sv string) []rawPoint) (all []rawSeries, own int) {
+	sp, _ := x.Spec.Param(dir.Plot.Series) // named only with a series param
 	for _, mv := range views {
 		if mv.r == nil {
 			continue
@@ -399,9 +396,9 @@ func (ev *eval) plotProvenance(dir *parse.Directive, views []machineView, id str
 // their fractions on y, as a line through the quantile points (steps
 // would say that no value fell between two quantiles). A reference set's
 // curves are dashed.
-func (ev *eval) cdf(dir *parse.Directive, x *parse.Experiment, unit probe.Unit, views []machineView, lbl func(string) string, sp probe.Param) view.View {
+func (ev *eval) cdf(dir *parse.Directive, x *parse.Experiment, unit probe.Unit, views []machineView, lbl func(string) string) view.View {
 	p := dir.Plot
-	all, own := ev.machineSeries(dir, views, sp, func(mv machineView, sv string) []rawPoint {
+	all, own := ev.machineSeries(dir, x, views, func(mv machineView, sv string) []rawPoint {
 		row, ok := mv.rows[rowKey(sv)]
 		if !ok {
 			return nil
