@@ -125,17 +125,16 @@ func (c *capture) Register(k gast.NodeKind, f renderer.NodeRendererFunc) {
 func (r htmlRenderer) renderHeading(w util.BufWriter, source []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
 	n := node.(*gast.Heading)
 	id, ok := n.AttributeString("id")
-	if r.h.site == nil || n.Level < 2 || n.Level > 4 || !ok {
-		return defaultHeading(w, source, node, entering)
-	}
-	if entering {
+	switch {
+	case r.h.site == nil || n.Level < 2 || n.Level > 4 || !ok:
+	case entering:
 		var text strings.Builder
 		r.plainText(&text, source, n, false)
 		r.h.headings = append(r.h.headings, view.Heading{Level: n.Level, ID: string(id.([]byte)), Text: strings.TrimSpace(text.String())})
-		return defaultHeading(w, source, node, entering)
+	default:
+		h := r.h.headings[len(r.h.headings)-1]
+		w.WriteString(" " + HeadingLink(r.h.page.Words(), h.ID, h.Text))
 	}
-	h := r.h.headings[len(r.h.headings)-1]
-	w.WriteString(" " + HeadingLink(r.h.page.Words(), h.ID, h.Text))
 	return defaultHeading(w, source, node, entering)
 }
 

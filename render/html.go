@@ -71,7 +71,7 @@ func (n number) captionHTML(caption string) string {
 
 // writeTable writes t, numbered num, on a site page (s) in a scroll
 // region named by its number and caption.
-func writeTable(b *bytes.Buffer, s *Site, w *view.Words, class string, t *view.Table, num number) {
+func writeTable(b *bytes.Buffer, s *Site, w *view.Words, t *view.Table, num number) {
 	if s != nil {
 		label := w.TableWord
 		if c := num.caption(t.Caption); c != "" {
@@ -82,7 +82,7 @@ func writeTable(b *bytes.Buffer, s *Site, w *view.Words, class string, t *view.T
 		}
 		b.WriteString(RegionStart(label))
 	}
-	b.WriteString(`<table class="` + class + `"` + num.attr() + `>` + "\n")
+	b.WriteString(`<table class="mb-results"` + num.attr() + `>` + "\n")
 	if t.Caption != "" || num.text != "" {
 		b.WriteString("<caption>" + num.captionHTML(t.Caption) + "</caption>\n")
 	}
@@ -170,7 +170,7 @@ func writeExperiment(b *bytes.Buffer, s *Site, w *view.Words, v *view.Experiment
 		return
 	}
 	if !v.Hidden {
-		writeTable(b, s, w, "mb-results", v.Table, num)
+		writeTable(b, s, w, v.Table, num)
 	}
 	if v.Fixed != "" {
 		b.WriteString(`<p class="mb-fixed">` + esc(w.FixedPrefix+v.Fixed) + "</p>\n")
@@ -263,7 +263,7 @@ func writeTableView(b *bytes.Buffer, s *Site, w *view.Words, v *view.TableView, 
 		return
 	}
 	b.WriteString(`<figure class="mb-table">` + "\n")
-	writeTable(b, s, w, "mb-results", v.Table, num)
+	writeTable(b, s, w, v.Table, num)
 	b.WriteString(`<figcaption class="mb-provenance">` + esc(v.Provenance) + "</figcaption>\n</figure>\n")
 }
 
