@@ -309,10 +309,7 @@ func (r htmlRenderer) renderDirective(w util.BufWriter, source []byte, node gast
 	default:
 		// Unevaluated: the YAML, as the code block it is in the source.
 		b.WriteString(`<pre class="mb-directive" data-directive="` + esc(n.Name) + `"><code>`)
-		for i := range n.Lines().Len() {
-			seg := n.Lines().At(i)
-			b.WriteString(esc(string(seg.Value(source))))
-		}
+		b.WriteString(esc(string(n.Lines().Value(source))))
 		b.WriteString("</code></pre>\n")
 	}
 	w.Write(b.Bytes())

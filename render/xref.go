@@ -7,6 +7,7 @@ package render
 
 import (
 	"bytes"
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -102,8 +103,7 @@ func (r htmlRenderer) renderCite(w util.BufWriter, source []byte, node gast.Node
 		if i > 0 {
 			out.WriteString(sep)
 		}
-		num := strconv.Itoa(c.n)
-		out.WriteString(`<a href="#ref-` + esc(it.Key) + `" id="` + esc(citeID(it.Key, c.uses)) + `">` + num + `</a>`)
+		out.WriteString(`<a href="#ref-` + esc(it.Key) + `" id="` + esc(citeID(it.Key, c.uses)) + `">` + strconv.Itoa(c.n) + `</a>`)
 		if it.Locator != "" {
 			out.WriteString(", " + esc(it.Locator))
 		}
@@ -190,10 +190,7 @@ func (r htmlRenderer) renderDocument(w util.BufWriter, source []byte, node gast.
 func writeSource(b *bytes.Buffer, words *view.Words, e *bib.Entry) {
 	f := e.Fields
 	var parts []string
-	who := f["author"]
-	if who == "" {
-		who = f["editor"]
-	}
+	who := cmp.Or(f["author"], f["editor"])
 	if who != "" {
 		parts = append(parts, esc(authors(who)))
 	}
