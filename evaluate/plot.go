@@ -259,10 +259,7 @@ func xyInput(w *view.Words, p *parse.PlotDir, all []rawSeries, xp probe.Param, y
 		xs = pickScale(probe.Seconds, xv, p.XLog)
 	}
 	ys := pickScale(ym.Unit, yv, p.YLog)
-	title := p.Title
-	if title == "" {
-		title = fmt.Sprintf(w.PlotTitleFormat, lbl(p.X), lbl(ym.Name))
-	}
+	title := cmp.Or(p.Title, fmt.Sprintf(w.PlotTitleFormat, lbl(p.X), lbl(ym.Name)))
 	return plotsvg.Plot{Title: title, XLabel: xs.label(lbl(p.X)), YLabel: ys.label(lbl(ym.Name)), XLog: p.XLog, YLog: p.YLog, Series: scaled(all, xs, ys)}
 }
 
@@ -475,10 +472,7 @@ func cdfInput(w *view.Words, p *parse.PlotDir, all []rawSeries, unit probe.Unit,
 			name = q.Metric
 		}
 	}
-	title := p.Title
-	if title == "" {
-		title = fmt.Sprintf(w.DistTitleFormat, lbl(name))
-	}
+	title := cmp.Or(p.Title, fmt.Sprintf(w.DistTitleFormat, lbl(name)))
 	return plotsvg.Plot{Title: title, XLabel: xs.label(lbl(name)), YLabel: w.CumulativeShare, XLog: p.XLog, Series: scaled(all, xs, scale{"", 1})}
 }
 
