@@ -64,6 +64,40 @@ type machineView struct {
 	vals        map[string][]string
 }
 
+// machineViews is the machines a table or plot shows: the build's own
+// set, and the sets its machines: names or the set a plot's ref: names.
+// ok is false after an error (an unknown set, a set with two figures for
+// one point).
+func (ev *eval) machineViews(dir *parse.Directive, x *parse.Experiment, pins probe.Params, where map[string]string, machines *parse.MachinesField, ref string, free []freeParam) (views []machineView, ok bool) {
+	sets, field := []string{""}, "ref"
+	switch {
+	case machines != nil:
+		if sets, ok = ev.machineSets(machines); !ok {
+			return nil, false
+		}
+		field = "machines"
+	case ref != "":
+		if err := ev.env.checkSet(ref); err != nil {
+			ev.errs.At(dir.At["ref"], "ref: %v", err)
+			return nil, false
+		}
+		// On a build from the reference set itself there is nothing to
+		// overlay: the plot is that set's own lines.
+		if ev.env.resolve(ref) != "" {
+			sets = append(sets, ref)
+		}
+	}
+	for _, set := range sets {
+		mv, err := ev.machineView(set, x, pins, where, free)
+		if err != nil {
+			ev.errs.At(dir.At[field], "%v", err)
+			return nil, false
+		}
+		views = append(views, mv)
+	}
+	return views, true
+}
+
 // rowKey keys a row by the values of the free params, in their order.
 func rowKey(vals ...string) string { return strings.Join(vals, "\x00") }
 
@@ -190,21 +224,13 @@ func (ev *eval) machinesMissing(dir *parse.Directive, views []machineView, id st
 // gap, and every cell's hover names its machine.
 func (ev *eval) machinesTable(dir *parse.Directive, x *parse.Experiment, m probe.Metric, pins probe.Params) view.View {
 	t := dir.Table
-	fail := &view.Error{Msg: "table could not be evaluated"}
-	sets, ok := ev.machineSets(t.Machines)
+	views, ok := ev.machineViews(dir, x, pins, t.Where, t.Machines, "", []freeParam{{"rows", t.Rows}, {"cols", t.Cols}})
 	if !ok {
-		return fail
+		return &view.Error{Msg: "table could not be evaluated"}
 	}
-	free := []freeParam{{"rows", t.Rows}, {"cols", t.Cols}}
-	var views []machineView
 	var names []string
-	for _, set := range sets {
-		mv, err := ev.machineView(set, x, pins, t.Where, free)
-		if err != nil {
-			ev.errs.At(dir.At["machines"], "%v", err)
-			return fail
-		}
-		views, names = append(views, mv), append(names, mv.name)
+	for _, mv := range views {
+		names = append(names, mv.name)
 	}
 	dir.CheckLabels(t.Labels, x, ev.errs, names...)
 	ev.machinesMissing(dir, views, x.ID)

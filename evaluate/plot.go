@@ -112,7 +112,7 @@ func (ev *eval) plot(dir *parse.Directive) view.View {
 	if pins == nil || !ok {
 		return fail
 	}
-	views, ok := ev.plotViews(dir, x, pins, free)
+	views, ok := ev.machineViews(dir, x, pins, p.Where, p.Machines, p.Ref, free)
 	if !ok {
 		return fail
 	}
@@ -287,40 +287,6 @@ func seriesLabel(p probe.Param, v string, labels map[string]string) string {
 		return v
 	}
 	return label(labels, p.Name) + "=" + paramValue(p, v, labels)
-}
-
-// plotViews is the machines a plot draws: the build's own set, and the
-// set its ref: names or the sets its machines: names. ok is false after an
-// error (an unknown set, a set with two figures for one point).
-func (ev *eval) plotViews(dir *parse.Directive, x *parse.Experiment, pins probe.Params, free []freeParam) (views []machineView, ok bool) {
-	p := dir.Plot
-	sets, field := []string{""}, "ref"
-	switch {
-	case p.Machines != nil:
-		if sets, ok = ev.machineSets(p.Machines); !ok {
-			return nil, false
-		}
-		field = "machines"
-	case p.Ref != "":
-		if err := ev.env.checkSet(p.Ref); err != nil {
-			ev.errs.At(dir.At["ref"], "ref: %v", err)
-			return nil, false
-		}
-		// On a build from the reference set itself there is nothing to
-		// overlay: the plot is that set's own lines.
-		if ev.env.resolve(p.Ref) != "" {
-			sets = append(sets, p.Ref)
-		}
-	}
-	for _, set := range sets {
-		mv, err := ev.machineView(set, x, pins, p.Where, free)
-		if err != nil {
-			ev.errs.At(dir.At[field], "%v", err)
-			return nil, false
-		}
-		views = append(views, mv)
-	}
-	return views, true
 }
 
 // seriesName names a series in the legend: by its value, and on a plot
