@@ -281,14 +281,7 @@ type machineColumn struct {
 // machineColumns is a table's columns over its machines and its head
 // row, the corner naming the rows param (and cols) first.
 func machineColumns(w *view.Words, t *parse.TableDir, x *parse.Experiment, m probe.Metric, views []machineView) (cols []machineColumn, head []view.Cell) {
-	lbl := func(s string) string { return label(t.Labels, s) }
-	if t.Rows != "" {
-		corner := lbl(t.Rows)
-		if t.Cols != "" {
-			corner += " \\ " + lbl(t.Cols)
-		}
-		head = append(head, view.Cell{Text: corner, Head: true})
-	}
+	head = corner(t)
 	for i := range views {
 		mv := &views[i]
 		vals := mv.vals[t.Cols]
@@ -297,7 +290,7 @@ func machineColumns(w *view.Words, t *parse.TableDir, x *parse.Experiment, m pro
 		}
 		for _, v := range vals {
 			cols = append(cols, machineColumn{mv, v})
-			h := lbl(mv.name)
+			h := label(t.Labels, mv.name)
 			if v != "" {
 				h = paramText(x.Spec, t.Cols, v, t.Labels) + " · " + h
 			}

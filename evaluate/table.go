@@ -544,7 +544,6 @@ func (ev *eval) table(dir *parse.Directive) view.View {
 func (ev *eval) ownTable(dir *parse.Directive, x *parse.Experiment, m probe.Metric, pins probe.Params) view.View {
 	t := dir.Table
 	dir.CheckLabels(t.Labels, x, ev.errs)
-	lbl := func(s string) string { return label(t.Labels, s) }
 	r, _ := ev.env.lookup("", x.ID)
 	if r == nil {
 		ev.warn.KindAt(parse.KindMissing, dir.Off, "%s", missingMsg("", x.ID, ev.env.runHint(x.ID)))
@@ -557,18 +556,11 @@ func (ev *eval) ownTable(dir *parse.Directive, x *parse.Experiment, m probe.Metr
 	if t.Cols != "" {
 		colVals = x.Sweep[t.Cols]
 	}
-	tab := &view.Table{Caption: t.Caption}
-	if t.Rows != "" {
-		corner := lbl(t.Rows)
-		if t.Cols != "" {
-			corner += " \\ " + lbl(t.Cols)
-		}
-		tab.Head = append(tab.Head, view.Cell{Text: corner, Head: true})
-	}
+	tab := &view.Table{Caption: t.Caption, Head: corner(t)}
 	for _, c := range colVals {
 		name := paramText(x.Spec, t.Cols, c, t.Labels)
 		if t.Cols == "" {
-			name = lbl(m.Name)
+			name = label(t.Labels, m.Name)
 		}
 		tab.Head = append(tab.Head, view.Cell{Text: name, Head: true, Title: ev.env.w.HeadTitle(m.Doc), Number: true})
 	}
@@ -597,6 +589,19 @@ func (ev *eval) ownTable(dir *parse.Directive, x *parse.Experiment, m probe.Metr
 	}
 	why, _ := ev.env.stale("", x.ID)
 	return &view.TableView{Table: tab, Provenance: shortProvenance(ev.env.w, r, why)}
+}
+
+// corner is the head cell over a table's rows, naming its rows param (and
+// cols); none without rows.
+func corner(t *parse.TableDir) []view.Cell {
+	if t.Rows == "" {
+		return nil
+	}
+	text := label(t.Labels, t.Rows)
+	if t.Cols != "" {
+		text += " \\ " + label(t.Labels, t.Cols)
+	}
+	return []view.Cell{{Text: text, Head: true}}
 }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
