@@ -127,12 +127,7 @@ func newEnv(res Results, exps map[string]*parse.Experiment) *env {
 
 // noteSet is the set a gap's note names: set, or the build's own by its
 // name when it is another machine's.
-func (v *env) noteSet(set string) string {
-	if set == "" {
-		return v.elsewhere
-	}
-	return set
-}
+func (v *env) noteSet(set string) string { return cmp.Or(set, v.elsewhere) }
 
 // fillHint is how a set with no result at all gets one: this machine's
 // by measuring, another's on that machine or by import.
@@ -158,10 +153,7 @@ func (v *env) runHint(id string) string {
 // resolve is the set a name stands for: "" is the base, and the build's
 // own set by its name is "".
 func (v *env) resolve(set string) string {
-	if set == "" {
-		set = v.base
-	}
-	if set != "" && set == v.own {
+	if set = cmp.Or(set, v.base); set == v.own {
 		return ""
 	}
 	return set
@@ -181,15 +173,10 @@ func (v *env) checkSet(name string) error {
 // machine's name (the set's folder), else the set's. set is as resolved
 // ("" is the build's own).
 func (v *env) machineName(set string, r *dataset.Result) string {
-	switch {
-	case r != nil && r.Machine.Name != "":
+	if r != nil && r.Machine.Name != "" {
 		return r.Machine.Name
-	case set != "":
-		return set
-	case v.own != "":
-		return v.own
 	}
-	return v.w.ThisMachine
+	return cmp.Or(set, v.own, v.w.ThisMachine)
 }
 
 func (v *env) experiment(id string) (*parse.Experiment, error) {
