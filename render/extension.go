@@ -141,10 +141,8 @@ func (r htmlRenderer) renderHeading(w util.BufWriter, source []byte, node gast.N
 // renderTable renders a table as goldmark does, on a site page in a
 // scroll region.
 func (r htmlRenderer) renderTable(w util.BufWriter, source []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
-	var caption *ast.TableCaption
-	if c, ok := node.AttributeString(parse.TableCaption); ok {
-		caption = c.(*ast.TableCaption)
-	}
+	c, _ := node.AttributeString(parse.TableCaption)
+	caption, _ := c.(*ast.TableCaption)
 	if !entering {
 		if r.h.site == nil {
 			return defaultTable(w, source, node, entering)
@@ -243,9 +241,7 @@ func (r htmlRenderer) renderImage(w util.BufWriter, source []byte, node gast.Nod
 		ghtml.DefaultWriter.Write(w, n.Title)
 		w.WriteString(`"`)
 	}
-	if n.Attributes() != nil {
-		ghtml.RenderAttributes(w, n, ghtml.ImageAttributeFilter)
-	}
+	ghtml.RenderAttributes(w, n, ghtml.ImageAttributeFilter)
 	w.WriteString(">")
 	return gast.WalkSkipChildren, nil
 }
