@@ -281,34 +281,32 @@ func (r htmlRenderer) renderDirective(w util.BufWriter, source []byte, node gast
 	}
 	n := node.(*ast.Directive)
 	num := r.h.numberOf(r.h.labels[n])
-	var b bytes.Buffer
 	switch v := r.h.page.View(n).(type) {
 	case *view.Experiment:
-		writeExperiment(&b, r.h.site, r.h.page.Words(), v, num)
+		writeExperiment(w, r.h.site, r.h.page.Words(), v, num)
 	case *view.TableView:
-		writeTableView(&b, r.h.site, r.h.page.Words(), v, num)
+		writeTableView(w, r.h.site, r.h.page.Words(), v, num)
 	case *view.Plot:
-		if err := writePlot(&b, r.h.site, r.h.page.Words(), v, num); err != nil {
+		if err := writePlot(w, r.h.site, r.h.page.Words(), v, num); err != nil {
 			return gast.WalkStop, err
 		}
 	case *view.Claim:
-		writeClaim(&b, r.h.page.Words(), v, r.h.fragment(v.Text))
+		writeClaim(w, r.h.page.Words(), v, r.h.fragment(v.Text))
 	case *view.When:
 		switch {
 		case v.Body != nil:
-			b.Write(r.h.fragment(v.Body))
+			w.Write(r.h.fragment(v.Body))
 		case v.Missing != "":
-			b.WriteString(`<p class="mb-missing">` + esc(v.Missing) + "</p>\n")
+			w.WriteString(`<p class="mb-missing">` + esc(v.Missing) + "</p>\n")
 		} // neither: the block was left out (unless:)
 	case *view.Error:
-		b.WriteString(`<div class="mb-error">` + esc(v.Msg) + "</div>\n")
+		w.WriteString(`<div class="mb-error">` + esc(v.Msg) + "</div>\n")
 	default:
 		// Unevaluated: the YAML, as the code block it is in the source.
-		b.WriteString(`<pre class="mb-directive" data-directive="` + esc(n.Name) + `"><code>`)
-		b.WriteString(esc(string(n.Lines().Value(source))))
-		b.WriteString("</code></pre>\n")
+		w.WriteString(`<pre class="mb-directive" data-directive="` + esc(n.Name) + `"><code>`)
+		w.WriteString(esc(string(n.Lines().Value(source))))
+		w.WriteString("</code></pre>\n")
 	}
-	w.Write(b.Bytes())
 	return gast.WalkSkipChildren, nil
 }
 

@@ -6,7 +6,6 @@ package render
 // (Markdown's plain rendering) a reference or a citation shows its source.
 
 import (
-	"bytes"
 	"cmp"
 	"slices"
 	"strconv"
@@ -158,36 +157,34 @@ func (r htmlRenderer) renderDocument(w util.BufWriter, source []byte, node gast.
 	if entering || node != r.h.root || len(r.h.order) == 0 {
 		return gast.WalkContinue, nil
 	}
-	var b bytes.Buffer
 	words := r.h.page.Words()
-	b.WriteString(`<section class="mb-references" aria-labelledby="` + parse.ReferencesID + `">` + "\n")
-	b.WriteString(`<h2 id="` + parse.ReferencesID + `">` + esc(words.ReferencesHeading))
+	w.WriteString(`<section class="mb-references" aria-labelledby="` + parse.ReferencesID + `">` + "\n")
+	w.WriteString(`<h2 id="` + parse.ReferencesID + `">` + esc(words.ReferencesHeading))
 	if r.h.site != nil {
-		b.WriteString(" " + HeadingLink(words, parse.ReferencesID, words.ReferencesHeading))
+		w.WriteString(" " + HeadingLink(words, parse.ReferencesID, words.ReferencesHeading))
 		r.h.headings = append(r.h.headings, view.Heading{Level: 2, ID: parse.ReferencesID, Text: words.ReferencesHeading})
 	}
-	b.WriteString("</h2>\n<ol>\n")
+	w.WriteString("</h2>\n<ol>\n")
 	for _, key := range r.h.order {
 		c := r.h.cites[key]
-		b.WriteString(`<li id="ref-` + esc(key) + `">`)
-		writeSource(&b, words, c.entry)
+		w.WriteString(`<li id="ref-` + esc(key) + `">`)
+		writeSource(w, words, c.entry)
 		for u := 1; u <= c.uses; u++ {
 			mark := "↩"
 			if c.uses > 1 {
 				mark += strconv.Itoa(u)
 			}
-			b.WriteString(` <a class="mb-backref" href="#` + esc(citeID(key, u)) + `" aria-label="` + esc(words.BackToText+" "+strconv.Itoa(u)) + `">` + mark + `</a>`)
+			w.WriteString(` <a class="mb-backref" href="#` + esc(citeID(key, u)) + `" aria-label="` + esc(words.BackToText+" "+strconv.Itoa(u)) + `">` + mark + `</a>`)
 		}
-		b.WriteString("</li>\n")
+		w.WriteString("</li>\n")
 	}
-	b.WriteString("</ol>\n</section>\n")
-	w.Write(b.Bytes())
+	w.WriteString("</ol>\n</section>\n")
 	return gast.WalkContinue, nil
 }
 
 // writeSource writes a source as a list of sources shows it: its authors,
 // its title, where it appeared, its year, its address.
-func writeSource(b *bytes.Buffer, words *view.Words, e *bib.Entry) {
+func writeSource(b util.BufWriter, words *view.Words, e *bib.Entry) {
 	f := e.Fields
 	var parts []string
 	who := cmp.Or(f["author"], f["editor"])
