@@ -429,8 +429,7 @@ func runsText(w *view.Words, r *dataset.Result) string {
 func percent(f float64) string {
 	p := f * 100
 	if p < 10 {
-		s := fmt.Sprintf("%.1f", p)
-		return strings.TrimSuffix(s, ".0") + "%"
+		return strings.TrimSuffix(fmt.Sprintf("%.1f", p), ".0") + "%"
 	}
 	return fmt.Sprintf("%.0f%%", math.Round(p))
 }

@@ -6,6 +6,7 @@ package render
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"html"
 	"strings"
@@ -296,11 +297,7 @@ func writePlot(b util.BufWriter, s *Site, w *view.Words, v *view.Plot, num numbe
 	} else {
 		// The region closes right after </svg>, before the line's end.
 		end := bytes.TrimRight(svg, "\n")
-		label := w.PlotWord
-		if num.text != "" {
-			label = num.text
-		}
-		b.WriteString(RegionStart(label + ": " + v.Input.AccessibleName()))
+		b.WriteString(RegionStart(cmp.Or(num.text, w.PlotWord) + ": " + v.Input.AccessibleName()))
 		writeMarked(b, s, v, pic, end)
 		b.WriteString("</div>")
 		b.Write(svg[len(end):])
