@@ -611,7 +611,6 @@ func (ev *eval) inline(v *parse.InlineValue) *view.Out {
 	pooled, isPooled, thin, isThin := ev.tails(x)
 	if isPooled {
 		out.Title = strings.TrimPrefix(out.Title+" · "+ev.env.w.PooledNote(pooled), " · ")
-		out.TitleInData = false
 	}
 	if isThin {
 		// The quantile's own figure carries the mark; a ratio made of it
@@ -620,7 +619,7 @@ func (ev *eval) inline(v *parse.InlineValue) *view.Out {
 		if val.Kind == expr.Number && !val.Ratio {
 			out.Text += suffix
 		}
-		out.Title, out.TitleInData = strings.TrimPrefix(out.Title+" · "+note, " · "), false
+		out.Title = strings.TrimPrefix(out.Title+" · "+note, " · ")
 	}
 	// Words chosen by ?: flow like prose; numbers never break.
 	out.Words = val.Kind == expr.String
