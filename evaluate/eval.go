@@ -486,9 +486,8 @@ func selects(sel []expr.Sel, p probe.Params) bool {
 	return true
 }
 
-// missingMsg is the warning for a missing result: the experiment and the
-// command that measures it (run, for the build's set: env.runHint) (a set other than the build's is measured on
-// its own machine, or imported: go run . import).
+// missingMsg is the warning for a missing result of id in set: run
+// (env.runHint) measures the build's own; another set's is imported.
 func missingMsg(set, id, run string) string {
 	if set != "" {
 		return fmt.Sprintf("no result of experiment %s in set %q (results/%s/%s.txt; a set is measured on its machine and brought here with go run . import)", id, set, set, id)
