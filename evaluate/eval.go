@@ -585,21 +585,19 @@ func (ev *eval) inline(v *parse.InlineValue) *view.Out {
 		return &view.Out{State: view.Missing, Text: view.NoFigure, Title: g.note}
 	}
 	val, err := x.Eval(ev.env)
-	if err != nil {
-		ev.errs.Expr(m, err)
-		return &view.Out{State: view.Failed, Text: "{{" + x.String() + "}}", Title: err.Error()}
-	}
-	ev.inconclusive(val, v.At)
-	// A verdict shows as its word, a string as it is, a number in the
-	// value's format.
 	var text string
-	switch val.Kind {
-	case expr.Bool:
-		text = ev.env.w.Verdict(view.VerdictOf(val.Truth, ""))
-	case expr.String:
-		text = val.Str
-	default:
-		text, err = val.Format(x.Format())
+	if err == nil {
+		ev.inconclusive(val, v.At)
+		// A verdict shows as its word, a string as it is, a number in the
+		// value's format.
+		switch val.Kind {
+		case expr.Bool:
+			text = ev.env.w.Verdict(view.VerdictOf(val.Truth, ""))
+		case expr.String:
+			text = val.Str
+		default:
+			text, err = val.Format(x.Format())
+		}
 	}
 	if err != nil {
 		ev.errs.Expr(m, err)
