@@ -831,10 +831,9 @@ func (ev *eval) condition(what string, x *expr.Expr, m parse.Offmap) (val expr.V
 
 func (ev *eval) claim(dir *parse.Directive) view.View {
 	c := dir.Claim
-	pos := ev.d.Pos(dir.Off)
 	text := ev.sub(c.Text, true)
 	plain := ev.p.plain(text)
-	cl := Claim{Pos: pos, Text: plain, Expect: c.Src, Basis: c.Basis}
+	cl := Claim{Pos: ev.d.Pos(dir.Off), Text: plain, Expect: c.Src, Basis: c.Basis}
 	var sets []string
 	setsOK := true
 	if c.Machines != nil {

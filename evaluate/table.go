@@ -490,10 +490,8 @@ func (ev *eval) selectFrom(dir *parse.Directive, x *parse.Experiment, where map[
 		return nil
 	}
 	for _, name := range x.Order {
-		if _, free := isFree[name]; free {
-			continue
-		}
-		if _, pinned := pins[name]; pinned {
+		_, free := isFree[name]
+		if _, pinned := pins[name]; free || pinned {
 			continue
 		}
 		vals := x.Sweep[name]
