@@ -101,13 +101,11 @@ func (ev *eval) plot(dir *parse.Directive) view.View {
 		ev.errs.At(dir.At["from"], "%v", err)
 		return fail
 	}
-	var ym probe.Metric // a distribution's: only its quantiles' unit
-	var ok bool
+	axes := ev.plotAxes
 	if p.Cdf {
-		ym.Unit, ok = ev.quantileUnit(dir, x)
-	} else {
-		ym, ok = ev.plotAxes(dir, x)
+		axes = ev.quantileAxes
 	}
+	ym, ok := axes(dir, x)
 	pins := ev.selectFrom(dir, x, p.Where, free)
 	if pins == nil || !ok {
 		return fail
@@ -388,10 +386,11 @@ func (ev *eval) cdf(dir *parse.Directive, x *parse.Experiment, unit probe.Unit, 
 		Exp: x.ID, XName: ev.env.w.CumulativeShare, YName: pl.XLabel, Points: ev.plotPoints(all, x.ID, unit, func(m string) string { return frac[m] })}
 }
 
-// quantileUnit checks a distribution plot's quantile metrics against its
-// experiment's probe and returns their one unit; ok is false after an
-// error, every quantile's reported.
-func (ev *eval) quantileUnit(dir *parse.Directive, x *parse.Experiment) (unit probe.Unit, ok bool) {
+// quantileAxes checks a distribution plot's quantile metrics against its
+// experiment's probe and returns their one unit, as a metric's (a
+// distribution has no y metric); ok is false after an error, every
+// quantile's reported.
+func (ev *eval) quantileAxes(dir *parse.Directive, x *parse.Experiment) (ym probe.Metric, ok bool) {
 	ok = true
 	for i, q := range dir.Plot.Quantiles {
 		m, known := x.Spec.Metric(q.Metric)
@@ -399,14 +398,14 @@ func (ev *eval) quantileUnit(dir *parse.Directive, x *parse.Experiment) (unit pr
 		case !known:
 			ev.errs.At(q.Off, "experiment %s (probe %s) has no metric %q%s", x.ID, x.Probe, q.Metric, expr.DidYouMean(q.Metric, metricNames(x.Spec)))
 			ok = false
-		case i > 0 && m.Unit != unit:
-			ev.errs.At(q.Off, "quantiles: %s is in %s, the others in %s: a distribution has one unit", q.Metric, m.Unit, unit)
+		case i > 0 && m.Unit != ym.Unit:
+			ev.errs.At(q.Off, "quantiles: %s is in %s, the others in %s: a distribution has one unit", q.Metric, m.Unit, ym.Unit)
 			ok = false
 		default:
-			unit = m.Unit
+			ym.Unit = m.Unit
 		}
 	}
-	return unit, ok
+	return ym, ok
 }
 
 // quantilePoints is one curve: each quantile's median over the runs at
