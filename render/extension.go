@@ -309,13 +309,3 @@ func (r htmlRenderer) renderDirective(w util.BufWriter, source []byte, node gast
 	}
 	return gast.WalkSkipChildren, nil
 }
-
-// extender adds the renderers of the measured book's nodes to a goldmark
-// instance, each from h's page, and colours code blocks at build time with
-// classes, not inline styles, so the site's light and dark themes both
-// apply.
-type extender struct{ h *pageHTML }
-
-func (x extender) Extend(m goldmark.Markdown) {
-	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(htmlRenderer(x), 400)))
-}
