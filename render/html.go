@@ -290,17 +290,16 @@ func writePlot(b util.BufWriter, s *Site, w *view.Words, v *view.Plot, num numbe
 	if err != nil {
 		return fmt.Errorf("%s: plot: %v", v.At, err)
 	}
-	svg := pic.SVG
 	b.WriteString(`<figure class="mb-plot"` + num.attr() + `>` + "\n")
 	if s == nil {
-		b.Write(svg)
+		b.Write(pic.SVG)
 	} else {
 		// The region closes right after </svg>, before the line's end.
-		end := bytes.TrimRight(svg, "\n")
+		end := bytes.TrimRight(pic.SVG, "\n")
 		b.WriteString(RegionStart(cmp.Or(num.text, w.PlotWord) + ": " + v.Input.AccessibleName()))
 		writeMarked(b, s, v, pic, end)
 		b.WriteString("</div>")
-		b.Write(svg[len(end):])
+		b.Write(pic.SVG[len(end):])
 		writePointTable(b, w, v)
 	}
 	b.WriteString("\n<figcaption>")
