@@ -922,12 +922,10 @@ func (ev *eval) when(dir *parse.Directive) view.View {
 		ev.warn.KindAt(parse.KindInconclusive, w.M(0), "inconclusive condition %s: the runs disagree, so the else branch was shown; add an unsure: branch", w.Cond.Explain(ev.env))
 	}
 	body := map[string]*view.Fragment{}
-	for _, b := range []struct {
-		name string
-		s    *parse.Subdoc
-	}{{"then", w.Then}, {"else", w.Else}, {"unsure", w.Unsure}} {
-		if b.s != nil {
-			body[b.name] = ev.subShown(b.s, b.name == branch)
+	subs := map[string]*parse.Subdoc{"then": w.Then, "else": w.Else, "unsure": w.Unsure}
+	for _, name := range []string{"then", "else", "unsure"} { // in order: their errors' order
+		if s := subs[name]; s != nil {
+			body[name] = ev.subShown(s, name == branch)
 		}
 	}
 	switch branch {
