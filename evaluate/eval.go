@@ -923,7 +923,7 @@ func (ev *eval) when(dir *parse.Directive) view.View {
 	}
 	body := map[string]*view.Fragment{}
 	subs := map[string]*parse.Subdoc{"then": w.Then, "else": w.Else, "unsure": w.Unsure}
-	for _, name := range []string{"then", "else", "unsure"} { // in order: their errors' order
+	for _, name := range []string{"then", "else", "unsure"} { // a fixed order: the errors' order
 		if s := subs[name]; s != nil {
 			body[name] = ev.subShown(s, name == branch)
 		}
