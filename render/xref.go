@@ -71,12 +71,11 @@ func (r htmlRenderer) renderRef(w util.BufWriter, source []byte, node gast.Node,
 		return gast.WalkContinue, nil
 	}
 	n := node.(*ast.Ref)
-	text, href := r.h.refText(n.Name)
-	if text == "" {
+	if text, href := r.h.refText(n.Name); text == "" {
 		w.Write(util.EscapeHTML(n.Raw))
-		return gast.WalkContinue, nil
+	} else {
+		w.WriteString(`<a class="mb-xref" href="` + esc(href) + `">` + esc(text) + `</a>`)
 	}
-	w.WriteString(`<a class="mb-xref" href="` + esc(href) + `">` + esc(text) + `</a>`)
 	return gast.WalkContinue, nil
 }
 
