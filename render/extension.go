@@ -63,13 +63,12 @@ func (r htmlRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 // it stays out of the page's contents).
 func (r htmlRenderer) renderCallout(w util.BufWriter, source []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
 	n := node.(*ast.Callout)
-	if !entering {
+	if entering {
+		w.WriteString(`<div class="mb-callout mb-callout-` + strings.ToLower(n.Name) + `" role="note">` + "\n")
+		w.WriteString(`<p class="mb-callout-title">` + esc(r.h.page.Words().CalloutTitles[n.Name]) + "</p>\n")
+	} else {
 		w.WriteString("</div>\n")
-		return gast.WalkContinue, nil
 	}
-	kind := strings.ToLower(n.Name)
-	w.WriteString(`<div class="mb-callout mb-callout-` + kind + `" role="note">` + "\n")
-	w.WriteString(`<p class="mb-callout-title">` + esc(r.h.page.Words().CalloutTitles[n.Name]) + "</p>\n")
 	return gast.WalkContinue, nil
 }
 

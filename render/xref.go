@@ -138,7 +138,6 @@ func (h *pageHTML) cite(key string) *cited {
 // the caption.
 func (r htmlRenderer) renderFigure(w util.BufWriter, source []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
 	n := node.(*ast.Figure)
-	num := r.h.numberOf(n.Label)
 	if entering {
 		w.WriteString(`<figure class="mb-figure" id="` + esc(n.Label) + `">` + "\n")
 		return gast.WalkContinue, nil
@@ -147,7 +146,7 @@ func (r htmlRenderer) renderFigure(w util.BufWriter, source []byte, node gast.No
 	if img, ok := n.FirstChild().(*gast.Image); ok {
 		r.plainText(&alt, source, img, true)
 	}
-	w.WriteString("\n<figcaption>" + num.captionHTML(alt.String()) + "</figcaption>\n</figure>\n")
+	w.WriteString("\n<figcaption>" + r.h.numberOf(n.Label).captionHTML(alt.String()) + "</figcaption>\n</figure>\n")
 	return gast.WalkContinue, nil
 }
 
