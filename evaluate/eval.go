@@ -127,12 +127,7 @@ func newEnv(res Results, exps map[string]*parse.Experiment) *env {
 
 // noteSet is the set a gap's note names: set, or the build's own by its
 // name when it is another machine's.
-func (v *env) noteSet(set string) string {
-	if set == "" {
-		return v.elsewhere
-	}
-	return set
-}
+func (v *env) noteSet(set string) string { return cmp.Or(set, v.elsewhere) }
 
 // fillHint is how a set with no result at all gets one: this machine's
 // by measuring, another's on that machine or by import.
@@ -158,10 +153,7 @@ func (v *env) runHint(id string) string {
 // resolve is the set a name stands for: "" is the base, and the build's
 // own set by its name is "".
 func (v *env) resolve(set string) string {
-	if set == "" {
-		set = v.base
-	}
-	if set != "" && set == v.own {
+	if set = cmp.Or(set, v.base); set == v.own {
 		return ""
 	}
 	return set
@@ -181,15 +173,10 @@ func (v *env) checkSet(name string) error {
 // machine's name (the set's folder), else the set's. set is as resolved
 // ("" is the build's own).
 func (v *env) machineName(set string, r *dataset.Result) string {
-	switch {
-	case r != nil && r.Machine.Name != "":
+	if r != nil && r.Machine.Name != "" {
 		return r.Machine.Name
-	case set != "":
-		return set
-	case v.own != "":
-		return v.own
 	}
-	return v.w.ThisMachine
+	return cmp.Or(set, v.own, v.w.ThisMachine)
 }
 
 func (v *env) experiment(id string) (*parse.Experiment, error) {
@@ -499,9 +486,8 @@ func selects(sel []expr.Sel, p probe.Params) bool {
 	return true
 }
 
-// missingMsg is the warning for a missing result: the experiment and the
-// command that measures it (run, for the build's set: env.runHint) (a set other than the build's is measured on
-// its own machine, or imported: go run . import).
+// missingMsg is the warning for a missing result of id in set: run
+// (env.runHint) measures the build's own; another set's is imported.
 func missingMsg(set, id, run string) string {
 	if set != "" {
 		return fmt.Sprintf("no result of experiment %s in set %q (results/%s/%s.txt; a set is measured on its machine and brought here with go run . import)", id, set, set, id)
@@ -599,21 +585,19 @@ func (ev *eval) inline(v *parse.InlineValue) *view.Out {
 		return &view.Out{State: view.Missing, Text: view.NoFigure, Title: g.note}
 	}
 	val, err := x.Eval(ev.env)
-	if err != nil {
-		ev.errs.Expr(m, err)
-		return &view.Out{State: view.Failed, Text: "{{" + x.String() + "}}", Title: err.Error()}
-	}
-	ev.inconclusive(val, v.At)
-	// A verdict shows as its word, a string as it is, a number in the
-	// value's format.
 	var text string
-	switch val.Kind {
-	case expr.Bool:
-		text = ev.env.w.Verdict(view.VerdictOf(val.Truth, ""))
-	case expr.String:
-		text = val.Str
-	default:
-		text, err = val.Format(x.Format())
+	if err == nil {
+		ev.inconclusive(val, v.At)
+		// A verdict shows as its word, a string as it is, a number in the
+		// value's format.
+		switch val.Kind {
+		case expr.Bool:
+			text = ev.env.w.Verdict(view.VerdictOf(val.Truth, ""))
+		case expr.String:
+			text = val.Str
+		default:
+			text, err = val.Format(x.Format())
+		}
 	}
 	if err != nil {
 		ev.errs.Expr(m, err)
@@ -624,7 +608,6 @@ func (ev *eval) inline(v *parse.InlineValue) *view.Out {
 	pooled, isPooled, thin, isThin := ev.tails(x)
 	if isPooled {
 		out.Title = strings.TrimPrefix(out.Title+" · "+ev.env.w.PooledNote(pooled), " · ")
-		out.TitleInData = false
 	}
 	if isThin {
 		// The quantile's own figure carries the mark; a ratio made of it
@@ -633,7 +616,7 @@ func (ev *eval) inline(v *parse.InlineValue) *view.Out {
 		if val.Kind == expr.Number && !val.Ratio {
 			out.Text += suffix
 		}
-		out.Title, out.TitleInData = strings.TrimPrefix(out.Title+" · "+note, " · "), false
+		out.Title = strings.TrimPrefix(out.Title+" · "+note, " · ")
 	}
 	// Words chosen by ?: flow like prose; numbers never break.
 	out.Words = val.Kind == expr.String
@@ -848,10 +831,9 @@ func (ev *eval) condition(what string, x *expr.Expr, m parse.Offmap) (val expr.V
 
 func (ev *eval) claim(dir *parse.Directive) view.View {
 	c := dir.Claim
-	pos := ev.d.Pos(dir.Off)
 	text := ev.sub(c.Text, true)
 	plain := ev.p.plain(text)
-	cl := Claim{Pos: pos, Text: plain, Expect: c.Src, Basis: c.Basis}
+	cl := Claim{Pos: ev.d.Pos(dir.Off), Text: plain, Expect: c.Src, Basis: c.Basis}
 	var sets []string
 	setsOK := true
 	if c.Machines != nil {
@@ -940,12 +922,10 @@ func (ev *eval) when(dir *parse.Directive) view.View {
 		ev.warn.KindAt(parse.KindInconclusive, w.M(0), "inconclusive condition %s: the runs disagree, so the else branch was shown; add an unsure: branch", w.Cond.Explain(ev.env))
 	}
 	body := map[string]*view.Fragment{}
-	for _, b := range []struct {
-		name string
-		s    *parse.Subdoc
-	}{{"then", w.Then}, {"else", w.Else}, {"unsure", w.Unsure}} {
-		if b.s != nil {
-			body[b.name] = ev.subShown(b.s, b.name == branch)
+	subs := map[string]*parse.Subdoc{"then": w.Then, "else": w.Else, "unsure": w.Unsure}
+	for _, name := range []string{"then", "else", "unsure"} { // a fixed order: the errors' order
+		if s := subs[name]; s != nil {
+			body[name] = ev.subShown(s, name == branch)
 		}
 	}
 	switch branch {

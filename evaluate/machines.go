@@ -6,6 +6,7 @@ package evaluate
 // a set with no result as a labelled gap.
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -61,6 +62,40 @@ type machineView struct {
 	failed      map[string]string
 	unavailable map[string]string // combinations the machine cannot measure, and why
 	vals        map[string][]string
+}
+
+// machineViews is the machines a table or plot shows: the build's own
+// set, and the sets its machines: names or the set a plot's ref: names.
+// ok is false after an error (an unknown set, a set with two figures for
+// one point).
+func (ev *eval) machineViews(dir *parse.Directive, x *parse.Experiment, pins probe.Params, where map[string]string, machines *parse.MachinesField, ref string, free []freeParam) (views []machineView, ok bool) {
+	sets, field := []string{""}, "ref"
+	switch {
+	case machines != nil:
+		if sets, ok = ev.machineSets(machines); !ok {
+			return nil, false
+		}
+		field = "machines"
+	case ref != "":
+		if err := ev.env.checkSet(ref); err != nil {
+			ev.errs.At(dir.At["ref"], "ref: %v", err)
+			return nil, false
+		}
+		// On a build from the reference set itself there is nothing to
+		// overlay: the plot is that set's own lines.
+		if ev.env.resolve(ref) != "" {
+			sets = append(sets, ref)
+		}
+	}
+	for _, set := range sets {
+		mv, err := ev.machineView(set, x, pins, where, free)
+		if err != nil {
+			ev.errs.At(dir.At[field], "%v", err)
+			return nil, false
+		}
+		views = append(views, mv)
+	}
+	return views, true
 }
 
 // rowKey keys a row by the values of the free params, in their order.
@@ -189,21 +224,13 @@ func (ev *eval) machinesMissing(dir *parse.Directive, views []machineView, id st
 // gap, and every cell's hover names its machine.
 func (ev *eval) machinesTable(dir *parse.Directive, x *parse.Experiment, m probe.Metric, pins probe.Params) view.View {
 	t := dir.Table
-	fail := &view.Error{Msg: "table could not be evaluated"}
-	sets, ok := ev.machineSets(t.Machines)
+	views, ok := ev.machineViews(dir, x, pins, t.Where, t.Machines, "", []freeParam{{"rows", t.Rows}, {"cols", t.Cols}})
 	if !ok {
-		return fail
+		return &view.Error{Msg: "table could not be evaluated"}
 	}
-	free := []freeParam{{"rows", t.Rows}, {"cols", t.Cols}}
-	var views []machineView
 	var names []string
-	for _, set := range sets {
-		mv, err := ev.machineView(set, x, pins, t.Where, free)
-		if err != nil {
-			ev.errs.At(dir.At["machines"], "%v", err)
-			return fail
-		}
-		views, names = append(views, mv), append(names, mv.name)
+	for _, mv := range views {
+		names = append(names, mv.name)
 	}
 	dir.CheckLabels(t.Labels, x, ev.errs, names...)
 	ev.machinesMissing(dir, views, x.ID)
@@ -254,14 +281,7 @@ type machineColumn struct {
 // machineColumns is a table's columns over its machines and its head
 // row, the corner naming the rows param (and cols) first.
 func machineColumns(w *view.Words, t *parse.TableDir, x *parse.Experiment, m probe.Metric, views []machineView) (cols []machineColumn, head []view.Cell) {
-	lbl := func(s string) string { return label(t.Labels, s) }
-	if t.Rows != "" {
-		corner := lbl(t.Rows)
-		if t.Cols != "" {
-			corner += " \\ " + lbl(t.Cols)
-		}
-		head = append(head, view.Cell{Text: corner, Head: true})
-	}
+	head = corner(t)
 	for i := range views {
 		mv := &views[i]
 		vals := mv.vals[t.Cols]
@@ -270,7 +290,7 @@ func machineColumns(w *view.Words, t *parse.TableDir, x *parse.Experiment, m pro
 		}
 		for _, v := range vals {
 			cols = append(cols, machineColumn{mv, v})
-			h := lbl(mv.name)
+			h := label(t.Labels, mv.name)
 			if v != "" {
 				h = paramText(x.Spec, t.Cols, v, t.Labels) + " · " + h
 			}
@@ -298,11 +318,7 @@ func (ev *eval) machineCell(dir *parse.Directive, x *parse.Experiment, m probe.M
 		found, has := c.mv.rows[k]
 		var err error
 		if cell, err = figureCell(ev.env.w, found, has, c.mv.failed[k], c.mv.unavailable[k], m, t.Format, t.Labels); err != nil {
-			off, ok := dir.At["format"]
-			if !ok {
-				off = dir.Off
-			}
-			ev.errs.At(off, "%v", err)
+			ev.errs.At(cmp.Or(dir.At["format"], dir.Off), "%v", err)
 			return cell, err
 		}
 		switch {

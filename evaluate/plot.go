@@ -101,18 +101,16 @@ func (ev *eval) plot(dir *parse.Directive) view.View {
 		ev.errs.At(dir.At["from"], "%v", err)
 		return fail
 	}
-	var ym probe.Metric // a distribution's: only its quantiles' unit
-	var ok bool
+	axes := ev.plotAxes
 	if p.Cdf {
-		ym.Unit, ok = ev.quantileUnit(dir, x)
-	} else {
-		ym, ok = ev.plotAxes(dir, x)
+		axes = ev.quantileAxes
 	}
+	ym, ok := axes(dir, x)
 	pins := ev.selectFrom(dir, x, p.Where, free)
 	if pins == nil || !ok {
 		return fail
 	}
-	views, ok := ev.plotViews(dir, x, pins, free)
+	views, ok := ev.machineViews(dir, x, pins, p.Where, p.Machines, p.Ref, free)
 	if !ok {
 		return fail
 	}
@@ -125,10 +123,6 @@ func (ev *eval) plot(dir *parse.Directive) view.View {
 	}
 	dir.CheckLabels(p.Labels, x, ev.errs, names...)
 	lbl := func(s string) string { return label(p.Labels, s) }
-	var sp probe.Param
-	if p.Series != "" {
-		sp, _ = x.Spec.Param(p.Series)
-	}
 	if p.Machines != nil {
 		ev.machinesMissing(dir, views, x.ID)
 	} else if views[0].r == nil {
@@ -136,18 +130,18 @@ func (ev *eval) plot(dir *parse.Directive) view.View {
 		return &view.Plot{Missing: ev.env.w.MissingNote(ev.env.noteSet(""), x.ID), Caption: p.Caption}
 	}
 	if p.Cdf {
-		return ev.cdf(dir, x, ym.Unit, views, lbl, sp)
+		return ev.cdf(dir, x, ym.Unit, views, lbl)
 	}
-	return ev.xyPlot(dir, x, ym, views, lbl, sp)
+	return ev.xyPlot(dir, x, ym, views, lbl)
 }
 
 // xyPlot draws a plot's series as plot read them: a point at each value
 // of its x param.
-func (ev *eval) xyPlot(dir *parse.Directive, x *parse.Experiment, ym probe.Metric, views []machineView, lbl func(string) string, sp probe.Param) view.View {
+func (ev *eval) xyPlot(dir *parse.Directive, x *parse.Experiment, ym probe.Metric, views []machineView, lbl func(string) string) view.View {
 	p := dir.Plot
 	xp, _ := x.Spec.Param(p.X)
 	var inapplicable []string // combinations the optional metric does not apply to
-	all, own := ev.machineSeries(dir, views, sp, func(mv machineView, sv string) []rawPoint {
+	all, own := ev.machineSeries(dir, x, views, func(mv machineView, sv string) []rawPoint {
 		pts, na := xyPoints(mv, p, xp, ym, sv)
 		inapplicable = append(inapplicable, na...)
 		return pts
@@ -194,7 +188,8 @@ func (ev *eval) plotAxes(dir *parse.Directive, x *parse.Experiment) (ym probe.Me
 // views' order, each value of the series param's points read by points;
 // a series without points is left out. own counts the build's own series,
 // which come first.
-func (ev *eval) machineSeries(dir *parse.Directive, views []machineView, sp probe.Param, points func(mv machineView, sv string) []rawPoint) (all []rawSeries, own int) {
+func (ev *eval) machineSeries(dir *parse.Directive, x *parse.Experiment, views []machineView, points func(mv machineView, sv string) []rawPoint) (all []rawSeries, own int) {
+	sp, _ := x.Spec.Param(dir.Plot.Series) // named only with a series param
 	for _, mv := range views {
 		if mv.r == nil {
 			continue
@@ -262,10 +257,7 @@ func xyInput(w *view.Words, p *parse.PlotDir, all []rawSeries, xp probe.Param, y
 		xs = pickScale(probe.Seconds, xv, p.XLog)
 	}
 	ys := pickScale(ym.Unit, yv, p.YLog)
-	title := p.Title
-	if title == "" {
-		title = fmt.Sprintf(w.PlotTitleFormat, lbl(p.X), lbl(ym.Name))
-	}
+	title := cmp.Or(p.Title, fmt.Sprintf(w.PlotTitleFormat, lbl(p.X), lbl(ym.Name)))
 	return plotsvg.Plot{Title: title, XLabel: xs.label(lbl(p.X)), YLabel: ys.label(lbl(ym.Name)), XLog: p.XLog, YLog: p.YLog, Series: scaled(all, xs, ys)}
 }
 
@@ -293,40 +285,6 @@ func seriesLabel(p probe.Param, v string, labels map[string]string) string {
 		return v
 	}
 	return label(labels, p.Name) + "=" + paramValue(p, v, labels)
-}
-
-// plotViews is the machines a plot draws: the build's own set, and the
-// set its ref: names or the sets its machines: names. ok is false after an
-// error (an unknown set, a set with two figures for one point).
-func (ev *eval) plotViews(dir *parse.Directive, x *parse.Experiment, pins probe.Params, free []freeParam) (views []machineView, ok bool) {
-	p := dir.Plot
-	sets, field := []string{""}, "ref"
-	switch {
-	case p.Machines != nil:
-		if sets, ok = ev.machineSets(p.Machines); !ok {
-			return nil, false
-		}
-		field = "machines"
-	case p.Ref != "":
-		if err := ev.env.checkSet(p.Ref); err != nil {
-			ev.errs.At(dir.At["ref"], "ref: %v", err)
-			return nil, false
-		}
-		// On a build from the reference set itself there is nothing to
-		// overlay: the plot is that set's own lines.
-		if ev.env.resolve(p.Ref) != "" {
-			sets = append(sets, p.Ref)
-		}
-	}
-	for _, set := range sets {
-		mv, err := ev.machineView(set, x, pins, p.Where, free)
-		if err != nil {
-			ev.errs.At(dir.At[field], "%v", err)
-			return nil, false
-		}
-		views = append(views, mv)
-	}
-	return views, true
 }
 
 // seriesName names a series in the legend: by its value, and on a plot
@@ -399,9 +357,9 @@ func (ev *eval) plotProvenance(dir *parse.Directive, views []machineView, id str
 // their fractions on y, as a line through the quantile points (steps
 // would say that no value fell between two quantiles). A reference set's
 // curves are dashed.
-func (ev *eval) cdf(dir *parse.Directive, x *parse.Experiment, unit probe.Unit, views []machineView, lbl func(string) string, sp probe.Param) view.View {
+func (ev *eval) cdf(dir *parse.Directive, x *parse.Experiment, unit probe.Unit, views []machineView, lbl func(string) string) view.View {
 	p := dir.Plot
-	all, own := ev.machineSeries(dir, views, sp, func(mv machineView, sv string) []rawPoint {
+	all, own := ev.machineSeries(dir, x, views, func(mv machineView, sv string) []rawPoint {
 		row, ok := mv.rows[rowKey(sv)]
 		if !ok {
 			return nil
@@ -428,10 +386,11 @@ func (ev *eval) cdf(dir *parse.Directive, x *parse.Experiment, unit probe.Unit, 
 		Exp: x.ID, XName: ev.env.w.CumulativeShare, YName: pl.XLabel, Points: ev.plotPoints(all, x.ID, unit, func(m string) string { return frac[m] })}
 }
 
-// quantileUnit checks a distribution plot's quantile metrics against its
-// experiment's probe and returns their one unit; ok is false after an
-// error, every quantile's reported.
-func (ev *eval) quantileUnit(dir *parse.Directive, x *parse.Experiment) (unit probe.Unit, ok bool) {
+// quantileAxes checks a distribution plot's quantile metrics against its
+// experiment's probe and returns their one unit, as a metric's (a
+// distribution has no y metric); ok is false after an error, every
+// quantile's reported.
+func (ev *eval) quantileAxes(dir *parse.Directive, x *parse.Experiment) (ym probe.Metric, ok bool) {
 	ok = true
 	for i, q := range dir.Plot.Quantiles {
 		m, known := x.Spec.Metric(q.Metric)
@@ -439,14 +398,14 @@ func (ev *eval) quantileUnit(dir *parse.Directive, x *parse.Experiment) (unit pr
 		case !known:
 			ev.errs.At(q.Off, "experiment %s (probe %s) has no metric %q%s", x.ID, x.Probe, q.Metric, expr.DidYouMean(q.Metric, metricNames(x.Spec)))
 			ok = false
-		case i > 0 && m.Unit != unit:
-			ev.errs.At(q.Off, "quantiles: %s is in %s, the others in %s: a distribution has one unit", q.Metric, m.Unit, unit)
+		case i > 0 && m.Unit != ym.Unit:
+			ev.errs.At(q.Off, "quantiles: %s is in %s, the others in %s: a distribution has one unit", q.Metric, m.Unit, ym.Unit)
 			ok = false
 		default:
-			unit = m.Unit
+			ym.Unit = m.Unit
 		}
 	}
-	return unit, ok
+	return ym, ok
 }
 
 // quantilePoints is one curve: each quantile's median over the runs at
@@ -478,10 +437,7 @@ func cdfInput(w *view.Words, p *parse.PlotDir, all []rawSeries, unit probe.Unit,
 			name = q.Metric
 		}
 	}
-	title := p.Title
-	if title == "" {
-		title = fmt.Sprintf(w.DistTitleFormat, lbl(name))
-	}
+	title := cmp.Or(p.Title, fmt.Sprintf(w.DistTitleFormat, lbl(name)))
 	return plotsvg.Plot{Title: title, XLabel: xs.label(lbl(name)), YLabel: w.CumulativeShare, XLog: p.XLog, Series: scaled(all, xs, scale{"", 1})}
 }
 

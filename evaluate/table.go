@@ -429,8 +429,7 @@ func runsText(w *view.Words, r *dataset.Result) string {
 func percent(f float64) string {
 	p := f * 100
 	if p < 10 {
-		s := fmt.Sprintf("%.1f", p)
-		return strings.TrimSuffix(s, ".0") + "%"
+		return strings.TrimSuffix(fmt.Sprintf("%.1f", p), ".0") + "%"
 	}
 	return fmt.Sprintf("%.0f%%", math.Round(p))
 }
@@ -491,10 +490,8 @@ func (ev *eval) selectFrom(dir *parse.Directive, x *parse.Experiment, where map[
 		return nil
 	}
 	for _, name := range x.Order {
-		if _, free := isFree[name]; free {
-			continue
-		}
-		if _, pinned := pins[name]; pinned {
+		_, free := isFree[name]
+		if _, pinned := pins[name]; free || pinned {
 			continue
 		}
 		vals := x.Sweep[name]
@@ -544,7 +541,6 @@ func (ev *eval) table(dir *parse.Directive) view.View {
 func (ev *eval) ownTable(dir *parse.Directive, x *parse.Experiment, m probe.Metric, pins probe.Params) view.View {
 	t := dir.Table
 	dir.CheckLabels(t.Labels, x, ev.errs)
-	lbl := func(s string) string { return label(t.Labels, s) }
 	r, _ := ev.env.lookup("", x.ID)
 	if r == nil {
 		ev.warn.KindAt(parse.KindMissing, dir.Off, "%s", missingMsg("", x.ID, ev.env.runHint(x.ID)))
@@ -557,18 +553,11 @@ func (ev *eval) ownTable(dir *parse.Directive, x *parse.Experiment, m probe.Metr
 	if t.Cols != "" {
 		colVals = x.Sweep[t.Cols]
 	}
-	tab := &view.Table{Caption: t.Caption}
-	if t.Rows != "" {
-		corner := lbl(t.Rows)
-		if t.Cols != "" {
-			corner += " \\ " + lbl(t.Cols)
-		}
-		tab.Head = append(tab.Head, view.Cell{Text: corner, Head: true})
-	}
+	tab := &view.Table{Caption: t.Caption, Head: corner(t)}
 	for _, c := range colVals {
 		name := paramText(x.Spec, t.Cols, c, t.Labels)
 		if t.Cols == "" {
-			name = lbl(m.Name)
+			name = label(t.Labels, m.Name)
 		}
 		tab.Head = append(tab.Head, view.Cell{Text: name, Head: true, Title: ev.env.w.HeadTitle(m.Doc), Number: true})
 	}
@@ -588,11 +577,7 @@ func (ev *eval) ownTable(dir *parse.Directive, x *parse.Experiment, m probe.Metr
 			}
 			cell, err := ix.cell(ev.env.w, p, m, t.Format, t.Labels)
 			if err != nil {
-				off, ok := dir.At["format"]
-				if !ok {
-					off = dir.Off
-				}
-				ev.errs.At(off, "%v", err)
+				ev.errs.At(cmp.Or(dir.At["format"], dir.Off), "%v", err)
 				return &view.Error{Msg: err.Error()}
 			}
 			row = append(row, cell)
@@ -601,6 +586,19 @@ func (ev *eval) ownTable(dir *parse.Directive, x *parse.Experiment, m probe.Metr
 	}
 	why, _ := ev.env.stale("", x.ID)
 	return &view.TableView{Table: tab, Provenance: shortProvenance(ev.env.w, r, why)}
+}
+
+// corner is the head cell over a table's rows, naming its rows param (and
+// cols); none without rows.
+func corner(t *parse.TableDir) []view.Cell {
+	if t.Rows == "" {
+		return nil
+	}
+	text := label(t.Labels, t.Rows)
+	if t.Cols != "" {
+		text += " \\ " + label(t.Labels, t.Cols)
+	}
+	return []view.Cell{{Text: text, Head: true}}
 }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

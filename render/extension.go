@@ -7,6 +7,7 @@ package render
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"html"
 	"strings"
 
@@ -62,13 +63,12 @@ func (r htmlRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 // it stays out of the page's contents).
 func (r htmlRenderer) renderCallout(w util.BufWriter, source []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
 	n := node.(*ast.Callout)
-	if !entering {
+	if entering {
+		w.WriteString(`<div class="mb-callout mb-callout-` + strings.ToLower(n.Name) + `" role="note">` + "\n")
+		w.WriteString(`<p class="mb-callout-title">` + esc(r.h.page.Words().CalloutTitles[n.Name]) + "</p>\n")
+	} else {
 		w.WriteString("</div>\n")
-		return gast.WalkContinue, nil
 	}
-	kind := strings.ToLower(n.Name)
-	w.WriteString(`<div class="mb-callout mb-callout-` + kind + `" role="note">` + "\n")
-	w.WriteString(`<p class="mb-callout-title">` + esc(r.h.page.Words().CalloutTitles[n.Name]) + "</p>\n")
 	return gast.WalkContinue, nil
 }
 
@@ -124,27 +124,24 @@ func (c *capture) Register(k gast.NodeKind, f renderer.NodeRendererFunc) {
 func (r htmlRenderer) renderHeading(w util.BufWriter, source []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
 	n := node.(*gast.Heading)
 	id, ok := n.AttributeString("id")
-	if r.h.site == nil || n.Level < 2 || n.Level > 4 || !ok {
-		return defaultHeading(w, source, node, entering)
-	}
-	if entering {
+	switch {
+	case r.h.site == nil || n.Level < 2 || n.Level > 4 || !ok:
+	case entering:
 		var text strings.Builder
-		r.plainText(&text, source, n)
+		r.plainText(&text, source, n, false)
 		r.h.headings = append(r.h.headings, view.Heading{Level: n.Level, ID: string(id.([]byte)), Text: strings.TrimSpace(text.String())})
-		return defaultHeading(w, source, node, entering)
+	default:
+		h := r.h.headings[len(r.h.headings)-1]
+		w.WriteString(" " + HeadingLink(r.h.page.Words(), h.ID, h.Text))
 	}
-	h := r.h.headings[len(r.h.headings)-1]
-	w.WriteString(" " + HeadingLink(r.h.page.Words(), h.ID, h.Text))
 	return defaultHeading(w, source, node, entering)
 }
 
 // renderTable renders a table as goldmark does, on a site page in a
 // scroll region.
 func (r htmlRenderer) renderTable(w util.BufWriter, source []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
-	var caption *ast.TableCaption
-	if c, ok := node.AttributeString(parse.TableCaption); ok {
-		caption = c.(*ast.TableCaption)
-	}
+	c, _ := node.AttributeString(parse.TableCaption)
+	caption, _ := c.(*ast.TableCaption)
 	if !entering {
 		if r.h.site == nil {
 			return defaultTable(w, source, node, entering)
@@ -173,24 +170,32 @@ func (r htmlRenderer) renderTable(w util.BufWriter, source []byte, node gast.Nod
 	return status, err
 }
 
-// plainText is the text a reader reads in n, values as their text.
-func (r htmlRenderer) plainText(b *strings.Builder, source []byte, n gast.Node) {
+// plainText is the text a reader reads in n, values as their text. alt
+// is the text of an image's description as goldmark's alt has it, values
+// added: text as written, without links' and references' text.
+func (r htmlRenderer) plainText(b *strings.Builder, source []byte, n gast.Node, alt bool) {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		switch c := c.(type) {
 		case *gast.Text:
-			// As goldmark writes it (escapes and entities resolved), unescaped.
-			var t bytes.Buffer
-			w := bufio.NewWriter(&t)
-			ghtml.DefaultWriter.Write(w, c.Segment.Value(source))
-			if c.SoftLineBreak() {
-				w.WriteByte('\n')
+			value := c.Segment.Value(source)
+			if !alt {
+				// As goldmark writes it (escapes and entities resolved), unescaped.
+				var t bytes.Buffer
+				w := bufio.NewWriter(&t)
+				ghtml.DefaultWriter.Write(w, value)
+				w.Flush()
+				value = []byte(html.UnescapeString(t.String()))
 			}
-			w.Flush()
-			b.WriteString(html.UnescapeString(t.String()))
+			b.Write(value)
+			if c.SoftLineBreak() {
+				b.WriteByte('\n')
+			}
 		case *gast.String:
 			b.Write(c.Value)
 		case *gast.AutoLink:
-			b.Write(c.Label(source))
+			if !alt {
+				b.Write(c.Label(source))
+			}
 		case *ast.Value:
 			if out := r.h.page.Value(c); out != nil {
 				b.WriteString(out.Text)
@@ -204,14 +209,15 @@ func (r htmlRenderer) plainText(b *strings.Builder, source []byte, n gast.Node) 
 				}
 			}
 		case *ast.Ref:
-			if text, _ := r.h.refText(c.Name); text != "" {
-				b.WriteString(text)
-			} else {
-				b.Write(c.Raw)
+			if text, _ := r.h.refText(c.Name); !alt {
+				b.WriteString(cmp.Or(text, string(c.Raw)))
 			}
 		case *gast.RawHTML, *gast.Image:
+			if alt {
+				r.plainText(b, source, c, alt)
+			}
 		default:
-			r.plainText(b, source, c)
+			r.plainText(b, source, c, alt)
 		}
 	}
 }
@@ -227,16 +233,14 @@ func (r htmlRenderer) renderImage(w util.BufWriter, source []byte, node gast.Nod
 	w.WriteString(`<img src="`)
 	w.Write(util.EscapeHTML(util.URLEscape(n.Destination, true)))
 	var alt strings.Builder
-	r.altText(&alt, source, n)
+	r.plainText(&alt, source, n, true)
 	w.WriteString(`" alt="` + esc(alt.String()) + `"`)
 	if n.Title != nil {
 		w.WriteString(` title="`)
 		ghtml.DefaultWriter.Write(w, n.Title)
 		w.WriteString(`"`)
 	}
-	if n.Attributes() != nil {
-		ghtml.RenderAttributes(w, n, ghtml.ImageAttributeFilter)
-	}
+	ghtml.RenderAttributes(w, n, ghtml.ImageAttributeFilter)
 	w.WriteString(">")
 	return gast.WalkSkipChildren, nil
 }
@@ -248,30 +252,6 @@ func hasValue(n gast.Node) bool {
 		}
 	}
 	return false
-}
-
-// altText is the plain text of an image's description, values as their
-// text.
-func (r htmlRenderer) altText(b *strings.Builder, source []byte, n gast.Node) {
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		switch c := c.(type) {
-		case *gast.Text:
-			b.Write(c.Segment.Value(source))
-			if c.SoftLineBreak() {
-				b.WriteByte('\n')
-			}
-		case *gast.String:
-			b.Write(c.Value)
-		case *ast.Value:
-			if out := r.h.page.Value(c); out != nil {
-				b.WriteString(out.Text)
-			} else {
-				b.Write(c.Raw)
-			}
-		default:
-			r.altText(b, source, c)
-		}
-	}
 }
 
 func (r htmlRenderer) renderValue(w util.BufWriter, source []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
@@ -300,46 +280,31 @@ func (r htmlRenderer) renderDirective(w util.BufWriter, source []byte, node gast
 	}
 	n := node.(*ast.Directive)
 	num := r.h.numberOf(r.h.labels[n])
-	var b bytes.Buffer
 	switch v := r.h.page.View(n).(type) {
 	case *view.Experiment:
-		writeExperiment(&b, r.h.site, r.h.page.Words(), v, num)
+		writeExperiment(w, r.h.site, r.h.page.Words(), v, num)
 	case *view.TableView:
-		writeTableView(&b, r.h.site, r.h.page.Words(), v, num)
+		writeTableView(w, r.h.site, r.h.page.Words(), v, num)
 	case *view.Plot:
-		if err := writePlot(&b, r.h.site, r.h.page.Words(), v, num); err != nil {
+		if err := writePlot(w, r.h.site, r.h.page.Words(), v, num); err != nil {
 			return gast.WalkStop, err
 		}
 	case *view.Claim:
-		writeClaim(&b, r.h.page.Words(), v, r.h.fragment(v.Text))
+		writeClaim(w, r.h.page.Words(), v, r.h.fragment(v.Text))
 	case *view.When:
 		switch {
 		case v.Body != nil:
-			b.Write(r.h.fragment(v.Body))
+			w.Write(r.h.fragment(v.Body))
 		case v.Missing != "":
-			b.WriteString(`<p class="mb-missing">` + esc(v.Missing) + "</p>\n")
+			w.WriteString(`<p class="mb-missing">` + esc(v.Missing) + "</p>\n")
 		} // neither: the block was left out (unless:)
 	case *view.Error:
-		b.WriteString(`<div class="mb-error">` + esc(v.Msg) + "</div>\n")
+		w.WriteString(`<div class="mb-error">` + esc(v.Msg) + "</div>\n")
 	default:
 		// Unevaluated: the YAML, as the code block it is in the source.
-		b.WriteString(`<pre class="mb-directive" data-directive="` + esc(n.Name) + `"><code>`)
-		for i := range n.Lines().Len() {
-			seg := n.Lines().At(i)
-			b.WriteString(esc(string(seg.Value(source))))
-		}
-		b.WriteString("</code></pre>\n")
+		w.WriteString(`<pre class="mb-directive" data-directive="` + esc(n.Name) + `"><code>`)
+		w.WriteString(esc(string(n.Lines().Value(source))))
+		w.WriteString("</code></pre>\n")
 	}
-	w.Write(b.Bytes())
 	return gast.WalkSkipChildren, nil
-}
-
-// extender adds the renderers of the measured book's nodes to a goldmark
-// instance, each from h's page, and colours code blocks at build time with
-// classes, not inline styles, so the site's light and dark themes both
-// apply.
-type extender struct{ h *pageHTML }
-
-func (x extender) Extend(m goldmark.Markdown) {
-	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(htmlRenderer(x), 400)))
 }

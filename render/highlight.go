@@ -1,8 +1,6 @@
 package render
 
 import (
-	"bytes"
-
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/alecthomas/chroma/v2/lexers"
@@ -46,15 +44,11 @@ func renderCode(w util.BufWriter, source []byte, node gast.Node, entering bool) 
 		return gast.WalkContinue, nil
 	}
 	n := node.(*gast.FencedCodeBlock)
-	var code bytes.Buffer
-	for i := range n.Lines().Len() {
-		line := n.Lines().At(i)
-		code.Write(line.Value(source))
-	}
+	code := n.Lines().Value(source)
 	language := n.Language(source)
 	if language != nil {
 		if lexer := lexers.Get(string(language)); lexer != nil {
-			if tokens, err := chroma.Coalesce(lexer).Tokenise(nil, code.String()); err == nil {
+			if tokens, err := chroma.Coalesce(lexer).Tokenise(nil, string(code)); err == nil {
 				return gast.WalkContinue, codeFormatter.Format(w, codeStyle, tokens)
 			}
 		}
@@ -66,7 +60,7 @@ func renderCode(w util.BufWriter, source []byte, node gast.Node, entering bool) 
 		_ = w.WriteByte('"')
 	}
 	_ = w.WriteByte('>')
-	ghtml.DefaultWriter.RawWrite(w, code.Bytes())
+	ghtml.DefaultWriter.RawWrite(w, code)
 	_, _ = w.WriteString("</code></pre>\n")
 	return gast.WalkContinue, nil
 }

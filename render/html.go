@@ -6,9 +6,12 @@ package render
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"html"
 	"strings"
+
+	"github.com/yuin/goldmark/util"
 
 	"measuredbook/expr"
 	"measuredbook/plotsvg"
@@ -71,7 +74,7 @@ func (n number) captionHTML(caption string) string {
 
 // writeTable writes t, numbered num, on a site page (s) in a scroll
 // region named by its number and caption.
-func writeTable(b *bytes.Buffer, s *Site, w *view.Words, class string, t *view.Table, num number) {
+func writeTable(b util.BufWriter, s *Site, w *view.Words, t *view.Table, num number) {
 	if s != nil {
 		label := w.TableWord
 		if c := num.caption(t.Caption); c != "" {
@@ -82,7 +85,7 @@ func writeTable(b *bytes.Buffer, s *Site, w *view.Words, class string, t *view.T
 		}
 		b.WriteString(RegionStart(label))
 	}
-	b.WriteString(`<table class="` + class + `"` + num.attr() + `>` + "\n")
+	b.WriteString(`<table class="mb-results"` + num.attr() + `>` + "\n")
 	if t.Caption != "" || num.text != "" {
 		b.WriteString("<caption>" + num.captionHTML(t.Caption) + "</caption>\n")
 	}
@@ -108,7 +111,7 @@ func writeTable(b *bytes.Buffer, s *Site, w *view.Words, class string, t *view.T
 	b.WriteString("\n")
 }
 
-func writeCell(b *bytes.Buffer, c view.Cell, head bool) {
+func writeCell(b util.BufWriter, c view.Cell, head bool) {
 	tag := "td"
 	if c.Head {
 		tag = "th"
@@ -156,7 +159,7 @@ var cellGapClass = [...]string{view.NoGap: "", view.GapMissing: "mb-missing", vi
 // figures its own way) but the provenance line stays: every experiment on
 // a page says who measured it, when and how often.
 // On a site page its provenance links to its raw data, if the site has it.
-func writeExperiment(b *bytes.Buffer, s *Site, w *view.Words, v *view.Experiment, num number) {
+func writeExperiment(b util.BufWriter, s *Site, w *view.Words, v *view.Experiment, num number) {
 	if v.Missing != "" && v.Hidden {
 		return
 	}
@@ -170,7 +173,7 @@ func writeExperiment(b *bytes.Buffer, s *Site, w *view.Words, v *view.Experiment
 		return
 	}
 	if !v.Hidden {
-		writeTable(b, s, w, "mb-results", v.Table, num)
+		writeTable(b, s, w, v.Table, num)
 	}
 	if v.Fixed != "" {
 		b.WriteString(`<p class="mb-fixed">` + esc(w.FixedPrefix+v.Fixed) + "</p>\n")
@@ -195,7 +198,7 @@ func writeExperiment(b *bytes.Buffer, s *Site, w *view.Words, v *view.Experiment
 
 // writeMissing writes the placeholder of a figure or table with no
 // result; a numbered one keeps its anchor and number.
-func writeMissing(b *bytes.Buffer, missing string, num number) {
+func writeMissing(b util.BufWriter, missing string, num number) {
 	text := missing
 	if num.text != "" {
 		text = num.text + ": " + missing
@@ -207,7 +210,7 @@ func writeMissing(b *bytes.Buffer, missing string, num number) {
 // method, the chapter's params, the runs rule) and the commands that
 // measure it on the reader's machine, compare the result with the
 // book's set and take it further.
-func writeRerun(b *bytes.Buffer, w *view.Words, v *view.Experiment) {
+func writeRerun(b util.BufWriter, w *view.Words, v *view.Experiment) {
 	r := v.Rerun
 	code := func(s string) string { return "<code>" + esc(s) + "</code>" }
 	command := func(s string) { b.WriteString(`<pre tabindex="0"><code>` + esc(s) + "</code></pre>\n") }
@@ -252,18 +255,18 @@ func writeRerun(b *bytes.Buffer, w *view.Words, v *view.Experiment) {
 }
 
 // writeDataLinks links experiment id's raw data, as CSV and JSON.
-func writeDataLinks(b *bytes.Buffer, w *view.Words, id string) {
+func writeDataLinks(b util.BufWriter, w *view.Words, id string) {
 	e := esc(id)
 	b.WriteString(` <span class="mb-data">` + esc(w.RawData) + ` <a href="data/` + e + `.csv" download>CSV</a> · <a href="data/` + e + `.json" download>JSON</a></span>`)
 }
 
-func writeTableView(b *bytes.Buffer, s *Site, w *view.Words, v *view.TableView, num number) {
+func writeTableView(b util.BufWriter, s *Site, w *view.Words, v *view.TableView, num number) {
 	if v.Missing != "" {
 		writeMissing(b, v.Missing, num)
 		return
 	}
 	b.WriteString(`<figure class="mb-table">` + "\n")
-	writeTable(b, s, w, "mb-results", v.Table, num)
+	writeTable(b, s, w, v.Table, num)
 	b.WriteString(`<figcaption class="mb-provenance">` + esc(v.Provenance) + "</figcaption>\n</figure>\n")
 }
 
@@ -274,7 +277,7 @@ func writeTableView(b *bytes.Buffer, s *Site, w *view.Words, v *view.TableView, 
 // tells its figure as an inline value does (on hover, focus and tap), a
 // table of the points follows for a reader who cannot see the plot, and
 // its experiment's raw data is linked.
-func writePlot(b *bytes.Buffer, s *Site, w *view.Words, v *view.Plot, num number) error {
+func writePlot(b util.BufWriter, s *Site, w *view.Words, v *view.Plot, num number) error {
 	if v.Missing != "" {
 		writeMissing(b, v.Missing, num)
 		return nil
@@ -287,21 +290,16 @@ func writePlot(b *bytes.Buffer, s *Site, w *view.Words, v *view.Plot, num number
 	if err != nil {
 		return fmt.Errorf("%s: plot: %v", v.At, err)
 	}
-	svg := pic.SVG
 	b.WriteString(`<figure class="mb-plot"` + num.attr() + `>` + "\n")
 	if s == nil {
-		b.Write(svg)
+		b.Write(pic.SVG)
 	} else {
 		// The region closes right after </svg>, before the line's end.
-		end := bytes.TrimRight(svg, "\n")
-		label := w.PlotWord
-		if num.text != "" {
-			label = num.text
-		}
-		b.WriteString(RegionStart(label + ": " + v.Input.AccessibleName()))
+		end := bytes.TrimRight(pic.SVG, "\n")
+		b.WriteString(RegionStart(cmp.Or(num.text, w.PlotWord) + ": " + v.Input.AccessibleName()))
 		writeMarked(b, s, v, pic, end)
 		b.WriteString("</div>")
-		b.Write(svg[len(end):])
+		b.Write(pic.SVG[len(end):])
 		writePointTable(b, w, v)
 	}
 	b.WriteString("\n<figcaption>")
@@ -319,7 +317,7 @@ func writePlot(b *bytes.Buffer, s *Site, w *view.Words, v *view.Plot, num number
 // writeMarked writes the plot's picture (svg) in a box of its size, with
 // a mark over each point: a live value whose text (hidden but to a
 // screen reader and the popover) says which point it is and its figure.
-func writeMarked(b *bytes.Buffer, s *Site, v *view.Plot, pic plotsvg.Picture, svg []byte) {
+func writeMarked(b util.BufWriter, s *Site, v *view.Plot, pic plotsvg.Picture, svg []byte) {
 	b.WriteString(`<div class="mb-plotbox" style="max-width:` + fmt.Sprintf("%.5g", pic.MaxWidth) + "px")
 	if pic.MinWidth > 0 {
 		b.WriteString(fmt.Sprintf(";min-width:%.0fpx", pic.MinWidth))
@@ -346,7 +344,7 @@ func writeMarked(b *bytes.Buffer, s *Site, v *view.Plot, pic plotsvg.Picture, sv
 
 // writePointTable writes, folded, the table of the plot's points: its
 // series, where each is, its figure, min–max and runs.
-func writePointTable(b *bytes.Buffer, w *view.Words, v *view.Plot) {
+func writePointTable(b util.BufWriter, w *view.Words, v *view.Plot) {
 	named := len(v.Points) > 1 // one series needs no column of its name
 	b.WriteString("<details class=\"mb-points\"><summary>" + esc(w.PlotTable) + "</summary>\n")
 	b.WriteString(RegionStart(w.TableWord + ": " + v.Input.AccessibleName()))
@@ -369,7 +367,7 @@ func writePointTable(b *bytes.Buffer, w *view.Words, v *view.Plot) {
 }
 
 // writeClaim writes a claim's verdict; text is its text as inline HTML.
-func writeClaim(b *bytes.Buffer, w *view.Words, v *view.Claim, text []byte) {
+func writeClaim(b util.BufWriter, w *view.Words, v *view.Claim, text []byte) {
 	if v.Unavailable != "" {
 		// Not a verdict: the claim is about what this machine cannot
 		// measure, and says so in place of one.
@@ -414,7 +412,7 @@ func writeClaim(b *bytes.Buffer, w *view.Words, v *view.Claim, text []byte) {
 // writeVerdicts lists a claim's verdict on each machine: its name and
 // verdict, with the values it was decided on on hover, and shown where it
 // does not hold.
-func writeVerdicts(b *bytes.Buffer, w *view.Words, on []view.MachineVerdict) {
+func writeVerdicts(b util.BufWriter, w *view.Words, on []view.MachineVerdict) {
 	b.WriteString(`<ul class="mb-on">`)
 	for _, o := range on {
 		b.WriteString(`<li class="mb-` + view.VerdictOf(o.Verdict, "").Class() + `" title="` + esc(o.Explain) + `">`)

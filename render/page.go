@@ -11,7 +11,9 @@ import (
 	"github.com/yuin/goldmark"
 	gast "github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/renderer"
 	ghtml "github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/util"
 
 	"measuredbook/parse"
 	"measuredbook/parse/ast"
@@ -122,8 +124,8 @@ func newPageHTML(words *view.Words) *pageHTML {
 	footnotes := extension.NewFootnote(extension.WithFootnoteBacklinkTitle(words.FootnoteBack))
 	h := &pageHTML{}
 	h.md = goldmark.New(
-		goldmark.WithExtensions(append(parse.Extensions(footnotes), extender{h})...),
-		goldmark.WithRendererOptions(ghtml.WithUnsafe()),
+		goldmark.WithExtensions(parse.Extensions(footnotes)...),
+		goldmark.WithRendererOptions(ghtml.WithUnsafe(), renderer.WithNodeRenderers(util.Prioritized(htmlRenderer{h}, 400))),
 	)
 	return h
 }

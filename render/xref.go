@@ -6,7 +6,7 @@ package render
 // (Markdown's plain rendering) a reference or a citation shows its source.
 
 import (
-	"bytes"
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -71,12 +71,11 @@ func (r htmlRenderer) renderRef(w util.BufWriter, source []byte, node gast.Node,
 		return gast.WalkContinue, nil
 	}
 	n := node.(*ast.Ref)
-	text, href := r.h.refText(n.Name)
-	if text == "" {
+	if text, href := r.h.refText(n.Name); text == "" {
 		w.Write(util.EscapeHTML(n.Raw))
-		return gast.WalkContinue, nil
+	} else {
+		w.WriteString(`<a class="mb-xref" href="` + esc(href) + `">` + esc(text) + `</a>`)
 	}
-	w.WriteString(`<a class="mb-xref" href="` + esc(href) + `">` + esc(text) + `</a>`)
 	return gast.WalkContinue, nil
 }
 
@@ -102,8 +101,7 @@ func (r htmlRenderer) renderCite(w util.BufWriter, source []byte, node gast.Node
 		if i > 0 {
 			out.WriteString(sep)
 		}
-		num := strconv.Itoa(c.n)
-		out.WriteString(`<a href="#ref-` + esc(it.Key) + `" id="` + esc(citeID(it.Key, c.uses)) + `">` + num + `</a>`)
+		out.WriteString(`<a href="#ref-` + esc(it.Key) + `" id="` + esc(citeID(it.Key, c.uses)) + `">` + strconv.Itoa(c.n) + `</a>`)
 		if it.Locator != "" {
 			out.WriteString(", " + esc(it.Locator))
 		}
@@ -140,16 +138,15 @@ func (h *pageHTML) cite(key string) *cited {
 // the caption.
 func (r htmlRenderer) renderFigure(w util.BufWriter, source []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
 	n := node.(*ast.Figure)
-	num := r.h.numberOf(n.Label)
 	if entering {
 		w.WriteString(`<figure class="mb-figure" id="` + esc(n.Label) + `">` + "\n")
 		return gast.WalkContinue, nil
 	}
 	var alt strings.Builder
 	if img, ok := n.FirstChild().(*gast.Image); ok {
-		r.altText(&alt, source, img)
+		r.plainText(&alt, source, img, true)
 	}
-	w.WriteString("\n<figcaption>" + num.captionHTML(alt.String()) + "</figcaption>\n</figure>\n")
+	w.WriteString("\n<figcaption>" + r.h.numberOf(n.Label).captionHTML(alt.String()) + "</figcaption>\n</figure>\n")
 	return gast.WalkContinue, nil
 }
 
@@ -158,42 +155,37 @@ func (r htmlRenderer) renderDocument(w util.BufWriter, source []byte, node gast.
 	if entering || node != r.h.root || len(r.h.order) == 0 {
 		return gast.WalkContinue, nil
 	}
-	var b bytes.Buffer
 	words := r.h.page.Words()
-	b.WriteString(`<section class="mb-references" aria-labelledby="` + parse.ReferencesID + `">` + "\n")
-	b.WriteString(`<h2 id="` + parse.ReferencesID + `">` + esc(words.ReferencesHeading))
+	w.WriteString(`<section class="mb-references" aria-labelledby="` + parse.ReferencesID + `">` + "\n")
+	w.WriteString(`<h2 id="` + parse.ReferencesID + `">` + esc(words.ReferencesHeading))
 	if r.h.site != nil {
-		b.WriteString(" " + HeadingLink(words, parse.ReferencesID, words.ReferencesHeading))
+		w.WriteString(" " + HeadingLink(words, parse.ReferencesID, words.ReferencesHeading))
 		r.h.headings = append(r.h.headings, view.Heading{Level: 2, ID: parse.ReferencesID, Text: words.ReferencesHeading})
 	}
-	b.WriteString("</h2>\n<ol>\n")
+	w.WriteString("</h2>\n<ol>\n")
 	for _, key := range r.h.order {
 		c := r.h.cites[key]
-		b.WriteString(`<li id="ref-` + esc(key) + `">`)
-		writeSource(&b, words, c.entry)
+		w.WriteString(`<li id="ref-` + esc(key) + `">`)
+		writeSource(w, words, c.entry)
 		for u := 1; u <= c.uses; u++ {
 			mark := "↩"
 			if c.uses > 1 {
 				mark += strconv.Itoa(u)
 			}
-			b.WriteString(` <a class="mb-backref" href="#` + esc(citeID(key, u)) + `" aria-label="` + esc(words.BackToText+" "+strconv.Itoa(u)) + `">` + mark + `</a>`)
+			w.WriteString(` <a class="mb-backref" href="#` + esc(citeID(key, u)) + `" aria-label="` + esc(words.BackToText+" "+strconv.Itoa(u)) + `">` + mark + `</a>`)
 		}
-		b.WriteString("</li>\n")
+		w.WriteString("</li>\n")
 	}
-	b.WriteString("</ol>\n</section>\n")
-	w.Write(b.Bytes())
+	w.WriteString("</ol>\n</section>\n")
 	return gast.WalkContinue, nil
 }
 
 // writeSource writes a source as a list of sources shows it: its authors,
 // its title, where it appeared, its year, its address.
-func writeSource(b *bytes.Buffer, words *view.Words, e *bib.Entry) {
+func writeSource(b util.BufWriter, words *view.Words, e *bib.Entry) {
 	f := e.Fields
 	var parts []string
-	who := f["author"]
-	if who == "" {
-		who = f["editor"]
-	}
+	who := cmp.Or(f["author"], f["editor"])
 	if who != "" {
 		parts = append(parts, esc(authors(who)))
 	}
