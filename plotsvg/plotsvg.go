@@ -35,6 +35,7 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"strings"
 
 	xfont "golang.org/x/image/font"
 	"gonum.org/v1/plot"
@@ -452,30 +453,14 @@ func drawLegend(sty text.Style, es []entry, area draw.Canvas) {
 
 // size returns the canvas size in points, defaults applied.
 func (p Plot) size() (w, h float64) {
-	w, h = p.Width, p.Height
-	if w == 0 {
-		w = DefaultWidth
-	}
-	if h == 0 {
-		h = DefaultHeight
-	}
-	return w, h
+	return cmp.Or(p.Width, DefaultWidth), cmp.Or(p.Height, DefaultHeight)
 }
 
 // AccessibleName is the text of <title>: the title, or failing that what
 // the axes show.
 func (p Plot) AccessibleName() string {
-	switch {
-	case p.Title != "":
-		return p.Title
-	case p.YLabel != "" && p.XLabel != "":
-		return p.YLabel + " / " + p.XLabel
-	case p.YLabel != "":
-		return p.YLabel
-	case p.XLabel != "":
-		return p.XLabel
-	}
-	return "plot"
+	axes := slices.DeleteFunc([]string{p.YLabel, p.XLabel}, func(s string) bool { return s == "" })
+	return cmp.Or(p.Title, strings.Join(axes, " / "), "plot")
 }
 
 // check reports every problem with p, joined.
