@@ -46,8 +46,6 @@ type face struct {
 	ext  font.Extents
 }
 
-var _ text.Handler = (*wideHandler)(nil)
-
 // newHandler returns a handler for one plot.
 func newHandler() *wideHandler {
 	return &wideHandler{Plain: text.Plain{Fonts: font.DefaultCache}, widths: map[measured]vg.Length{}}

@@ -18,8 +18,6 @@ import (
 // numbers with thousands separators (10,000, not 1e+04).
 type logTicks struct{}
 
-var _ plot.Ticker = logTicks{}
-
 // maxLogLabels bounds the labelled powers of ten on one axis.
 const maxLogLabels = 7
 
@@ -91,8 +89,6 @@ func (logTicks) Ticks(min, max float64) []plot.Tick {
 // labelled 3, 9, 15.) Labels are plain numbers with thousands separators:
 // 20,000 rather than 20000, 0.0000002 rather than 2e-07.
 type linearTicks struct{}
-
-var _ plot.Ticker = linearTicks{}
 
 // Ticks implements plot.Ticker.
 func (linearTicks) Ticks(min, max float64) []plot.Tick {
