@@ -142,14 +142,13 @@ func nextStyled(body []byte) (e styled, ok bool) {
 		return e, false
 	}
 	line := body[:end+1]
-	i := bytes.Index(line, sep)
-	if i < 0 {
+	head, rest, ok := bytes.Cut(line, sep)
+	if !ok {
 		return e, false
 	}
-	j := bytes.IndexByte(line[i+len(sep):], '"')
-	if j < 0 {
+	style, tail, ok := bytes.Cut(rest, []byte(`"`))
+	if !ok {
 		return e, false
 	}
-	j += i + len(sep)
-	return styled{whole: line, head: line[:i], style: line[i+len(sep) : j], tail: line[j+1:]}, true
+	return styled{whole: line, head: head, style: style, tail: tail}, true
 }
