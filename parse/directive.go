@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"maps"
@@ -111,9 +112,7 @@ func (d *Doc) parseDirective(n *ast.Directive, source []byte, base Offmap, probe
 		y:      newYBody(body, func(k int) int { return base(inner(k)) }),
 		At:     map[string]int{},
 	}
-	for dir.ArgOff < len(d.f.src) && d.f.src[dir.ArgOff] == ' ' {
-		dir.ArgOff++
-	}
+	dir.ArgOff = len(d.f.src) - len(bytes.TrimLeft(d.f.src[dir.ArgOff:], " "))
 	if n.Name != "experiment" && n.Arg != "" {
 		e.At(dir.ArgOff, "unexpected %q after %s: only an experiment takes an id on its fence line", n.Arg, n.Name)
 	}

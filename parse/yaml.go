@@ -82,17 +82,13 @@ func (b *ybody) scalarMap(n *yaml.Node, indent int) Offmap {
 		if first >= 0 {
 			first = -1
 		} else {
-			ind := 0
-			for ls+ind < le && (b.src[ls+ind] == ' ' || b.src[ls+ind] == '\t') {
-				ind++
-			}
-			if ls+ind == le {
+			from = le - len(bytes.TrimLeft(b.src[ls:le], " \t"))
+			if from == le {
 				continue // a blank line: a line break in the value
 			}
-			if ind < indent {
+			if from-ls < indent {
 				break // the scalar ended
 			}
-			from = ls + ind
 		}
 		c := b.src[from:le]
 		// Skip what folding and indentation put into the value but not on
@@ -168,9 +164,7 @@ func (b *ybody) parse(what string, e *Errs) (*yaml.Node, bool) {
 				// began; the tab is in the indentation of a later line.
 				off = b.tabAfter(off)
 			}
-			for off < len(b.src) && b.src[off] == ' ' {
-				off++
-			}
+			off = len(b.src) - len(bytes.TrimLeft(b.src[off:], " "))
 			msg = m[2]
 			if strings.HasPrefix(msg, "mapping values are not allowed") {
 				msg += ` (a value containing ": " must be quoted)`
