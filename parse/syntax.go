@@ -6,6 +6,7 @@ package parse
 // {{ EXPR }}, heading ids) and the Extender that adds them.
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,12 +22,10 @@ import (
 	"measuredbook/parse/ast"
 )
 
-// Syntax adds the measured book's parsers to a goldmark instance:
+// syntax adds the measured book's parsers to a goldmark instance:
 // directives, inline values, callouts, heading ids (an explicit {#sec-NAME}
 // kept), cross-references, citations and labelled images. A renderer adds
 // its own node renderers beside it.
-var Syntax goldmark.Extender = syntax{}
-
 type syntax struct{}
 
 func (syntax) Extend(m goldmark.Markdown) {
@@ -51,7 +50,7 @@ var docParser = sync.OnceValue(func() parser.Parser {
 // with, in one list for both: footnote is the footnote extension, whose
 // options only its renderer reads.
 func Extensions(footnote goldmark.Extender) []goldmark.Extender {
-	return []goldmark.Extender{extension.Table, extension.Strikethrough, extension.TaskList, extension.DefinitionList, footnote, Syntax}
+	return []goldmark.Extender{extension.Table, extension.Strikethrough, extension.TaskList, extension.DefinitionList, footnote, syntax{}}
 }
 
 // directiveTransformer replaces every fenced code block whose info
@@ -67,7 +66,7 @@ func (directiveTransformer) Transform(doc *gast.Document, reader text.Reader, pc
 		if !entering || !ok {
 			return gast.WalkContinue, nil
 		}
-		if ast.IsDirective(string(fb.Language(source))) {
+		if slices.Contains(ast.DirectiveNames, string(fb.Language(source))) {
 			blocks = append(blocks, fb)
 		}
 		return gast.WalkSkipChildren, nil
