@@ -149,8 +149,7 @@ var yamlScannerProblems = []string{
 // reported at the start of the line it names, mapped into the chapter.
 func (b *ybody) parse(what string, e *Errs) (*yaml.Node, bool) {
 	doc := new(yaml.Node)
-	err := yaml.Unmarshal(b.src, doc)
-	if err != nil {
+	if err := yaml.Unmarshal(b.src, doc); err != nil {
 		msg := err.Error()
 		off := 0
 		if m := yamlLineErr.FindStringSubmatch(msg); m != nil {
