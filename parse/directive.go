@@ -170,17 +170,12 @@ func (dir *Directive) parseTable(fs map[string]field, e *Errs) *TableDir {
 // parsePlot reads a plot directive's fields.
 func (dir *Directive) parsePlot(fs map[string]field, e *Errs) *PlotDir {
 	p := &PlotDir{}
-	var xscale, yscale, kind string
+	var xscale, yscale string
 	dir.strings(fs, e, map[string]*string{"from": &p.From, "x": &p.X, "y": &p.Y, "series": &p.Series,
-		"title": &p.Title, "ref": &p.Ref, "caption": &p.Caption, "xscale": &xscale, "yscale": &yscale, "kind": &kind})
+		"title": &p.Title, "ref": &p.Ref, "caption": &p.Caption, "xscale": &xscale, "yscale": &yscale})
 	dir.plainText(e, map[string]string{"caption": p.Caption, "title": p.Title})
-	switch kind {
-	case "", "line":
-		dir.require(fs, e, "from", "x", "y")
-		if _, has := fs["quantiles"]; has {
-			e.At(dir.At["quantiles"], "quantiles belong to a distribution plot: add kind: cdf")
-		}
-	case "cdf":
+	switch kind, good := dir.choice(fs, "kind", e, "line", "cdf"); {
+	case kind == "cdf":
 		p.Cdf = true
 		dir.require(fs, e, "from", "quantiles")
 		for _, f := range []string{"x", "y"} {
@@ -189,8 +184,11 @@ func (dir *Directive) parsePlot(fs map[string]field, e *Errs) *PlotDir {
 			}
 		}
 		p.Quantiles = dir.quantiles(fs, e)
-	default:
-		e.At(dir.At["kind"], "kind wants line or cdf, got %q%s", kind, expr.DidYouMean(kind, []string{"line", "cdf"}))
+	case good: // a line plot
+		dir.require(fs, e, "from", "x", "y")
+		if _, has := fs["quantiles"]; has {
+			e.At(dir.At["quantiles"], "quantiles belong to a distribution plot: add kind: cdf")
+		}
 	}
 	p.XLog = dir.scale("xscale", xscale, e)
 	p.YLog = dir.scale("yscale", yscale, e)
@@ -219,14 +217,8 @@ func (d *Doc) parseClaim(dir *Directive, fs map[string]field, e *Errs) *ClaimDir
 		}
 	}
 	c.Text = d.parseSub(text, m, "a claim's text", e)
-	if v, good := dir.value(fs, "basis", e); good {
-		switch v = strings.TrimSpace(v); v {
-		case "measurement":
-		case "rule":
-			c.Basis = v
-		default:
-			e.At(dir.At["basis"], "basis wants measurement or rule, got %q%s", v, expr.DidYouMean(v, []string{"measurement", "rule"}))
-		}
+	if basis, _ := dir.choice(fs, "basis", e, "measurement", "rule"); basis == "rule" {
+		c.Basis = basis
 	}
 	c.Machines = dir.machines(fs, e)
 	if c.Expect == nil {
@@ -273,6 +265,18 @@ func (dir *Directive) value(fs map[string]field, name string, e *Errs) (string, 
 		return "", false
 	}
 	return dir.y.scalar(dir.Node.Name, name, f, e)
+}
+
+// choice is the value of the field name, trimmed, which is one of the two
+// choices; "" when the directive does not have it. Any other value is
+// reported with the closest choice, and choice returns "" and false.
+func (dir *Directive) choice(fs map[string]field, name string, e *Errs, choices ...string) (string, bool) {
+	v, has := dir.value(fs, name, e)
+	if v = strings.TrimSpace(v); !has || slices.Contains(choices, v) {
+		return v, true
+	}
+	e.At(dir.At[name], "%s wants %s or %s, got %q%s", name, choices[0], choices[1], v, expr.DidYouMean(v, choices))
+	return "", false
 }
 
 // strings decodes single-valued string fields.
@@ -502,16 +506,8 @@ func (dir *Directive) findProbe(x *Experiment, fs map[string]field, probes []pro
 // parseShown reads how an experiment's own table is shown: show (table
 // or none), its caption and its labels.
 func (dir *Directive) parseShown(x *Experiment, fs map[string]field, e *Errs) bool {
-	ok := true
-	if v, good := dir.value(fs, "show", e); good {
-		switch v = strings.TrimSpace(v); v {
-		case "table", "none":
-			x.Show = v
-		default:
-			e.At(dir.At["show"], "show wants table or none, got %q%s", v, expr.DidYouMean(v, []string{"table", "none"}))
-			ok = false
-		}
-	}
+	show, ok := dir.choice(fs, "show", e, "table", "none")
+	x.Show = cmp.Or(show, x.Show)
 	if v, good := dir.value(fs, "caption", e); good {
 		x.Caption = strings.TrimSpace(v)
 		dir.plainText(e, map[string]string{"caption": x.Caption})
