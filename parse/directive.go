@@ -691,5 +691,3 @@ func parseParams(dir *Directive, sweep *probe.Sweep, f field, e *Errs) bool {
 	}
 	return ok
 }
-
-func (x *Experiment) String() string { return fmt.Sprintf("experiment %s (probe %s)", x.ID, x.Probe) }
