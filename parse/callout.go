@@ -51,14 +51,13 @@ type calloutTransformer struct{}
 func (calloutTransformer) Transform(doc *gast.Document, reader text.Reader, pc parser.Context) {
 	source := reader.Source()
 	var quotes []*gast.Blockquote
-	_ = gast.Walk(doc, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
-		if q, ok := n.(*gast.Blockquote); ok && entering {
+	for n := range nodes(doc) {
+		if q, ok := n.(*gast.Blockquote); ok {
 			if mark, _, ok := calloutMark(q, source); ok && knownCallout(mark) != "" {
 				quotes = append(quotes, q)
 			}
 		}
-		return gast.WalkContinue, nil
-	})
+	}
 	for _, q := range quotes {
 		mark, _, _ := calloutMark(q, source)
 		c := &ast.Callout{Name: knownCallout(mark)}

@@ -61,16 +61,12 @@ type directiveTransformer struct{}
 func (directiveTransformer) Transform(doc *gast.Document, reader text.Reader, pc parser.Context) {
 	source := reader.Source()
 	var blocks []*gast.FencedCodeBlock
-	_ = gast.Walk(doc, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
+	for n := range nodes(doc) {
 		fb, ok := n.(*gast.FencedCodeBlock)
-		if !entering || !ok {
-			return gast.WalkContinue, nil
-		}
-		if slices.Contains(ast.DirectiveNames, string(fb.Language(source))) {
+		if ok && slices.Contains(ast.DirectiveNames, string(fb.Language(source))) {
 			blocks = append(blocks, fb)
 		}
-		return gast.WalkSkipChildren, nil
-	})
+	}
 	for _, fb := range blocks {
 		info := fb.Info.Segment
 		name, arg, _ := strings.Cut(strings.TrimSpace(string(info.Value(source))), " ")
@@ -171,14 +167,14 @@ var HeadingIDs parser.ASTTransformer = headingIDs{}
 func (headingIDs) Transform(doc *gast.Document, reader text.Reader, pc parser.Context) {
 	source := reader.Source()
 	seen := map[string]int{}
-	_ = gast.Walk(doc, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
+	for n := range nodes(doc) {
 		h, ok := n.(*gast.Heading)
-		if !entering || !ok {
-			return gast.WalkContinue, nil
+		if !ok {
+			continue
 		}
 		if id, ok := h.AttributeString("id"); ok {
 			seen[string(id.([]byte))]++
-			return gast.WalkSkipChildren, nil
+			continue
 		}
 		id := HeadingID(headingText(h, source))
 		seen[id]++
@@ -186,8 +182,7 @@ func (headingIDs) Transform(doc *gast.Document, reader text.Reader, pc parser.Co
 			id += "-" + strconv.Itoa(k)
 		}
 		h.SetAttributeString("id", []byte(id))
-		return gast.WalkSkipChildren, nil
-	})
+	}
 }
 
 // HeadingID is the id of a heading whose text is s (before de-duplication).
