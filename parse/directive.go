@@ -508,10 +508,8 @@ func (dir *Directive) findProbe(x *Experiment, fs map[string]field, probes []pro
 func (dir *Directive) parseShown(x *Experiment, fs map[string]field, e *Errs) bool {
 	show, ok := dir.choice(fs, "show", e, "table", "none")
 	x.Show = cmp.Or(show, x.Show)
-	if v, good := dir.value(fs, "caption", e); good {
-		x.Caption = strings.TrimSpace(v)
-		dir.plainText(e, map[string]string{"caption": x.Caption})
-	}
+	dir.strings(fs, e, map[string]*string{"caption": &x.Caption})
+	dir.plainText(e, map[string]string{"caption": x.Caption})
 	x.Labels = dir.labels(fs, e)
 	return ok
 }
