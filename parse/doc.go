@@ -148,7 +148,6 @@ func Parse(file string, src []byte, probes []probe.Probe) (*Doc, error) {
 	d.root = docParser().Parse(text.NewReader(d.body))
 	base := shift(bodyOff)
 
-	var ids = map[string]*Experiment{}
 	for n := range nodes(d.root) {
 		d.collectXref(n, d.body, base, e)
 		switch n := n.(type) {
@@ -183,10 +182,9 @@ func Parse(file string, src []byte, probes []probe.Probe) (*Doc, error) {
 			}
 			d.directives = append(d.directives, dir)
 			if x := dir.Exp; x != nil {
-				if first, dup := ids[x.ID]; dup {
-					e.At(dir.ArgOff, "duplicate experiment id %q (first at %s)", x.ID, first.Pos)
+				if i := slices.IndexFunc(d.Experiments, func(y *Experiment) bool { return y.ID == x.ID }); i >= 0 {
+					e.At(dir.ArgOff, "duplicate experiment id %q (first at %s)", x.ID, d.Experiments[i].Pos)
 				} else {
-					ids[x.ID] = x
 					d.Experiments = append(d.Experiments, x)
 				}
 			}
