@@ -6,6 +6,7 @@ package parse
 // {{ EXPR }}, heading ids) and the Extender that adds them.
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -187,23 +188,10 @@ func (headingIDs) Transform(doc *gast.Document, reader text.Reader, pc parser.Co
 
 // HeadingID is the id of a heading whose text is s (before de-duplication).
 func HeadingID(s string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(s) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			dash = false
-			b.WriteRune(r)
-			continue
-		}
-		dash = true
-	}
-	if b.Len() == 0 {
-		return "section"
-	}
-	return b.String()
+	words := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+	return cmp.Or(strings.Join(words, "-"), "section")
 }
 
 // headingText is n's text as a reader sees it, values as their source.
