@@ -157,16 +157,12 @@ func niceStep(min, max float64) (step float64, e int) {
 // group inserts a comma between each three digits of the integer part of a
 // plain decimal number: "-12345.678" → "-12,345.678".
 func group(s string) string {
-	digits, neg := strings.CutPrefix(s, "-")
-	intPart, frac, dot := strings.Cut(digits, ".")
-	for i := len(intPart) - 3; i > 0; i -= 3 {
+	intPart, frac, dot := strings.Cut(s, ".")
+	for i := len(intPart) - 3; i > 0 && intPart[:i] != "-"; i -= 3 {
 		intPart = intPart[:i] + "," + intPart[i:]
 	}
 	if dot {
-		intPart += "." + frac
-	}
-	if neg {
-		return "-" + intPart
+		return intPart + "." + frac
 	}
 	return intPart
 }
