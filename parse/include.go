@@ -183,9 +183,6 @@ func (x *includer) nearest(inc string) string {
 // the files each part comes from. It returns the errors found.
 func (d *Doc) expandIncludes(bodyOff int) []*PosError {
 	src := d.f.src
-	if !bytes.Contains(src[bodyOff:], []byte("{{<")) {
-		return nil
-	}
 	x := &includer{fsys: os.DirFS(filepath.Dir(d.File)), dir: filepath.Dir(d.File)}
 	name := filepath.Base(d.File)
 	body, spans := x.expand(d.f, name, bodyOff, src[bodyOff:], "", []string{name})
