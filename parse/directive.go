@@ -301,14 +301,13 @@ func (dir *Directive) plainText(e *Errs, fields map[string]string) {
 
 // require reports every missing required field at the opening fence.
 func (dir *Directive) require(fs map[string]field, e *Errs, names ...string) bool {
-	ok := true
+	errs := len(e.list)
 	for _, name := range names {
 		if _, has := fs[name]; !has {
 			e.At(dir.Off, "%s needs a %q field", dir.Node.Name, name)
-			ok = false
 		}
 	}
-	return ok
+	return len(e.list) == errs
 }
 
 func (dir *Directive) scale(name, v string, e *Errs) bool {
@@ -517,16 +516,14 @@ func (dir *Directive) parseShown(x *Experiment, fs map[string]field, e *Errs) bo
 // checkBounds reports an experiment that asks too much of a build: more
 // combinations, or more runs of each, than one experiment may.
 func (dir *Directive) checkBounds(x *Experiment, sweep *probe.Sweep, e *Errs) bool {
-	ok := true
+	errs := len(e.list)
 	if err := sweep.CheckSize(); err != nil {
 		e.At(dir.ArgOff, "experiment %s: %v", x.ID, err)
-		ok = false
 	}
 	if x.Runs > probe.MaxRuns {
 		e.At(dir.At["runs"], "runs is %d, more than the %d runs per combination an experiment may ask", x.Runs, probe.MaxRuns)
-		ok = false
 	}
-	return ok
+	return len(e.list) == errs
 }
 
 // MaxDuration bounds a timeout or a budget: a longer one is a slip
@@ -648,7 +645,7 @@ func parseParams(dir *Directive, sweep *probe.Sweep, f field, e *Errs) bool {
 		e.At(dir.y.at(f.val), "params wants a mapping of param names to values, got %s", nodeKind(f.val))
 		return false
 	}
-	ok := true
+	errs := len(e.list)
 	for i := 0; i+1 < len(f.val.Content); i += 2 {
 		k, v := f.val.Content[i], f.val.Content[i+1]
 		// No param's name is longer than a message repeats (Short), so the
@@ -656,7 +653,6 @@ func parseParams(dir *Directive, sweep *probe.Sweep, f field, e *Errs) bool {
 		prm, err := sweep.Param(Short(k.Value))
 		if err != nil {
 			e.At(dir.y.at(k), "%v", err)
-			ok = false
 			continue
 		}
 		var items []*yaml.Node
@@ -667,25 +663,21 @@ func parseParams(dir *Directive, sweep *probe.Sweep, f field, e *Errs) bool {
 			items = v.Content
 			if len(items) == 0 {
 				e.At(dir.y.at(v), "param %s: an empty list sweeps nothing", prm.Name)
-				ok = false
 				continue
 			}
 		default:
 			e.At(dir.y.at(v), "param %s wants a value or a list of values, got %s", prm.Name, nodeKind(v))
-			ok = false
 			continue
 		}
 		for _, it := range items {
 			if it.Kind != yaml.ScalarNode {
 				e.At(dir.y.at(it), "param %s wants a value, got %s", prm.Name, nodeKind(it))
-				ok = false
 				continue
 			}
 			if err := sweep.Add(prm, it.Value); err != nil {
 				e.At(dir.y.at(it), "%v", err)
-				ok = false
 			}
 		}
 	}
-	return ok
+	return len(e.list) == errs
 }
