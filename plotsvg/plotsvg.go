@@ -479,17 +479,15 @@ func (p Plot) check() error {
 	if len(p.Series) == 0 {
 		bad("plot %q has no series", p.Title)
 	}
-	names := make(map[string]int)
 	nonFinite := func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }
 	for i, s := range p.Series {
 		where := fmt.Sprintf("series[%d] %q", i, s.Name)
 		if s.Name == "" && len(p.Series) > 1 {
 			bad("%s: no name, but the legend needs one when there are %d series", where, len(p.Series))
 		}
-		if j, dup := names[s.Name]; dup && s.Name != "" {
-			bad("%s: same name as series[%d]", where, j)
-		} else {
-			names[s.Name] = i
+		first := slices.IndexFunc(p.Series, func(t Series) bool { return t.Name == s.Name })
+		if first < i && s.Name != "" {
+			bad("%s: same name as series[%d]", where, first)
 		}
 		if len(s.Points) == 0 {
 			bad("%s has no points", where)
