@@ -201,7 +201,7 @@ func (p Plot) draw(c vg.CanvasSizer) (marks []Mark, err error) {
 			err = fmt.Errorf("plotsvg: plot %q: gonum/plot panicked: %v", p.Title, r)
 		}
 	}()
-	pl, style := p.frame()
+	pl, lsty := p.frame()
 	legend := make([]entry, 0, len(p.Series))
 	for i, s := range p.Series {
 		thumbs, err := addSeries(pl, i, s)
@@ -216,7 +216,6 @@ func (p Plot) draw(c vg.CanvasSizer) (marks []Mark, err error) {
 	fixRange(&pl.Y, p.YLog, true)
 
 	area := draw.Crop(draw.New(c), margin, -margin, margin, -margin)
-	lsty := style(sans, 10.5)
 	lh := legendHeight(lsty, legend, area)
 	if lh > 0 {
 		lh += legendGap
@@ -231,12 +230,9 @@ func (p Plot) draw(c vg.CanvasSizer) (marks []Mark, err error) {
 	return p.marks(pl, data), nil
 }
 
-// textStyle makes a text style of a font and size.
-type textStyle func(f font.Font, size vg.Length) text.Style
-
 // frame is p's plot without its series: the title, both axes and the
-// grid, and the style its text is set in.
-func (p Plot) frame() (*plot.Plot, textStyle) {
+// grid; and the style of the legend's text.
+func (p Plot) frame() (*plot.Plot, text.Style) {
 	w, h := p.size()
 	pl := plot.New()
 	handler := newHandler()
@@ -263,12 +259,13 @@ func (p Plot) frame() (*plot.Plot, textStyle) {
 	grid.Vertical.Color = gridGrey
 	grid.Horizontal.Color = gridGrey
 	pl.Add(grid)
-	return pl, style
+	return pl, style(sans, 10.5)
 }
 
 // styleAxis sets an axis's label (wrapped to span), its ticks and its
 // scale.
-func styleAxis(a *plot.Axis, label string, log bool, span vg.Length, style textStyle) {
+func styleAxis(a *plot.Axis, label string, log bool, span vg.Length,
+	style func(font.Font, vg.Length) text.Style) {
 	rot := a.Label.TextStyle.Rotation // the Y axis label is turned
 	a.Label.TextStyle = style(sans, 11)
 	a.Label.TextStyle.Rotation = rot
