@@ -100,11 +100,8 @@ func groupStyles(body []byte) []byte {
 		e, ok := nextStyled(body)
 		if !ok {
 			flush()
-			n := bytes.IndexByte(body, '\n') + 1
-			if n == 0 {
-				n = len(body)
-			}
-			out, body = append(out, body[:n]...), body[n:]
+			_, rest, _ := bytes.Cut(body, []byte("\n"))
+			out, body = append(out, body[:len(body)-len(rest)]...), rest
 			continue
 		}
 		if len(run) > 0 && !bytes.Equal(run[0].style, e.style) {
