@@ -45,10 +45,8 @@ func (b *ybody) off(line, col int) int {
 func (b *ybody) at(n *yaml.Node) int { return b.m(b.off(n.Line, n.Column)) }
 
 func (b *ybody) lineEnd(start int) int {
-	if i := bytes.IndexByte(b.src[start:], '\n'); i >= 0 {
-		return start + i
-	}
-	return len(b.src)
+	line, _, _ := bytes.Cut(b.src[start:], []byte("\n"))
+	return start + len(line)
 }
 
 // scalarMap maps byte offsets in a scalar's decoded Value to file offsets,
