@@ -424,9 +424,6 @@ func legendHeight(sty text.Style, es []entry, area draw.Canvas) vg.Length {
 // drawLegend draws the legend centred along the bottom of area, one
 // plot.Legend per column so that gonum draws the thumbnails and text.
 func drawLegend(sty text.Style, es []entry, area draw.Canvas) {
-	if len(es) == 0 {
-		return
-	}
 	cols, colW := legendGrid(sty, es, area)
 	blockW := vg.Length(cols)*colW - legendColSp
 	x0 := area.Min.X + (area.Max.X-area.Min.X-blockW)/2
