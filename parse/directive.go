@@ -209,14 +209,12 @@ func (d *Doc) parseClaim(dir *Directive, fs map[string]field, e *Errs) *ClaimDir
 		return nil
 	}
 	c.Expect, c.Src, c.M = dir.expr(fs["expect"], e)
-	// Without a text, the claim shows its expression as code.
-	text, m := "`"+c.Src+"`", Offmap(func(k int) int { return c.M(k - 1) })
 	if f, ok := fs["text"]; ok {
-		if s, ok := dir.y.scalar("claim", "text", f, e); ok {
-			text, m = s, dir.y.scalarMap(f.val, f.key.Column)
-		}
+		c.Text = dir.markdown(d, f, "a claim's text", e)
 	}
-	c.Text = d.parseSub(text, m, "a claim's text", e)
+	if c.Text == nil { // without a text, the claim shows its expression as code
+		c.Text = d.parseSub("`"+c.Src+"`", func(k int) int { return c.M(k - 1) }, "a claim's text", e)
+	}
 	if basis, _ := dir.choice(fs, "basis", e, "measurement", "rule"); basis == "rule" {
 		c.Basis = basis
 	}
@@ -235,14 +233,14 @@ func (d *Doc) parseWhen(dir *Directive, fs map[string]field, e *Errs) *WhenDir {
 		return nil
 	}
 	w.Cond, w.Src, w.M = dir.expr(fs["if"], e)
-	w.Then = dir.markdown(d, fs["then"], "then", e)
+	w.Then = dir.markdown(d, fs["then"], "when", e)
 	if f, ok := fs["else"]; ok {
-		w.Else = dir.markdown(d, f, "else", e)
+		w.Else = dir.markdown(d, f, "when", e)
 	} else {
 		w.Else = d.parseSub("", shift(dir.Off), "when", e)
 	}
 	if f, ok := fs["unsure"]; ok {
-		if w.Unsure = dir.markdown(d, f, "unsure", e); w.Unsure == nil {
+		if w.Unsure = dir.markdown(d, f, "when", e); w.Unsure == nil {
 			return nil
 		}
 	}
@@ -436,11 +434,11 @@ func (dir *Directive) expr(f field, e *Errs) (*expr.Expr, string, Offmap) {
 }
 
 func (dir *Directive) markdown(d *Doc, f field, what string, e *Errs) *Subdoc {
-	src, ok := dir.y.scalar(dir.Node.Name, what, f, e)
+	src, ok := dir.y.scalar(dir.Node.Name, f.key.Value, f, e)
 	if !ok {
 		return nil
 	}
-	return d.parseSub(src, dir.y.scalarMap(f.val, f.key.Column), "when", e)
+	return d.parseSub(src, dir.y.scalarMap(f.val, f.key.Column), what, e)
 }
 
 // parseExperiment validates an experiment against its probe: the probe
