@@ -469,7 +469,19 @@ func (d *Doc) parseExperiment(dir *Directive, fs map[string]field, probes []prob
 		ok = false
 	}
 	x.Sweep = sweep.Values
-	ok = dir.parseRuns(x, fs, e) && ok
+	// runs is auto (the default) or a count; precision and budget are auto's.
+	x.Runs = parsed(dir, fs, "runs", &ok, e, func(v string) (int, error) {
+		if strings.TrimSpace(v) == "auto" {
+			return 0, nil
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 1 {
+			return n, fmt.Errorf("runs wants auto or a whole number of at least 1, got %q", Short(v))
+		}
+		return n, nil
+	})
+	x.Precision = parsed(dir, fs, "precision", &ok, e, ParsePrecision)
+	x.Budget = parsed(dir, fs, "budget", &ok, e, func(v string) (time.Duration, error) { return ParseDuration("budget", v, "20s") })
 	ok = dir.parseShown(x, fs, e) && ok
 	x.Timeout = parsed(dir, fs, "timeout", &ok, e, func(v string) (time.Duration, error) { return ParseDuration("timeout", v, "60s") })
 	if !ok || !dir.checkBounds(x, sweep, e) {
@@ -539,25 +551,6 @@ func ParseDuration(what, v, example string) (time.Duration, error) {
 		return 0, fmt.Errorf("%s is %v, longer than the %v an experiment may take; give a duration such as %s", what, t, MaxDuration, example)
 	}
 	return t, nil
-}
-
-// parseRuns reads an experiment's run rule: runs (auto, the default, or
-// a count), and runs: auto's precision and budget.
-func (dir *Directive) parseRuns(x *Experiment, fs map[string]field, e *Errs) bool {
-	ok := true
-	x.Runs = parsed(dir, fs, "runs", &ok, e, func(v string) (int, error) {
-		if strings.TrimSpace(v) == "auto" {
-			return 0, nil
-		}
-		n, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil || n < 1 {
-			return n, fmt.Errorf("runs wants auto or a whole number of at least 1, got %q", Short(v))
-		}
-		return n, nil
-	})
-	x.Precision = parsed(dir, fs, "precision", &ok, e, ParsePrecision)
-	x.Budget = parsed(dir, fs, "budget", &ok, e, func(v string) (time.Duration, error) { return ParseDuration("budget", v, "20s") })
-	return ok
 }
 
 // parsed is the value of the field name as parse reads it, when the
