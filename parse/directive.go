@@ -482,7 +482,13 @@ func (d *Doc) parseExperiment(dir *Directive, fs map[string]field, probes []prob
 	})
 	x.Precision = parsed(dir, fs, "precision", &ok, e, ParsePrecision)
 	x.Budget = parsed(dir, fs, "budget", &ok, e, func(v string) (time.Duration, error) { return ParseDuration("budget", v, "20s") })
-	ok = dir.parseShown(x, fs, e) && ok
+	// How the experiment's own table is shown.
+	show, shown := dir.choice(fs, "show", e, "table", "none")
+	x.Show = cmp.Or(show, x.Show)
+	ok = shown && ok
+	dir.strings(fs, e, map[string]*string{"caption": &x.Caption})
+	dir.plainText(e, map[string]string{"caption": x.Caption})
+	x.Labels = dir.labels(fs, e)
 	x.Timeout = parsed(dir, fs, "timeout", &ok, e, func(v string) (time.Duration, error) { return ParseDuration("timeout", v, "60s") })
 	if !ok || !dir.checkBounds(x, sweep, e) {
 		return nil
@@ -510,17 +516,6 @@ func (dir *Directive) findProbe(x *Experiment, fs map[string]field, probes []pro
 	}
 	e.At(off, "unknown probe %q%s", x.Probe, expr.DidYouMean(x.Probe, names))
 	return nil
-}
-
-// parseShown reads how an experiment's own table is shown: show (table
-// or none), its caption and its labels.
-func (dir *Directive) parseShown(x *Experiment, fs map[string]field, e *Errs) bool {
-	show, ok := dir.choice(fs, "show", e, "table", "none")
-	x.Show = cmp.Or(show, x.Show)
-	dir.strings(fs, e, map[string]*string{"caption": &x.Caption})
-	dir.plainText(e, map[string]string{"caption": x.Caption})
-	x.Labels = dir.labels(fs, e)
-	return ok
 }
 
 // checkBounds reports an experiment that asks too much of a build: more
