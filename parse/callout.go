@@ -20,28 +20,23 @@ const KindCallout = "unknown callout"
 // calloutLine is a callout's first line: [!KIND] alone.
 var calloutLine = regexp.MustCompile(`^\[!([A-Za-z]+)\][ \t]*\r?\n?$`)
 
-// calloutMark is the kind a quote's first line names, as written, and the
-// offset of its [ in source; ok is false when the quote does not start
-// with such a line.
-func calloutMark(q *gast.Blockquote, source []byte) (kind string, off int, ok bool) {
+// calloutMark is the kind a quote's first line names, as written ("" when
+// the quote does not start with such a line), the kind of callout that is
+// ("" if none) and the offset of its [ in source.
+func calloutMark(q *gast.Blockquote, source []byte) (mark, kind string, off int) {
 	p, isPara := q.FirstChild().(*gast.Paragraph)
 	if !isPara || p.Lines().Len() == 0 {
-		return "", 0, false
+		return "", "", 0
 	}
 	first := p.Lines().At(0)
 	m := calloutLine.FindSubmatch(first.Value(source))
 	if m == nil {
-		return "", 0, false
+		return "", "", 0
 	}
-	return string(m[1]), first.Start, true
-}
-
-// knownCallout is the kind of callout a mark names, "" if none.
-func knownCallout(mark string) string {
-	if k := strings.ToUpper(mark); slices.Contains(ast.CalloutKinds, k) {
-		return k
+	if kind = strings.ToUpper(string(m[1])); !slices.Contains(ast.CalloutKinds, kind) {
+		kind = ""
 	}
-	return ""
+	return string(m[1]), kind, first.Start
 }
 
 // calloutTransformer replaces each quote whose first line names a kind of
@@ -51,17 +46,16 @@ type calloutTransformer struct{}
 func (calloutTransformer) Transform(doc *gast.Document, reader text.Reader, pc parser.Context) {
 	source := reader.Source()
 	var quotes []*gast.Blockquote
-	_ = gast.Walk(doc, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
-		if q, ok := n.(*gast.Blockquote); ok && entering {
-			if mark, _, ok := calloutMark(q, source); ok && knownCallout(mark) != "" {
+	for n := range nodes(doc) {
+		if q, ok := n.(*gast.Blockquote); ok {
+			if _, kind, _ := calloutMark(q, source); kind != "" {
 				quotes = append(quotes, q)
 			}
 		}
-		return gast.WalkContinue, nil
-	})
+	}
 	for _, q := range quotes {
-		mark, _, _ := calloutMark(q, source)
-		c := &ast.Callout{Name: knownCallout(mark)}
+		_, kind, _ := calloutMark(q, source)
+		c := &ast.Callout{Name: kind}
 		c.SetBlankPreviousLines(q.HasBlankPreviousLines())
 		p := q.FirstChild().(*gast.Paragraph)
 		dropFirstLine(p)
@@ -94,8 +88,8 @@ func dropFirstLine(p *gast.Paragraph) {
 // unknownCallout warns about a quote whose first line is [!KIND] of a kind
 // no callout has.
 func unknownCallout(q *gast.Blockquote, body []byte, base Offmap, w *Errs) {
-	mark, off, ok := calloutMark(q, body)
-	if !ok || knownCallout(mark) != "" {
+	mark, kind, off := calloutMark(q, body)
+	if mark == "" || kind != "" {
 		return
 	}
 	kinds := "[!" + strings.Join(ast.CalloutKinds, "], [!") + "]"

@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"maps"
@@ -111,9 +112,7 @@ func (d *Doc) parseDirective(n *ast.Directive, source []byte, base Offmap, probe
 		y:      newYBody(body, func(k int) int { return base(inner(k)) }),
 		At:     map[string]int{},
 	}
-	for dir.ArgOff < len(d.f.src) && d.f.src[dir.ArgOff] == ' ' {
-		dir.ArgOff++
-	}
+	dir.ArgOff = len(d.f.src) - len(bytes.TrimLeft(d.f.src[dir.ArgOff:], " "))
 	if n.Name != "experiment" && n.Arg != "" {
 		e.At(dir.ArgOff, "unexpected %q after %s: only an experiment takes an id on its fence line", n.Arg, n.Name)
 	}
@@ -171,17 +170,12 @@ func (dir *Directive) parseTable(fs map[string]field, e *Errs) *TableDir {
 // parsePlot reads a plot directive's fields.
 func (dir *Directive) parsePlot(fs map[string]field, e *Errs) *PlotDir {
 	p := &PlotDir{}
-	var xscale, yscale, kind string
+	var xscale, yscale string
 	dir.strings(fs, e, map[string]*string{"from": &p.From, "x": &p.X, "y": &p.Y, "series": &p.Series,
-		"title": &p.Title, "ref": &p.Ref, "caption": &p.Caption, "xscale": &xscale, "yscale": &yscale, "kind": &kind})
+		"title": &p.Title, "ref": &p.Ref, "caption": &p.Caption, "xscale": &xscale, "yscale": &yscale})
 	dir.plainText(e, map[string]string{"caption": p.Caption, "title": p.Title})
-	switch kind {
-	case "", "line":
-		dir.require(fs, e, "from", "x", "y")
-		if _, has := fs["quantiles"]; has {
-			e.At(dir.At["quantiles"], "quantiles belong to a distribution plot: add kind: cdf")
-		}
-	case "cdf":
+	switch kind, good := dir.choice(fs, "kind", e, "line", "cdf"); {
+	case kind == "cdf":
 		p.Cdf = true
 		dir.require(fs, e, "from", "quantiles")
 		for _, f := range []string{"x", "y"} {
@@ -190,8 +184,11 @@ func (dir *Directive) parsePlot(fs map[string]field, e *Errs) *PlotDir {
 			}
 		}
 		p.Quantiles = dir.quantiles(fs, e)
-	default:
-		e.At(dir.At["kind"], "kind wants line or cdf, got %q%s", kind, expr.DidYouMean(kind, []string{"line", "cdf"}))
+	case good: // a line plot
+		dir.require(fs, e, "from", "x", "y")
+		if _, has := fs["quantiles"]; has {
+			e.At(dir.At["quantiles"], "quantiles belong to a distribution plot: add kind: cdf")
+		}
 	}
 	p.XLog = dir.scale("xscale", xscale, e)
 	p.YLog = dir.scale("yscale", yscale, e)
@@ -212,22 +209,14 @@ func (d *Doc) parseClaim(dir *Directive, fs map[string]field, e *Errs) *ClaimDir
 		return nil
 	}
 	c.Expect, c.Src, c.M = dir.expr(fs["expect"], e)
-	// Without a text, the claim shows its expression as code.
-	text, m := "`"+c.Src+"`", Offmap(func(k int) int { return c.M(k - 1) })
 	if f, ok := fs["text"]; ok {
-		if s, ok := dir.y.scalar("claim", "text", f, e); ok {
-			text, m = s, dir.y.scalarMap(f.val, f.key.Column)
-		}
+		c.Text = dir.markdown(d, f, "a claim's text", e)
 	}
-	c.Text = d.parseSub(text, m, "a claim's text", e)
-	if v, good := dir.value(fs, "basis", e); good {
-		switch v = strings.TrimSpace(v); v {
-		case "measurement":
-		case "rule":
-			c.Basis = v
-		default:
-			e.At(dir.At["basis"], "basis wants measurement or rule, got %q%s", v, expr.DidYouMean(v, []string{"measurement", "rule"}))
-		}
+	if c.Text == nil { // without a text, the claim shows its expression as code
+		c.Text = d.parseSub("`"+c.Src+"`", func(k int) int { return c.M(k - 1) }, "a claim's text", e)
+	}
+	if basis, _ := dir.choice(fs, "basis", e, "measurement", "rule"); basis == "rule" {
+		c.Basis = basis
 	}
 	c.Machines = dir.machines(fs, e)
 	if c.Expect == nil {
@@ -244,14 +233,14 @@ func (d *Doc) parseWhen(dir *Directive, fs map[string]field, e *Errs) *WhenDir {
 		return nil
 	}
 	w.Cond, w.Src, w.M = dir.expr(fs["if"], e)
-	w.Then = dir.markdown(d, fs["then"], "then", e)
+	w.Then = dir.markdown(d, fs["then"], "when", e)
 	if f, ok := fs["else"]; ok {
-		w.Else = dir.markdown(d, f, "else", e)
+		w.Else = dir.markdown(d, f, "when", e)
 	} else {
 		w.Else = d.parseSub("", shift(dir.Off), "when", e)
 	}
 	if f, ok := fs["unsure"]; ok {
-		if w.Unsure = dir.markdown(d, f, "unsure", e); w.Unsure == nil {
+		if w.Unsure = dir.markdown(d, f, "when", e); w.Unsure == nil {
 			return nil
 		}
 	}
@@ -276,6 +265,18 @@ func (dir *Directive) value(fs map[string]field, name string, e *Errs) (string, 
 	return dir.y.scalar(dir.Node.Name, name, f, e)
 }
 
+// choice is the value of the field name, trimmed, which is one of the two
+// choices; "" when the directive does not have it. Any other value is
+// reported with the closest choice, and choice returns "" and false.
+func (dir *Directive) choice(fs map[string]field, name string, e *Errs, choices ...string) (string, bool) {
+	v, has := dir.value(fs, name, e)
+	if v = strings.TrimSpace(v); !has || slices.Contains(choices, v) {
+		return v, true
+	}
+	e.At(dir.At[name], "%s wants %s or %s, got %q%s", name, choices[0], choices[1], v, expr.DidYouMean(v, choices))
+	return "", false
+}
+
 // strings decodes single-valued string fields.
 func (dir *Directive) strings(fs map[string]field, e *Errs, dst map[string]*string) {
 	for name, p := range dst {
@@ -298,14 +299,13 @@ func (dir *Directive) plainText(e *Errs, fields map[string]string) {
 
 // require reports every missing required field at the opening fence.
 func (dir *Directive) require(fs map[string]field, e *Errs, names ...string) bool {
-	ok := true
+	errs := len(e.list)
 	for _, name := range names {
 		if _, has := fs[name]; !has {
 			e.At(dir.Off, "%s needs a %q field", dir.Node.Name, name)
-			ok = false
 		}
 	}
-	return ok
+	return len(e.list) == errs
 }
 
 func (dir *Directive) scale(name, v string, e *Errs) bool {
@@ -434,11 +434,11 @@ func (dir *Directive) expr(f field, e *Errs) (*expr.Expr, string, Offmap) {
 }
 
 func (dir *Directive) markdown(d *Doc, f field, what string, e *Errs) *Subdoc {
-	src, ok := dir.y.scalar(dir.Node.Name, what, f, e)
+	src, ok := dir.y.scalar(dir.Node.Name, f.key.Value, f, e)
 	if !ok {
 		return nil
 	}
-	return d.parseSub(src, dir.y.scalarMap(f.val, f.key.Column), "when", e)
+	return d.parseSub(src, dir.y.scalarMap(f.val, f.key.Column), what, e)
 }
 
 // parseExperiment validates an experiment against its probe: the probe
@@ -469,8 +469,26 @@ func (d *Doc) parseExperiment(dir *Directive, fs map[string]field, probes []prob
 		ok = false
 	}
 	x.Sweep = sweep.Values
-	ok = dir.parseRuns(x, fs, e) && ok
-	ok = dir.parseShown(x, fs, e) && ok
+	// runs is auto (the default) or a count; precision and budget are auto's.
+	x.Runs = parsed(dir, fs, "runs", &ok, e, func(v string) (int, error) {
+		if strings.TrimSpace(v) == "auto" {
+			return 0, nil
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 1 {
+			return n, fmt.Errorf("runs wants auto or a whole number of at least 1, got %q", Short(v))
+		}
+		return n, nil
+	})
+	x.Precision = parsed(dir, fs, "precision", &ok, e, ParsePrecision)
+	x.Budget = parsed(dir, fs, "budget", &ok, e, func(v string) (time.Duration, error) { return ParseDuration("budget", v, "20s") })
+	// How the experiment's own table is shown.
+	show, shown := dir.choice(fs, "show", e, "table", "none")
+	x.Show = cmp.Or(show, x.Show)
+	ok = shown && ok
+	dir.strings(fs, e, map[string]*string{"caption": &x.Caption})
+	dir.plainText(e, map[string]string{"caption": x.Caption})
+	x.Labels = dir.labels(fs, e)
 	x.Timeout = parsed(dir, fs, "timeout", &ok, e, func(v string) (time.Duration, error) { return ParseDuration("timeout", v, "60s") })
 	if !ok || !dir.checkBounds(x, sweep, e) {
 		return nil
@@ -500,40 +518,17 @@ func (dir *Directive) findProbe(x *Experiment, fs map[string]field, probes []pro
 	return nil
 }
 
-// parseShown reads how an experiment's own table is shown: show (table
-// or none), its caption and its labels.
-func (dir *Directive) parseShown(x *Experiment, fs map[string]field, e *Errs) bool {
-	ok := true
-	if v, good := dir.value(fs, "show", e); good {
-		switch v = strings.TrimSpace(v); v {
-		case "table", "none":
-			x.Show = v
-		default:
-			e.At(dir.At["show"], "show wants table or none, got %q%s", v, expr.DidYouMean(v, []string{"table", "none"}))
-			ok = false
-		}
-	}
-	if v, good := dir.value(fs, "caption", e); good {
-		x.Caption = strings.TrimSpace(v)
-		dir.plainText(e, map[string]string{"caption": x.Caption})
-	}
-	x.Labels = dir.labels(fs, e)
-	return ok
-}
-
 // checkBounds reports an experiment that asks too much of a build: more
 // combinations, or more runs of each, than one experiment may.
 func (dir *Directive) checkBounds(x *Experiment, sweep *probe.Sweep, e *Errs) bool {
-	ok := true
+	errs := len(e.list)
 	if err := sweep.CheckSize(); err != nil {
 		e.At(dir.ArgOff, "experiment %s: %v", x.ID, err)
-		ok = false
 	}
 	if x.Runs > probe.MaxRuns {
 		e.At(dir.At["runs"], "runs is %d, more than the %d runs per combination an experiment may ask", x.Runs, probe.MaxRuns)
-		ok = false
 	}
-	return ok
+	return len(e.list) == errs
 }
 
 // MaxDuration bounds a timeout or a budget: a longer one is a slip
@@ -551,25 +546,6 @@ func ParseDuration(what, v, example string) (time.Duration, error) {
 		return 0, fmt.Errorf("%s is %v, longer than the %v an experiment may take; give a duration such as %s", what, t, MaxDuration, example)
 	}
 	return t, nil
-}
-
-// parseRuns reads an experiment's run rule: runs (auto, the default, or
-// a count), and runs: auto's precision and budget.
-func (dir *Directive) parseRuns(x *Experiment, fs map[string]field, e *Errs) bool {
-	ok := true
-	x.Runs = parsed(dir, fs, "runs", &ok, e, func(v string) (int, error) {
-		if strings.TrimSpace(v) == "auto" {
-			return 0, nil
-		}
-		n, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil || n < 1 {
-			return n, fmt.Errorf("runs wants auto or a whole number of at least 1, got %q", Short(v))
-		}
-		return n, nil
-	})
-	x.Precision = parsed(dir, fs, "precision", &ok, e, ParsePrecision)
-	x.Budget = parsed(dir, fs, "budget", &ok, e, func(v string) (time.Duration, error) { return ParseDuration("budget", v, "20s") })
-	return ok
 }
 
 // parsed is the value of the field name as parse reads it, when the
@@ -655,7 +631,7 @@ func parseParams(dir *Directive, sweep *probe.Sweep, f field, e *Errs) bool {
 		e.At(dir.y.at(f.val), "params wants a mapping of param names to values, got %s", nodeKind(f.val))
 		return false
 	}
-	ok := true
+	errs := len(e.list)
 	for i := 0; i+1 < len(f.val.Content); i += 2 {
 		k, v := f.val.Content[i], f.val.Content[i+1]
 		// No param's name is longer than a message repeats (Short), so the
@@ -663,7 +639,6 @@ func parseParams(dir *Directive, sweep *probe.Sweep, f field, e *Errs) bool {
 		prm, err := sweep.Param(Short(k.Value))
 		if err != nil {
 			e.At(dir.y.at(k), "%v", err)
-			ok = false
 			continue
 		}
 		var items []*yaml.Node
@@ -674,27 +649,21 @@ func parseParams(dir *Directive, sweep *probe.Sweep, f field, e *Errs) bool {
 			items = v.Content
 			if len(items) == 0 {
 				e.At(dir.y.at(v), "param %s: an empty list sweeps nothing", prm.Name)
-				ok = false
 				continue
 			}
 		default:
 			e.At(dir.y.at(v), "param %s wants a value or a list of values, got %s", prm.Name, nodeKind(v))
-			ok = false
 			continue
 		}
 		for _, it := range items {
 			if it.Kind != yaml.ScalarNode {
 				e.At(dir.y.at(it), "param %s wants a value, got %s", prm.Name, nodeKind(it))
-				ok = false
 				continue
 			}
 			if err := sweep.Add(prm, it.Value); err != nil {
 				e.At(dir.y.at(it), "%v", err)
-				ok = false
 			}
 		}
 	}
-	return ok
+	return len(e.list) == errs
 }
-
-func (x *Experiment) String() string { return fmt.Sprintf("experiment %s (probe %s)", x.ID, x.Probe) }

@@ -38,6 +38,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"iter"
 	"regexp"
 	"slices"
 	"strconv"
@@ -147,11 +148,7 @@ func Parse(file string, src []byte, probes []probe.Probe) (*Doc, error) {
 	d.root = docParser().Parse(text.NewReader(d.body))
 	base := shift(bodyOff)
 
-	var ids = map[string]*Experiment{}
-	_ = gast.Walk(d.root, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
-		if !entering {
-			return gast.WalkContinue, nil
-		}
+	for n := range nodes(d.root) {
 		d.collectXref(n, d.body, base, e)
 		switch n := n.(type) {
 		case *gast.Heading:
@@ -185,16 +182,14 @@ func Parse(file string, src []byte, probes []probe.Probe) (*Doc, error) {
 			}
 			d.directives = append(d.directives, dir)
 			if x := dir.Exp; x != nil {
-				if first, dup := ids[x.ID]; dup {
-					e.At(dir.ArgOff, "duplicate experiment id %q (first at %s)", x.ID, first.Pos)
+				if i := slices.IndexFunc(d.Experiments, func(y *Experiment) bool { return y.ID == x.ID }); i >= 0 {
+					e.At(dir.ArgOff, "duplicate experiment id %q (first at %s)", x.ID, d.Experiments[i].Pos)
 				} else {
-					ids[x.ID] = x
 					d.Experiments = append(d.Experiments, x)
 				}
 			}
 		}
-		return gast.WalkContinue, nil
-	})
+	}
 	if err := e.Err(); err != nil {
 		return nil, err
 	}
@@ -213,6 +208,19 @@ func blockStart(n gast.Node) int {
 		}
 	}
 	return 0
+}
+
+// nodes yields every node of the tree under root, root first, in document
+// order, as gast.Walk enters them.
+func nodes(root gast.Node) iter.Seq[gast.Node] {
+	return func(yield func(gast.Node) bool) {
+		_ = gast.Walk(root, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
+			if entering && !yield(n) {
+				return gast.WalkStop, nil
+			}
+			return gast.WalkContinue, nil
+		})
+	}
 }
 
 var frontKeys = []string{"title", "order", "slug", "lang"}
@@ -354,10 +362,7 @@ type Subdoc struct {
 func (d *Doc) parseSub(src string, m Offmap, what string, e *Errs) *Subdoc {
 	s := &Subdoc{Src: []byte(src)}
 	s.Root = docParser().Parse(text.NewReader(s.Src))
-	_ = gast.Walk(s.Root, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
-		if !entering {
-			return gast.WalkContinue, nil
-		}
+	for n := range nodes(s.Root) {
 		d.collectXref(n, s.Src, m, e)
 		switch n := n.(type) {
 		case *ast.Value:
@@ -371,8 +376,7 @@ func (d *Doc) parseSub(src string, m Offmap, what string, e *Errs) *Subdoc {
 			at := max(bytes.Index(s.Src, []byte("[^"+string(n.Ref)+"]:")), 0)
 			e.At(m(at), "a footnote cannot be defined inside %s; define it in the chapter's prose", what)
 		}
-		return gast.WalkContinue, nil
-	})
+	}
 	return s
 }
 

@@ -28,10 +28,7 @@ const KindUnclosed = "unclosed code block"
 // a closing fence: the opening fence's character, at least as many times,
 // and nothing else (after the container's indentation or quote marks).
 func checkFence(n gast.Node, body []byte, base Offmap, e *Errs, kind string) (ok bool) {
-	at := n.Pos()
-	for at < len(body) && (body[at] == ' ' || body[at] == '\t' || body[at] == '>') {
-		at++
-	}
+	at := len(body) - len(bytes.TrimLeft(body[n.Pos():], " \t>"))
 	k := 0
 	for at+k < len(body) && body[at+k] == body[at] {
 		k++

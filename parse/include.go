@@ -60,10 +60,8 @@ func (x *includer) expand(f *file, name string, off int, text []byte, via string
 	last := 0 // text[:last] is in out
 	for _, at := range includeLines(text) {
 		lineStart := bytes.LastIndexByte(text[:at], '\n') + 1
-		lineEnd := len(text)
-		if i := bytes.IndexByte(text[at:], '\n'); i >= 0 {
-			lineEnd = at + i + 1
-		}
+		_, after, _ := bytes.Cut(text[at:], []byte("\n"))
+		lineEnd := len(text) - len(after)
 		m := includeLine.FindSubmatchIndex(text[lineStart:lineEnd])
 		if m == nil {
 			continue
@@ -185,9 +183,6 @@ func (x *includer) nearest(inc string) string {
 // the files each part comes from. It returns the errors found.
 func (d *Doc) expandIncludes(bodyOff int) []*PosError {
 	src := d.f.src
-	if !bytes.Contains(src[bodyOff:], []byte("{{<")) {
-		return nil
-	}
 	x := &includer{fsys: os.DirFS(filepath.Dir(d.File)), dir: filepath.Dir(d.File)}
 	name := filepath.Base(d.File)
 	body, spans := x.expand(d.f, name, bodyOff, src[bodyOff:], "", []string{name})

@@ -218,22 +218,18 @@ func sorted(list []*PosError) []error {
 // the YAML body is three functions applied in turn.
 type Offmap func(k int) int
 
-// pieces builds an Offmap from a list of pieces: bytes [from, from+n) of
-// the derived text are the bytes [to, to+n) of the text below. An offset
-// between pieces maps to the end of the piece before it (a folded line
-// break maps to the end of its line); one before every piece to dflt.
+// pieces builds an Offmap from a list of pieces, in the derived text's
+// order: bytes [from, from+n) of the derived text are the bytes [to, to+n)
+// of the text below. An offset between pieces maps to the end of the piece
+// before it (a folded line break maps to the end of its line); one before
+// every piece to dflt.
 func pieces(ps []piece, dflt int) Offmap {
 	return func(k int) int {
-		best := -1
-		for i, p := range ps {
-			if p.from <= k {
-				best = i
-			}
-		}
-		if best < 0 {
+		i := sort.Search(len(ps), func(i int) bool { return ps[i].from > k }) - 1
+		if i < 0 {
 			return dflt
 		}
-		p := ps[best]
+		p := ps[i]
 		return p.to + min(k-p.from, p.n)
 	}
 }

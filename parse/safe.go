@@ -18,10 +18,7 @@ var unsafeSchemes = [][]byte{[]byte("javascript:"), []byte("vbscript:"), []byte(
 func (d *Doc) CheckSafe() error {
 	e := d.Errs()
 	bodyOff := len(d.f.src) - len(d.body)
-	_ = gast.Walk(d.root, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
-		if !entering {
-			return gast.WalkContinue, nil
-		}
+	for n := range nodes(d.root) {
 		switch n := n.(type) {
 		case *gast.HTMLBlock:
 			if n.Lines().Len() > 0 {
@@ -38,8 +35,7 @@ func (d *Doc) CheckSafe() error {
 		case *gast.AutoLink:
 			d.checkScheme(n, n.URL(d.body), bodyOff, e)
 		}
-		return gast.WalkContinue, nil
-	})
+	}
 	return e.Err()
 }
 

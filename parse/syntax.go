@@ -6,6 +6,8 @@ package parse
 // {{ EXPR }}, heading ids) and the Extender that adds them.
 
 import (
+	"cmp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,12 +23,10 @@ import (
 	"measuredbook/parse/ast"
 )
 
-// Syntax adds the measured book's parsers to a goldmark instance:
+// syntax adds the measured book's parsers to a goldmark instance:
 // directives, inline values, callouts, heading ids (an explicit {#sec-NAME}
 // kept), cross-references, citations and labelled images. A renderer adds
 // its own node renderers beside it.
-var Syntax goldmark.Extender = syntax{}
-
 type syntax struct{}
 
 func (syntax) Extend(m goldmark.Markdown) {
@@ -51,7 +51,7 @@ var docParser = sync.OnceValue(func() parser.Parser {
 // with, in one list for both: footnote is the footnote extension, whose
 // options only its renderer reads.
 func Extensions(footnote goldmark.Extender) []goldmark.Extender {
-	return []goldmark.Extender{extension.Table, extension.Strikethrough, extension.TaskList, extension.DefinitionList, footnote, Syntax}
+	return []goldmark.Extender{extension.Table, extension.Strikethrough, extension.TaskList, extension.DefinitionList, footnote, syntax{}}
 }
 
 // directiveTransformer replaces every fenced code block whose info
@@ -62,16 +62,12 @@ type directiveTransformer struct{}
 func (directiveTransformer) Transform(doc *gast.Document, reader text.Reader, pc parser.Context) {
 	source := reader.Source()
 	var blocks []*gast.FencedCodeBlock
-	_ = gast.Walk(doc, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
+	for n := range nodes(doc) {
 		fb, ok := n.(*gast.FencedCodeBlock)
-		if !entering || !ok {
-			return gast.WalkContinue, nil
-		}
-		if ast.IsDirective(string(fb.Language(source))) {
+		if ok && slices.Contains(ast.DirectiveNames, string(fb.Language(source))) {
 			blocks = append(blocks, fb)
 		}
-		return gast.WalkSkipChildren, nil
-	})
+	}
 	for _, fb := range blocks {
 		info := fb.Info.Segment
 		name, arg, _ := strings.Cut(strings.TrimSpace(string(info.Value(source))), " ")
@@ -172,14 +168,14 @@ var HeadingIDs parser.ASTTransformer = headingIDs{}
 func (headingIDs) Transform(doc *gast.Document, reader text.Reader, pc parser.Context) {
 	source := reader.Source()
 	seen := map[string]int{}
-	_ = gast.Walk(doc, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
+	for n := range nodes(doc) {
 		h, ok := n.(*gast.Heading)
-		if !entering || !ok {
-			return gast.WalkContinue, nil
+		if !ok {
+			continue
 		}
 		if id, ok := h.AttributeString("id"); ok {
 			seen[string(id.([]byte))]++
-			return gast.WalkSkipChildren, nil
+			continue
 		}
 		id := HeadingID(headingText(h, source))
 		seen[id]++
@@ -187,29 +183,15 @@ func (headingIDs) Transform(doc *gast.Document, reader text.Reader, pc parser.Co
 			id += "-" + strconv.Itoa(k)
 		}
 		h.SetAttributeString("id", []byte(id))
-		return gast.WalkSkipChildren, nil
-	})
+	}
 }
 
 // HeadingID is the id of a heading whose text is s (before de-duplication).
 func HeadingID(s string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(s) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			dash = false
-			b.WriteRune(r)
-			continue
-		}
-		dash = true
-	}
-	if b.Len() == 0 {
-		return "section"
-	}
-	return b.String()
+	words := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+	return cmp.Or(strings.Join(words, "-"), "section")
 }
 
 // headingText is n's text as a reader sees it, values as their source.

@@ -45,10 +45,8 @@ func (b *ybody) off(line, col int) int {
 func (b *ybody) at(n *yaml.Node) int { return b.m(b.off(n.Line, n.Column)) }
 
 func (b *ybody) lineEnd(start int) int {
-	if i := bytes.IndexByte(b.src[start:], '\n'); i >= 0 {
-		return start + i
-	}
-	return len(b.src)
+	line, _, _ := bytes.Cut(b.src[start:], []byte("\n"))
+	return start + len(line)
 }
 
 // scalarMap maps byte offsets in a scalar's decoded Value to file offsets,
@@ -82,17 +80,13 @@ func (b *ybody) scalarMap(n *yaml.Node, indent int) Offmap {
 		if first >= 0 {
 			first = -1
 		} else {
-			ind := 0
-			for ls+ind < le && (b.src[ls+ind] == ' ' || b.src[ls+ind] == '\t') {
-				ind++
-			}
-			if ls+ind == le {
+			from = le - len(bytes.TrimLeft(b.src[ls:le], " \t"))
+			if from == le {
 				continue // a blank line: a line break in the value
 			}
-			if ind < indent {
+			if from-ls < indent {
 				break // the scalar ended
 			}
-			from = ls + ind
 		}
 		c := b.src[from:le]
 		// Skip what folding and indentation put into the value but not on
@@ -153,8 +147,7 @@ var yamlScannerProblems = []string{
 // reported at the start of the line it names, mapped into the chapter.
 func (b *ybody) parse(what string, e *Errs) (*yaml.Node, bool) {
 	doc := new(yaml.Node)
-	err := yaml.Unmarshal(b.src, doc)
-	if err != nil {
+	if err := yaml.Unmarshal(b.src, doc); err != nil {
 		msg := err.Error()
 		off := 0
 		if m := yamlLineErr.FindStringSubmatch(msg); m != nil {
@@ -168,9 +161,7 @@ func (b *ybody) parse(what string, e *Errs) (*yaml.Node, bool) {
 				// began; the tab is in the indentation of a later line.
 				off = b.tabAfter(off)
 			}
-			for off < len(b.src) && b.src[off] == ' ' {
-				off++
-			}
+			off = len(b.src) - len(bytes.TrimLeft(b.src[off:], " "))
 			msg = m[2]
 			if strings.HasPrefix(msg, "mapping values are not allowed") {
 				msg += ` (a value containing ": " must be quoted)`

@@ -35,6 +35,7 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"strings"
 
 	xfont "golang.org/x/image/font"
 	"gonum.org/v1/plot"
@@ -200,7 +201,7 @@ func (p Plot) draw(c vg.CanvasSizer) (marks []Mark, err error) {
 			err = fmt.Errorf("plotsvg: plot %q: gonum/plot panicked: %v", p.Title, r)
 		}
 	}()
-	pl, style := p.frame()
+	pl, lsty := p.frame()
 	legend := make([]entry, 0, len(p.Series))
 	for i, s := range p.Series {
 		thumbs, err := addSeries(pl, i, s)
@@ -215,7 +216,6 @@ func (p Plot) draw(c vg.CanvasSizer) (marks []Mark, err error) {
 	fixRange(&pl.Y, p.YLog, true)
 
 	area := draw.Crop(draw.New(c), margin, -margin, margin, -margin)
-	lsty := style(sans, 10.5)
 	lh := legendHeight(lsty, legend, area)
 	if lh > 0 {
 		lh += legendGap
@@ -230,12 +230,9 @@ func (p Plot) draw(c vg.CanvasSizer) (marks []Mark, err error) {
 	return p.marks(pl, data), nil
 }
 
-// textStyle makes a text style of a font and size.
-type textStyle func(f font.Font, size vg.Length) text.Style
-
 // frame is p's plot without its series: the title, both axes and the
-// grid, and the style its text is set in.
-func (p Plot) frame() (*plot.Plot, textStyle) {
+// grid; and the style of the legend's text.
+func (p Plot) frame() (*plot.Plot, text.Style) {
 	w, h := p.size()
 	pl := plot.New()
 	handler := newHandler()
@@ -262,12 +259,13 @@ func (p Plot) frame() (*plot.Plot, textStyle) {
 	grid.Vertical.Color = gridGrey
 	grid.Horizontal.Color = gridGrey
 	pl.Add(grid)
-	return pl, style
+	return pl, style(sans, 10.5)
 }
 
 // styleAxis sets an axis's label (wrapped to span), its ticks and its
 // scale.
-func styleAxis(a *plot.Axis, label string, log bool, span vg.Length, style textStyle) {
+func styleAxis(a *plot.Axis, label string, log bool, span vg.Length,
+	style func(font.Font, vg.Length) text.Style) {
 	rot := a.Label.TextStyle.Rotation // the Y axis label is turned
 	a.Label.TextStyle = style(sans, 11)
 	a.Label.TextStyle.Rotation = rot
@@ -426,9 +424,6 @@ func legendHeight(sty text.Style, es []entry, area draw.Canvas) vg.Length {
 // drawLegend draws the legend centred along the bottom of area, one
 // plot.Legend per column so that gonum draws the thumbnails and text.
 func drawLegend(sty text.Style, es []entry, area draw.Canvas) {
-	if len(es) == 0 {
-		return
-	}
 	cols, colW := legendGrid(sty, es, area)
 	blockW := vg.Length(cols)*colW - legendColSp
 	x0 := area.Min.X + (area.Max.X-area.Min.X-blockW)/2
@@ -452,30 +447,14 @@ func drawLegend(sty text.Style, es []entry, area draw.Canvas) {
 
 // size returns the canvas size in points, defaults applied.
 func (p Plot) size() (w, h float64) {
-	w, h = p.Width, p.Height
-	if w == 0 {
-		w = DefaultWidth
-	}
-	if h == 0 {
-		h = DefaultHeight
-	}
-	return w, h
+	return cmp.Or(p.Width, DefaultWidth), cmp.Or(p.Height, DefaultHeight)
 }
 
 // AccessibleName is the text of <title>: the title, or failing that what
 // the axes show.
 func (p Plot) AccessibleName() string {
-	switch {
-	case p.Title != "":
-		return p.Title
-	case p.YLabel != "" && p.XLabel != "":
-		return p.YLabel + " / " + p.XLabel
-	case p.YLabel != "":
-		return p.YLabel
-	case p.XLabel != "":
-		return p.XLabel
-	}
-	return "plot"
+	axes := slices.DeleteFunc([]string{p.YLabel, p.XLabel}, func(s string) bool { return s == "" })
+	return cmp.Or(p.Title, strings.Join(axes, " / "), "plot")
 }
 
 // check reports every problem with p, joined.
@@ -494,17 +473,15 @@ func (p Plot) check() error {
 	if len(p.Series) == 0 {
 		bad("plot %q has no series", p.Title)
 	}
-	names := make(map[string]int)
 	nonFinite := func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }
 	for i, s := range p.Series {
 		where := fmt.Sprintf("series[%d] %q", i, s.Name)
 		if s.Name == "" && len(p.Series) > 1 {
 			bad("%s: no name, but the legend needs one when there are %d series", where, len(p.Series))
 		}
-		if j, dup := names[s.Name]; dup && s.Name != "" {
-			bad("%s: same name as series[%d]", where, j)
-		} else {
-			names[s.Name] = i
+		first := slices.IndexFunc(p.Series, func(t Series) bool { return t.Name == s.Name })
+		if first < i && s.Name != "" {
+			bad("%s: same name as series[%d]", where, first)
 		}
 		if len(s.Points) == 0 {
 			bad("%s has no points", where)

@@ -100,11 +100,8 @@ func groupStyles(body []byte) []byte {
 		e, ok := nextStyled(body)
 		if !ok {
 			flush()
-			n := bytes.IndexByte(body, '\n') + 1
-			if n == 0 {
-				n = len(body)
-			}
-			out, body = append(out, body[:n]...), body[n:]
+			_, rest, _ := bytes.Cut(body, []byte("\n"))
+			out, body = append(out, body[:len(body)-len(rest)]...), rest
 			continue
 		}
 		if len(run) > 0 && !bytes.Equal(run[0].style, e.style) {
@@ -142,14 +139,13 @@ func nextStyled(body []byte) (e styled, ok bool) {
 		return e, false
 	}
 	line := body[:end+1]
-	i := bytes.Index(line, sep)
-	if i < 0 {
+	head, rest, ok := bytes.Cut(line, sep)
+	if !ok {
 		return e, false
 	}
-	j := bytes.IndexByte(line[i+len(sep):], '"')
-	if j < 0 {
+	style, tail, ok := bytes.Cut(rest, []byte(`"`))
+	if !ok {
 		return e, false
 	}
-	j += i + len(sep)
-	return styled{whole: line, head: line[:i], style: line[i+len(sep) : j], tail: line[j+1:]}, true
+	return styled{whole: line, head: head, style: style, tail: tail}, true
 }

@@ -46,8 +46,6 @@ type face struct {
 	ext  font.Extents
 }
 
-var _ text.Handler = (*wideHandler)(nil)
-
 // newHandler returns a handler for one plot.
 func newHandler() *wideHandler {
 	return &wideHandler{Plain: text.Plain{Fonts: font.DefaultCache}, widths: map[measured]vg.Length{}}
@@ -164,7 +162,13 @@ func wrap(sty text.Style, txt string, max vg.Length) string {
 			lo = mid
 		}
 	}
-	return b.join(b.greedy(hi))
+	var lines []string
+	start := 0
+	for _, k := range append(b.greedy(hi), len(b.words)) {
+		lines = append(lines, strings.Join(b.words[start:k], " "))
+		start = k
+	}
+	return strings.Join(lines, "\n")
 }
 
 // breaker breaks words into lines. The bisection in wrap tries the same
@@ -197,15 +201,4 @@ func (b *breaker) width(i, j int) vg.Length {
 	w := b.sty.Width(strings.Join(b.words[i:j+1], " "))
 	b.widths[[2]int{i, j}] = w
 	return w
-}
-
-// join returns the lines that breaks make, joined by "\n".
-func (b *breaker) join(breaks []int) string {
-	lines := make([]string, 0, len(breaks)+1)
-	start := 0
-	for _, k := range append(breaks, len(b.words)) {
-		lines = append(lines, strings.Join(b.words[start:k], " "))
-		start = k
-	}
-	return strings.Join(lines, "\n")
 }

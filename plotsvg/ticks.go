@@ -18,29 +18,27 @@ import (
 // numbers with thousands separators (10,000, not 1e+04).
 type logTicks struct{}
 
-var _ plot.Ticker = logTicks{}
-
 // maxLogLabels bounds the labelled powers of ten on one axis.
 const maxLogLabels = 7
 
 // Ticks implements plot.Ticker.
-func (logTicks) Ticks(min, max float64) []plot.Tick {
-	if !(min > 0) || !(max >= min) || math.IsInf(max, 0) {
+func (logTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(lo > 0) || !(hi >= lo) || math.IsInf(hi, 0) {
 		return nil // Draw never asks for this; draw no ticks rather than panic
 	}
-	lo := int(math.Floor(math.Log10(min)))
-	hi := int(math.Ceil(math.Log10(max)))
+	first := int(math.Floor(math.Log10(lo)))
+	last := int(math.Ceil(math.Log10(hi)))
 	// Ticks within a relative hair of the range ends count as inside, so that
 	// an axis from exactly 100 to exactly 10000 labels both ends.
 	const eps = 1e-9
-	in := func(v float64) bool { return v >= min*(1-eps) && v <= max*(1+eps) }
+	in := func(v float64) bool { return v >= lo*(1-eps) && v <= hi*(1+eps) }
 
 	type cand struct {
 		m, e int // the tick is m·10^e
 		v    float64
 	}
 	var all []cand
-	for e := lo; e <= hi; e++ {
+	for e := first; e <= last; e++ {
 		for m := 1; m <= 9; m++ {
 			if v := float64(m) * math.Pow10(e); in(v) {
 				all = append(all, cand{m, e, v})
@@ -70,7 +68,7 @@ func (logTicks) Ticks(min, max float64) []plot.Tick {
 			// A sliver of a decade (say 1100…1200): even 1…9 times a
 			// power of ten leaves it unlabelled, and there the log and
 			// linear scales look alike anyway.
-			return linearTicks{}.Ticks(min, max)
+			return linearTicks{}.Ticks(lo, hi)
 		}
 	}
 	ticks := make([]plot.Tick, len(all))
@@ -78,7 +76,7 @@ func (logTicks) Ticks(min, max float64) []plot.Tick {
 		ticks[i].Value = c.v
 		if label(c) {
 			// Formatting m and e separately avoids 3*0.1 = 0.30000000000000004.
-			ticks[i].Label = group(strconv.FormatFloat(float64(c.m)*math.Pow10(c.e), 'f', max0(-c.e), 64))
+			ticks[i].Label = group(strconv.FormatFloat(float64(c.m)*math.Pow10(c.e), 'f', max(-c.e, 0), 64))
 		}
 	}
 	return ticks
@@ -92,14 +90,12 @@ func (logTicks) Ticks(min, max float64) []plot.Tick {
 // 20,000 rather than 20000, 0.0000002 rather than 2e-07.
 type linearTicks struct{}
 
-var _ plot.Ticker = linearTicks{}
-
 // Ticks implements plot.Ticker.
-func (linearTicks) Ticks(min, max float64) []plot.Tick {
-	if !(max > min) || math.IsInf(max-min, 0) {
+func (linearTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) || math.IsInf(hi-lo, 0) {
 		return nil
 	}
-	step, e := niceStep(min, max)
+	step, e := niceStep(lo, hi)
 	minor := step / 5
 	if step/math.Pow10(e) == 2 {
 		minor = step / 4
@@ -107,13 +103,13 @@ func (linearTicks) Ticks(min, max float64) []plot.Tick {
 	var ticks []plot.Tick
 	// Work in whole multiples of minor so that values carry no accumulated
 	// error; labels are formatted to the step's decimals.
-	first, last := math.Ceil(min/minor-1e-9), math.Floor(max/minor+1e-9)
+	first, last := math.Ceil(lo/minor-1e-9), math.Floor(hi/minor+1e-9)
 	per := math.Round(step / minor)
 	for k := first; k <= last; k++ {
 		v := k * minor
 		t := plot.Tick{Value: v}
 		if math.Mod(k, per) == 0 {
-			l := strconv.FormatFloat(v, 'f', max0(-e), 64)
+			l := strconv.FormatFloat(v, 'f', max(-e, 0), 64)
 			if strings.Trim(l, "-0.") == "" {
 				l = "0" // not -0 or 0.00
 			}
@@ -161,19 +157,12 @@ func niceStep(min, max float64) (step float64, e int) {
 // group inserts a comma between each three digits of the integer part of a
 // plain decimal number: "-12345.678" → "-12,345.678".
 func group(s string) string {
-	digits, neg := strings.CutPrefix(s, "-")
-	intPart, frac, dot := strings.Cut(digits, ".")
-	for i := len(intPart) - 3; i > 0; i -= 3 {
+	intPart, frac, dot := strings.Cut(s, ".")
+	for i := len(intPart) - 3; i > 0 && intPart[:i] != "-"; i -= 3 {
 		intPart = intPart[:i] + "," + intPart[i:]
 	}
 	if dot {
-		intPart += "." + frac
-	}
-	if neg {
-		return "-" + intPart
+		return intPart + "." + frac
 	}
 	return intPart
 }
-
-// max0 is max(n, 0), for the Tickers, whose max is a parameter.
-func max0(n int) int { return max(n, 0) }

@@ -9,17 +9,10 @@
 // (package view), kept beside the document.
 package ast
 
-import (
-	"slices"
-
-	gast "github.com/yuin/goldmark/ast"
-)
+import gast "github.com/yuin/goldmark/ast"
 
 // Directive names, the first word of a fenced block's info string.
 var DirectiveNames = []string{"experiment", "table", "plot", "claim", "when"}
-
-// IsDirective reports whether name is the first word of a directive's info string.
-func IsDirective(name string) bool { return slices.Contains(DirectiveNames, name) }
 
 // KindDirective is the NodeKind of a Directive.
 var KindDirective = gast.NewNodeKind("MeasuredDirective")
