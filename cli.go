@@ -179,7 +179,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		f := v.newFlags()
 		f.flags(fs)
 		fs.Usage = func() {
-			fmt.Fprintf(stdout, "usage: go run . %s %s[flags]\n\n%s\n\nexample:\n  %s\n\nflags:\n%s", v.name, argsSpace(v.args), v.summary, v.example, fs.FlagUsages())
+			fmt.Fprintf(stdout, "usage: go run . %s [flags]\n\n%s\n\nexample:\n  %s\n\nflags:\n%s", strings.TrimSpace(v.name+" "+v.args), v.summary, v.example, fs.FlagUsages())
 		}
 		if err := fs.Parse(args[1:]); err != nil {
 			if errors.Is(err, pflag.ErrHelp) {
@@ -197,13 +197,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		names[i] = v.name
 	}
 	return usagef("unknown verb %q%s; verbs: %s", args[0], expr.DidYouMean(args[0], names), strings.Join(names, ", "))
-}
-
-func argsSpace(a string) string {
-	if a == "" {
-		return ""
-	}
-	return a + " "
 }
 
 func printUsage(w io.Writer) {

@@ -145,9 +145,7 @@ func recoverKilled(results string, log io.Writer) {
 			if i := strings.LastIndexByte(set, '-'); i > 0 {
 				dir := filepath.Join(results, set[:i])
 				if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) && os.Rename(o, dir) == nil {
-					if log != nil {
-						fmt.Fprintf(log, "restored %s from %s, where an interrupted import had left it\n", dir, name)
-					}
+					fmt.Fprintf(log, "restored %s from %s, where an interrupted import had left it\n", dir, name)
 					continue
 				}
 			}

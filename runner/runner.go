@@ -124,7 +124,7 @@ func (r *Runner) run(ctx context.Context, p probe.Probe, params probe.Params) (*
 	defer unlock()
 	oomBefore := oomKills()
 
-	c := &child{cmd: cmd, pipes: pp, stdout: &capped{max: MaxResult, over: make(chan struct{})},
+	c := &child{cmd: cmd, pipes: pp, stdout: &capped{over: make(chan struct{})},
 		stderr: &headTail{keep: stderrKeep / 2}, outDone: make(chan struct{}), errDone: make(chan struct{})}
 	go func() { c.stdout.fill(pp.outR); close(c.outDone) }()
 	go func() { io.Copy(c.stderr, pp.errR); close(c.errDone) }()
@@ -585,22 +585,21 @@ func (m *measurement) results(ctx context.Context) (ok []dataset.Row, unavailabl
 	return ok, unavailable, failed
 }
 
-// capped keeps what a child prints on stdout up to max bytes and closes
-// over when it prints more.
+// capped keeps what a child prints on stdout up to MaxResult bytes and
+// closes over when it prints more.
 type capped struct {
-	max  int
 	n    int
 	buf  bytes.Buffer
 	over chan struct{}
 }
 
-// fill reads r until EOF or until more than max bytes came.
+// fill reads r until EOF or until more than MaxResult bytes came.
 func (c *capped) fill(r io.Reader) {
 	b := make([]byte, 32<<10)
 	for {
 		k, err := r.Read(b)
 		c.n += k
-		if c.n > c.max {
+		if c.n > MaxResult {
 			close(c.over)
 			return
 		}

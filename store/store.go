@@ -41,6 +41,7 @@ package store
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -139,11 +140,7 @@ func Write(w io.Writer, r *dataset.Result) error {
 		cfg("start", r.Start.UTC().Format(time.RFC3339))
 		cfg("duration", r.Duration.Round(time.Millisecond).String())
 	}
-	source := r.Source
-	if source == "" {
-		source = "measured"
-	}
-	cfg("source", source)
+	cfg("source", cmp.Or(r.Source, "measured"))
 	for i, f := range r.Failures {
 		cfg(fmt.Sprintf("failed-%d", i+1), f.Params.Key()+": "+f.Err)
 	}
