@@ -164,12 +164,7 @@ func (r *Runner) run(ctx context.Context, p probe.Probe, params probe.Params) (*
 	}
 	out, err := decode(p, c.stdout.buf.Bytes())
 	if err != nil {
-		re := &RunError{Probe: p.Name, Params: params, Cause: err.Error()}
-		var ue *probe.UnavailableError
-		if errors.As(err, &ue) {
-			re.Err = ue
-		}
-		return nil, re
+		return nil, &RunError{Probe: p.Name, Params: params, Cause: err.Error(), Err: err}
 	}
 	return out, nil
 }
@@ -400,15 +395,15 @@ func Child(args []string, all []probe.Probe, stdout, stderr io.Writer) int {
 	if err == nil {
 		err = finite(out.Values)
 	}
-	if reason, ok := Unavailable(err); ok {
+	switch reason, ok := Unavailable(err); {
+	case ok:
 		out = childOutput{Unavailable: reason}
-	} else if err != nil {
+	case err != nil:
 		out = childOutput{Error: err.Error()}
-	}
-	out.Elapsed = elapsed.Nanoseconds()
-	if out.Error == "" && out.Unavailable == "" && len(kept) > 0 {
+	case len(kept) > 0:
 		out.Kept = kept
 	}
+	out.Elapsed = elapsed.Nanoseconds()
 	if err := json.NewEncoder(stdout).Encode(out); err != nil {
 		fmt.Fprintf(stderr, "cannot print the result: %v\n", err)
 		return 1
