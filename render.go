@@ -77,7 +77,8 @@ func (f *renderFlags) run(ctx context.Context, c *cmd, args []string) error {
 	if err != nil {
 		return err
 	}
-	x, err := xref.New(withDoc(chapters, d), refs)
+	chapters = slices.DeleteFunc(slices.Clone(chapters), func(c *parse.Doc) bool { return c.File == d.File })
+	x, err := xref.New(append(chapters, d), refs)
 	if err != nil {
 		return err
 	}
@@ -92,13 +93,6 @@ func (f *renderFlags) run(ctx context.Context, c *cmd, args []string) error {
 	}
 	_, err = c.stdout.Write(html)
 	return err
-}
-
-// withDoc is the book's chapters with d in the place of the chapter of
-// the same file, or after them.
-func withDoc(chapters []*parse.Doc, d *parse.Doc) []*parse.Doc {
-	out := slices.DeleteFunc(slices.Clone(chapters), func(c *parse.Doc) bool { return c.File == d.File })
-	return append(out, d)
 }
 
 // readDocument reads the document to render as the build reads a chapter:

@@ -186,8 +186,7 @@ func start(argv []string, null *os.File) (sample, error) {
 	t := time.Now()
 	err := cmd.Run()
 	w := time.Since(t)
-	var exit *exec.ExitError
-	if err != nil && !errors.As(err, &exit) {
+	if _, exit := errors.AsType[*exec.ExitError](err); err != nil && !exit {
 		return sample{}, err
 	}
 	return sample{CPU: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), Wall: w}, nil

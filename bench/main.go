@@ -46,8 +46,7 @@ func main() {
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
-		var u usageError
-		if errors.As(err, &u) {
+		if _, ok := errors.AsType[usageError](err); ok {
 			os.Exit(2)
 		}
 		os.Exit(1)
@@ -338,7 +337,9 @@ func (m *sizeRun) fresh(i int, variant, hugoConfig string) error {
 	if hugoConfig == "" {
 		cmd = m.toolCmd(m.ctx, src, out, m.coldFlags)
 	} else {
-		cmd = m.hugoCmd(hugoConfig, out, cwd)
+		cmd = exec.CommandContext(m.ctx, m.hugo, "--source", src, "--config", hugoConfig,
+			"--destination", out, "--cacheDir", filepath.Join(cwd, "cache"), "--ignoreCache", "--quiet")
+		cmd.Env = env()
 	}
 	cmd.Dir = cwd
 	cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+filepath.Join(tmp, "cache"))
@@ -350,14 +351,6 @@ func (m *sizeRun) fresh(i int, variant, hugoConfig string) error {
 		return err
 	}
 	return m.add(i, s, err)
-}
-
-// hugoCmd builds the Hugo variant with config into out.
-func (m *sizeRun) hugoCmd(config, out, cwd string) *exec.Cmd {
-	cmd := exec.CommandContext(m.ctx, m.hugo, "--source", filepath.Join(m.dir, dirHugo), "--config", config,
-		"--destination", out, "--cacheDir", filepath.Join(cwd, "cache"), "--ignoreCache", "--quiet")
-	cmd.Env = env()
-	return cmd
 }
 
 // rebuilds builds again with nothing changed, then edits one chapter

@@ -150,8 +150,7 @@ func (r *Runner) run(ctx context.Context, p probe.Probe, params probe.Params) (*
 		return nil, fail("%s", stopped)
 	}
 	if err != nil {
-		var exit *exec.ExitError
-		if errors.As(err, &exit) {
+		if exit, ok := errors.AsType[*exec.ExitError](err); ok {
 			return nil, fail("child %s%s", exit.ProcessState.String(), killHint(exit.ProcessState, oomBefore))
 		}
 		return nil, fail("child: %v", err)
@@ -275,8 +274,7 @@ func (c *child) drain() (left string) {
 // machine cannot measure the combination at all (probe.NotAvailable), and
 // why: a result to record, not a failure.
 func Unavailable(err error) (reason string, ok bool) {
-	var ue *probe.UnavailableError
-	if errors.As(err, &ue) {
+	if ue, ok := errors.AsType[*probe.UnavailableError](err); ok {
 		return ue.Reason, true
 	}
 	return "", false

@@ -167,11 +167,10 @@ func Write(w io.Writer, r *dataset.Result) error {
 				if !ok {
 					continue
 				}
-				unit := unitText(r.Units[m], m)
 				if r.Units[m] == probe.Seconds {
 					v *= 1e9
 				}
-				fmt.Fprintf(bw, " %s %s", strconv.FormatFloat(v, 'g', -1, 64), unit)
+				fmt.Fprintf(bw, " %s %s", strconv.FormatFloat(v, 'g', -1, 64), unitText(r.Units[m], m))
 			}
 			bw.WriteString("\n")
 		}
