@@ -290,17 +290,14 @@ type sizeRun struct {
 // steps are one run's builds, one per configuration but the two
 // rebuilds, which go together.
 func (m *sizeRun) steps() []func(rep int) error {
-	var steps []func(int) error
-	for _, c := range []struct {
-		i                   int
-		variant, hugoConfig string // hugoConfig: "" for this tool
-	}{
-		{toolDirectives, dirDirectives, ""}, {toolPlain, dirPlain, ""}, {hugoMinimal, dirHugo, "hugo-minimal.toml"},
-		{hugoOff, dirHugo, "hugo.toml"}, {hugoOn, dirHugo, "hugo-hl.toml"},
-	} {
-		steps = append(steps, func(int) error { return m.fresh(c.i, c.variant, c.hugoConfig) })
+	return []func(int) error{
+		func(int) error { return m.fresh(toolDirectives, dirDirectives, "") },
+		func(int) error { return m.fresh(toolPlain, dirPlain, "") },
+		func(int) error { return m.fresh(hugoMinimal, dirHugo, "hugo-minimal.toml") },
+		func(int) error { return m.fresh(hugoOff, dirHugo, "hugo.toml") },
+		func(int) error { return m.fresh(hugoOn, dirHugo, "hugo-hl.toml") },
+		m.rebuilds,
 	}
-	return append(steps, m.rebuilds)
 }
 
 // add records a sample of configuration i, or names it in err.
