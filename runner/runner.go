@@ -143,19 +143,15 @@ func (r *Runner) run(ctx context.Context, p probe.Probe, params probe.Params) (*
 		return nil, fail("cannot start child: %v", err)
 	}
 	stopped, stopErr, err := c.wait(ctx, timeout)
-	if stopErr != nil {
+	switch exit, exited := errors.AsType[*exec.ExitError](err); {
+	case stopErr != nil:
 		return nil, &RunError{Probe: p.Name, Params: params, Cause: stopped, Err: stopErr}
-	}
-	if stopped != "" {
+	case stopped != "":
 		return nil, fail("%s", stopped)
-	}
-	if err != nil {
-		if exit, ok := errors.AsType[*exec.ExitError](err); ok {
-			return nil, fail("child %s%s", exit.ProcessState.String(), killHint(exit.ProcessState, oomBefore))
-		}
+	case exited:
+		return nil, fail("child %s%s", exit.ProcessState.String(), killHint(exit.ProcessState, oomBefore))
+	case err != nil:
 		return nil, fail("child: %v", err)
-	}
-	switch {
 	case c.stdout.n > MaxResult: // it exited before the parent saw the flood
 		return nil, fail("%s", tooLarge)
 	case c.stdout.n == 0:
