@@ -167,11 +167,7 @@ func (c *Comparison) experiment(id string, ra, rb *dataset.Result) {
 func pairRows(ra, rb *dataset.Result) (pairs [][2]dataset.Row, onlyA, onlyB int, cannot []string) {
 	key := func(p probe.Params) string {
 		point := maps.Clone(p)
-		for k := range p {
-			if probe.IsAuto(ra.Sweep[k]) || probe.IsAuto(rb.Sweep[k]) {
-				delete(point, k)
-			}
-		}
+		maps.DeleteFunc(point, func(k, _ string) bool { return probe.IsAuto(ra.Sweep[k]) || probe.IsAuto(rb.Sweep[k]) })
 		return point.Key()
 	}
 	rowsB := map[string]dataset.Row{}
@@ -179,15 +175,11 @@ func pairRows(ra, rb *dataset.Result) (pairs [][2]dataset.Row, onlyA, onlyB int,
 		rowsB[key(row.Params)] = row
 	}
 	gone := func(other *dataset.Result, p probe.Params) bool {
-		for _, u := range other.Unavailable {
-			if key(u.Params) == key(p) {
-				if !slices.Contains(cannot, u.Reason) {
-					cannot = append(cannot, u.Reason)
-				}
-				return true
-			}
+		i := slices.IndexFunc(other.Unavailable, func(u dataset.Unavailable) bool { return key(u.Params) == key(p) })
+		if i >= 0 && !slices.Contains(cannot, other.Unavailable[i].Reason) {
+			cannot = append(cannot, other.Unavailable[i].Reason)
 		}
-		return false
+		return i >= 0
 	}
 	matched := map[string]bool{}
 	for _, rowA := range ra.Rows {
