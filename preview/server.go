@@ -117,6 +117,7 @@ func (s *Server) Rebuild() bool {
 	took := time.Since(start).Round(time.Millisecond)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.notify()
 	if err != nil {
 		s.st.Errors = problems(err)
 		fmt.Fprintf(s.log, "build failed (%v); the page shows the error, the last good pages are still served:\n%v\n", took, err)
@@ -125,7 +126,6 @@ func (s *Server) Rebuild() bool {
 			// what --measure fills.
 			s.st.Pending = append([]Pending{}, site.Pending...)
 		}
-		s.notify()
 		return false
 	}
 	for _, p := range site.Pending {
@@ -145,7 +145,6 @@ func (s *Server) Rebuild() bool {
 	s.st.Errors = []Problem{}
 	s.st.Pending = append([]Pending{}, site.Pending...)
 	fmt.Fprintf(s.log, "rebuilt %d pages in %v%s\n", len(site.Pages), took, none)
-	s.notify()
 	return true
 }
 
