@@ -340,10 +340,7 @@ func (m *sizeRun) fresh(i int, variant, hugoConfig string) error {
 	}
 	cmd.Dir = cwd
 	cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+filepath.Join(tmp, "cache"))
-	s, err := runChild(cmd)
-	if err == nil {
-		s.Out, err = treeSize(out)
-	}
+	s, err := runChild(cmd, out)
 	if err := removeNew(src, before); err != nil {
 		return err
 	}
@@ -369,11 +366,7 @@ func (m *sizeRun) rebuilds(rep int) error {
 func (m *sizeRun) rebuild() (sample, error) {
 	cmd := m.toolCmd(m.ctx, m.incr, filepath.Join(m.incr, "out"), nil)
 	cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+filepath.Join(m.dir, "incremental-cache"))
-	s, err := runChild(cmd)
-	if err == nil {
-		s.Out, err = treeSize(filepath.Join(m.incr, "out"))
-	}
-	return s, err
+	return runChild(cmd, filepath.Join(m.incr, "out"))
 }
 
 // toolCmd builds the book in dir (chapters/, results/) into out. The
