@@ -423,8 +423,7 @@ func removeNew(dir string, before map[string]bool) error {
 // editChapter changes chapter i of the book in dir: a sentence added to
 // its end, different in every run.
 func editChapter(dir string, i, rep int) error {
-	path := filepath.Join(dir, "chapters", slug(i)+".md")
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f, err := os.OpenFile(filepath.Join(dir, "chapters", slug(i)+".md"), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		return err
 	}

@@ -38,8 +38,7 @@ func runChild(cmd *exec.Cmd, site string) (sample, error) {
 	err := cmd.Run()
 	wall := time.Since(start)
 	if err != nil {
-		tail := out.Bytes()[max(0, out.Len()-2000):]
-		return sample{}, fmt.Errorf("%s: %v\n%s", cmd, err, tail)
+		return sample{}, fmt.Errorf("%s: %v\n%s", cmd, err, out.Bytes()[max(0, out.Len()-2000):])
 	}
 	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	if !ok {

@@ -70,8 +70,7 @@ func Serve(ctx context.Context, opts Options) error {
 	}
 	defer w.Close()
 	s.Rebuild()
-	url := "http://" + ln.Addr().String() + "/"
-	fmt.Fprintf(s.log, "serving %s (watching %s; Ctrl-C stops)\n", url, strings.Join(opts.Watch, ", "))
+	fmt.Fprintf(s.log, "serving http://%s/ (watching %s; Ctrl-C stops)\n", ln.Addr(), strings.Join(opts.Watch, ", "))
 	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !net.ParseIP(host).IsLoopback() {
 		fmt.Fprintf(s.log, "warning: %s is reachable from other machines\n", host)
 	}

@@ -120,8 +120,7 @@ func (r *Runner) run(ctx context.Context, p probe.Probe, params probe.Params) (*
 	// Its own process group, so a timeout also kills any grandchild the
 	// probe started (the thread-ceiling probe does).
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	unlock := dieWithParent(cmd.SysProcAttr)
-	defer unlock()
+	defer dieWithParent(cmd.SysProcAttr)()
 	oomBefore := oomKills()
 
 	c := &child{cmd: cmd, pipes: pp, stdout: &capped{over: make(chan struct{})},
