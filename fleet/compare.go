@@ -109,12 +109,11 @@ func Compare(an string, a map[string]*dataset.Result, bn string, b map[string]*d
 			return nil, fmt.Errorf("--only %s: neither %s nor %s holds this experiment", id, an, bn)
 		case !oka:
 			c.Notes = append(c.Notes, fmt.Sprintf("%s: only in %s", id, bn))
-			continue
 		case !okb:
 			c.Notes = append(c.Notes, fmt.Sprintf("%s: only in %s", id, an))
-			continue
+		default:
+			c.experiment(id, ra, rb)
 		}
-		c.experiment(id, ra, rb)
 	}
 	return c, nil
 }
@@ -262,15 +261,11 @@ func unitOf(u probe.Unit, metric string) string {
 // how many it left out; an experiment no chapter names a metric of keeps
 // all of its lines.
 func (c *Comparison) Headline(headline map[string][]string) {
-	left := 0
+	n := len(c.Lines)
 	c.Lines = slices.DeleteFunc(c.Lines, func(l Line) bool {
-		out := len(headline[l.Experiment]) > 0 && !slices.Contains(headline[l.Experiment], l.Metric)
-		if out {
-			left++
-		}
-		return out
+		return len(headline[l.Experiment]) > 0 && !slices.Contains(headline[l.Experiment], l.Metric)
 	})
-	if left > 0 {
+	if left := n - len(c.Lines); left > 0 {
 		c.Notes = append(c.Notes, fmt.Sprintf("%d line(s) of metrics no chapter uses are left out (--all shows them)", left))
 	}
 }
