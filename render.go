@@ -102,22 +102,20 @@ func readDocument(ctx context.Context, name string, stdin io.Reader) ([]byte, er
 	if name != "-" {
 		return store.ReadFile(name, book.MaxChapter)
 	}
-	type read struct {
-		src []byte
-		err error
-	}
-	done := make(chan read, 1)
+	var src []byte
+	var err error
+	done := make(chan struct{})
 	go func() {
-		src, err := io.ReadAll(io.LimitReader(stdin, book.MaxChapter+1))
-		done <- read{src, err}
+		src, err = io.ReadAll(io.LimitReader(stdin, book.MaxChapter+1))
+		close(done)
 	}()
 	select {
 	case <-ctx.Done():
 		return nil, context.Cause(ctx)
-	case r := <-done:
-		if r.err == nil && len(r.src) > book.MaxChapter {
-			r.err = fmt.Errorf("<stdin>: more than %d MiB; a document is read whole, at most that", book.MaxChapter>>20)
-		}
-		return r.src, r.err
+	case <-done:
 	}
+	if err == nil && len(src) > book.MaxChapter {
+		err = fmt.Errorf("<stdin>: more than %d MiB; a document is read whole, at most that", book.MaxChapter>>20)
+	}
+	return src, err
 }
