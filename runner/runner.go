@@ -56,10 +56,10 @@ type Runner struct {
 // a child that prints more is a failed run, never a parent out of memory.
 const MaxResult = 1 << 20
 
-// stderrKeep is how much of a child's stderr is kept: its beginning (where
-// the runtime names a signal or a fatal error) and its end (where a panic's
-// cause is printed after any output of the probe).
-const stderrKeep = 8 << 10
+// stderrKeep is how much of each end of a child's stderr is kept: its
+// beginning (where the runtime names a signal or a fatal error) and its end
+// (where a panic's cause is printed after any output of the probe).
+const stderrKeep = 4 << 10
 
 // grace is how long the parent waits, after the child has exited or been
 // killed, for its output pipes to close. A process the probe started
@@ -124,7 +124,7 @@ func (r *Runner) run(ctx context.Context, p probe.Probe, params probe.Params) (*
 	oomBefore := oomKills()
 
 	c := &child{cmd: cmd, pipes: pp, stdout: &capped{over: make(chan struct{})},
-		stderr: &headTail{keep: stderrKeep / 2}, outDone: make(chan struct{}), errDone: make(chan struct{})}
+		stderr: &headTail{}, outDone: make(chan struct{}), errDone: make(chan struct{})}
 	go func() { c.stdout.fill(pp.outR); close(c.outDone) }()
 	go func() { io.Copy(c.stderr, pp.errR); close(c.errDone) }()
 	fail := func(format string, a ...any) *RunError {
@@ -598,24 +598,23 @@ func (c *capped) fill(r io.Reader) {
 	}
 }
 
-// headTail keeps the first and the last keep bytes written, so a probe that
-// floods stderr cannot eat the parent's memory, and neither the signal line
-// at the start of a crash nor the panic at its end is lost.
+// headTail keeps the first and the last stderrKeep bytes written, so a
+// probe that floods stderr cannot eat the parent's memory, and neither the
+// signal line at the start of a crash nor the panic at its end is lost.
 type headTail struct {
-	keep       int
 	head, tail []byte
 	dropped    int64
 }
 
 func (h *headTail) Write(b []byte) (int, error) {
 	n := len(b)
-	if room := h.keep - len(h.head); room > 0 {
+	if room := stderrKeep - len(h.head); room > 0 {
 		k := min(room, len(b))
 		h.head = append(h.head, b[:k]...)
 		b = b[k:]
 	}
 	h.tail = append(h.tail, b...)
-	if over := len(h.tail) - h.keep; over > 0 {
+	if over := len(h.tail) - stderrKeep; over > 0 {
 		h.dropped += int64(over)
 		h.tail = append(h.tail[:0], h.tail[over:]...)
 	}
