@@ -182,15 +182,13 @@ func pairRows(ra, rb *dataset.Result) (pairs [][2]dataset.Row, onlyA, onlyB int,
 	}
 	matched := map[string]bool{}
 	for _, rowA := range ra.Rows {
-		rowB, ok := rowsB[key(rowA.Params)]
-		if !ok {
-			if !gone(rb, rowA.Params) {
-				onlyA++
-			}
-			continue
+		switch rowB, ok := rowsB[key(rowA.Params)]; {
+		case ok:
+			matched[key(rowA.Params)] = true
+			pairs = append(pairs, [2]dataset.Row{rowA, rowB})
+		case !gone(rb, rowA.Params):
+			onlyA++
 		}
-		matched[key(rowA.Params)] = true
-		pairs = append(pairs, [2]dataset.Row{rowA, rowB})
 	}
 	for _, rowB := range rb.Rows {
 		if !matched[key(rowB.Params)] && !gone(ra, rowB.Params) {

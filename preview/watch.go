@@ -208,13 +208,13 @@ func NewWatcher(dirs []string, log io.Writer) (*Watcher, error) {
 	for _, d := range dirs {
 		d = filepath.Clean(d)
 		w.roots = append(w.roots, d)
-		if err := w.addTree(d); err != nil {
-			fw.Close()
-			return nil, err
+		// Its tree, and its parent alone, so that the folder removed and
+		// made again (a checkout, a restore) is watched again.
+		err := w.addTree(d)
+		if err == nil {
+			err = fw.Add(filepath.Dir(d))
 		}
-		// Its parent too, alone, so that the folder removed and made
-		// again (a checkout, a restore) is watched again.
-		if err := fw.Add(filepath.Dir(d)); err != nil {
+		if err != nil {
 			fw.Close()
 			return nil, err
 		}
