@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -41,10 +42,6 @@ func (f *adoptFlags) run(ctx context.Context, c *cmd, args []string) error {
 	if err != nil {
 		return err
 	}
-	old := b.Config.Machine
-	if old == "" {
-		old = "(none)"
-	}
-	fmt.Fprintf(c.stdout, "%s: machine %s → %s; commit it with %s\n", path, old, set, filepath.Join(f.results, set))
+	fmt.Fprintf(c.stdout, "%s: machine %s → %s; commit it with %s\n", path, cmp.Or(b.Config.Machine, "(none)"), set, filepath.Join(f.results, set))
 	return nil
 }

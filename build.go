@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"runtime"
@@ -67,7 +66,11 @@ func (f *buildFlags) run(ctx context.Context, c *cmd, args []string) error {
 		fmt.Fprintln(c.stderr, err)
 	}
 	if rep != nil {
-		printFailingClaims(c.stderr, rep.Claims)
+		for _, cl := range rep.Claims {
+			if cl.Verdict == expr.False {
+				fmt.Fprintf(c.stderr, "%s: claim does not hold: %s\n    %s\n", cl.Pos, cl.Text, cl.Explain)
+			}
+		}
 		printWarnings(c.stderr, rep.Warnings, f.verbose, book.Summed)
 		if f.verbose && len(rep.External) > 0 {
 			fmt.Fprintf(c.stderr, "external links (listed, not fetched): %s\n", strings.Join(rep.External, " "))
@@ -138,16 +141,6 @@ const (
 	startHeap = 128 << 20
 	softHeap  = 448 << 20
 )
-
-// printFailingClaims names every claim that does not hold, where it is and
-// what was measured.
-func printFailingClaims(w io.Writer, claims []evaluate.Claim) {
-	for _, c := range claims {
-		if c.Verdict == expr.False {
-			fmt.Fprintf(w, "%s: claim does not hold: %s\n    %s\n", c.Pos, c.Text, c.Explain)
-		}
-	}
-}
 
 // naText is the count of claims that do not apply to the machine, for a
 // summary line; "" when there are none.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -164,46 +165,34 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		return errHelp
 	}
-	for _, v := range verbs {
-		if v.name != args[0] {
-			continue
+	i := slices.IndexFunc(verbs, func(v verb) bool { return v.name == args[0] })
+	if i < 0 {
+		names := make([]string, len(verbs))
+		for i, v := range verbs {
+			names[i] = v.name
 		}
-		c := &cmd{stdin: stdin, stdout: stdout, stderr: stderr}
-		defer func() {
-			if c.runner != nil {
-				c.runner.Close()
-			}
-		}()
-		fs := pflag.NewFlagSet(v.name, pflag.ContinueOnError)
-		fs.SetOutput(stderr)
-		f := v.newFlags()
-		f.flags(fs)
-		fs.Usage = func() {
-			fmt.Fprintf(stdout, "usage: go run . %s %s[flags]\n\n%s\n\nexample:\n  %s\n\nflags:\n%s", v.name, argsSpace(v.args), v.summary, v.example, fs.FlagUsages())
-		}
-		if err := fs.Parse(args[1:]); err != nil {
-			if errors.Is(err, pflag.ErrHelp) {
-				return errHelp
-			}
-			return usagef("%s: %v (see go run . %s --help)", v.name, err, v.name)
-		}
-		if v.args == "" && fs.NArg() > 0 {
-			return usagef("%s takes no arguments, got %q (see go run . %s --help)", v.name, fs.Args(), v.name)
-		}
-		return f.run(ctx, c, fs.Args())
+		return usagef("unknown verb %q%s; verbs: %s", args[0], expr.DidYouMean(args[0], names), strings.Join(names, ", "))
 	}
-	names := make([]string, len(verbs))
-	for i, v := range verbs {
-		names[i] = v.name
+	v := verbs[i]
+	c := &cmd{stdin: stdin, stdout: stdout, stderr: stderr}
+	defer func() { c.runner.Close() }()
+	fs := pflag.NewFlagSet(v.name, pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	f := v.newFlags()
+	f.flags(fs)
+	fs.Usage = func() {
+		fmt.Fprintf(stdout, "usage: go run . %s [flags]\n\n%s\n\nexample:\n  %s\n\nflags:\n%s", strings.TrimSpace(v.name+" "+v.args), v.summary, v.example, fs.FlagUsages())
 	}
-	return usagef("unknown verb %q%s; verbs: %s", args[0], expr.DidYouMean(args[0], names), strings.Join(names, ", "))
-}
-
-func argsSpace(a string) string {
-	if a == "" {
-		return ""
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return errHelp
+		}
+		return usagef("%s: %v (see go run . %s --help)", v.name, err, v.name)
 	}
-	return a + " "
+	if v.args == "" && fs.NArg() > 0 {
+		return usagef("%s takes no arguments, got %q (see go run . %s --help)", v.name, fs.Args(), v.name)
+	}
+	return f.run(ctx, c, fs.Args())
 }
 
 func printUsage(w io.Writer) {

@@ -106,12 +106,12 @@ func (f *importFlags) run(ctx context.Context, c *cmd, args []string) error {
 	case rep.Same:
 		fmt.Fprintf(c.stdout, "%s already holds these %d files: nothing to do\n", rep.Dir, len(b.Files))
 	case len(rep.Replaced) > 0:
-		fmt.Fprintf(c.stdout, "replaced %s with the bundle's %d files:\n  %s\n", rep.Dir, rep.Files, strings.Join(rep.Replaced, "\n  "))
+		fmt.Fprintf(c.stdout, "replaced %s with the bundle's %d files:\n  %s\n", rep.Dir, len(b.Files), strings.Join(rep.Replaced, "\n  "))
 		if len(rep.Kept) > 0 {
 			fmt.Fprintf(c.stdout, "kept the set's other files: %s\n", strings.Join(rep.Kept, ", "))
 		}
 	default:
-		fmt.Fprintf(c.stdout, "imported %s: %d files\n", rep.Dir, rep.Files)
+		fmt.Fprintf(c.stdout, "imported %s: %d files\n", rep.Dir, len(b.Files))
 	}
 	if n := len(rep.Stale); n > 0 {
 		fmt.Fprintf(c.stdout, "%d experiment(s) are stale here (their probe code differs in this checkout); go run . status --machine %s lists them\n", n, b.Set)

@@ -85,12 +85,10 @@ func exitCode(err error, stderr io.Writer) int {
 	if !errors.As(err, new(shown)) {
 		fmt.Fprintln(stderr, err)
 	}
-	var u *book.UsageError
-	var sig signalError
-	switch {
-	case errors.As(err, &u):
+	if _, ok := errors.AsType[*book.UsageError](err); ok {
 		return 2
-	case errors.As(err, &sig):
+	}
+	if sig, ok := errors.AsType[signalError](err); ok {
 		return 128 + int(sig.sig)
 	}
 	return 1

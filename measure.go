@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -240,12 +241,7 @@ func (f *probeFlags) sweep(p probe.Probe) (*probe.Sweep, error) {
 // as median (min–max over runs) in the metric's display format.
 func printTable(w io.Writer, p probe.Probe, res *dataset.Result) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	var varying []string
-	for _, k := range res.Order {
-		if len(res.Sweep[k]) > 1 {
-			varying = append(varying, k)
-		}
-	}
+	varying := slices.DeleteFunc(slices.Clone(res.Order), func(k string) bool { return len(res.Sweep[k]) < 2 })
 	if len(res.Rows) > 0 {
 		for _, k := range varying {
 			fmt.Fprintf(tw, "%s\t", k)

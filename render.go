@@ -77,7 +77,8 @@ func (f *renderFlags) run(ctx context.Context, c *cmd, args []string) error {
 	if err != nil {
 		return err
 	}
-	x, err := xref.New(withDoc(chapters, d), refs)
+	chapters = slices.DeleteFunc(slices.Clone(chapters), func(c *parse.Doc) bool { return c.File == d.File })
+	x, err := xref.New(append(chapters, d), refs)
 	if err != nil {
 		return err
 	}
@@ -94,13 +95,6 @@ func (f *renderFlags) run(ctx context.Context, c *cmd, args []string) error {
 	return err
 }
 
-// withDoc is the book's chapters with d in the place of the chapter of
-// the same file, or after them.
-func withDoc(chapters []*parse.Doc, d *parse.Doc) []*parse.Doc {
-	out := slices.DeleteFunc(slices.Clone(chapters), func(c *parse.Doc) bool { return c.File == d.File })
-	return append(out, d)
-}
-
 // readDocument reads the document to render as the build reads a chapter:
 // a regular file of at most book.MaxChapter bytes (a FIFO or /dev/zero is
 // refused), or stdin up to as many bytes, given up on an interrupt.
@@ -108,22 +102,20 @@ func readDocument(ctx context.Context, name string, stdin io.Reader) ([]byte, er
 	if name != "-" {
 		return store.ReadFile(name, book.MaxChapter)
 	}
-	type read struct {
-		src []byte
-		err error
-	}
-	done := make(chan read, 1)
+	var src []byte
+	var err error
+	done := make(chan struct{})
 	go func() {
-		src, err := io.ReadAll(io.LimitReader(stdin, book.MaxChapter+1))
-		done <- read{src, err}
+		src, err = io.ReadAll(io.LimitReader(stdin, book.MaxChapter+1))
+		close(done)
 	}()
 	select {
 	case <-ctx.Done():
 		return nil, context.Cause(ctx)
-	case r := <-done:
-		if r.err == nil && len(r.src) > book.MaxChapter {
-			r.err = fmt.Errorf("<stdin>: more than %d MiB; a document is read whole, at most that", book.MaxChapter>>20)
-		}
-		return r.src, r.err
+	case <-done:
 	}
+	if err == nil && len(src) > book.MaxChapter {
+		err = fmt.Errorf("<stdin>: more than %d MiB; a document is read whole, at most that", book.MaxChapter>>20)
+	}
+	return src, err
 }

@@ -111,7 +111,7 @@ func TestTinyBookBuilds(t *testing.T) {
 		cmd := b.toolCmd(context.Background(), filepath.Join(dir, variant), out, []string{"-v"})
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
-		if _, err := runChild(cmd); err != nil {
+		if _, err := runChild(cmd, out); err != nil {
 			t.Fatal(err)
 		}
 		if strings.Contains(stderr.String(), "warning") || !strings.Contains(stderr.String(), "nothing is measured") {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	"context"
@@ -186,8 +185,7 @@ func start(argv []string, null *os.File) (sample, error) {
 	t := time.Now()
 	err := cmd.Run()
 	w := time.Since(t)
-	var exit *exec.ExitError
-	if err != nil && !errors.As(err, &exit) {
+	if _, exit := errors.AsType[*exec.ExitError](err); err != nil && !exit {
 		return sample{}, err
 	}
 	return sample{CPU: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), Wall: w}, nil
@@ -215,10 +213,9 @@ func initCosts(tool string, n int) (inits, error) {
 		cmd.Stderr = &stderr
 		cmd.Run() // exits 2: no probe named
 		var total time.Duration
-		sc := bufio.NewScanner(&stderr)
-		for sc.Scan() {
+		for line := range strings.Lines(stderr.String()) {
 			// init PKG @T ms, C ms clock, B bytes, A allocs
-			f := strings.Fields(sc.Text())
+			f := strings.Fields(line)
 			if len(f) < 7 || f[0] != "init" || f[6] != "clock," {
 				continue
 			}

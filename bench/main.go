@@ -46,8 +46,7 @@ func main() {
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
-		var u usageError
-		if errors.As(err, &u) {
+		if _, ok := errors.AsType[usageError](err); ok {
 			os.Exit(2)
 		}
 		os.Exit(1)
@@ -291,17 +290,14 @@ type sizeRun struct {
 // steps are one run's builds, one per configuration but the two
 // rebuilds, which go together.
 func (m *sizeRun) steps() []func(rep int) error {
-	var steps []func(int) error
-	for _, c := range []struct {
-		i                   int
-		variant, hugoConfig string // hugoConfig: "" for this tool
-	}{
-		{toolDirectives, dirDirectives, ""}, {toolPlain, dirPlain, ""}, {hugoMinimal, dirHugo, "hugo-minimal.toml"},
-		{hugoOff, dirHugo, "hugo.toml"}, {hugoOn, dirHugo, "hugo-hl.toml"},
-	} {
-		steps = append(steps, func(int) error { return m.fresh(c.i, c.variant, c.hugoConfig) })
+	return []func(int) error{
+		func(int) error { return m.fresh(toolDirectives, dirDirectives, "") },
+		func(int) error { return m.fresh(toolPlain, dirPlain, "") },
+		func(int) error { return m.fresh(hugoMinimal, dirHugo, "hugo-minimal.toml") },
+		func(int) error { return m.fresh(hugoOff, dirHugo, "hugo.toml") },
+		func(int) error { return m.fresh(hugoOn, dirHugo, "hugo-hl.toml") },
+		m.rebuilds,
 	}
-	return append(steps, m.rebuilds)
 }
 
 // add records a sample of configuration i, or names it in err.
@@ -338,26 +334,17 @@ func (m *sizeRun) fresh(i int, variant, hugoConfig string) error {
 	if hugoConfig == "" {
 		cmd = m.toolCmd(m.ctx, src, out, m.coldFlags)
 	} else {
-		cmd = m.hugoCmd(hugoConfig, out, cwd)
+		cmd = exec.CommandContext(m.ctx, m.hugo, "--source", src, "--config", hugoConfig,
+			"--destination", out, "--cacheDir", filepath.Join(cwd, "cache"), "--ignoreCache", "--quiet")
+		cmd.Env = env()
 	}
 	cmd.Dir = cwd
 	cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+filepath.Join(tmp, "cache"))
-	s, err := runChild(cmd)
-	if err == nil {
-		s.Out, err = treeSize(out)
-	}
+	s, err := runChild(cmd, out)
 	if err := removeNew(src, before); err != nil {
 		return err
 	}
 	return m.add(i, s, err)
-}
-
-// hugoCmd builds the Hugo variant with config into out.
-func (m *sizeRun) hugoCmd(config, out, cwd string) *exec.Cmd {
-	cmd := exec.CommandContext(m.ctx, m.hugo, "--source", filepath.Join(m.dir, dirHugo), "--config", config,
-		"--destination", out, "--cacheDir", filepath.Join(cwd, "cache"), "--ignoreCache", "--quiet")
-	cmd.Env = env()
-	return cmd
 }
 
 // rebuilds builds again with nothing changed, then edits one chapter
@@ -379,11 +366,7 @@ func (m *sizeRun) rebuilds(rep int) error {
 func (m *sizeRun) rebuild() (sample, error) {
 	cmd := m.toolCmd(m.ctx, m.incr, filepath.Join(m.incr, "out"), nil)
 	cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+filepath.Join(m.dir, "incremental-cache"))
-	s, err := runChild(cmd)
-	if err == nil {
-		s.Out, err = treeSize(filepath.Join(m.incr, "out"))
-	}
-	return s, err
+	return runChild(cmd, filepath.Join(m.incr, "out"))
 }
 
 // toolCmd builds the book in dir (chapters/, results/) into out. The
@@ -440,8 +423,7 @@ func removeNew(dir string, before map[string]bool) error {
 // editChapter changes chapter i of the book in dir: a sentence added to
 // its end, different in every run.
 func editChapter(dir string, i, rep int) error {
-	path := filepath.Join(dir, "chapters", slug(i)+".md")
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f, err := os.OpenFile(filepath.Join(dir, "chapters", slug(i)+".md"), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		return err
 	}

@@ -23,9 +23,10 @@ type sample struct {
 	Out       int64 // bytes of the site written
 }
 
-// runChild runs cmd to completion and returns its cost. A failing child is
-// an error with the tail of what it printed.
-func runChild(cmd *exec.Cmd) (sample, error) {
+// runChild runs cmd, a build that writes its site to site, to completion
+// and returns its cost and the site's size. A failing child is an error
+// with the tail of what it printed.
+func runChild(cmd *exec.Cmd, site string) (sample, error) {
 	var out bytes.Buffer
 	if cmd.Stdout == nil {
 		cmd.Stdout = &out
@@ -37,18 +38,19 @@ func runChild(cmd *exec.Cmd) (sample, error) {
 	err := cmd.Run()
 	wall := time.Since(start)
 	if err != nil {
-		tail := out.Bytes()[max(0, out.Len()-2000):]
-		return sample{}, fmt.Errorf("%s: %v\n%s", cmd, err, tail)
+		return sample{}, fmt.Errorf("%s: %v\n%s", cmd, err, out.Bytes()[max(0, out.Len()-2000):])
 	}
 	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	if !ok {
 		return sample{}, fmt.Errorf("%s: no resource usage on this system", cmd)
 	}
-	return sample{
+	s := sample{
 		CPU:  cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(),
 		Wall: wall,
 		RSS:  maxRSS(ru),
-	}, nil
+	}
+	s.Out, err = treeSize(site)
+	return s, err
 }
 
 // env is the environment for the builds: this one without variables that

@@ -109,12 +109,11 @@ func Compare(an string, a map[string]*dataset.Result, bn string, b map[string]*d
 			return nil, fmt.Errorf("--only %s: neither %s nor %s holds this experiment", id, an, bn)
 		case !oka:
 			c.Notes = append(c.Notes, fmt.Sprintf("%s: only in %s", id, bn))
-			continue
 		case !okb:
 			c.Notes = append(c.Notes, fmt.Sprintf("%s: only in %s", id, an))
-			continue
+		default:
+			c.experiment(id, ra, rb)
 		}
-		c.experiment(id, ra, rb)
 	}
 	return c, nil
 }
@@ -167,11 +166,7 @@ func (c *Comparison) experiment(id string, ra, rb *dataset.Result) {
 func pairRows(ra, rb *dataset.Result) (pairs [][2]dataset.Row, onlyA, onlyB int, cannot []string) {
 	key := func(p probe.Params) string {
 		point := maps.Clone(p)
-		for k := range p {
-			if probe.IsAuto(ra.Sweep[k]) || probe.IsAuto(rb.Sweep[k]) {
-				delete(point, k)
-			}
-		}
+		maps.DeleteFunc(point, func(k, _ string) bool { return probe.IsAuto(ra.Sweep[k]) || probe.IsAuto(rb.Sweep[k]) })
 		return point.Key()
 	}
 	rowsB := map[string]dataset.Row{}
@@ -179,27 +174,21 @@ func pairRows(ra, rb *dataset.Result) (pairs [][2]dataset.Row, onlyA, onlyB int,
 		rowsB[key(row.Params)] = row
 	}
 	gone := func(other *dataset.Result, p probe.Params) bool {
-		for _, u := range other.Unavailable {
-			if key(u.Params) == key(p) {
-				if !slices.Contains(cannot, u.Reason) {
-					cannot = append(cannot, u.Reason)
-				}
-				return true
-			}
+		i := slices.IndexFunc(other.Unavailable, func(u dataset.Unavailable) bool { return key(u.Params) == key(p) })
+		if i >= 0 && !slices.Contains(cannot, other.Unavailable[i].Reason) {
+			cannot = append(cannot, other.Unavailable[i].Reason)
 		}
-		return false
+		return i >= 0
 	}
 	matched := map[string]bool{}
 	for _, rowA := range ra.Rows {
-		rowB, ok := rowsB[key(rowA.Params)]
-		if !ok {
-			if !gone(rb, rowA.Params) {
-				onlyA++
-			}
-			continue
+		switch rowB, ok := rowsB[key(rowA.Params)]; {
+		case ok:
+			matched[key(rowA.Params)] = true
+			pairs = append(pairs, [2]dataset.Row{rowA, rowB})
+		case !gone(rb, rowA.Params):
+			onlyA++
 		}
-		matched[key(rowA.Params)] = true
-		pairs = append(pairs, [2]dataset.Row{rowA, rowB})
 	}
 	for _, rowB := range rb.Rows {
 		if !matched[key(rowB.Params)] && !gone(ra, rowB.Params) {
@@ -270,15 +259,11 @@ func unitOf(u probe.Unit, metric string) string {
 // how many it left out; an experiment no chapter names a metric of keeps
 // all of its lines.
 func (c *Comparison) Headline(headline map[string][]string) {
-	left := 0
+	n := len(c.Lines)
 	c.Lines = slices.DeleteFunc(c.Lines, func(l Line) bool {
-		out := len(headline[l.Experiment]) > 0 && !slices.Contains(headline[l.Experiment], l.Metric)
-		if out {
-			left++
-		}
-		return out
+		return len(headline[l.Experiment]) > 0 && !slices.Contains(headline[l.Experiment], l.Metric)
 	})
-	if left > 0 {
+	if left := n - len(c.Lines); left > 0 {
 		c.Notes = append(c.Notes, fmt.Sprintf("%d line(s) of metrics no chapter uses are left out (--all shows them)", left))
 	}
 }

@@ -58,7 +58,6 @@ const tempPrefix = ".import-"
 // ImportReport says what Import did.
 type ImportReport struct {
 	Dir      string   // results/SET
-	Files    int      // files written (0 when the set was already identical)
 	Stale    []string // experiments whose probe differs here (from Verify)
 	Replaced []string // with force: how the set it replaced differed
 	Kept     []string // with force: the old set's other files, kept in the new one
@@ -127,7 +126,6 @@ func Import(ctx context.Context, results string, b *Bundle, name string, force b
 	} else if err := os.Rename(tmp, rep.Dir); err != nil {
 		return nil, err
 	}
-	rep.Files = len(b.Files)
 	return rep, nil
 }
 
@@ -145,9 +143,7 @@ func recoverKilled(results string, log io.Writer) {
 			if i := strings.LastIndexByte(set, '-'); i > 0 {
 				dir := filepath.Join(results, set[:i])
 				if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) && os.Rename(o, dir) == nil {
-					if log != nil {
-						fmt.Fprintf(log, "restored %s from %s, where an interrupted import had left it\n", dir, name)
-					}
+					fmt.Fprintf(log, "restored %s from %s, where an interrupted import had left it\n", dir, name)
 					continue
 				}
 			}

@@ -1,6 +1,7 @@
 package preview
 
 import (
+	"cmp"
 	"context"
 	"io/fs"
 	"os"
@@ -53,10 +54,7 @@ func (p *Book) Build() (*Site, error) {
 		if st.State != book.Missing && st.State != book.Stale {
 			continue
 		}
-		why := string(st.State)
-		if st.Why != "" {
-			why = st.Why
-		}
+		why := cmp.Or(st.Why, string(st.State))
 		cmd := "go run . run " + st.ID
 		if p.Opts.Chapters != "chapters" {
 			cmd += " --chapters " + p.Opts.Chapters
@@ -80,10 +78,7 @@ func (p *Book) Build() (*Site, error) {
 		return nil, err
 	}
 	pages, whole, err := b.RenderLater(res)
-	if err != nil {
-		return &Site{Pending: pending}, err
-	}
-	return &Site{Pages: pages, Later: whole, Pending: pending}, nil
+	return &Site{Pages: pages, Later: whole, Pending: pending}, err
 }
 
 // Measure is the Measurer: book.Load again (the chapter may have changed)

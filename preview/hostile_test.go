@@ -42,7 +42,7 @@ func TestRestoredFolderIsWatchedAgain(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "chapters")
 	os.Mkdir(dir, 0o755)
 	write(t, filepath.Join(dir, "a.md"), "x")
-	w, err := NewWatcher([]string{dir}, 0, nil)
+	w, err := NewWatcher([]string{dir}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

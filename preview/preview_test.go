@@ -123,7 +123,7 @@ func start(t testing.TB, src *Book, measure Measurer) *running {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := NewWatcher(dirs, 0, log)
+	w, err := NewWatcher(dirs, log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -541,7 +541,7 @@ func TestSettledWaitsForTheWriter(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "01-one.md")
 	write(t, path, "")
-	w, err := NewWatcher([]string{dir}, 0, nil)
+	w, err := NewWatcher([]string{dir}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

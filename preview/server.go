@@ -6,6 +6,7 @@ package preview
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	_ "embed"
@@ -90,6 +91,7 @@ type Server struct {
 	st      state
 	changed chan struct{} // closed and replaced on every change of st
 	done    chan struct{} // closed when the server stops: ends every event stream
+	stop    sync.Once     // closes done
 }
 
 // NewServer returns a server that has built nothing yet; call Rebuild.
@@ -102,15 +104,7 @@ func NewServer(build Builder, log io.Writer) *Server {
 }
 
 // Close ends every event stream, so an http.Server can shut down.
-func (s *Server) Close() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	select {
-	case <-s.done:
-	default:
-		close(s.done)
-	}
-}
+func (s *Server) Close() { s.stop.Do(func() { close(s.done) }) }
 
 // Rebuild builds the site again. A good build replaces the pages and tells
 // every open page to reload; a failed one keeps the last good pages and
@@ -123,6 +117,7 @@ func (s *Server) Rebuild() bool {
 	took := time.Since(start).Round(time.Millisecond)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.notify()
 	if err != nil {
 		s.st.Errors = problems(err)
 		fmt.Fprintf(s.log, "build failed (%v); the page shows the error, the last good pages are still served:\n%v\n", took, err)
@@ -131,15 +126,10 @@ func (s *Server) Rebuild() bool {
 			// what --measure fills.
 			s.st.Pending = append([]Pending{}, site.Pending...)
 		}
-		s.notify()
 		return false
 	}
-	before := map[string]bool{}
-	for _, p := range s.st.Pending {
-		before[p.ID+"\x00"+p.Why] = true
-	}
 	for _, p := range site.Pending {
-		if !before[p.ID+"\x00"+p.Why] {
+		if !slices.ContainsFunc(s.st.Pending, func(o Pending) bool { return o.ID == p.ID && o.Why == p.Why }) {
 			fmt.Fprintf(s.log, "not measured yet: %s (%s): %s\n", p.ID, p.Why, p.Command)
 		}
 	}
@@ -155,7 +145,6 @@ func (s *Server) Rebuild() bool {
 	s.st.Errors = []Problem{}
 	s.st.Pending = append([]Pending{}, site.Pending...)
 	fmt.Fprintf(s.log, "rebuilt %d pages in %v%s\n", len(site.Pages), took, none)
-	s.notify()
 	return true
 }
 
@@ -236,10 +225,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "not found in the site: "+r.URL.Path, http.StatusNotFound)
 		return
 	}
-	ctype, known := contentTypes[path.Ext(name)]
-	if !known {
-		ctype = "application/octet-stream"
-	}
+	ctype := cmp.Or(contentTypes[path.Ext(name)], "application/octet-stream")
 	w.Header().Set("Content-Type", ctype)
 	if strings.HasPrefix(ctype, "text/html") {
 		page = Inject(page, st)

@@ -1,6 +1,7 @@
 package preview
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -21,12 +22,11 @@ import (
 
 // Options configure Serve.
 type Options struct {
-	Addr     string        // host:port; an empty host means loopback
-	Watch    []string      // folders whose changes rebuild the site (subfolders too)
-	Build    Builder       // the site for the files on disk now
-	Measure  Measurer      // with --measure: measures what is pending; nil never measures
-	Debounce time.Duration // quiet time after the last change before a rebuild; 0: 10ms
-	Log      io.Writer     // the terminal
+	Addr    string    // host:port; an empty host means loopback
+	Watch   []string  // folders whose changes rebuild the site (subfolders too)
+	Build   Builder   // the site for the files on disk now
+	Measure Measurer  // with --measure: measures what is pending; nil never measures
+	Log     io.Writer // the terminal
 }
 
 // Listen binds addr, loopback when its host is empty. A port in use is an
@@ -36,9 +36,7 @@ func Listen(addr string) (net.Listener, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--addr %q: %v (want host:port, e.g. 127.0.0.1:8000)", addr, err)
 	}
-	if host == "" {
-		host = "127.0.0.1"
-	}
+	host = cmp.Or(host, "127.0.0.1")
 	ln, err := net.Listen("tcp", net.JoinHostPort(host, port))
 	if errors.Is(err, syscall.EADDRINUSE) {
 		other := "8001"
@@ -65,15 +63,14 @@ func Serve(ctx context.Context, opts Options) error {
 		return err
 	}
 	s := NewServer(opts.Build, opts.Log)
-	w, err := NewWatcher(opts.Watch, opts.Debounce, opts.Log)
+	w, err := NewWatcher(opts.Watch, opts.Log)
 	if err != nil {
 		ln.Close()
 		return err
 	}
 	defer w.Close()
 	s.Rebuild()
-	url := "http://" + ln.Addr().String() + "/"
-	fmt.Fprintf(s.log, "serving %s (watching %s; Ctrl-C stops)\n", url, strings.Join(opts.Watch, ", "))
+	fmt.Fprintf(s.log, "serving http://%s/ (watching %s; Ctrl-C stops)\n", ln.Addr(), strings.Join(opts.Watch, ", "))
 	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !net.ParseIP(host).IsLoopback() {
 		fmt.Fprintf(s.log, "warning: %s is reachable from other machines\n", host)
 	}
@@ -187,20 +184,19 @@ func (s *Server) measureLoop(ctx context.Context, measure Measurer, kick <-chan 
 // half-written file (an editor's partial write, a rename over the old
 // file) is never built as the truth.
 type Watcher struct {
-	fs       *fsnotify.Watcher
-	debounce time.Duration
-	log      io.Writer
-	roots    []string // the folders watched, cleaned
+	fs    *fsnotify.Watcher
+	log   io.Writer
+	roots []string // the folders watched, cleaned
 }
 
+// debounce is the quiet time after the last change before a rebuild.
+// Short: an editor saves with one write or one rename, and the author
+// waits for the page (save to reload within 100 ms); the settle check
+// still holds back a file that keeps being written.
+const debounce = 10 * time.Millisecond
+
 // NewWatcher watches every folder under dirs, and folders made later.
-func NewWatcher(dirs []string, debounce time.Duration, log io.Writer) (*Watcher, error) {
-	if debounce <= 0 {
-		// Short: an editor saves with one write or one rename, and the
-		// author waits for the page (save to reload within 100 ms); the
-		// settle check still holds back a file that keeps being written.
-		debounce = 10 * time.Millisecond
-	}
+func NewWatcher(dirs []string, log io.Writer) (*Watcher, error) {
 	if log == nil {
 		log = io.Discard
 	}
@@ -208,17 +204,17 @@ func NewWatcher(dirs []string, debounce time.Duration, log io.Writer) (*Watcher,
 	if err != nil {
 		return nil, err
 	}
-	w := &Watcher{fs: fw, debounce: debounce, log: log}
+	w := &Watcher{fs: fw, log: log}
 	for _, d := range dirs {
 		d = filepath.Clean(d)
 		w.roots = append(w.roots, d)
-		if err := w.addTree(d); err != nil {
-			fw.Close()
-			return nil, err
+		// Its tree, and its parent alone, so that the folder removed and
+		// made again (a checkout, a restore) is watched again.
+		err := w.addTree(d)
+		if err == nil {
+			err = fw.Add(filepath.Dir(d))
 		}
-		// Its parent too, alone, so that the folder removed and made
-		// again (a checkout, a restore) is watched again.
-		if err := fw.Add(filepath.Dir(d)); err != nil {
+		if err != nil {
 			fw.Close()
 			return nil, err
 		}
@@ -296,11 +292,11 @@ func (w *Watcher) Run(ctx context.Context) <-chan struct{} {
 					continue
 				}
 				touched[ev.Name] = true
-				timer.Reset(w.debounce)
+				timer.Reset(debounce)
 			case <-timer.C:
 				if !w.settled(ctx, touched) {
 					// Still being written: wait for the next quiet spell.
-					timer.Reset(w.debounce)
+					timer.Reset(debounce)
 					continue
 				}
 				touched = map[string]bool{}
@@ -320,7 +316,7 @@ func (w *Watcher) Run(ctx context.Context) <-chan struct{} {
 func (w *Watcher) settled(ctx context.Context, touched map[string]bool) bool {
 	before := stats(touched)
 	select {
-	case <-time.After(w.debounce / 2):
+	case <-time.After(debounce / 2):
 	case <-ctx.Done():
 		return true
 	}

@@ -61,10 +61,7 @@ func (l loc) read() ([]byte, bool) {
 	}
 	defer f.Close()
 	payload := make([]byte, l.n)
-	if _, err := f.ReadAt(payload, l.off); err != nil {
-		return nil, false
-	}
-	if crc32.ChecksumIEEE(payload) != l.crc {
+	if _, err := f.ReadAt(payload, l.off); err != nil || crc32.ChecksumIEEE(payload) != l.crc {
 		return nil, false
 	}
 	return payload, true
@@ -128,11 +125,9 @@ func readPackIndex(path string) (map[Key]loc, error) {
 		if len(zf.Name) != 2*len(k) || zf.Method != zip.Store {
 			return nil, errDamaged
 		}
-		if _, err := hex.Decode(k[:], []byte(zf.Name)); err != nil {
-			return nil, errDamaged
-		}
+		_, herr := hex.Decode(k[:], []byte(zf.Name))
 		off, err := zf.DataOffset()
-		if err != nil {
+		if herr != nil || err != nil {
 			return nil, errDamaged
 		}
 		locs[k] = loc{pack: path, off: off, n: int64(zf.CompressedSize64), crc: zf.CRC32, stamp: zf.Modified.Unix()}

@@ -87,9 +87,9 @@ func (r *Runner) exe(ctx context.Context) string {
 	return r.Exe
 }
 
-// Close removes the binary Light built, if it did.
+// Close removes the binary Light built, if it did; a nil Runner has none.
 func (r *Runner) Close() error {
-	if r.light == nil || r.light.dir == "" {
+	if r == nil || r.light == nil || r.light.dir == "" {
 		return nil
 	}
 	return os.RemoveAll(r.light.dir)

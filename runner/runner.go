@@ -56,10 +56,10 @@ type Runner struct {
 // a child that prints more is a failed run, never a parent out of memory.
 const MaxResult = 1 << 20
 
-// stderrKeep is how much of a child's stderr is kept: its beginning (where
-// the runtime names a signal or a fatal error) and its end (where a panic's
-// cause is printed after any output of the probe).
-const stderrKeep = 8 << 10
+// stderrKeep is how much of each end of a child's stderr is kept: its
+// beginning (where the runtime names a signal or a fatal error) and its end
+// (where a panic's cause is printed after any output of the probe).
+const stderrKeep = 4 << 10
 
 // grace is how long the parent waits, after the child has exited or been
 // killed, for its output pipes to close. A process the probe started
@@ -120,12 +120,11 @@ func (r *Runner) run(ctx context.Context, p probe.Probe, params probe.Params) (*
 	// Its own process group, so a timeout also kills any grandchild the
 	// probe started (the thread-ceiling probe does).
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	unlock := dieWithParent(cmd.SysProcAttr)
-	defer unlock()
+	defer dieWithParent(cmd.SysProcAttr)()
 	oomBefore := oomKills()
 
-	c := &child{cmd: cmd, pipes: pp, stdout: &capped{max: MaxResult, over: make(chan struct{})},
-		stderr: &headTail{keep: stderrKeep / 2}, outDone: make(chan struct{}), errDone: make(chan struct{})}
+	c := &child{cmd: cmd, pipes: pp, stdout: &capped{over: make(chan struct{})},
+		stderr: &headTail{}, outDone: make(chan struct{}), errDone: make(chan struct{})}
 	go func() { c.stdout.fill(pp.outR); close(c.outDone) }()
 	go func() { io.Copy(c.stderr, pp.errR); close(c.errDone) }()
 	fail := func(format string, a ...any) *RunError {
@@ -143,20 +142,15 @@ func (r *Runner) run(ctx context.Context, p probe.Probe, params probe.Params) (*
 		return nil, fail("cannot start child: %v", err)
 	}
 	stopped, stopErr, err := c.wait(ctx, timeout)
-	if stopErr != nil {
+	switch exit, exited := errors.AsType[*exec.ExitError](err); {
+	case stopErr != nil:
 		return nil, &RunError{Probe: p.Name, Params: params, Cause: stopped, Err: stopErr}
-	}
-	if stopped != "" {
+	case stopped != "":
 		return nil, fail("%s", stopped)
-	}
-	if err != nil {
-		var exit *exec.ExitError
-		if errors.As(err, &exit) {
-			return nil, fail("child %s%s", exit.ProcessState.String(), killHint(exit.ProcessState, oomBefore))
-		}
+	case exited:
+		return nil, fail("child %s%s", exit.ProcessState.String(), killHint(exit.ProcessState, oomBefore))
+	case err != nil:
 		return nil, fail("child: %v", err)
-	}
-	switch {
 	case c.stdout.n > MaxResult: // it exited before the parent saw the flood
 		return nil, fail("%s", tooLarge)
 	case c.stdout.n == 0:
@@ -164,12 +158,7 @@ func (r *Runner) run(ctx context.Context, p probe.Probe, params probe.Params) (*
 	}
 	out, err := decode(p, c.stdout.buf.Bytes())
 	if err != nil {
-		re := &RunError{Probe: p.Name, Params: params, Cause: err.Error()}
-		var ue *probe.UnavailableError
-		if errors.As(err, &ue) {
-			re.Err = ue
-		}
-		return nil, re
+		return nil, &RunError{Probe: p.Name, Params: params, Cause: err.Error(), Err: err}
 	}
 	return out, nil
 }
@@ -280,8 +269,7 @@ func (c *child) drain() (left string) {
 // machine cannot measure the combination at all (probe.NotAvailable), and
 // why: a result to record, not a failure.
 func Unavailable(err error) (reason string, ok bool) {
-	var ue *probe.UnavailableError
-	if errors.As(err, &ue) {
+	if ue, ok := errors.AsType[*probe.UnavailableError](err); ok {
 		return ue.Reason, true
 	}
 	return "", false
@@ -400,15 +388,15 @@ func Child(args []string, all []probe.Probe, stdout, stderr io.Writer) int {
 	if err == nil {
 		err = finite(out.Values)
 	}
-	if reason, ok := Unavailable(err); ok {
+	switch reason, ok := Unavailable(err); {
+	case ok:
 		out = childOutput{Unavailable: reason}
-	} else if err != nil {
+	case err != nil:
 		out = childOutput{Error: err.Error()}
-	}
-	out.Elapsed = elapsed.Nanoseconds()
-	if out.Error == "" && out.Unavailable == "" && len(kept) > 0 {
+	case len(kept) > 0:
 		out.Kept = kept
 	}
+	out.Elapsed = elapsed.Nanoseconds()
 	if err := json.NewEncoder(stdout).Encode(out); err != nil {
 		fmt.Fprintf(stderr, "cannot print the result: %v\n", err)
 		return 1
@@ -585,22 +573,21 @@ func (m *measurement) results(ctx context.Context) (ok []dataset.Row, unavailabl
 	return ok, unavailable, failed
 }
 
-// capped keeps what a child prints on stdout up to max bytes and closes
-// over when it prints more.
+// capped keeps what a child prints on stdout up to MaxResult bytes and
+// closes over when it prints more.
 type capped struct {
-	max  int
 	n    int
 	buf  bytes.Buffer
 	over chan struct{}
 }
 
-// fill reads r until EOF or until more than max bytes came.
+// fill reads r until EOF or until more than MaxResult bytes came.
 func (c *capped) fill(r io.Reader) {
 	b := make([]byte, 32<<10)
 	for {
 		k, err := r.Read(b)
 		c.n += k
-		if c.n > c.max {
+		if c.n > MaxResult {
 			close(c.over)
 			return
 		}
@@ -611,24 +598,23 @@ func (c *capped) fill(r io.Reader) {
 	}
 }
 
-// headTail keeps the first and the last keep bytes written, so a probe that
-// floods stderr cannot eat the parent's memory, and neither the signal line
-// at the start of a crash nor the panic at its end is lost.
+// headTail keeps the first and the last stderrKeep bytes written, so a
+// probe that floods stderr cannot eat the parent's memory, and neither the
+// signal line at the start of a crash nor the panic at its end is lost.
 type headTail struct {
-	keep       int
 	head, tail []byte
 	dropped    int64
 }
 
 func (h *headTail) Write(b []byte) (int, error) {
 	n := len(b)
-	if room := h.keep - len(h.head); room > 0 {
+	if room := stderrKeep - len(h.head); room > 0 {
 		k := min(room, len(b))
 		h.head = append(h.head, b[:k]...)
 		b = b[k:]
 	}
 	h.tail = append(h.tail, b...)
-	if over := len(h.tail) - h.keep; over > 0 {
+	if over := len(h.tail) - stderrKeep; over > 0 {
 		h.dropped += int64(over)
 		h.tail = append(h.tail[:0], h.tail[over:]...)
 	}

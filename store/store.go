@@ -41,6 +41,7 @@ package store
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -139,11 +140,7 @@ func Write(w io.Writer, r *dataset.Result) error {
 		cfg("start", r.Start.UTC().Format(time.RFC3339))
 		cfg("duration", r.Duration.Round(time.Millisecond).String())
 	}
-	source := r.Source
-	if source == "" {
-		source = "measured"
-	}
-	cfg("source", source)
+	cfg("source", cmp.Or(r.Source, "measured"))
 	for i, f := range r.Failures {
 		cfg(fmt.Sprintf("failed-%d", i+1), f.Params.Key()+": "+f.Err)
 	}
@@ -170,11 +167,10 @@ func Write(w io.Writer, r *dataset.Result) error {
 				if !ok {
 					continue
 				}
-				unit := unitText(r.Units[m], m)
 				if r.Units[m] == probe.Seconds {
 					v *= 1e9
 				}
-				fmt.Fprintf(bw, " %s %s", strconv.FormatFloat(v, 'g', -1, 64), unit)
+				fmt.Fprintf(bw, " %s %s", strconv.FormatFloat(v, 'g', -1, 64), unitText(r.Units[m], m))
 			}
 			bw.WriteString("\n")
 		}
