@@ -352,12 +352,11 @@ func script(state []byte) string {
 // rest of the page is build's bytes, untouched. state is the JSON of the
 // server's state.
 func Inject(page, state []byte) []byte {
-	s := script(state)
 	i := bytes.LastIndex(page, []byte("</body>"))
 	if i < 0 {
 		i = len(page)
 	}
-	return slices.Concat(page[:i], []byte(s), page[i:])
+	return slices.Concat(page[:i], []byte(script(state)), page[i:])
 }
 
 var posLine = regexp.MustCompile(`^(.+?):(\d+):(\d+): (.*)$`)
