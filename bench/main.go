@@ -73,8 +73,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil || o == nil {
 		return err
 	}
-	hugoPath, err := exec.LookPath(o.hugo)
-	if err != nil {
+	if o.hugo, err = exec.LookPath(o.hugo); err != nil {
 		return usageError(fmt.Sprintf("Hugo not found (%v): install it with `sudo apt-get install hugo` (Debian and Ubuntu; the comparison was set up with 0.111), or pass --hugo PATH", err))
 	}
 	root, set, err := moduleBook()
@@ -93,8 +92,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			return err
 		}
 	}
-	o.hugo = hugoPath
-	hv, _ := exec.Command(hugoPath, "version").Output()
+	hv, _ := exec.Command(o.hugo, "version").Output()
 	fmt.Fprintf(stdout, "%s, %d CPUs; load average %s\n%s; this tool: %s\n", runtime.GOOS+"/"+runtime.GOARCH, runtime.NumCPU(), loadavg(), strings.TrimSpace(string(hv)), o.tool)
 	var per []result
 	// Every build's output stays until all sizes are measured: on ext4

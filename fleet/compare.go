@@ -141,12 +141,11 @@ func (c *Comparison) experiment(id string, ra, rb *dataset.Result) {
 	// One table per metric, as benchstat makes one per unit.
 	for _, m := range metrics {
 		for _, pair := range pairs {
-			rowA, rowB := pair[0], pair[1]
-			sa, sb := sample(rowA, m), sample(rowB, m)
+			sa, sb := sample(pair[0], m), sample(pair[1], m)
 			if sa == nil || sb == nil {
 				continue
 			}
-			c.Lines = append(c.Lines, line(id, ra, rowA.Params, m, sa, sb, transcribed))
+			c.Lines = append(c.Lines, line(id, ra, pair[0].Params, m, sa, sb, transcribed))
 		}
 	}
 	if onlyA > 0 || onlyB > 0 {

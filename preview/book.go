@@ -54,7 +54,6 @@ func (p *Book) Build() (*Site, error) {
 		if st.State != book.Missing && st.State != book.Stale {
 			continue
 		}
-		why := cmp.Or(st.Why, string(st.State))
 		cmd := "go run . run " + st.ID
 		if p.Opts.Chapters != "chapters" {
 			cmd += " --chapters " + p.Opts.Chapters
@@ -65,7 +64,7 @@ func (p *Book) Build() (*Site, error) {
 		if !here {
 			cmd = "on " + set + ": " + cmd
 		}
-		pending = append(pending, Pending{ID: st.ID, Why: why, Command: cmd, Here: here})
+		pending = append(pending, Pending{ID: st.ID, Why: cmp.Or(st.Why, string(st.State)), Command: cmd, Here: here})
 		res.Hide(st.ID)
 	}
 	// A chapter's mistakes fail the build before anything is queued to be

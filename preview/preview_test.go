@@ -112,11 +112,19 @@ type running struct {
 	log *syncBuffer
 }
 
+// rebuild rebuilds s and reports whether the build succeeded.
+func rebuild(s *Server) bool {
+	s.Rebuild()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.st.Errors) == 0
+}
+
 func start(t testing.TB, src *Book, measure Measurer) *running {
 	t.Helper()
 	log := &syncBuffer{}
 	s := NewServer(src.Build, log)
-	if !s.Rebuild() {
+	if !rebuild(s) {
 		t.Fatalf("first build failed:\n%s", log)
 	}
 	dirs, err := src.Folders()
@@ -464,7 +472,7 @@ func TestNoGoodBuildYet(t *testing.T) {
 	path := filepath.Join(src.Opts.Chapters, "01-one.md")
 	write(t, path, strings.Replace(chapterOne, "echo.time[n=2]", "echo.nosuch[n=2]", 1))
 	s := NewServer(src.Build, nil)
-	if s.Rebuild() {
+	if rebuild(s) {
 		t.Fatal("a broken chapter built")
 	}
 	rec := httptest.NewRecorder()
@@ -474,7 +482,7 @@ func TestNoGoodBuildYet(t *testing.T) {
 		t.Errorf("%d %s", rec.Code, page)
 	}
 	write(t, path, chapterOne)
-	if !s.Rebuild() {
+	if !rebuild(s) {
 		t.Fatal("the fixed chapter did not build")
 	}
 	rec = httptest.NewRecorder()

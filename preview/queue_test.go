@@ -23,7 +23,7 @@ func TestFailedBuildStillQueues(t *testing.T) {
 		return &Site{Pages: map[string][]byte{"index.html": []byte("ok")}}, nil
 	}
 	s := NewServer(build, nil)
-	if s.Rebuild() {
+	if rebuild(s) {
 		t.Fatal("the build without results succeeded")
 	}
 	if p := s.pending(); len(p) != 1 || p[0].ID != "echo" {

@@ -108,8 +108,8 @@ func (s *Server) Close() { s.stop.Do(func() { close(s.done) }) }
 
 // Rebuild builds the site again. A good build replaces the pages and tells
 // every open page to reload; a failed one keeps the last good pages and
-// shows the error over them. It reports whether the build succeeded.
-func (s *Server) Rebuild() bool {
+// shows the error over them.
+func (s *Server) Rebuild() {
 	s.buildMu.Lock()
 	defer s.buildMu.Unlock()
 	start := time.Now()
@@ -126,7 +126,7 @@ func (s *Server) Rebuild() bool {
 			// what --measure fills.
 			s.st.Pending = append([]Pending{}, site.Pending...)
 		}
-		return false
+		return
 	}
 	for _, p := range site.Pending {
 		if !slices.ContainsFunc(s.st.Pending, func(o Pending) bool { return o.ID == p.ID && o.Why == p.Why }) {
@@ -145,7 +145,6 @@ func (s *Server) Rebuild() bool {
 	s.st.Errors = []Problem{}
 	s.st.Pending = append([]Pending{}, site.Pending...)
 	fmt.Fprintf(s.log, "rebuilt %d pages in %v%s\n", len(site.Pages), took, none)
-	return true
 }
 
 // assets fingerprints the stylesheets and scripts of the site, the files a
@@ -352,12 +351,11 @@ func script(state []byte) string {
 // rest of the page is build's bytes, untouched. state is the JSON of the
 // server's state.
 func Inject(page, state []byte) []byte {
-	s := script(state)
 	i := bytes.LastIndex(page, []byte("</body>"))
 	if i < 0 {
 		i = len(page)
 	}
-	return slices.Concat(page[:i], []byte(s), page[i:])
+	return slices.Concat(page[:i], []byte(script(state)), page[i:])
 }
 
 var posLine = regexp.MustCompile(`^(.+?):(\d+):(\d+): (.*)$`)
