@@ -167,7 +167,7 @@ func Draw(p Plot, o Options) (Picture, error) {
 	if o.MinText > 0 && c.points > 0 {
 		pic.MinWidth = width * o.MinText / c.points
 	}
-	pic.SVG, err = finish(doc.Bytes(), p.AccessibleName(), width, height, o.SeriesVar, pic.MinWidth)
+	pic.SVG, err = finish(doc.Bytes(), p.AccessibleName(), o.SeriesVar, pic.MinWidth)
 	return pic, err
 }
 
