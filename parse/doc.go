@@ -4,14 +4,14 @@
 //
 //	d, err := parse.Parse(file, src, probes)         // syntax, experiments checked against the probes
 //	page, err := evaluate.Evaluate(d, results, all)  // values, tables, plots, claims, when blocks
-//	body, err := render.HTML(d, page.Views)          // the chapter body as an HTML fragment
+//	body, err := render.HTMLWith(d, page.Views, x)   // the chapter body as an HTML fragment
 //
 // Parse never looks at results and Evaluate never runs a probe: measuring
 // happens between the two, for the experiments that Parse returned. A Doc
 // is never changed after Parse: Evaluate returns a Page (the views keyed
 // by node, the claims, the warnings), so one parsed chapter can be
-// evaluated against several result sets, and HTML is a pure function of
-// the two.
+// evaluated against several result sets, and HTMLWith is a pure function
+// of the two (and the book's index).
 //
 // What a chapter may say (the directives and their fields, inline values
 // and their formats, callouts, includes, front matter) is documented for

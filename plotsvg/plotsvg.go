@@ -52,7 +52,6 @@ type Plot struct {
 	Title          string // also the <title> of the svg (accessibility)
 	XLabel, YLabel string // with units, e.g. "유휴 연결 수", "round (μs)"
 	XLog, YLog     bool
-	Width, Height  float64 // points; zero → 480×300
 	Series         []Series
 }
 
@@ -68,12 +67,8 @@ type Series struct {
 // spread is shown.
 type Point struct{ X, Y, Lo, Hi float64 }
 
-// Default size in points, and the smallest accepted.
-const (
-	DefaultWidth  = 480
-	DefaultHeight = 300
-	minSide       = 100
-)
+// The canvas size, in points.
+const width, height float64 = 480, 300
 
 // Layout, in points.
 const (
@@ -159,8 +154,7 @@ func Draw(p Plot, o Options) (Picture, error) {
 	}
 	// Drawn with vgsvg's canvas, which keeps the size of its smallest
 	// text, in points.
-	w, h := p.size()
-	c := &smallestText{CanvasSizer: vgsvg.New(vg.Length(w), vg.Length(h))}
+	c := &smallestText{CanvasSizer: vgsvg.New(vg.Length(width), vg.Length(height))}
 	marks, err := p.draw(c)
 	if err != nil {
 		return Picture{}, err
@@ -169,11 +163,11 @@ func Draw(p Plot, o Options) (Picture, error) {
 	if _, err := c.CanvasSizer.(*vgsvg.Canvas).WriteTo(&doc); err != nil {
 		return Picture{}, fmt.Errorf("plotsvg: %w", err)
 	}
-	pic := Picture{Marks: marks, MaxWidth: w * 4 / 3}
+	pic := Picture{Marks: marks, MaxWidth: width * 4 / 3}
 	if o.MinText > 0 && c.points > 0 {
-		pic.MinWidth = w * o.MinText / c.points
+		pic.MinWidth = width * o.MinText / c.points
 	}
-	pic.SVG, err = finish(doc.Bytes(), p.AccessibleName(), w, h, o.SeriesVar, pic.MinWidth)
+	pic.SVG, err = finish(doc.Bytes(), p.AccessibleName(), o.SeriesVar, pic.MinWidth)
 	return pic, err
 }
 
@@ -221,8 +215,7 @@ func (p Plot) draw(c vg.CanvasSizer) (marks []Mark, err error) {
 		lh += legendGap
 	}
 	if area.Max.Y-area.Min.Y-lh < 80 {
-		w, h := p.size()
-		return nil, fmt.Errorf("plotsvg: %d legend entries leave no room for the plot in %gx%g points", len(legend), w, h)
+		return nil, fmt.Errorf("plotsvg: %d legend entries leave no room for the plot in %gx%g points", len(legend), width, height)
 	}
 	data := draw.Crop(area, 0, 0, lh, 0)
 	pl.Draw(data)
@@ -233,18 +226,17 @@ func (p Plot) draw(c vg.CanvasSizer) (marks []Mark, err error) {
 // frame is p's plot without its series: the title, both axes and the
 // grid; and the style of the legend's text.
 func (p Plot) frame() (*plot.Plot, text.Style) {
-	w, h := p.size()
 	pl := plot.New()
 	handler := newHandler()
 	pl.TextHandler = handler
-	pl.BackgroundColor = nil // the whole canvas is filled below
+	pl.BackgroundColor = nil // none: the page's background shows through (see TestThemeable)
 	// The plot's own legend stays empty (drawLegend draws the legend), but
 	// it is measured all the same.
 	pl.Legend.TextStyle.Handler = handler
 	style := func(f font.Font, size vg.Length) text.Style {
 		return text.Style{Color: color.Black, Font: font.From(f, size), Handler: handler}
 	}
-	inner := vg.Length(w - 2*margin)
+	inner := vg.Length(width - 2*margin)
 
 	pl.Title.TextStyle = style(sansBold, 12)
 	pl.Title.TextStyle.XAlign = draw.XCenter
@@ -253,7 +245,7 @@ func (p Plot) frame() (*plot.Plot, text.Style) {
 	pl.Title.Text = wrap(pl.Title.TextStyle, p.Title, inner)
 
 	styleAxis(&pl.X, p.XLabel, p.XLog, inner, style)
-	styleAxis(&pl.Y, p.YLabel, p.YLog, vg.Length(h-2*margin), style)
+	styleAxis(&pl.Y, p.YLabel, p.YLog, vg.Length(height-2*margin), style)
 
 	grid := plotter.NewGrid()
 	grid.Vertical.Color = gridGrey
@@ -288,13 +280,12 @@ func styleAxis(a *plot.Axis, label string, log bool, span vg.Length,
 // data of the canvas: through the transforms gonum drew the glyphs with
 // (their y runs up from the bottom).
 func (p Plot) marks(pl *plot.Plot, data draw.Canvas) []Mark {
-	w, h := p.size()
 	dc := pl.DataCanvas(data)
 	tx, ty := pl.Transforms(&dc)
 	var marks []Mark
 	for i, s := range p.Series {
 		for k, pt := range s.Points {
-			marks = append(marks, Mark{Series: i, Point: k, Left: 100 * float64(tx(pt.X)) / w, Top: 100 * (1 - float64(ty(pt.Y))/h)})
+			marks = append(marks, Mark{Series: i, Point: k, Left: 100 * float64(tx(pt.X)) / width, Top: 100 * (1 - float64(ty(pt.Y))/height)})
 		}
 	}
 	return marks
@@ -445,11 +436,6 @@ func drawLegend(sty text.Style, es []entry, area draw.Canvas) {
 	}
 }
 
-// size returns the canvas size in points, defaults applied.
-func (p Plot) size() (w, h float64) {
-	return cmp.Or(p.Width, DefaultWidth), cmp.Or(p.Height, DefaultHeight)
-}
-
 // AccessibleName is the text of <title>: the title, or failing that what
 // the axes show.
 func (p Plot) AccessibleName() string {
@@ -463,13 +449,6 @@ func (p Plot) check() error {
 	bad := func(format string, args ...any) {
 		errs = append(errs, fmt.Errorf("plotsvg: "+format, args...))
 	}
-	side := func(name string, v float64) {
-		if v != 0 && !(v >= minSide && v <= 1e5) { // also catches NaN
-			bad("%s = %g: want 0 (default) or %d to 100000 points", name, v, minSide)
-		}
-	}
-	side("Width", p.Width)
-	side("Height", p.Height)
 	if len(p.Series) == 0 {
 		bad("plot %q has no series", p.Title)
 	}

@@ -32,7 +32,7 @@ var textFont = regexp.MustCompile(`font-family:[^;"]*;?`)
 // vgsvg writes no ids, random or otherwise, and formats every number with
 // a fixed precision, so its bytes are already a function of the input; this
 // step keeps it so.
-func finish(doc []byte, title string, w, h float64, seriesVar string, minWidth float64) ([]byte, error) {
+func finish(doc []byte, title, seriesVar string, minWidth float64) ([]byte, error) {
 	i := bytes.Index(doc, []byte("<svg"))
 	if i < 0 {
 		return nil, fmt.Errorf("plotsvg: vgsvg output has no <svg> element")
@@ -60,7 +60,7 @@ func finish(doc []byte, title string, w, h float64, seriesVar string, minWidth f
 	body = groupStyles(body)
 	// Points in the viewBox; at its natural size a point is 4/3 CSS pixels.
 	b := fmt.Appendf(make([]byte, 0, len(body)+512), `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %.5g %.5g" `+
-		`width="100%%" style="max-width:%.5gpx;height:auto`, w, h, w*4/3)
+		`width="100%%" style="max-width:%.5gpx;height:auto`, width, height, width*4/3)
 	if minWidth > 0 { // in CSS pixels; 0: none
 		b = fmt.Appendf(b, ";min-width:%.0fpx", minWidth)
 	}

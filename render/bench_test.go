@@ -150,7 +150,7 @@ func BenchmarkHTML(b *testing.B) {
 	}
 	for b.Loop() {
 		for i, d := range docs {
-			if _, err := HTML(d, pages[i].Views); err != nil {
+			if _, err := HTMLWith(d, pages[i].Views, nil); err != nil {
 				b.Fatal(err)
 			}
 		}

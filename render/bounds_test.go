@@ -49,7 +49,7 @@ func TestByteOrderMarkKeepsFrontMatter(t *testing.T) {
 	if d.Front.Title != "제목" || d.Front.Slug != "bom" {
 		t.Errorf("front matter after a BOM: %+v", d.Front)
 	}
-	out, _ := HTML(d, nil)
+	out, _ := HTMLWith(d, nil, nil)
 	if strings.Contains(string(out), "title:") || strings.Contains(string(out), "\ufeff") {
 		t.Errorf("the front matter or the BOM reached the page: %s", out)
 	}

@@ -55,7 +55,7 @@ func FuzzParse(f *testing.F) {
 				}
 			}
 		}
-		if _, err := HTML(d, p.Views); err != nil {
+		if _, err := HTMLWith(d, p.Views, nil); err != nil {
 			t.Fatal(err)
 		}
 	})

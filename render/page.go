@@ -21,16 +21,11 @@ import (
 	"measuredbook/xref"
 )
 
-// HTML renders the chapter body of d as an HTML fragment, each value and
-// directive from its view on p. A nil p (or a node p has no view of) shows
-// the source: nothing silently disappears.
-func HTML(d *parse.Doc, p *view.Page) ([]byte, error) {
-	return HTMLWith(d, p, nil)
-}
-
-// HTMLWith is HTML with the book's index: labelled figures and tables
-// numbered, references and citations resolved (nil: each shows its
-// source), the sources the chapter cites listed at its end.
+// HTMLWith renders the chapter body of d as an HTML fragment, each value
+// and directive from its view on p, with the book's index x: labelled
+// figures and tables numbered, references and citations resolved, the
+// sources the chapter cites listed at its end. A nil p (or a node p has no
+// view of) and a nil x show the source: nothing silently disappears.
 func HTMLWith(d *parse.Doc, p *view.Page, x *xref.Index) ([]byte, error) {
 	out, _, err := render(d, p, nil, x)
 	return out, err
@@ -44,8 +39,8 @@ type Site struct {
 	Xref   *xref.Index       // the book's labels and sources
 }
 
-// SitePage renders the chapter body of d as HTML shows it on page s of the
-// site: as HTML does, with a link after every h2–h4 to itself, every
+// SitePage renders the chapter body of d as HTML as it shows on page s of the
+// site: as HTMLWith does, with a link after every h2–h4 to itself, every
 // table and plot in a labelled, focusable scroll region (a plot no
 // narrower than keeps its text readable, its series coloured by the
 // stylesheet), code blocks focusable, each experiment's provenance linked
@@ -99,7 +94,7 @@ type pageHTML struct {
 	order  []string // the keys cited, in the order of their first citation
 }
 
-// pageHTMLs are instances for HTML in the language of words, each given
+// pageHTMLs are instances for pages in the language of words, each given
 // one page at a time: making one (goldmark.New) costs as much as
 // rendering a short page.
 func pageHTMLs(words *view.Words) *sync.Pool {

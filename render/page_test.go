@@ -46,7 +46,7 @@ func readinessChapter(t *testing.T, more ...string) (*txtar.Archive, *parse.Doc)
 func TestEvaluateTwice(t *testing.T) {
 	a, d := readinessChapter(t)
 	before := dump(d)
-	unevaluated, err := HTML(d, nil)
+	unevaluated, err := HTMLWith(d, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestEvaluateTwice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	html1, err := HTML(d, p1.Views)
+	html1, err := HTMLWith(d, p1.Views, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestEvaluateTwice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	html2, err := HTML(d, p2.Views)
+	html2, err := HTMLWith(d, p2.Views, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,11 +76,11 @@ func TestEvaluateTwice(t *testing.T) {
 	if after := dump(d); after != before {
 		t.Errorf("evaluating changed the document:\nbefore: %.2000s\nafter:  %.2000s", before, after)
 	}
-	if again, _ := HTML(d, nil); !bytes.Equal(again, unevaluated) {
+	if again, _ := HTMLWith(d, nil, nil); !bytes.Equal(again, unevaluated) {
 		t.Errorf("the unevaluated document renders otherwise after two evaluations:\n%s", again)
 	}
 	// The first page still renders as it did, after the second evaluation.
-	if again, _ := HTML(d, p1.Views); !bytes.Equal(again, html1) {
+	if again, _ := HTMLWith(d, p1.Views, nil); !bytes.Equal(again, html1) {
 		t.Error("the first page changed when the document was evaluated again")
 	}
 	if bytes.Equal(html1, html2) {
@@ -247,7 +247,7 @@ func TestEvaluateConcurrently(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := HTML(d, p0.Views)
+	want, _ := HTMLWith(d, p0.Views, nil)
 	var wg sync.WaitGroup
 	for range 4 {
 		wg.Go(func() {
@@ -256,7 +256,7 @@ func TestEvaluateConcurrently(t *testing.T) {
 				t.Error(err)
 				return
 			}
-			if got, _ := HTML(d, p.Views); !bytes.Equal(got, want) {
+			if got, _ := HTMLWith(d, p.Views, nil); !bytes.Equal(got, want) {
 				t.Error("a page evaluated beside others renders otherwise")
 			}
 		})

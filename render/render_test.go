@@ -110,7 +110,7 @@ func renderFragment(file string, src []byte, probes []probe.Probe, res evaluate.
 		return nil, nil, err
 	}
 	p, evalErr := evaluate.Evaluate(d, res, experiments)
-	out, err := HTML(d, p.Views)
+	out, err := HTMLWith(d, p.Views, nil)
 	if err != nil {
 		return nil, p.Warnings, err
 	}

@@ -21,7 +21,7 @@ func TestSitePage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, err := HTML(d, p.Views)
+	plain, err := HTMLWith(d, p.Views, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
