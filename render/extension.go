@@ -155,13 +155,11 @@ func (r htmlRenderer) renderTable(w util.BufWriter, source []byte, node gast.Nod
 		node.SetAttributeString("id", []byte(caption.Label))
 	}
 	if r.h.site != nil {
-		label := r.h.page.Words().TableWord
+		var text string
 		if caption != nil {
-			if label = num.caption(caption.Text); num.text == "" {
-				label = r.h.page.Words().TableWord + ": " + label
-			}
+			text = caption.Text
 		}
-		w.WriteString(RegionStart(label))
+		w.WriteString(RegionStart(num.tableLabel(r.h.page.Words(), text)))
 	}
 	status, err := defaultTable(w, source, node, entering)
 	if caption != nil {

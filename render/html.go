@@ -60,6 +60,19 @@ func (n number) caption(caption string) string {
 	return n.text + ": " + caption
 }
 
+// tableLabel names a table's scroll region: its number and caption, the
+// word for a table before a caption without a number, or the word alone.
+func (n number) tableLabel(w *view.Words, caption string) string {
+	c := n.caption(caption)
+	switch {
+	case c == "":
+		return w.TableWord
+	case n.text == "":
+		return w.TableWord + ": " + c
+	}
+	return c
+}
+
 // captionHTML is caption with the number before it, marked up.
 func (n number) captionHTML(caption string) string {
 	if n.text == "" {
@@ -76,14 +89,7 @@ func (n number) captionHTML(caption string) string {
 // region named by its number and caption.
 func writeTable(b util.BufWriter, s *Site, w *view.Words, t *view.Table, num number) {
 	if s != nil {
-		label := w.TableWord
-		if c := num.caption(t.Caption); c != "" {
-			label = c
-			if num.text == "" {
-				label = w.TableWord + ": " + c
-			}
-		}
-		b.WriteString(RegionStart(label))
+		b.WriteString(RegionStart(num.tableLabel(w, t.Caption)))
 	}
 	b.WriteString(`<table class="mb-results"` + num.attr() + `>` + "\n")
 	if t.Caption != "" || num.text != "" {

@@ -82,3 +82,21 @@ func TestSitePage(t *testing.T) {
 		t.Error("a page links its own experiment's values to itself, or to data the site lacks")
 	}
 }
+
+// A Markdown table whose caption is only a label names its scroll region
+// with the word for a table alone, as a table without a caption does,
+// when the site does not number it.
+func TestTableRegionOfLabelOnly(t *testing.T) {
+	a, d := readinessChapter(t, "", "| a |\n|---|\n| 1 |\n\n: {#tbl-x}\n")
+	p, err := evaluate.Evaluate(d, loadResults(t, a), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := SitePage(d, p.Views, Site{Page: "this.html"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `<div class="scroll" role="region" aria-label="표" tabindex="0"><table id="tbl-x">`; !strings.Contains(string(out), want) {
+		t.Errorf("the page lacks %s:\n%s", want, out)
+	}
+}
