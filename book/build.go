@@ -679,7 +679,6 @@ func (b *Book) renderTo(res *Results, out siteSink, epub, later bool) (r renderi
 
 // newLayout is what every page of a build from res shares.
 func (b *Book) newLayout(res *Results, out siteSink, epub bool) (l *layout, err error) {
-	res.BookMachines = b.Config.Machines // what machines: book shows
 	res.Lang = b.Config.Words
 	l = &layout{res: res, layouts: cmp.Or(b.Templates, templates.Embedded()), out: out, epub: epub, has: map[string]bool{}, pageOf: map[string]string{}}
 	if l.tmpl, err = templates.Parse(l.layouts); err != nil {

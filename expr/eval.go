@@ -45,7 +45,6 @@ type Machine struct {
 	Memory  uint64            // bytes
 	Virtual string            // "yes" or "no"
 	OS      string            // its kernel's GOOS: "linux", "darwin" or "freebsd"
-	Kernel  string            // as recorded, for messages
 	Limits  map[string]string // "nofile": "1024/20000", "threads-max": "62459", ...
 
 	// Transcribed: the set's figures were transcribed from a publication
