@@ -230,7 +230,15 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	if err := b.Check(res); err != nil {
 		return nil, err
 	}
-	need := b.toMeasure(res, opts, only, rep.Measures)
+	// A build measures nothing unless it measures into this machine's set;
+	// then every experiment of only with --fresh, else those of only that
+	// are missing, stale or unreadable.
+	var need []string
+	for _, st := range b.Status(res, opts.Probes, b.Order) {
+		if rep.Measures && slices.Contains(only, st.ID) && (opts.Fresh || st.State == Missing || st.State == Stale || st.State == Unreadable) {
+			need = append(need, st.ID)
+		}
+	}
 	if opts.Strict && len(need) > 0 {
 		return nil, fmt.Errorf("--strict: %d experiment(s) would have to be measured: %s (measure them with: go run . run %s)", len(need), strings.Join(need, ", "), strings.Join(need, " "))
 	}
@@ -314,22 +322,6 @@ func logSet(opts Options, rep *Report) {
 	default:
 		fmt.Fprintf(opts.Log, "building the published book from %s's results (this machine is %s; nothing is measured). To build from this machine's numbers: go run . build --here\n", rep.Set, opts.This.Name)
 	}
-}
-
-// toMeasure is what a build measures: nothing unless it measures into
-// this machine's set (measures); then every experiment of only with
-// --fresh, else those of only that are missing, stale or unreadable.
-func (b *Book) toMeasure(res *Results, opts Options, only []string, measures bool) []string {
-	if !measures {
-		return nil
-	}
-	var need []string
-	for _, st := range b.Status(res, opts.Probes, b.Order) {
-		if slices.Contains(only, st.ID) && (opts.Fresh || st.State == Missing || st.State == Stale || st.State == Unreadable) {
-			need = append(need, st.ID)
-		}
-	}
-	return need
 }
 
 // measureAll measures need in turn, with progress, into this machine's
@@ -679,7 +671,6 @@ func (b *Book) renderTo(res *Results, out siteSink, epub, later bool) (r renderi
 
 // newLayout is what every page of a build from res shares.
 func (b *Book) newLayout(res *Results, out siteSink, epub bool) (l *layout, err error) {
-	res.BookMachines = b.Config.Machines // what machines: book shows
 	res.Lang = b.Config.Words
 	l = &layout{res: res, layouts: cmp.Or(b.Templates, templates.Embedded()), out: out, epub: epub, has: map[string]bool{}, pageOf: map[string]string{}}
 	if l.tmpl, err = templates.Parse(l.layouts); err != nil {

@@ -1,8 +1,6 @@
 package book
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -146,13 +144,13 @@ func readManifest(path string) (map[string]bool, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !bytes.HasPrefix(data, []byte(manifestHead)) {
+	names, ok := strings.CutPrefix(string(data), manifestHead)
+	if !ok {
 		return nil, fmt.Errorf("%s does not start with this tool's mark", Manifest)
 	}
 	listed := map[string]bool{}
-	sc := bufio.NewScanner(bytes.NewReader(data[len(manifestHead):]))
-	for sc.Scan() {
-		if name := sc.Text(); name != "" {
+	for name := range strings.SplitSeq(names, "\n") {
+		if name != "" {
 			listed[name] = true
 			if dir, _, ok := strings.Cut(name, "/"); ok {
 				listed[dir] = true // a folder of the site's (data/)

@@ -289,7 +289,7 @@ func (v *env) Machine(set string) (expr.Machine, error) {
 		return expr.Machine{}, fmt.Errorf("no result stored in %s, so no machine to read", v.setName(set))
 	}
 	f := newest.Machine
-	return expr.Machine{Name: f.Name, Cores: f.Cores, Memory: f.Memory, Virtual: f.Virtual, Transcribed: !newest.Measured(), OS: f.GOOS(), Kernel: f.Kernel, Limits: f.Limits}, nil
+	return expr.Machine{Name: f.Name, Cores: f.Cores, Memory: f.Memory, Virtual: f.Virtual, Transcribed: !newest.Measured(), OS: f.GOOS(), Limits: f.Limits}, nil
 }
 
 func (v *env) setName(set string) string {

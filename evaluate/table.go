@@ -617,10 +617,7 @@ func rangeText(v expr.Value) string {
 	if err1 != nil || err2 != nil || a == b {
 		return ""
 	}
-	r, err := v.Format("range")
-	if err != nil {
-		return ""
-	}
+	r, _ := v.Format("range") // "" when it fails
 	return r
 }
 

@@ -45,7 +45,6 @@ type Machine struct {
 	Memory  uint64            // bytes
 	Virtual string            // "yes" or "no"
 	OS      string            // its kernel's GOOS: "linux", "darwin" or "freebsd"
-	Kernel  string            // as recorded, for messages
 	Limits  map[string]string // "nofile": "1024/20000", "threads-max": "62459", ...
 
 	// Transcribed: the set's figures were transcribed from a publication
@@ -229,11 +228,10 @@ func (ev *evaluator) cond(n *condNode) (Value, error) {
 	case c.Truth == Unknown && n.u != nil:
 		v = u
 	}
-	v.Inconclusive = unionStrings(c.Inconclusive, v.Inconclusive)
+	v = merge(v, c, v)
 	if c.Truth == Unknown && n.u == nil {
 		v.Inconclusive = unionStrings(v.Inconclusive, []string{ev.explain(n.c)})
 	}
-	v.Runs = fewestRuns(v.Runs, c.Runs)
 	return v, nil
 }
 
@@ -753,8 +751,7 @@ func (ev *evaluator) minmax(n *callNode) (Value, error) {
 		}
 		out.Num, out.Lo, out.Hi = pick(out.Num, v.Num), pick(out.Lo, v.Lo), pick(out.Hi, v.Hi)
 		out.Ratio = out.Ratio || v.Ratio
-		out.Runs = fewestRuns(out.Runs, v.Runs)
-		out.Inconclusive = unionStrings(out.Inconclusive, v.Inconclusive)
+		out = merge(out, out, v)
 		if !slices.Equal(out.Labels, v.Labels) {
 			out.Labels = nil
 		}

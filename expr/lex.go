@@ -170,9 +170,7 @@ func lexNumber(src string, i int) (token, error) {
 			return token{}, &Error{Off: numEnd, Len: 1, Msg: fmt.Sprintf("write a ratio as a plain number: %s, not %s", src[start:numEnd], src[start:i])}
 		}
 		if !ok {
-			msg := fmt.Sprintf("unknown unit %q in %s", suffix, src[start:i])
-			msg += DidYouMean(suffix, unitNames)
-			msg += "; units are " + strings.Join(unitNames, ", ")
+			msg := fmt.Sprintf("unknown unit %q in %s%s; units are %s", suffix, src[start:i], DidYouMean(suffix, unitNames), strings.Join(unitNames, ", "))
 			return token{}, &Error{Off: numEnd, Len: i - numEnd, Msg: msg}
 		}
 		t.num = t.num * u.mul / u.div

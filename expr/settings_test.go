@@ -40,8 +40,8 @@ func testSettings() settingsEnv {
 			"threads.mode.mode": {Kind: probe.String, Values: []string{"block"}},
 		},
 		machines: map[string]Machine{
-			"":   {Name: "here", Cores: 2, Memory: 8 << 30, Virtual: "yes", Kernel: "Linux 6.18.44", OS: "linux", Limits: map[string]string{"nofile": "1024/20000", "threads-max": "62459", "pids-max": "max"}},
-			"m1": {Name: "m1", Cores: 8, Kernel: "XNU", OS: "darwin", Transcribed: true},
+			"":   {Name: "here", Cores: 2, Memory: 8 << 30, Virtual: "yes", OS: "linux", Limits: map[string]string{"nofile": "1024/20000", "threads-max": "62459", "pids-max": "max"}},
+			"m1": {Name: "m1", Cores: 8, OS: "darwin", Transcribed: true},
 			"x":  {Name: "x"},
 		},
 	}
