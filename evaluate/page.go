@@ -16,7 +16,7 @@ import (
 // Page is one evaluation of a Doc against one set of results: the view of
 // every inline value and directive (Views), the claims with their
 // verdicts in document order, and the warnings. The Doc is left as Parse
-// made it; render.HTML(doc, page.Views) renders the two.
+// made it; render.HTMLWith(doc, page.Views, nil) renders the two.
 type Page struct {
 	Views    *view.Page
 	Claims   []Claim
