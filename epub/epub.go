@@ -109,21 +109,13 @@ func (b *Book) words() view.EPUBWords {
 	return b.Words.EPUB
 }
 
-func (b *Book) slugs() map[string]bool {
-	slugs := map[string]bool{}
-	for _, c := range b.Chapters {
-		slugs[c.Slug] = true
-	}
-	return slugs
-}
-
 // Chapter makes chapter i its content document. It depends on the
 // chapter, the book's language, its chapters' slugs and the names of its
 // Files, and on nothing else: a build makes the chapters in parallel and
 // may keep them.
 func (b *Book) Chapter(i int) (Doc, error) {
 	c := b.Chapters[i]
-	x := &converter{words: b.words(), slugs: b.slugs(), files: b.Files, used: map[string]bool{}}
+	x := &converter{words: b.words(), chapters: b.Chapters, files: b.Files, used: map[string]bool{}}
 	body, err := x.convert(c.Body)
 	if err != nil {
 		return Doc{}, fmt.Errorf("%s.html: %v", c.Slug, err)
@@ -230,7 +222,7 @@ func (b *Book) items(docs []Doc) ([]item, error) {
 	for i, f := range files {
 		items = append(items, item{fmt.Sprintf("file%d", i+1), chapters + f, mediaType(f), "", b.Files[f], nil})
 	}
-	front, err := titlePage(*b, words, b.slugs())
+	front, err := titlePage(*b, words)
 	if err != nil {
 		return nil, err
 	}
@@ -307,12 +299,12 @@ func writeHead(b *bytes.Buffer, lang, title, css string) {
 }
 
 // titlePage is the book's first page: its title, then Front.
-func titlePage(b Book, w view.EPUBWords, slugs map[string]bool) ([]byte, error) {
+func titlePage(b Book, w view.EPUBWords) ([]byte, error) {
 	var doc bytes.Buffer
 	writeHead(&doc, b.Lang, b.Title, cssFile)
 	doc.WriteString(`<section epub:type="titlepage" class="titlepage">` + "\n<h1>" + html.EscapeString(b.Title) + "</h1>\n")
 	if b.Front != nil {
-		x := &converter{words: w, slugs: slugs, files: b.Files, used: map[string]bool{}, top: true}
+		x := &converter{words: w, chapters: b.Chapters, files: b.Files, used: map[string]bool{}, top: true}
 		body, err := x.convert(b.Front)
 		if err != nil {
 			return nil, fmt.Errorf("title page: %v", err)
