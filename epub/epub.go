@@ -115,7 +115,7 @@ func (b *Book) words() view.EPUBWords {
 // may keep them.
 func (b *Book) Chapter(i int) (Doc, error) {
 	c := b.Chapters[i]
-	x := &converter{words: b.words(), chapters: b.Chapters, files: b.Files, used: map[string]bool{}}
+	x := &converter{words: b.words(), chapters: b.Chapters, files: b.Files, used: map[string]bool{}, noteOf: map[string]int{}}
 	body, err := x.convert(c.Body)
 	if err != nil {
 		return Doc{}, fmt.Errorf("%s.html: %v", c.Slug, err)
@@ -304,7 +304,7 @@ func titlePage(b Book, w view.EPUBWords) ([]byte, error) {
 	writeHead(&doc, b.Lang, b.Title, cssFile)
 	doc.WriteString(`<section epub:type="titlepage" class="titlepage">` + "\n<h1>" + html.EscapeString(b.Title) + "</h1>\n")
 	if b.Front != nil {
-		x := &converter{words: w, chapters: b.Chapters, files: b.Files, used: map[string]bool{}, top: true}
+		x := &converter{words: w, chapters: b.Chapters, files: b.Files, used: map[string]bool{}, noteOf: map[string]int{}, top: true}
 		body, err := x.convert(b.Front)
 		if err != nil {
 			return nil, fmt.Errorf("title page: %v", err)

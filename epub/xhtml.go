@@ -218,9 +218,6 @@ func (x *converter) valueNote(n *xhtml.Node) {
 		}
 		body += fmt.Sprintf(` <a href="%s">%s</a>`, html.EscapeString(to), html.EscapeString(fmt.Sprintf(w.ExperimentFormat, exp)))
 	}
-	if x.noteOf == nil {
-		x.noteOf = map[string]int{}
-	}
 	num, seen := x.noteOf[body]
 	if !seen {
 		x.notes = append(x.notes, body)
