@@ -109,10 +109,6 @@ func PrintSection(chapters []PrintChapter, i int, names []map[string]string) (Pr
 	if err != nil {
 		return PrintPart{}, err
 	}
-	slugOf := map[string]int{}
-	for j, c := range chapters {
-		slugOf[c.Slug] = j
-	}
 	// where is the place on the page a link of the chapter leads to;
 	// false for a link out of the book's chapters.
 	where := func(href string) (string, bool) {
@@ -122,8 +118,9 @@ func PrintSection(chapters []PrintChapter, i int, names []map[string]string) (Pr
 		}
 		j := i
 		if u.Path != "" {
-			var ok bool
-			if j, ok = slugOf[strings.TrimSuffix(u.Path, ".html")]; !ok {
+			// Links are few, chapters many: a search costs less than a map per chapter.
+			slug := strings.TrimSuffix(u.Path, ".html")
+			if j = slices.IndexFunc(chapters, func(c PrintChapter) bool { return c.Slug == slug }); j < 0 {
 				return "", false
 			}
 			if u.Fragment == "" {
