@@ -13,6 +13,7 @@ package epub
 import (
 	"archive/zip"
 	"bytes"
+	"cmp"
 	"compress/flate"
 	"crypto/sha256"
 	_ "embed"
@@ -94,12 +95,7 @@ type Doc struct {
 }
 
 // lang is the book's language, Korean unless said.
-func (b *Book) lang() string {
-	if b.Lang == "" {
-		return "ko"
-	}
-	return b.Lang
-}
+func (b *Book) lang() string { return cmp.Or(b.Lang, "ko") }
 
 // words are the EPUB's words, in the book's language.
 func (b *Book) words() view.EPUBWords {
@@ -120,12 +116,8 @@ func (b *Book) Chapter(i int) (Doc, error) {
 	if err != nil {
 		return Doc{}, fmt.Errorf("%s.html: %v", c.Slug, err)
 	}
-	lang := c.Lang
-	if lang == "" {
-		lang = b.lang()
-	}
 	var doc bytes.Buffer
-	writeHead(&doc, lang, c.Title, "../"+cssFile)
+	writeHead(&doc, cmp.Or(c.Lang, b.lang()), c.Title, "../"+cssFile)
 	doc.WriteString(`<section epub:type="chapter" role="doc-chapter">` + "\n<h1>" + html.EscapeString(c.Title) + "</h1>\n")
 	doc.Write(body)
 	doc.WriteString("</section>\n")
