@@ -98,12 +98,7 @@ type Doc struct {
 func (b *Book) lang() string { return cmp.Or(b.Lang, "ko") }
 
 // words are the EPUB's words, in the book's language.
-func (b *Book) words() view.EPUBWords {
-	if b.Words == nil {
-		return view.Korean.EPUB
-	}
-	return b.Words.EPUB
-}
+func (b *Book) words() view.EPUBWords { return cmp.Or(b.Words, view.Korean).EPUB }
 
 // Chapter makes chapter i its content document. It depends on the
 // chapter, the book's language, its chapters' slugs and the names of its
