@@ -335,18 +335,7 @@ func writeHeadings(b *bytes.Buffer, href string, hs []view.Heading) {
 
 // mediaType is the media type of an image the chapters show; "" for a
 // file an EPUB cannot hold as one.
-func mediaType(name string) string {
-	switch strings.ToLower(path.Ext(name)) {
-	case ".png":
-		return "image/png"
-	case ".jpg", ".jpeg":
-		return "image/jpeg"
-	case ".gif":
-		return "image/gif"
-	case ".svg":
-		return "image/svg+xml"
-	case ".webp":
-		return "image/webp"
-	}
-	return ""
-}
+func mediaType(name string) string { return mediaTypes[strings.ToLower(path.Ext(name))] }
+
+var mediaTypes = map[string]string{".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
+	".gif": "image/gif", ".svg": "image/svg+xml", ".webp": "image/webp"}
