@@ -51,16 +51,10 @@ type Fingerprint struct {
 // does not say.
 func (f Fingerprint) GOOS() string {
 	name, _, _ := strings.Cut(strings.TrimSpace(f.Kernel), " ")
-	switch strings.ToLower(name) {
-	case "linux":
-		return "linux"
-	case "darwin", "xnu":
-		return "darwin"
-	case "freebsd":
-		return "freebsd"
-	}
-	return ""
+	return kernelGOOS[strings.ToLower(name)]
 }
+
+var kernelGOOS = map[string]string{"linux": "linux", "darwin": "darwin", "xnu": "darwin", "freebsd": "freebsd"}
 
 // Row is one parameter combination and the metrics of each of its runs.
 type Row struct {

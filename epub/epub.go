@@ -13,6 +13,7 @@ package epub
 import (
 	"archive/zip"
 	"bytes"
+	"cmp"
 	"compress/flate"
 	"crypto/sha256"
 	_ "embed"
@@ -94,28 +95,10 @@ type Doc struct {
 }
 
 // lang is the book's language, Korean unless said.
-func (b *Book) lang() string {
-	if b.Lang == "" {
-		return "ko"
-	}
-	return b.Lang
-}
+func (b *Book) lang() string { return cmp.Or(b.Lang, "ko") }
 
 // words are the EPUB's words, in the book's language.
-func (b *Book) words() view.EPUBWords {
-	if b.Words == nil {
-		return view.Korean.EPUB
-	}
-	return b.Words.EPUB
-}
-
-func (b *Book) slugs() map[string]bool {
-	slugs := map[string]bool{}
-	for _, c := range b.Chapters {
-		slugs[c.Slug] = true
-	}
-	return slugs
-}
+func (b *Book) words() view.EPUBWords { return cmp.Or(b.Words, view.Korean).EPUB }
 
 // Chapter makes chapter i its content document. It depends on the
 // chapter, the book's language, its chapters' slugs and the names of its
@@ -123,33 +106,23 @@ func (b *Book) slugs() map[string]bool {
 // may keep them.
 func (b *Book) Chapter(i int) (Doc, error) {
 	c := b.Chapters[i]
-	x := &converter{words: b.words(), slugs: b.slugs(), files: b.Files, used: map[string]bool{}}
+	x := &converter{words: b.words(), chapters: b.Chapters, files: b.Files, used: map[string]bool{}, noteOf: map[string]int{}}
 	body, err := x.convert(c.Body)
 	if err != nil {
 		return Doc{}, fmt.Errorf("%s.html: %v", c.Slug, err)
 	}
-	lang := c.Lang
-	if lang == "" {
-		lang = b.lang()
-	}
 	var doc bytes.Buffer
-	writeHead(&doc, lang, c.Title, "../"+cssFile)
+	writeHead(&doc, cmp.Or(c.Lang, b.lang()), c.Title, "../"+cssFile)
 	doc.WriteString(`<section epub:type="chapter" role="doc-chapter">` + "\n<h1>" + html.EscapeString(c.Title) + "</h1>\n")
 	doc.Write(body)
 	doc.WriteString("</section>\n")
 	x.writeNotes(&doc)
 	doc.WriteString("</body>\n</html>\n")
+	// Neither can fail: the level is valid, and a bytes.Buffer takes any write.
 	var deflated bytes.Buffer
-	fw, err := flate.NewWriter(&deflated, flate.DefaultCompression)
-	if err == nil {
-		_, err = fw.Write(doc.Bytes())
-	}
-	if err == nil {
-		err = fw.Close()
-	}
-	if err != nil {
-		return Doc{}, err
-	}
+	fw, _ := flate.NewWriter(&deflated, flate.DefaultCompression)
+	fw.Write(doc.Bytes())
+	fw.Close()
 	return Doc{Deflated: deflated.Bytes(), CRC32: crc32.ChecksumIEEE(doc.Bytes()), Size: doc.Len(), SVG: x.svg,
 		Headings: x.headings, Files: slices.Sorted(maps.Keys(x.used))}, nil
 }
@@ -230,7 +203,7 @@ func (b *Book) items(docs []Doc) ([]item, error) {
 	for i, f := range files {
 		items = append(items, item{fmt.Sprintf("file%d", i+1), chapters + f, mediaType(f), "", b.Files[f], nil})
 	}
-	front, err := titlePage(*b, words, b.slugs())
+	front, err := titlePage(*b, words)
 	if err != nil {
 		return nil, err
 	}
@@ -307,12 +280,12 @@ func writeHead(b *bytes.Buffer, lang, title, css string) {
 }
 
 // titlePage is the book's first page: its title, then Front.
-func titlePage(b Book, w view.EPUBWords, slugs map[string]bool) ([]byte, error) {
+func titlePage(b Book, w view.EPUBWords) ([]byte, error) {
 	var doc bytes.Buffer
 	writeHead(&doc, b.Lang, b.Title, cssFile)
 	doc.WriteString(`<section epub:type="titlepage" class="titlepage">` + "\n<h1>" + html.EscapeString(b.Title) + "</h1>\n")
 	if b.Front != nil {
-		x := &converter{words: w, slugs: slugs, files: b.Files, used: map[string]bool{}, top: true}
+		x := &converter{words: w, chapters: b.Chapters, files: b.Files, used: map[string]bool{}, noteOf: map[string]int{}, top: true}
 		body, err := x.convert(b.Front)
 		if err != nil {
 			return nil, fmt.Errorf("title page: %v", err)
@@ -362,18 +335,7 @@ func writeHeadings(b *bytes.Buffer, href string, hs []view.Heading) {
 
 // mediaType is the media type of an image the chapters show; "" for a
 // file an EPUB cannot hold as one.
-func mediaType(name string) string {
-	switch strings.ToLower(path.Ext(name)) {
-	case ".png":
-		return "image/png"
-	case ".jpg", ".jpeg":
-		return "image/jpeg"
-	case ".gif":
-		return "image/gif"
-	case ".svg":
-		return "image/svg+xml"
-	case ".webp":
-		return "image/webp"
-	}
-	return ""
-}
+func mediaType(name string) string { return mediaTypes[strings.ToLower(path.Ext(name))] }
+
+var mediaTypes = map[string]string{".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
+	".gif": "image/gif", ".svg": "image/svg+xml", ".webp": "image/webp"}

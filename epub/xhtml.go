@@ -22,11 +22,11 @@ import (
 // site shows on hover written out (each figure's provenance as an
 // endnote, a claim's explanation beside it).
 type converter struct {
-	words view.EPUBWords
-	slugs map[string]bool   // the chapters, by slug
-	files map[string][]byte // the site's files an image may show
-	used  map[string]bool   // the files shown, filled in
-	top   bool              // the document is beside nav.xhtml, not in chapters/
+	words    view.EPUBWords
+	chapters []Chapter         // the book's, which a link may lead to
+	files    map[string][]byte // the site's files an image may show
+	used     map[string]bool   // the files shown, filled in
+	top      bool              // the document is beside nav.xhtml, not in chapters/
 
 	svg      bool           // the document has inline SVG (a manifest property)
 	headings []view.Heading // its h2–h4 with an id, in order
@@ -123,7 +123,8 @@ func (x *converter) link(href string) (string, bool) {
 		return href, u.Fragment != ""
 	}
 	slug, ok := strings.CutSuffix(u.Path, ".html")
-	if !ok || !x.slugs[slug] {
+	// Links are few, chapters many: a search costs less than a set per chapter.
+	if !ok || !slices.ContainsFunc(x.chapters, func(c Chapter) bool { return c.Slug == slug }) {
 		return "", false
 	}
 	to := url.PathEscape(slug) + ".xhtml"
@@ -216,9 +217,6 @@ func (x *converter) valueNote(n *xhtml.Node) {
 			}
 		}
 		body += fmt.Sprintf(` <a href="%s">%s</a>`, html.EscapeString(to), html.EscapeString(fmt.Sprintf(w.ExperimentFormat, exp)))
-	}
-	if x.noteOf == nil {
-		x.noteOf = map[string]int{}
 	}
 	num, seen := x.noteOf[body]
 	if !seen {

@@ -138,11 +138,10 @@ func limits() map[string]string {
 	set("pid-max", readFile("/proc/sys/kernel/pid_max"))
 	set("pids-max", cgroupPidsMax())
 	var r unix.Rlimit
-	if unix.Getrlimit(unix.RLIMIT_NOFILE, &r) == nil {
-		set("nofile", fmt.Sprintf("%d/%d", r.Cur, r.Max))
-	}
-	if unix.Getrlimit(unix.RLIMIT_NPROC, &r) == nil {
-		set("nproc", fmt.Sprintf("%d/%d", r.Cur, r.Max))
+	for k, which := range map[string]int{"nofile": unix.RLIMIT_NOFILE, "nproc": unix.RLIMIT_NPROC} {
+		if unix.Getrlimit(which, &r) == nil {
+			set(k, fmt.Sprintf("%d/%d", r.Cur, r.Max))
+		}
 	}
 	return l
 }

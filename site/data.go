@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"maps"
@@ -35,11 +36,8 @@ type Data struct {
 // everything, the CSV one line per run (the params, the run's number,
 // then each metric in its unit).
 func Export(set string, r *dataset.Result) (jsonFile, csvFile []byte, err error) {
-	d := Data{Experiment: r.Experiment, Probe: r.Probe, Set: set, Machine: r.Machine.Name, Source: r.Source,
-		Units: map[string]string{}, Params: r.Order}
-	if d.Source == "" {
-		d.Source = "measured"
-	}
+	d := Data{Experiment: r.Experiment, Probe: r.Probe, Set: set, Machine: r.Machine.Name,
+		Source: cmp.Or(r.Source, "measured"), Units: map[string]string{}, Params: r.Order}
 	if !r.Start.IsZero() {
 		d.Start = r.Start.UTC().Format(time.RFC3339)
 	}

@@ -63,9 +63,6 @@ func TOC(chapters []Chapter, fill []byte) []byte {
 // book keeps the original book's numbers, and the chapters between are
 // not written yet. "" when the numbers run 1, 2, … without a gap.
 func Numbering(w *view.Words, orders []int) string {
-	if len(orders) == 0 {
-		return ""
-	}
 	have := map[int]bool{}
 	last := 0
 	for _, o := range orders {

@@ -173,11 +173,10 @@ func MachinesBody(w *view.Words, machines []FleetMachine) ([]byte, []view.Headin
 	fmt.Fprintf(&b, "<p>%s</p>\n", html.EscapeString(w.MachinesIntro))
 	for _, m := range machines {
 		headings = writeH2(&b, w, headings, "machine-"+m.Set, html.EscapeString(m.Set), m.Set)
-		if m.Machine != "" {
-			fmt.Fprintf(&b, "<p>%s</p>\n", html.EscapeString(m.Machine))
-		}
-		if m.Compare != "" {
-			fmt.Fprintf(&b, "<p>%s</p>\n", html.EscapeString(m.Compare))
+		for _, p := range []string{m.Machine, m.Compare} {
+			if p != "" {
+				fmt.Fprintf(&b, "<p>%s</p>\n", html.EscapeString(p))
+			}
 		}
 		fmt.Fprintf(&b, "<p><a href=\"%s\">%s</a></p>\n", html.EscapeString(m.Href), html.EscapeString(w.MachineEdition))
 	}

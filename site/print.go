@@ -38,12 +38,12 @@ func ChapterIDs(body []byte) ([]string, error) {
 	}
 	var ids []string
 	seen := map[string]bool{}
-	walk(root, func(n *xhtml.Node) {
+	for n := range root.Descendants() {
 		if id, ok := attr(n, "id"); ok && !seen[id] {
 			seen[id] = true
 			ids = append(ids, id)
 		}
-	})
+	}
 	return ids, nil
 }
 
@@ -109,10 +109,6 @@ func PrintSection(chapters []PrintChapter, i int, names []map[string]string) (Pr
 	if err != nil {
 		return PrintPart{}, err
 	}
-	slugOf := map[string]int{}
-	for j, c := range chapters {
-		slugOf[c.Slug] = j
-	}
 	// where is the place on the page a link of the chapter leads to;
 	// false for a link out of the book's chapters.
 	where := func(href string) (string, bool) {
@@ -122,8 +118,9 @@ func PrintSection(chapters []PrintChapter, i int, names []map[string]string) (Pr
 		}
 		j := i
 		if u.Path != "" {
-			var ok bool
-			if j, ok = slugOf[strings.TrimSuffix(u.Path, ".html")]; !ok {
+			// Links are few, chapters many: a search costs less than a map per chapter.
+			slug := strings.TrimSuffix(u.Path, ".html")
+			if j = slices.IndexFunc(chapters, func(c PrintChapter) bool { return c.Slug == slug }); j < 0 {
 				return "", false
 			}
 			if u.Fragment == "" {
@@ -136,12 +133,12 @@ func PrintSection(chapters []PrintChapter, i int, names []map[string]string) (Pr
 		return "", false
 	}
 	var p PrintPart
-	walk(root, func(n *xhtml.Node) {
+	for n := range root.Descendants() {
 		rewrite(n, names[i], where)
 		if id, ok := attr(n, "id"); ok && n.Type == xhtml.ElementNode && n.DataAtom == atom.H2 {
 			p.Heads = append(p.Heads, PrintHead{id, strings.TrimSpace(headingText(n))})
 		}
-	})
+	}
 	var out bytes.Buffer
 	out.WriteString(`<section class="print-chapter" id="` + html.EscapeString(c.Slug) + `"`)
 	if c.Lang != "" {
@@ -218,14 +215,6 @@ func rewrite(n *xhtml.Node, renamed map[string]string, where func(string) (strin
 			}
 			a.Val = strings.Join(refs, " ")
 		}
-	}
-}
-
-// walk calls f on n's descendants, in document order.
-func walk(n *xhtml.Node, f func(*xhtml.Node)) {
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		f(c)
-		walk(c, f)
 	}
 }
 

@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -22,12 +23,7 @@ type Provenance struct {
 	Words       *view.Words // the book's language; nil: Korean
 }
 
-func (p Provenance) w() *view.Words {
-	if p.Words == nil {
-		return view.Korean
-	}
-	return p.Words
-}
+func (p Provenance) w() *view.Words { return cmp.Or(p.Words, view.Korean) }
 
 // Source says, in the book's language, where the figures come from.
 func (p Provenance) Source() string {
