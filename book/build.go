@@ -234,9 +234,11 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	// then every experiment of only with --fresh, else those of only that
 	// are missing, stale or unreadable.
 	var need []string
-	for _, st := range b.Status(res, opts.Probes, b.Order) {
-		if rep.Measures && slices.Contains(only, st.ID) && (opts.Fresh || st.State == Missing || st.State == Stale || st.State == Unreadable) {
-			need = append(need, st.ID)
+	if rep.Measures {
+		for _, st := range b.Status(res, opts.Probes, b.Order) {
+			if slices.Contains(only, st.ID) && (opts.Fresh || st.State == Missing || st.State == Stale || st.State == Unreadable) {
+				need = append(need, st.ID)
+			}
 		}
 	}
 	if opts.Strict && len(need) > 0 {
