@@ -265,15 +265,15 @@ func (dir *Directive) value(fs map[string]field, name string, e *Errs) (string, 
 	return dir.y.scalar(dir.Node.Name, name, f, e)
 }
 
-// choice is the value of the field name, trimmed, which is one of the two
-// choices; "" when the directive does not have it. Any other value is
-// reported with the closest choice, and choice returns "" and false.
-func (dir *Directive) choice(fs map[string]field, name string, e *Errs, choices ...string) (string, bool) {
+// choice is the value of the field name, trimmed, which is a or b; ""
+// when the directive does not have it. Any other value is reported with
+// the closer of the two, and choice returns "" and false.
+func (dir *Directive) choice(fs map[string]field, name string, e *Errs, a, b string) (string, bool) {
 	v, has := dir.value(fs, name, e)
-	if v = strings.TrimSpace(v); !has || slices.Contains(choices, v) {
+	if v = strings.TrimSpace(v); !has || v == a || v == b {
 		return v, true
 	}
-	e.At(dir.At[name], "%s wants %s or %s, got %q%s", name, choices[0], choices[1], v, expr.DidYouMean(v, choices))
+	e.At(dir.At[name], "%s wants %s or %s, got %q%s", name, a, b, v, expr.DidYouMean(v, []string{a, b}))
 	return "", false
 }
 
