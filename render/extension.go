@@ -207,7 +207,8 @@ func (r htmlRenderer) plainText(b *strings.Builder, source []byte, n gast.Node, 
 				}
 			}
 		case *ast.Ref:
-			if text, _ := r.h.refText(c.Name); !alt {
+			if !alt {
+				text, _ := r.h.refText(c.Name)
 				b.WriteString(cmp.Or(text, string(c.Raw)))
 			}
 		case *gast.RawHTML, *gast.Image:

@@ -39,7 +39,7 @@ type Site struct {
 	Xref   *xref.Index       // the book's labels and sources
 }
 
-// SitePage renders the chapter body of d as HTML as it shows on page s of the
+// SitePage renders the chapter body of d as it shows on page s of the
 // site: as HTMLWith does, with a link after every h2–h4 to itself, every
 // table and plot in a labelled, focusable scroll region (a plot no
 // narrower than keeps its text readable, its series coloured by the
