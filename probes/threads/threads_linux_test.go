@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -172,8 +173,12 @@ func TestIdleRSS(t *testing.T) {
 // threads' switches are at least about one per hand-off (more when other
 // processes preempt them on a loaded machine, so no tight upper bound).
 func TestHandoff(t *testing.T) {
+	procs := runtime.GOMAXPROCS(0)
 	for _, cpus := range []string{"same", "apart", "any"} {
 		v := run(t, "threads.handoff", map[string]string{"sleeping": "50", "handoffs": "2000", "cpus": cpus})
+		if got := runtime.GOMAXPROCS(0); got != procs {
+			t.Errorf("cpus=%s: GOMAXPROCS %d after the run, want %d as before it", cpus, got, procs)
+		}
 		if v["threads"] < 52 {
 			t.Errorf("cpus=%s: threads %v < sleeping+2", cpus, v["threads"])
 		}
