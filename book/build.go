@@ -219,12 +219,13 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	}
 	defer unlock()
 	res := NewResults(opts.Results, set, opts.Probes)
-	res.This = opts.This
+	res.This, res.cache = opts.This, b.cache
 	logSet(opts, rep)
 	// The set's results are read here, in parallel, and checked before
-	// anything is measured; Status asks for them one by one, and a
-	// result's first use reads it again only if it was let go meanwhile.
-	parallel(len(b.Order), func(i int) { res.Lookup("", b.Order[i]) })
+	// anything is measured; Status asks for their headers one by one. A
+	// result's rows are read again at their first use only if they were
+	// let go meanwhile, or if its header came from the render cache.
+	parallel(len(b.Order), func(i int) { res.Header("", b.Order[i]) })
 	// A chapter's mistakes fail the build before a probe runs, whether
 	// or not its experiments were ever measured.
 	if err := b.Check(res); err != nil {

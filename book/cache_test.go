@@ -494,3 +494,48 @@ func TestChangedPageKeepingItsTimeIsNotPublished(t *testing.T) {
 		t.Errorf("the build published a page changed behind its back (%d bytes, %q…)", len(got), got[:min(len(got), 20)])
 	}
 }
+
+// A results file whose bytes parsed before gives its header from the
+// render cache, the header a parse gives, and its rows only when asked
+// for; the same file with other bytes is parsed.
+func TestResultHeaderFromCache(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(filepath.Join(dir, "m1"), os.DirFS("../results/m1")); err != nil {
+		t.Fatal(err)
+	}
+	rc := mustOpen(t, Options{Cache: filepath.Join(t.TempDir(), "cache"), Probes: probes.All()})
+	open := func() *Results {
+		r := NewResults(dir, "m1", probes.All())
+		r.cache = rc
+		return r
+	}
+	first := open()
+	want, ok := first.Header("", "ceiling")
+	if !ok {
+		t.Fatal("no result")
+	}
+	rc.flush()
+
+	again := open()
+	got, ok := again.Header("", "ceiling")
+	if !ok || !reflect.DeepEqual(got, want) {
+		t.Fatalf("the cached header is\n%+v\nwant\n%+v", got, want)
+	}
+	if f, _ := again.file("", "ceiling"); f.res.Value() != nil {
+		t.Error("the rows were parsed though only the header was asked for")
+	}
+	rows, ok := again.Lookup("", "ceiling")
+	parsed, err := store.Load(store.Path(dir, "m1", "ceiling"), probes.All())
+	if err != nil || !ok || !reflect.DeepEqual(rows, parsed) {
+		t.Errorf("Lookup after a cached header: %v, %v; want the file's result", ok, err)
+	}
+
+	path := store.Path(dir, "m1", "ceiling")
+	data, _ := os.ReadFile(path)
+	os.WriteFile(path, bytes.Replace(data, []byte("\nsource:"), []byte("\nnote: edited\nsource:"), 1), 0o644)
+	edited := open()
+	edited.Header("", "ceiling")
+	if f, _ := edited.file("", "ceiling"); f.res.Value() == nil {
+		t.Error("a file whose bytes changed took its header from the cache")
+	}
+}

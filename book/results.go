@@ -37,6 +37,7 @@ type Results struct {
 	stale    map[string]string              // id → why, of the build's set (MarkStale)
 	sets     []string                       // Sets, nil until read
 	sources  *Sources                       // what a serving process remembers of the files; nil: nothing
+	cache    *renderCache                   // where a file's header is kept once it parsed; nil: none
 	held     atomic.Int64                   // bytes of the results files whose results are held for good
 	machines map[string]dataset.Fingerprint // the headers' fingerprints, one per machine (headerOf)
 
@@ -54,8 +55,9 @@ type Results struct {
 // for good only while the files read so far are few (keepResults); past
 // that, only while something holds it (weak): a book of 10,000
 // experiments would otherwise hold every result, 35 KB each decoded, from
-// the first look to the build's end. A result let go is read again when
-// asked for, and must be the bytes first read (its digest). Its header
+// the first look to the build's end. A result let go, or whose header
+// came from the render cache, is read again when asked for, and must be
+// the bytes first read (its digest). Its header
 // (the result without its rows) is always kept.
 type resultFile struct {
 	once   sync.Once
@@ -107,8 +109,15 @@ func (r *Results) read(f *resultFile, set, id string) *dataset.Result {
 		} else {
 			fi := r.sources.stat(f.path)
 			if data, err = store.ReadFile(f.path, store.MaxFile); err == nil {
+				sum := sha256.Sum256(data)
+				if head, ok := r.cache.resultHeader(set, id, sum); ok {
+					// These very bytes parsed before: the rows are read
+					// when a chapter's evaluation asks for them (again).
+					f.digest, f.stored, f.head = sum, true, r.headerOf(head)
+					return nil
+				}
 				if res, err = store.Parse(data, f.path, r.probes); err == nil {
-					f.digest = sha256.Sum256(data)
+					f.digest = sum
 					r.sources.remember(f.path, fi, sourceFile{sum: f.digest, result: res})
 				}
 			}
@@ -126,6 +135,7 @@ func (r *Results) read(f *resultFile, set, id string) *dataset.Result {
 	if res != nil {
 		f.res, f.stored = weak.Make(res), true
 		f.head = r.headerOf(res)
+		r.cache.keepResultHeader(set, id, f.digest, f.head)
 		if r.held.Add(int64(len(data))) <= keepResults {
 			f.keep = res
 		}
@@ -185,7 +195,8 @@ func (r *Results) headerOf(res *dataset.Result) *dataset.Result {
 // file decoded): a book of a few hundred experiments never reads one twice.
 const keepResults = 4 << 20
 
-// again returns f's result, read again if it was let go. A file that
+// again returns f's result, read again if it was let go (or never parsed:
+// its header came from the render cache). A file that
 // changed since it was first read is an error of the build (Errors).
 func (r *Results) again(f *resultFile) *dataset.Result {
 	if res := f.res.Value(); res != nil {

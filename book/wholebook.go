@@ -205,7 +205,7 @@ func (l *layout) epubChapters(e *epub.Book) ([]epub.Doc, error) {
 func (b *Book) newest(res *Results) time.Time {
 	t := time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
 	for _, id := range b.Order {
-		if r, ok := res.Lookup("", id); ok && r.Start.After(t) {
+		if r, ok := res.Header("", id); ok && r.Start.After(t) {
 			t = r.Start
 		}
 	}
