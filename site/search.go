@@ -108,7 +108,8 @@ type SearchIndex struct {
 	mu      sync.Mutex
 	pending map[int][]byte // entries of the chapters ahead of next
 	next    int            // the chapter whose entries go in next
-	part    []byte         // the part being filled: "mbSearchPart([" and entries
+	part    [][]byte       // the entries of the part being filled
+	size    int            // their bytes
 	parts   int            // parts written
 	err     error
 }
@@ -146,36 +147,47 @@ func (s *SearchIndex) Add(i int, entries []byte) {
 		if len(e) == 0 {
 			continue
 		}
-		if len(s.part) >= SearchPartSize {
+		if s.size >= SearchPartSize {
 			s.write(SearchPart(s.parts + 1))
 		}
 		if len(s.part) == 0 {
-			s.part = append(s.part, "mbSearchPart(["...)
+			s.size = len(searchHead)
 		} else {
-			s.part = append(s.part, ',')
+			s.size++ // the comma before it
 		}
-		s.part = append(s.part, e...)
+		s.part = append(s.part, e)
+		s.size += len(e)
 	}
 }
 
+// searchHead starts every part of the search index.
+const searchHead = "mbSearchPart(["
+
 // write hands over the part being filled, which names next as the part
-// after it ("" for none).
+// after it ("" for none). The part is laid out once at its full size: a
+// part grown entry by entry was copied and cleared again at every
+// doubling, a sixth of the preview's rebuild after a save.
 func (s *SearchIndex) write(next string) {
-	if len(s.part) == 0 {
-		s.part = append(s.part, "mbSearchPart(["...)
+	tail := "null"
+	if next != "" {
+		tail = strconv.Quote(next)
 	}
-	s.part = append(s.part, "],"...)
-	if next == "" {
-		s.part = append(s.part, "null"...)
-	} else {
-		s.part = strconv.AppendQuote(s.part, next)
+	part := make([]byte, 0, max(s.size, len(searchHead))+len("],")+len(tail)+len(");\n"))
+	part = append(part, searchHead...)
+	for i, e := range s.part {
+		if i > 0 {
+			part = append(part, ',')
+		}
+		part = append(part, e...)
 	}
-	s.part = append(s.part, ");\n"...)
-	if err := s.put(SearchPart(s.parts), s.part); err != nil && s.err == nil {
+	part = append(part, "],"...)
+	part = append(part, tail...)
+	part = append(part, ");\n"...)
+	if err := s.put(SearchPart(s.parts), part); err != nil && s.err == nil {
 		s.err = err
 	}
 	s.parts++
-	s.part = nil
+	s.part, s.size = nil, 0
 }
 
 // Close writes the last part (the only one, empty, for a book with
