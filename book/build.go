@@ -524,11 +524,17 @@ func (b *Book) Render(res *Results) (pages map[string][]byte, warnings []error, 
 // whole makes when called (nil: the book is too large for them), for a
 // preview that serves them when asked: at a hundred chapters they were
 // half of a save's rebuild. Call whole before the next render from the
-// same render cache, and not during one.
+// same render cache, and not during one. The render cache's new entries
+// stay in memory until FlushCache, so that the preview shows the page
+// before it writes them.
 func (b *Book) RenderLater(res *Results) (pages map[string][]byte, whole func() (map[string][]byte, error), err error) {
 	pages, r, err := b.renderMemory(res, true)
 	return pages, r.whole, err
 }
+
+// FlushCache writes the render cache's new entries into its folder, where
+// the next process finds them (RenderLater leaves them in memory).
+func (b *Book) FlushCache() { b.cache.flush() }
 
 // renderMemory is Render and RenderLater: the book checked against res,
 // then rendered into memory.
@@ -630,7 +636,9 @@ type layout struct {
 // It never measures. With epub, it returns the book as an EPUB too; with
 // later, it leaves the whole-book page and the EPUB to r.whole.
 func (b *Book) renderTo(res *Results, out siteSink, epub, later bool) (r rendering, err error) {
-	defer b.cache.flush()
+	if !later {
+		defer b.cache.flush()
+	}
 	l, err := b.newLayout(res, out, epub)
 	if err != nil {
 		return r, err

@@ -77,7 +77,7 @@ func (p *Book) Build() (*Site, error) {
 		return nil, err
 	}
 	pages, whole, err := b.RenderLater(res)
-	return &Site{Pages: pages, Later: whole, Pending: pending}, err
+	return &Site{Pages: pages, Later: whole, Pending: pending, Flush: b.FlushCache}, err
 }
 
 // Measure is the Measurer: book.Load again (the chapter may have changed)

@@ -682,3 +682,15 @@ func TestRememberedRebuildsAreFresh(t *testing.T) {
 		}
 	}
 }
+
+// A rebuild leaves its render cache's new entries on disk once the pages
+// are shown, where the next serve or build finds them.
+func TestRebuildKeepsTheCache(t *testing.T) {
+	src := fixture(t)
+	src.Opts.Cache = filepath.Join(t.TempDir(), "cache")
+	NewServer(src.Build, nil).Rebuild()
+	packs, _ := filepath.Glob(filepath.Join(src.Opts.Cache, "packs", "*.pack"))
+	if len(packs) == 0 {
+		t.Error("the rebuild left no entry of the render cache on disk")
+	}
+}

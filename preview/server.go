@@ -37,6 +37,10 @@ type Site struct {
 	// build (nil: there are none).
 	Later   func() (map[string][]byte, error)
 	Pending []Pending // experiments shown as not measured yet
+	// Flush keeps what the build learnt for the next process (the render
+	// cache's new entries on disk), called once the pages are shown (nil:
+	// nothing to keep).
+	Flush func()
 }
 
 // Pending is an experiment the pages show without numbers because its
@@ -114,7 +118,14 @@ func (s *Server) Rebuild() {
 	defer s.buildMu.Unlock()
 	start := time.Now()
 	site, err := s.build()
-	took := time.Since(start).Round(time.Millisecond)
+	s.publish(site, err, time.Since(start).Round(time.Millisecond))
+	if site != nil && site.Flush != nil {
+		site.Flush()
+	}
+}
+
+// publish shows what a build made (or why it failed) to every open page.
+func (s *Server) publish(site *Site, err error, took time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	defer s.notify()
