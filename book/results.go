@@ -61,10 +61,11 @@ type Results struct {
 // (the result without its rows) is always kept.
 type resultFile struct {
 	once   sync.Once
-	mu     sync.Mutex // held while the file is read again
+	mu     sync.Mutex // guards res once the file was first read, and is held while it is read again
 	path   string
 	res    weak.Pointer[dataset.Result] // zero: none, or it could not be read
 	keep   *dataset.Result              // the result, held for good while the results held are few (keepResults)
+	hold   bool                         // keep it: it is among the first keepResults bytes read
 	head   *dataset.Result              // the result without its rows, held for good: what Status and the site's pages ask
 	stored bool                         // a result was read
 	digest [sha256.Size]byte
@@ -114,6 +115,7 @@ func (r *Results) read(f *resultFile, set, id string) *dataset.Result {
 					// These very bytes parsed before: the rows are read
 					// when a chapter's evaluation asks for them (again).
 					f.digest, f.stored, f.head = sum, true, r.headerOf(head)
+					f.hold = r.held.Add(int64(len(data))) <= keepResults
 					return nil
 				}
 				if res, err = store.Parse(data, f.path, r.probes); err == nil {
@@ -136,7 +138,7 @@ func (r *Results) read(f *resultFile, set, id string) *dataset.Result {
 		f.res, f.stored = weak.Make(res), true
 		f.head = r.headerOf(res)
 		r.cache.keepResultHeader(set, id, f.digest, f.head)
-		if r.held.Add(int64(len(data))) <= keepResults {
+		if f.hold = r.held.Add(int64(len(data))) <= keepResults; f.hold {
 			f.keep = res
 		}
 	}
@@ -196,13 +198,10 @@ func (r *Results) headerOf(res *dataset.Result) *dataset.Result {
 const keepResults = 4 << 20
 
 // again returns f's result, read again if it was let go (or never parsed:
-// its header came from the render cache). A file that
-// changed since it was first read is an error of the build (Errors).
+// its header came from the render cache). A file that changed since it
+// was first read is an error of the build (Errors).
 func (r *Results) again(f *resultFile) *dataset.Result {
-	if res := f.res.Value(); res != nil {
-		return res
-	}
-	f.mu.Lock()
+	f.mu.Lock() // f.res is set here, by whichever chapter asks first
 	defer f.mu.Unlock()
 	if res := f.res.Value(); res != nil {
 		return res
@@ -222,6 +221,9 @@ func (r *Results) again(f *resultFile) *dataset.Result {
 		return nil
 	}
 	f.res = weak.Make(res)
+	if f.hold {
+		f.keep = res
+	}
 	return res
 }
 
