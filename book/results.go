@@ -57,8 +57,8 @@ type Results struct {
 // experiments would otherwise hold every result, 35 KB each decoded, from
 // the first look to the build's end. A result let go, or whose header
 // came from the render cache, is read again when asked for, and must be
-// the bytes first read (its digest). Its header
-// (the result without its rows) is always kept.
+// the bytes first read (its digest). Its header (the result without its
+// rows) is always kept.
 type resultFile struct {
 	once   sync.Once
 	mu     sync.Mutex // guards res once the file was first read, and is held while it is read again
